@@ -1,0 +1,261 @@
+//! General built-ins: list operations and arithmetic helpers, and the plain input types
+//! (int, decimal, string, symbol, bool, ints).
+
+use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
+use crate::cards::NotationError;
+use crate::engine::value::{Value, ValueType as T};
+use std::cmp::Ordering;
+
+/// Registers the general built-ins and input types.
+pub fn register(r: &mut Registry) {
+    r.function("len", &[("list", T::Any)], &[T::Int], false, "number of elements (visible cards of a card group)", |a, o| {
+        let n = match &a[0] {
+            Value::Str(s) => s.chars().count(),
+            v => list(v, "len", 1)?.len(),
+        };
+        o.push1(Value::Int(n as i64));
+        Ok(())
+    });
+    r.function("sum_of", &[("list", T::List)], &[T::Num], false, "sum of a list of numbers (an int if all are ints)", |a, o| {
+        let items = list(&a[0], "sum_of", 1)?;
+        o.push1(fold_numbers(&items, "sum_of", Value::Int(0), |x, y| x + y, |x, y| x.checked_add(y))?);
+        Ok(())
+    });
+    r.function("max_of", &[("list", T::List)], &[T::Any], false, "largest element of a non-empty list", |a, o| {
+        o.push1(extreme(&a[0], "max_of", Ordering::Greater)?);
+        Ok(())
+    });
+    r.function("min_of", &[("list", T::List)], &[T::Any], false, "smallest element of a non-empty list", |a, o| {
+        o.push1(extreme(&a[0], "min_of", Ordering::Less)?);
+        Ok(())
+    });
+    r.function("sort_desc", &[("list", T::List)], &[T::List], false, "the list sorted, largest first", |a, o| {
+        let mut items = list(&a[0], "sort_desc", 1)?;
+        items.sort_by(|x, y| y.compare(x).unwrap_or(Ordering::Equal));
+        o.push1(Value::list(items));
+        Ok(())
+    });
+    r.function("sort_asc", &[("list", T::List)], &[T::List], false, "the list sorted, smallest first", |a, o| {
+        let mut items = list(&a[0], "sort_asc", 1)?;
+        items.sort_by(|x, y| x.compare(y).unwrap_or(Ordering::Equal));
+        o.push1(Value::list(items));
+        Ok(())
+    });
+    r.function("lex_compare", &[("a", T::List), ("b", T::List)], &[T::Int], false, "compares two lists element by element: 1 if a is larger, -1 if smaller, 0 if equal", |a, o| {
+        let x = list(&a[0], "lex_compare", 1)?;
+        let y = list(&a[1], "lex_compare", 2)?;
+        let ord = Value::list(x).compare(&Value::list(y)).unwrap_or(Ordering::Equal);
+        o.push1(Value::Int(ord as i64));
+        Ok(())
+    });
+    r.function("concat", &[("a", T::List), ("b", T::List)], &[T::List], false, "the elements of a then those of b", |a, o| {
+        let mut x = list(&a[0], "concat", 1)?;
+        x.extend(list(&a[1], "concat", 2)?);
+        o.push1(Value::list(x));
+        Ok(())
+    });
+    r.function("remove", &[("list", T::List), ("item", T::Any)], &[T::List], false, "the list without the first element equal to item", |a, o| {
+        let mut x = list(&a[0], "remove", 1)?;
+        if let Some(i) = x.iter().position(|v| v.loose_eq(&a[1])) {
+            x.remove(i);
+        }
+        o.push1(Value::list(x));
+        Ok(())
+    });
+    r.function("range", &[("from", T::Int), ("to", T::Int)], &[T::Int], true, "every integer from..=to, one solution each", |a, o| {
+        let from = int(&a[0], "range", 1)?;
+        let to = int(&a[1], "range", 2)?;
+        if to.saturating_sub(from) > 1_000_000 {
+            return Err(BuiltinError::failed("range", "more than a million values"));
+        }
+        for i in from..=to {
+            o.push1(Value::Int(i));
+        }
+        Ok(())
+    });
+    r.function("abs", &[("x", T::Num)], &[T::Num], false, "absolute value", |a, o| {
+        o.push1(match &a[0] {
+            Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| BuiltinError::failed("abs", "overflow"))?),
+            v => Value::Num(num(v, "abs", 1)?.abs()),
+        });
+        Ok(())
+    });
+    r.function("trunc", &[("x", T::Num)], &[T::Int], false, "the integer part, rounding toward zero", |a, o| {
+        o.push1(to_int(num(&a[0], "trunc", 1)?.trunc(), "trunc")?);
+        Ok(())
+    });
+    r.function("floor", &[("x", T::Num)], &[T::Int], false, "the largest integer not above x", |a, o| {
+        o.push1(to_int(num(&a[0], "floor", 1)?.floor(), "floor")?);
+        Ok(())
+    });
+    r.function("round", &[("x", T::Num)], &[T::Int], false, "the nearest integer (halves away from zero)", |a, o| {
+        o.push1(to_int(num(&a[0], "round", 1)?.round(), "round")?);
+        Ok(())
+    });
+    r.function("decimal", &[("x", T::Num)], &[T::Num], false, "the number as a decimal (so that / does not truncate)", |a, o| {
+        o.push1(Value::Num(num(&a[0], "decimal", 1)?));
+        Ok(())
+    });
+    r.function("lesser", &[("a", T::Any), ("b", T::Any)], &[T::Any], false, "the smaller of two values", |a, o| {
+        o.push1(if a[1].compare(&a[0]) == Some(Ordering::Less) { a[1].clone() } else { a[0].clone() });
+        Ok(())
+    });
+    r.function("greater", &[("a", T::Any), ("b", T::Any)], &[T::Any], false, "the larger of two values", |a, o| {
+        o.push1(if a[1].compare(&a[0]) == Some(Ordering::Greater) { a[1].clone() } else { a[0].clone() });
+        Ok(())
+    });
+
+    for (name, value_type, doc, parse) in [
+        ("int", T::Int, "an integer: `12`, `-3`", parse_int as super::registry::InputParser),
+        ("decimal", T::Num, "a number: `0.75`", parse_decimal),
+        ("string", T::Str, "any text", parse_string),
+        ("symbol", T::Str, "a word: letters, digits, `_`, `-`", parse_symbol),
+        ("bool", T::Bool, "`true` or `false`", parse_bool),
+        ("ints", T::List, "integers separated by commas or spaces: `6,6,5`", parse_ints),
+    ] {
+        r.input_type(InputType {
+            name,
+            keys: &[],
+            max_positional: if name == "ints" { 1 } else { 0 },
+            value_type,
+            parse,
+            doc,
+        });
+    }
+}
+
+fn parse_int(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    text.trim().parse::<i64>().map(Value::Int).map_err(|_| bad(text, "not an integer"))
+}
+
+fn parse_decimal(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    match text.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() => Ok(Value::Num(n)),
+        _ => Err(bad(text, "not a number")),
+    }
+}
+
+fn parse_string(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    Ok(Value::str(text))
+}
+
+fn parse_symbol(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    let t = text.trim();
+    if !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        Ok(Value::str(t))
+    } else {
+        Err(bad(text, "not a symbol (letters, digits, `_`, `-`)"))
+    }
+}
+
+fn parse_bool(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" => Ok(Value::Bool(true)),
+        "false" | "no" | "0" => Ok(Value::Bool(false)),
+        _ => Err(bad(text, "not true or false")),
+    }
+}
+
+fn parse_ints(text: &str, args: &TypeArgs, what: &str) -> Result<Value, NotationError> {
+    let items = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<i64>().map(Value::Int).map_err(|_| bad(t, "not an integer")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(&(lo, hi)) = args.positional.first() {
+        if (items.len() as i64) < lo || (items.len() as i64) > hi {
+            return Err(NotationError::WrongCount {
+                what: what.to_string(),
+                expected: if lo == hi { lo.to_string() } else { format!("{lo} to {hi}") },
+                got: items.len(),
+            });
+        }
+    }
+    Ok(Value::list(items))
+}
+
+fn bad(token: &str, why: &str) -> NotationError {
+    NotationError::BadValue {
+        token: token.to_string(),
+        why: why.to_string(),
+    }
+}
+
+/// The elements of a list (or the cards of a card group), or a typed argument error.
+pub fn list(v: &Value, builtin: &str, position: usize) -> Result<Vec<Value>, BuiltinError> {
+    v.elements().ok_or_else(|| BuiltinError::BadArgument {
+        builtin: builtin.to_string(),
+        position,
+        expected: "a list",
+        got: v.to_string(),
+    })
+}
+
+/// The integer argument, or a typed argument error.
+pub fn int(v: &Value, builtin: &str, position: usize) -> Result<i64, BuiltinError> {
+    v.as_int().ok_or_else(|| BuiltinError::BadArgument {
+        builtin: builtin.to_string(),
+        position,
+        expected: "an integer",
+        got: v.to_string(),
+    })
+}
+
+/// The numeric argument, or a typed argument error.
+pub fn num(v: &Value, builtin: &str, position: usize) -> Result<f64, BuiltinError> {
+    v.as_f64().ok_or_else(|| BuiltinError::BadArgument {
+        builtin: builtin.to_string(),
+        position,
+        expected: "a number",
+        got: v.to_string(),
+    })
+}
+
+fn to_int(x: f64, builtin: &str) -> Result<Value, BuiltinError> {
+    if x.is_finite() && x.abs() < 9.0e18 {
+        Ok(Value::Int(x as i64))
+    } else {
+        Err(BuiltinError::failed(builtin, format!("{x} does not fit an integer")))
+    }
+}
+
+fn fold_numbers(
+    items: &[Value],
+    builtin: &str,
+    zero: Value,
+    fadd: fn(f64, f64) -> f64,
+    iadd: fn(i64, i64) -> Option<i64>,
+) -> Result<Value, BuiltinError> {
+    let mut acc = zero;
+    for (i, v) in items.iter().enumerate() {
+        acc = match (&acc, v) {
+            (Value::Int(a), Value::Int(b)) => match iadd(*a, *b) {
+                Some(s) => Value::Int(s),
+                None => Value::Num(fadd(*a as f64, *b as f64)),
+            },
+            (a, b) => Value::Num(fadd(num(a, builtin, i + 1)?, num(b, builtin, i + 1)?)),
+        };
+    }
+    Ok(acc)
+}
+
+fn extreme(v: &Value, builtin: &str, want: Ordering) -> Result<Value, BuiltinError> {
+    let items = list(v, builtin, 1)?;
+    let mut it = items.into_iter();
+    let first = it
+        .next()
+        .ok_or_else(|| BuiltinError::failed(builtin, "the list is empty"))?;
+    Ok(it.fold(first, |best, x| {
+        if x.compare(&best) == Some(want) {
+            x
+        } else {
+            best
+        }
+    }))
+}
+
+/// Convenience for built-ins that return one value.
+pub fn one(o: &mut Solutions, v: Value) -> Result<(), BuiltinError> {
+    o.push1(v);
+    Ok(())
+}

@@ -1,0 +1,238 @@
+//! One trait, one registry: every native capability a rule file can call enters here, namespaced
+//! and typed, so the checker can validate a rule file before anything runs.
+
+use crate::cards::NotationError;
+use crate::engine::value::{Value, ValueType};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// A run-time failure inside a built-in (bad argument values the checker could not see).
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum BuiltinError {
+    /// An argument of the wrong kind.
+    #[error("{builtin}: argument {position} should be {expected}, got {got}")]
+    BadArgument {
+        builtin: String,
+        position: usize,
+        expected: &'static str,
+        got: String,
+    },
+    /// Anything else the built-in refuses, in its own words.
+    #[error("{builtin}: {message}")]
+    Failed { builtin: String, message: String },
+}
+
+impl BuiltinError {
+    /// A failure with a message.
+    pub fn failed(builtin: &str, message: impl Into<String>) -> BuiltinError {
+        BuiltinError::Failed {
+            builtin: builtin.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// What a built-in takes and gives.
+#[derive(Debug, Clone)]
+pub struct Signature {
+    /// As rules spell it: `rank_held`, `rummy.evaluate`.
+    pub name: String,
+    /// Input parameters, each named for documentation.
+    pub params: Vec<(&'static str, ValueType)>,
+    /// Output values of one solution. A function has one; a predicate used with extra `?vars`
+    /// binds them; a test returns one bool.
+    pub outputs: Vec<ValueType>,
+    /// True if the built-in may yield several solutions (each a separate match).
+    pub multi: bool,
+    /// One line for `kibitzer rules` and the README.
+    pub doc: &'static str,
+}
+
+/// The solutions a call yields: rows of `arity` values, stored flat and inline for the common
+/// single-solution case.
+#[derive(Debug, Default)]
+pub struct Solutions {
+    values: SmallVec<[Value; 4]>,
+    arity: usize,
+}
+
+impl Solutions {
+    /// Empty, for rows of `arity` values.
+    pub fn new(arity: usize) -> Solutions {
+        Solutions {
+            values: SmallVec::new(),
+            arity,
+        }
+    }
+
+    /// Adds one solution; `row` must have the declared arity.
+    pub fn push(&mut self, row: &[Value]) {
+        debug_assert_eq!(row.len(), self.arity);
+        self.values.extend(row.iter().cloned());
+    }
+
+    /// Adds a one-value solution.
+    pub fn push1(&mut self, v: Value) {
+        self.values.push(v);
+    }
+
+    /// Number of solutions.
+    pub fn len(&self) -> usize {
+        self.values.len().checked_div(self.arity).unwrap_or(usize::from(!self.values.is_empty()))
+    }
+
+    /// True when the call yielded nothing (a failed predicate).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Solution `i`.
+    pub fn row(&self, i: usize) -> &[Value] {
+        &self.values[i * self.arity..(i + 1) * self.arity]
+    }
+
+    /// Values per solution.
+    pub fn arity(&self) -> usize {
+        self.arity
+    }
+}
+
+/// A native capability callable from rules. Implementations must be pure: the same arguments give
+/// the same solutions (the explanation re-derives call results from recorded bindings).
+pub trait Builtin: Send + Sync {
+    /// Name, parameters, outputs, documentation.
+    fn signature(&self) -> &Signature;
+    /// Computes the solutions for these arguments (already checked for count, not for type).
+    fn call(&self, args: &[Value], out: &mut Solutions) -> Result<(), BuiltinError>;
+}
+
+/// A built-in made from a plain function.
+pub struct FnBuiltin {
+    sig: Signature,
+    f: fn(&[Value], &mut Solutions) -> Result<(), BuiltinError>,
+}
+
+impl Builtin for FnBuiltin {
+    fn signature(&self) -> &Signature {
+        &self.sig
+    }
+
+    fn call(&self, args: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+        (self.f)(args, out)
+    }
+}
+
+/// Reads an input value given as text (`hand="8S TD"`) for a declared input type.
+pub type InputParser = fn(&str, &TypeArgs, &str) -> Result<Value, NotationError>;
+
+/// The arguments of an input type: positional ranges and named ranges (`cards(1..5, hidden: 1)`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TypeArgs {
+    pub positional: Vec<(i64, i64)>,
+    pub named: Vec<(String, (i64, i64))>,
+}
+
+impl TypeArgs {
+    /// The named range, if given.
+    pub fn named(&self, key: &str) -> Option<(i64, i64)> {
+        self.named.iter().find(|(k, _)| k == key).map(|(_, r)| *r)
+    }
+}
+
+/// An input type a rule file may declare.
+#[derive(Clone)]
+pub struct InputType {
+    pub name: &'static str,
+    /// The keys allowed as named type arguments.
+    pub keys: &'static [&'static str],
+    /// How many positional arguments at most.
+    pub max_positional: usize,
+    /// The value type facts of this input carry.
+    pub value_type: ValueType,
+    pub parse: InputParser,
+    pub doc: &'static str,
+}
+
+/// Every built-in and input type, by name. Shared read-only by all sessions.
+#[derive(Clone, Default)]
+pub struct Registry {
+    builtins: FxHashMap<String, Arc<dyn Builtin>>,
+    order: Vec<String>,
+    types: FxHashMap<&'static str, InputType>,
+    type_order: Vec<&'static str>,
+}
+
+impl Registry {
+    /// An empty registry (no built-ins at all).
+    pub fn empty() -> Registry {
+        Registry::default()
+    }
+
+    /// The registry with every built-in kibitzer ships: the general ones and each game's.
+    pub fn standard() -> Registry {
+        let mut r = Registry::empty();
+        super::core::register(&mut r);
+        super::cards::register(&mut r);
+        crate::games::register_all(&mut r);
+        r
+    }
+
+    /// Adds (or replaces) a built-in.
+    pub fn register(&mut self, builtin: Arc<dyn Builtin>) {
+        let name = builtin.signature().name.clone();
+        if self.builtins.insert(name.clone(), builtin).is_none() {
+            self.order.push(name);
+        }
+    }
+
+    /// Adds a built-in made from a function.
+    pub fn function(
+        &mut self,
+        name: &str,
+        params: &[(&'static str, ValueType)],
+        outputs: &[ValueType],
+        multi: bool,
+        doc: &'static str,
+        f: fn(&[Value], &mut Solutions) -> Result<(), BuiltinError>,
+    ) {
+        self.register(Arc::new(FnBuiltin {
+            sig: Signature {
+                name: name.to_string(),
+                params: params.to_vec(),
+                outputs: outputs.to_vec(),
+                multi,
+                doc,
+            },
+            f,
+        }));
+    }
+
+    /// Adds an input type.
+    pub fn input_type(&mut self, t: InputType) {
+        if self.types.insert(t.name, t.clone()).is_none() {
+            self.type_order.push(t.name);
+        }
+    }
+
+    /// The built-in of this name.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Builtin>> {
+        self.builtins.get(name)
+    }
+
+    /// The input type of this name.
+    pub fn get_type(&self, name: &str) -> Option<&InputType> {
+        self.types.get(name)
+    }
+
+    /// Every built-in in registration order.
+    pub fn builtins(&self) -> impl Iterator<Item = &Arc<dyn Builtin>> {
+        self.order.iter().filter_map(|n| self.builtins.get(n))
+    }
+
+    /// Every input type in registration order.
+    pub fn input_types(&self) -> impl Iterator<Item = &InputType> {
+        self.type_order.iter().filter_map(|n| self.types.get(n))
+    }
+}

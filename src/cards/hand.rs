@@ -1,0 +1,171 @@
+//! A group of cards as rules see it (a hand, an upcard row, a meld), with its rank and suit
+//! summary computed once, so the card built-ins answer in constant time however many rules ask.
+
+use super::card::{Card, Suit};
+use smallvec::SmallVec;
+use std::fmt;
+
+/// Cards in the order given, plus how many are hidden (`XX`), with precomputed counts.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Cards {
+    cards: SmallVec<[Card; 8]>,
+    hidden: u8,
+    rank_counts: [u8; 15],
+    suit_counts: [u8; 4],
+}
+
+impl Cards {
+    /// Visible cards and a number of hidden ones.
+    pub fn new(cards: impl IntoIterator<Item = Card>, hidden: u8) -> Cards {
+        let cards: SmallVec<[Card; 8]> = cards.into_iter().collect();
+        let mut rank_counts = [0u8; 15];
+        let mut suit_counts = [0u8; 4];
+        for c in &cards {
+            rank_counts[c.rank() as usize] = rank_counts[c.rank() as usize].saturating_add(1);
+            suit_counts[c.suit() as usize] = suit_counts[c.suit() as usize].saturating_add(1);
+        }
+        Cards {
+            cards,
+            hidden,
+            rank_counts,
+            suit_counts,
+        }
+    }
+
+    /// The visible cards, in the order given.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
+    }
+
+    /// How many cards are hidden (`XX`).
+    pub fn hidden(&self) -> u8 {
+        self.hidden
+    }
+
+    /// Visible cards.
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    /// True when no card is visible.
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// How many visible cards have this rank (2..=14).
+    pub fn count_rank(&self, rank: u8) -> u8 {
+        self.rank_counts.get(rank as usize).copied().unwrap_or(0)
+    }
+
+    /// How many visible cards have this suit.
+    pub fn count_suit(&self, suit: Suit) -> u8 {
+        self.suit_counts[suit as usize]
+    }
+
+    /// Ranks held exactly `k` times, highest first.
+    pub fn ranks_held(&self, k: u8) -> impl Iterator<Item = u8> + '_ {
+        (2..=14u8).rev().filter(move |&r| self.rank_counts[r as usize] == k)
+    }
+
+    /// Distinct ranks among the visible cards.
+    pub fn distinct_ranks(&self) -> usize {
+        self.rank_counts.iter().filter(|&&n| n > 0).count()
+    }
+
+    /// Distinct suits among the visible cards.
+    pub fn distinct_suits(&self) -> usize {
+        self.suit_counts.iter().filter(|&&n| n > 0).count()
+    }
+
+    /// True when the visible ranks are all different and form an unbroken sequence (ace high only:
+    /// A-2-3-4-5 is not a sequence, nor is any wrap-around).
+    pub fn consecutive(&self) -> bool {
+        let n = self.cards.len();
+        if n == 0 || self.distinct_ranks() != n {
+            return false;
+        }
+        let (lo, hi) = self
+            .cards
+            .iter()
+            .fold((14, 2), |(lo, hi), c| (c.rank().min(lo), c.rank().max(hi)));
+        (hi - lo) as usize == n - 1
+    }
+
+    /// Visible ranks, highest first, repeated as held.
+    pub fn ranks_desc(&self) -> SmallVec<[u8; 8]> {
+        let mut out = SmallVec::new();
+        for r in (2..=14u8).rev() {
+            for _ in 0..self.rank_counts[r as usize] {
+                out.push(r);
+            }
+        }
+        out
+    }
+
+    /// The rank-count pattern, largest first: `[3, 2]` for a full house.
+    pub fn rank_pattern(&self) -> SmallVec<[u8; 8]> {
+        let mut p: SmallVec<[u8; 8]> = self.rank_counts.iter().copied().filter(|&n| n > 0).collect();
+        p.sort_unstable_by(|a, b| b.cmp(a));
+        p
+    }
+
+    /// True if a card appears more than once.
+    pub fn has_duplicates(&self) -> bool {
+        let mut seen = 0u64;
+        for c in &self.cards {
+            let bit = 1u64 << c.index();
+            if seen & bit != 0 {
+                return true;
+            }
+            seen |= bit;
+        }
+        false
+    }
+
+    /// A bit set of the visible cards (bit i = card index i).
+    pub fn mask(&self) -> u64 {
+        self.cards.iter().fold(0, |m, c| m | 1u64 << c.index())
+    }
+
+    /// These cards with one hidden card replaced by `card`.
+    pub fn with_hidden_filled(&self, card: Card) -> Cards {
+        let mut cards = self.cards.clone();
+        cards.push(card);
+        Cards::new(cards, self.hidden.saturating_sub(1))
+    }
+
+    /// People's form: `XX 8♠ 10♦`.
+    pub fn pretty(&self) -> String {
+        let mut parts: Vec<String> = (0..self.hidden).map(|_| "XX".to_string()).collect();
+        parts.extend(self.cards.iter().map(|c| c.pretty()));
+        parts.join(" ")
+    }
+}
+
+impl fmt::Display for Cards {
+    /// The canonical form: `XX 8S TD`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for _ in 0..self.hidden {
+            if !first {
+                f.write_str(" ")?;
+            }
+            f.write_str("XX")?;
+            first = false;
+        }
+        for c in &self.cards {
+            if !first {
+                f.write_str(" ")?;
+            }
+            write!(f, "{c}")?;
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Cards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cards({self})")
+    }
+}

@@ -1,0 +1,117 @@
+//! `kibitzer bench WORKLOAD`: benchmarks that print their figures, the last line as NAME=VALUE.
+//! Build in release mode (`cargo run --release -- bench classify`).
+
+use super::fail;
+use crate::cards::{Card, Cards};
+use crate::engine::session::Session;
+use crate::engine::value::Value;
+use crate::library::load_shipped;
+use rayon::prelude::*;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// classify (all 2,598,960 stud hands through the rules).
+    workload: String,
+    /// A smaller run for smoke tests (a sample of the work, figures not comparable).
+    #[arg(long)]
+    quick: bool,
+}
+
+pub fn run(a: BenchArgs) -> i32 {
+    match a.workload.as_str() {
+        "classify" => classify(a.quick),
+        other => fail(format!("unknown benchmark `{other}` (known: classify)")),
+    }
+}
+
+/// Category counts of every five-card hand, as the rules classify them.
+pub const EXPECTED_COUNTS: [u64; 9] = [36, 624, 3744, 5112, 9180, 54912, 123552, 1098240, 1303560];
+
+/// Classifies every hand whose first card is `first` (cards in increasing index order), with one
+/// session reused across hands (a fresh working memory per hand), explanations recorded.
+pub fn classify_from(session: &mut Session, first: u8, counts: &mut [u64; 9]) -> Result<u64, String> {
+    let mut n = 0;
+    for b in first + 1..52 {
+        for c in b + 1..52 {
+            for d in c + 1..52 {
+                for e in d + 1..52 {
+                    let cards = [first, b, c, d, e].map(|i| Card::from_index(i).unwrap_or_else(|| unreachable!()));
+                    session.set_input("hand", Value::Cards(Arc::new(Cards::new(cards, 0)))).map_err(|e| e.to_string())?;
+                    session.run().map_err(|e| e.to_string())?;
+                    let cat = session.conclusions().first().and_then(|c| c.args.first().and_then(Value::as_int)).ok_or("no category")?;
+                    let slot = counts.get_mut((cat - 1) as usize).ok_or("category out of range")?;
+                    *slot += 1;
+                    n += 1;
+                }
+            }
+        }
+    }
+    Ok(n)
+}
+
+fn classify(quick: bool) -> i32 {
+    let program = match load_shipped("stud") {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let firsts: Vec<u8> = if quick { vec![0, 20, 47] } else { (0..48).collect() };
+    let cores = rayon::current_num_threads();
+    println!("classify: every five-card hand through stud Rule1–Rule9, a fresh working memory per hand, explanations recorded ({} cores)", cores);
+
+    let mut session = Session::new(program.clone());
+    let mut counts = [0u64; 9];
+    let t = Instant::now();
+    let mut hands = 0;
+    for &f in &firsts {
+        match classify_from(&mut session, f, &mut counts) {
+            Ok(n) => hands += n,
+            Err(e) => return fail(e),
+        }
+    }
+    let one = hands as f64 / t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let results: Vec<Result<(u64, [u64; 9]), String>> = firsts
+        .par_iter()
+        .map_init(
+            || Session::new(program.clone()),
+            |s, &f| {
+                let mut c = [0u64; 9];
+                classify_from(s, f, &mut c).map(|n| (n, c))
+            },
+        )
+        .collect();
+    let all_secs = t.elapsed().as_secs_f64();
+    let mut par_counts = [0u64; 9];
+    let mut par_hands = 0;
+    for r in results {
+        match r {
+            Ok((n, c)) => {
+                par_hands += n;
+                for i in 0..9 {
+                    par_counts[i] += c[i];
+                }
+            }
+            Err(e) => return fail(e),
+        }
+    }
+    let all = par_hands as f64 / all_secs;
+    let names = ["straight flush", "four of a kind", "full house", "flush", "straight", "three of a kind", "two pair", "one pair", "high card"];
+    for i in 0..9 {
+        println!("  {:<16} {:>8}{}", names[i], counts[i], if quick || counts[i] == EXPECTED_COUNTS[i] { "" } else { "  WRONG" });
+    }
+    let exact = counts == EXPECTED_COUNTS && par_counts == counts;
+    println!("hands={hands} one thread: {one:.0} hands/s; {cores} cores: {all:.0} hands/s");
+    if !quick && !exact {
+        eprintln!("kibitzer: category counts differ from the exact ones");
+        println!("counts_exact=false hands_per_s={one:.0} hands_per_s_all_cores={all:.0} cores={cores}");
+        return super::EXIT_INTERNAL;
+    }
+    println!(
+        "counts_exact={} hands={hands} hands_per_s={one:.0} hands_per_s_all_cores={all:.0} cores={cores}",
+        if quick { "sample" } else { "true" }
+    );
+    0
+}

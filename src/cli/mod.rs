@@ -1,0 +1,81 @@
+//! The command line (SPEC §4.1): argument parsing and dispatch. Only this module prints or picks
+//! exit codes: 0 answered, 2 bad input / bad rule file / bad usage, 1 internal error.
+
+mod ask;
+mod batch;
+pub mod bench;
+mod check;
+mod rules;
+
+use clap::{Parser, Subcommand};
+
+/// Exit code for bad input, a bad rule file or bad usage.
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit code for an internal error.
+pub const EXIT_INTERNAL: i32 = 1;
+
+#[derive(Parser, Debug)]
+#[command(name = "kibitzer", version, about = "A rule-driven expert system for card and tile games: it tells you what to play, and why.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Ask a rule set about a hand: `kibitzer ask stud hand="8S TD TS 8H 8C"`.
+    Ask(ask::AskArgs),
+    /// Check rule files (files or folders; default: the shipped rules).
+    Check(check::CheckArgs),
+    /// List rule sets, or one rule set's inputs, outputs, parameters and rules.
+    Rules(rules::RulesArgs),
+    /// Answer JSON lines from standard input (one object of inputs per line) on all cores.
+    Batch(batch::BatchArgs),
+    /// Run a benchmark; the last line holds the figures as NAME=VALUE.
+    Bench(bench::BenchArgs),
+}
+
+/// Runs the command line and returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => EXIT_BAD_INPUT,
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = std::panic::catch_unwind(|| match cli.command {
+        Command::Ask(a) => ask::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Rules(a) => rules::run(a),
+        Command::Batch(a) => batch::run(a),
+        Command::Bench(a) => bench::run(a),
+    });
+    match result {
+        Ok(code) => code,
+        Err(_) => {
+            eprintln!("kibitzer: internal error (a bug: please report it with the command that caused it)");
+            EXIT_INTERNAL
+        }
+    }
+}
+
+/// Prints a problem as one line per problem on stderr and returns exit code 2.
+pub(crate) fn fail(message: impl std::fmt::Display) -> i32 {
+    for line in message.to_string().lines() {
+        eprintln!("kibitzer: {line}");
+    }
+    EXIT_BAD_INPUT
+}
+
+/// Splits `NAME=VALUE` (the value may itself contain `=`).
+pub(crate) fn split_assignment(s: &str) -> Result<(&str, &str), String> {
+    s.split_once('=')
+        .filter(|(k, _)| !k.trim().is_empty())
+        .map(|(k, v)| (k.trim(), v))
+        .ok_or_else(|| format!("`{s}`: expected NAME=VALUE"))
+}

@@ -1,0 +1,70 @@
+//! `kibitzer rules`: what rule sets there are, and what each takes, gives and contains.
+
+use super::fail;
+use crate::library::{load_any, registry, shipped_names};
+
+#[derive(clap::Args, Debug)]
+pub struct RulesArgs {
+    /// A rule set to describe (default: list them all).
+    ruleset: Option<String>,
+    /// List the built-ins rule files may call, and the input types.
+    #[arg(long)]
+    builtins: bool,
+}
+
+pub fn run(a: RulesArgs) -> i32 {
+    if a.builtins {
+        println!("input types:");
+        for t in registry().input_types() {
+            println!("  {:<10} {}", t.name, t.doc);
+        }
+        println!("built-ins:");
+        for b in registry().builtins() {
+            let s = b.signature();
+            let params: Vec<String> = s.params.iter().map(|(n, t)| format!("{n}: {}", t.name())).collect();
+            let outs: Vec<&str> = s.outputs.iter().map(|t| t.name()).collect();
+            println!("  {}({}) -> {}{}  {}", s.name, params.join(", "), outs.join(", "), if s.multi { " (several)" } else { "" }, s.doc);
+        }
+        return 0;
+    }
+    let Some(name) = a.ruleset else {
+        for n in shipped_names() {
+            match load_any(&n) {
+                Ok(p) => println!("{:<14} {}", p.name, p.description.as_deref().unwrap_or("")),
+                Err(e) => return fail(e),
+            }
+        }
+        return 0;
+    };
+    let p = match load_any(&name) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    println!("{} — {}", p.name, p.description.as_deref().unwrap_or(""));
+    println!("inputs:");
+    for i in &p.inputs {
+        let args: Vec<String> = i
+            .type_args
+            .positional
+            .iter()
+            .map(|(a, b)| if a == b { a.to_string() } else { format!("{a}..{b}") })
+            .chain(i.type_args.named.iter().map(|(k, (a, b))| if a == b { format!("{k}: {a}") } else { format!("{k}: {a}..{b}") }))
+            .collect();
+        let ty = if args.is_empty() { i.type_name.clone() } else { format!("{}({})", i.type_name, args.join(", ")) };
+        let default = i.default.as_ref().map(|d| format!(" = {d}")).unwrap_or_default();
+        println!("  {}: {ty}{default}", i.name);
+    }
+    let outs: Vec<String> = p.outputs.iter().map(|o| format!("{}/{}", p.relations[*o as usize].name, p.relations[*o as usize].arity)).collect();
+    println!("outputs: {}", outs.join(", "));
+    if !p.params.is_empty() {
+        println!("parameters and constants:");
+        for q in &p.params {
+            println!("  {} {} = {}{}", if q.constant { "const" } else { "param" }, q.name, q.value, q.doc.as_ref().map(|d| format!("  # {d}")).unwrap_or_default());
+        }
+    }
+    println!("rules:");
+    for r in &p.rules {
+        println!("  {:<12} salience {:>4}  {}", r.name, r.salience, r.title.as_deref().unwrap_or(""));
+    }
+    0
+}

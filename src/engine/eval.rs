@@ -1,0 +1,168 @@
+//! Expression evaluation. Integer arithmetic stays integral (`/` truncates toward zero, as the
+//! rule sets' integer formulas expect); any decimal operand makes the result a decimal.
+
+use super::program::Expr;
+use super::value::Value;
+use crate::builtins::{BuiltinError, Solutions};
+use crate::lang::ast::{BinaryOp, UnaryOp};
+use smallvec::SmallVec;
+use std::cmp::Ordering;
+use thiserror::Error;
+
+/// Why an expression could not be evaluated.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum EvalError {
+    #[error(transparent)]
+    Builtin(#[from] BuiltinError),
+    #[error("{0}")]
+    Type(String),
+    #[error("division by zero in `{0}`")]
+    DivisionByZero(String),
+    #[error("integer overflow in `{0}`")]
+    Overflow(String),
+    #[error("index {index} is out of range for a list of {len}")]
+    Index { index: i64, len: usize },
+}
+
+/// Evaluates `e` with the rule's variables and the session's parameters. Counts built-in calls.
+pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Result<Value, EvalError> {
+    Ok(match e {
+        Expr::Const(v) => v.clone(),
+        Expr::Var(s) => vars[*s as usize].clone(),
+        Expr::Param(i) => params[*i as usize].clone(),
+        Expr::List(items) => Value::list(
+            items
+                .iter()
+                .map(|i| eval(i, vars, params, calls))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Expr::Call { builtin, args } => {
+            let argv: SmallVec<[Value; 4]> = args
+                .iter()
+                .map(|a| eval(a, vars, params, calls))
+                .collect::<Result<_, _>>()?;
+            *calls += 1;
+            let mut out = Solutions::new(1);
+            builtin.call(&argv, &mut out)?;
+            if out.is_empty() {
+                return Err(EvalError::Type(format!(
+                    "`{}` gave no value for these arguments",
+                    builtin.signature().name
+                )));
+            }
+            out.row(0)[0].clone()
+        }
+        Expr::Unary(op, x) => {
+            let v = eval(x, vars, params, calls)?;
+            match (op, &v) {
+                (UnaryOp::Neg, Value::Int(i)) => Value::Int(i.checked_neg().ok_or_else(|| EvalError::Overflow(format!("-{i}")))?),
+                (UnaryOp::Neg, Value::Num(n)) => Value::Num(-n),
+                (UnaryOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                (UnaryOp::Neg, _) => return Err(EvalError::Type(format!("cannot negate {v}"))),
+                (UnaryOp::Not, _) => return Err(EvalError::Type(format!("`!` needs true or false, got {v}"))),
+            }
+        }
+        Expr::Binary(op, a, b) => {
+            match op {
+                BinaryOp::And | BinaryOp::Or => {
+                    let l = truth(&eval(a, vars, params, calls)?, op.symbol())?;
+                    if (*op == BinaryOp::And && !l) || (*op == BinaryOp::Or && l) {
+                        return Ok(Value::Bool(l));
+                    }
+                    return Ok(Value::Bool(truth(&eval(b, vars, params, calls)?, op.symbol())?));
+                }
+                _ => {}
+            }
+            let l = eval(a, vars, params, calls)?;
+            let r = eval(b, vars, params, calls)?;
+            binary(*op, &l, &r)?
+        }
+        Expr::Index(l, i) => {
+            let list = eval(l, vars, params, calls)?;
+            let idx = eval(i, vars, params, calls)?;
+            let Some(n) = idx.as_int() else {
+                return Err(EvalError::Type(format!("an index must be an integer, got {idx}")));
+            };
+            let items = list
+                .elements()
+                .ok_or_else(|| EvalError::Type(format!("cannot index into {list}")))?;
+            let len = items.len();
+            let at = if n < 0 { len as i64 + n } else { n };
+            usize::try_from(at)
+                .ok()
+                .and_then(|a| items.get(a).cloned())
+                .ok_or(EvalError::Index { index: n, len })?
+        }
+    })
+}
+
+fn truth(v: &Value, op: &str) -> Result<bool, EvalError> {
+    v.as_bool()
+        .ok_or_else(|| EvalError::Type(format!("`{op}` needs true or false, got {v}")))
+}
+
+/// Applies a binary operator to two values.
+pub fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, EvalError> {
+    use BinaryOp::*;
+    let text = || format!("{l} {} {r}", op.symbol());
+    Ok(match op {
+        Eq => Value::Bool(l.loose_eq(r)),
+        Ne => Value::Bool(!l.loose_eq(r)),
+        Lt | Le | Gt | Ge => {
+            let ord = l
+                .compare(r)
+                .ok_or_else(|| EvalError::Type(format!("cannot compare {l} with {r}")))?;
+            Value::Bool(match op {
+                Lt => ord == Ordering::Less,
+                Le => ord != Ordering::Greater,
+                Gt => ord == Ordering::Greater,
+                _ => ord != Ordering::Less,
+            })
+        }
+        In => Value::Bool(contains(r, l).ok_or_else(|| EvalError::Type(format!("`in` needs a list on its right, got {r}")))?),
+        Add | Sub | Mul | Div | Rem => match (l, r) {
+            (Value::Int(a), Value::Int(b)) => {
+                let v = match op {
+                    Add => a.checked_add(*b),
+                    Sub => a.checked_sub(*b),
+                    Mul => a.checked_mul(*b),
+                    Div | Rem if *b == 0 => return Err(EvalError::DivisionByZero(text())),
+                    Div => a.checked_div(*b),
+                    _ => a.checked_rem(*b),
+                };
+                Value::Int(v.ok_or_else(|| EvalError::Overflow(text()))?)
+            }
+            (Value::Str(a), Value::Str(b)) if op == Add => Value::str(&format!("{a}{b}")),
+            (Value::List(a), Value::List(b)) if op == Add => Value::list(a.iter().chain(b.iter()).cloned()),
+            _ => {
+                let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) else {
+                    return Err(EvalError::Type(format!("`{}` needs numbers: {}", op.symbol(), text())));
+                };
+                if matches!(op, Div | Rem) && b == 0.0 {
+                    return Err(EvalError::DivisionByZero(text()));
+                }
+                Value::Num(match op {
+                    Add => a + b,
+                    Sub => a - b,
+                    Mul => a * b,
+                    Div => a / b,
+                    _ => a % b,
+                })
+            }
+        },
+        And | Or => Value::Bool(truth(l, op.symbol())? && truth(r, op.symbol())? || (op == Or && (truth(l, "or")? || truth(r, "or")?))),
+    })
+}
+
+/// `item in container`: `None` if the container is not a list or card group.
+pub fn contains(container: &Value, item: &Value) -> Option<bool> {
+    match container {
+        Value::List(items) => Some(items.iter().any(|v| v.loose_eq(item))),
+        Value::Cards(c) => Some(matches!(item, Value::Card(k) if c.cards().contains(k))),
+        Value::Str(s) => match item {
+            Value::Str(x) => Some(s.contains(x.as_ref())),
+            _ => Some(false),
+        },
+        _ => None,
+    }
+}

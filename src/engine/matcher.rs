@@ -1,0 +1,384 @@
+//! Matching conditions against working memory: a depth-first search over the conditions in a
+//! given order, binding variables as it goes. Bound variables are tracked in a 64-bit mask that is
+//! saved and restored around each choice, so the same code serves joins (seeded by a new fact),
+//! selection-time checks, negation and aggregate bodies, why-not and explanations.
+
+use super::eval::{contains, eval, EvalError};
+use super::memory::{FactId, Memory};
+use super::program::*;
+use super::value::Value;
+use super::whatif::WhatIfRunner;
+use crate::builtins::Solutions;
+use crate::lang::ast::AggregateOp;
+use smallvec::SmallVec;
+
+/// A failure while matching, at a condition.
+#[derive(Debug)]
+pub struct MatchError {
+    pub span: crate::lang::source::Span,
+    pub error: MatchErrorKind,
+}
+
+/// What went wrong.
+#[derive(Debug)]
+pub enum MatchErrorKind {
+    Eval(EvalError),
+    WhatIf(Box<super::session::RunError>),
+}
+
+/// Whether a search should go on after a solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// What matching needs to read (and the what-if runner, which it may drive).
+pub struct Ctx<'a> {
+    pub prog: &'a Program,
+    pub mem: &'a Memory,
+    pub params: &'a [Value],
+    pub whatif: &'a mut WhatIfRunner,
+    pub calls: u64,
+    /// Why-not support: the deepest step reached and the frame there.
+    pub deepest: Option<(usize, Vec<Value>, u64)>,
+    pub track_depth: bool,
+}
+
+/// The state of one search: variable values, which are bound, which facts matched.
+#[derive(Debug, Clone, Default)]
+pub struct Frame {
+    pub vars: Vec<Value>,
+    pub mask: u64,
+    pub facts: SmallVec<[(u16, FactId); 8]>,
+}
+
+impl Frame {
+    /// A frame for rules of at most `nvars` variables.
+    pub fn with_vars(nvars: usize) -> Frame {
+        Frame {
+            vars: vec![Value::Int(0); nvars.max(1)],
+            mask: 0,
+            facts: SmallVec::new(),
+        }
+    }
+
+    fn bound(&self, s: Slot) -> bool {
+        self.mask & (1u64 << s) != 0
+    }
+
+    fn bind(&mut self, s: Slot, v: Value) {
+        self.vars[s as usize] = v;
+        self.mask |= 1u64 << s;
+    }
+}
+
+/// A sequence of conditions to match, each with the condition index recorded for matched facts
+/// and whether it must skip the newly arrived fact.
+pub trait Steps {
+    fn count(&self) -> usize;
+    fn step(&self, i: usize) -> (&CondAt, u16, bool);
+}
+
+/// A join plan: conditions by index, each with its skip flag.
+pub struct PlanSteps<'a> {
+    pub conds: &'a [CondAt],
+    pub order: &'a [(u16, bool)],
+}
+
+impl Steps for PlanSteps<'_> {
+    fn count(&self) -> usize {
+        self.order.len()
+    }
+    fn step(&self, i: usize) -> (&CondAt, u16, bool) {
+        let (c, skip) = self.order[i];
+        (&self.conds[c as usize], c, skip)
+    }
+}
+
+/// Conditions by index (selection phase).
+pub struct IndexSteps<'a> {
+    pub conds: &'a [CondAt],
+    pub order: &'a [u16],
+}
+
+impl Steps for IndexSteps<'_> {
+    fn count(&self) -> usize {
+        self.order.len()
+    }
+    fn step(&self, i: usize) -> (&CondAt, u16, bool) {
+        let c = self.order[i];
+        (&self.conds[c as usize], c, false)
+    }
+}
+
+/// Every condition of a list, in order, facts recorded under one tag (a `not` or aggregate body).
+pub struct BodySteps<'a> {
+    pub conds: &'a [CondAt],
+    pub tag: u16,
+}
+
+impl Steps for BodySteps<'_> {
+    fn count(&self) -> usize {
+        self.conds.len()
+    }
+    fn step(&self, i: usize) -> (&CondAt, u16, bool) {
+        (&self.conds[i], self.tag, false)
+    }
+}
+
+type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> Result<Flow, MatchError> + 's;
+
+/// Searches `steps[i..]`; calls `sink` with every complete match. `new_fact` is the fact that
+/// started the join (skipped by steps flagged so). Returns `Stop` if the sink stopped the search.
+pub fn solve(
+    ctx: &mut Ctx<'_>,
+    steps: &dyn Steps,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+) -> Result<Flow, MatchError> {
+    if ctx.track_depth {
+        let better = ctx.deepest.as_ref().is_none_or(|(d, _, _)| i > *d);
+        if better {
+            ctx.deepest = Some((i, frame.vars.clone(), frame.mask));
+        }
+    }
+    if i == steps.count() {
+        return sink(ctx, frame);
+    }
+    let (at, idx, skip_new) = steps.step(i);
+    let err = |e: EvalError| MatchError {
+        span: at.span,
+        error: MatchErrorKind::Eval(e),
+    };
+    match &at.cond {
+        Cond::Pattern { rel, args } => {
+            let mem = ctx.mem;
+            // Use an index on the first argument whose value is known.
+            let mut probe: Option<&[FactId]> = None;
+            for (pos, a) in args.iter().enumerate() {
+                let v = match a {
+                    PatArg::Var(s) if frame.bound(*s) => frame.vars[*s as usize].clone(),
+                    PatArg::Expr(e) => eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?,
+                    _ => continue,
+                };
+                probe = mem.candidates(*rel, pos, &v);
+                break;
+            }
+            let facts = probe.unwrap_or_else(|| mem.of_relation(*rel));
+            for &f in facts {
+                if (skip_new && f == new_fact) || !mem.is_alive(f) {
+                    continue;
+                }
+                let saved = frame.mask;
+                if match_args(ctx, args, mem.args_of(f), frame).map_err(err)? {
+                    frame.facts.push((idx, f));
+                    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
+                    frame.facts.pop();
+                    if flow == Flow::Stop {
+                        frame.mask = saved;
+                        return Ok(Flow::Stop);
+                    }
+                }
+                frame.mask = saved;
+            }
+            Ok(Flow::Continue)
+        }
+        Cond::Test(e) => match eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)? {
+            Value::Bool(true) => solve(ctx, steps, i + 1, new_fact, frame, sink),
+            Value::Bool(false) => Ok(Flow::Continue),
+            other => Err(err(EvalError::Type(format!("a condition must be true or false, got {other}")))),
+        },
+        Cond::Bind { slot, expr } => {
+            let v = eval(expr, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
+            let saved = frame.mask;
+            if frame.bound(*slot) {
+                if !frame.vars[*slot as usize].loose_eq(&v) {
+                    return Ok(Flow::Continue);
+                }
+            } else {
+                frame.bind(*slot, v);
+            }
+            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+            frame.mask = saved;
+            flow
+        }
+        Cond::In { slot, list } => {
+            let l = eval(list, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
+            if frame.bound(*slot) {
+                let has = contains(&l, &frame.vars[*slot as usize])
+                    .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))))?;
+                return if has {
+                    solve(ctx, steps, i + 1, new_fact, frame, sink)
+                } else {
+                    Ok(Flow::Continue)
+                };
+            }
+            let items: Vec<Value> = l
+                .elements()
+                .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))))?;
+            let saved = frame.mask;
+            for v in items {
+                frame.bind(*slot, v);
+                let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
+                frame.mask = saved;
+                if flow == Flow::Stop {
+                    return Ok(Flow::Stop);
+                }
+            }
+            Ok(Flow::Continue)
+        }
+        Cond::CallOut { builtin, inputs, outputs } => {
+            let argv: SmallVec<[Value; 4]> = inputs
+                .iter()
+                .map(|a| eval(a, &frame.vars, ctx.params, &mut ctx.calls))
+                .collect::<Result<_, _>>()
+                .map_err(err)?;
+            ctx.calls += 1;
+            let mut sols = Solutions::new(outputs.len());
+            builtin
+                .call(&argv, &mut sols)
+                .map_err(|e| err(EvalError::Builtin(e)))?;
+            for k in 0..sols.len() {
+                let saved = frame.mask;
+                if match_args(ctx, outputs, sols.row(k), frame).map_err(err)? {
+                    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
+                    if flow == Flow::Stop {
+                        frame.mask = saved;
+                        return Ok(Flow::Stop);
+                    }
+                }
+                frame.mask = saved;
+            }
+            Ok(Flow::Continue)
+        }
+        Cond::Not { body } => {
+            let saved = frame.mask;
+            let depth = frame.facts.len();
+            let was = ctx.track_depth;
+            ctx.track_depth = false;
+            let found = solve(ctx, &BodySteps { conds: body, tag: idx }, 0, FactId::MAX, frame, &mut |_, _| Ok(Flow::Stop));
+            ctx.track_depth = was;
+            frame.mask = saved;
+            frame.facts.truncate(depth);
+            if found? == Flow::Stop {
+                Ok(Flow::Continue)
+            } else {
+                solve(ctx, steps, i + 1, new_fact, frame, sink)
+            }
+        }
+        Cond::Aggregate { op, slot, value, body } => {
+            let saved = frame.mask;
+            let depth = frame.facts.len();
+            let mut acc: Option<Value> = None;
+            let mut count: i64 = 0;
+            let mut contributing: SmallVec<[(u16, FactId); 8]> = SmallVec::new();
+            let was = ctx.track_depth;
+            ctx.track_depth = false;
+            let result = solve(ctx, &BodySteps { conds: body, tag: idx }, 0, FactId::MAX, frame, &mut |ctx, fr| {
+                count += 1;
+                contributing.extend(fr.facts[depth..].iter().copied());
+                if let Some(v) = value {
+                    let x = eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(|e| MatchError {
+                        span: at.span,
+                        error: MatchErrorKind::Eval(e),
+                    })?;
+                    acc = Some(match (acc.take(), op) {
+                        (None, _) => x,
+                        (Some(a), AggregateOp::Sum) => super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(|e| MatchError {
+                            span: at.span,
+                            error: MatchErrorKind::Eval(e),
+                        })?,
+                        (Some(a), AggregateOp::Min) => {
+                            if x.compare(&a) == Some(std::cmp::Ordering::Less) { x } else { a }
+                        }
+                        (Some(a), _) => {
+                            if x.compare(&a) == Some(std::cmp::Ordering::Greater) { x } else { a }
+                        }
+                    });
+                }
+                Ok(Flow::Continue)
+            });
+            ctx.track_depth = was;
+            frame.mask = saved;
+            frame.facts.truncate(depth);
+            result?;
+            let v = match op {
+                AggregateOp::Count => Value::Int(count),
+                AggregateOp::Sum => acc.unwrap_or(Value::Int(0)),
+                // min/max over nothing has no value: the condition fails.
+                _ => match acc {
+                    Some(v) => v,
+                    None => return Ok(Flow::Continue),
+                },
+            };
+            frame.bind(*slot, v);
+            frame.facts.extend(contributing);
+            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+            frame.facts.truncate(depth);
+            frame.mask = saved;
+            flow
+        }
+        Cond::WhatIf { target, inputs, rel_name, args } => {
+            let mut values = Vec::with_capacity(inputs.len());
+            for (name, e) in inputs {
+                values.push((name.clone(), eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?));
+            }
+            let outcome = ctx
+                .whatif
+                .run(target, values, ctx.prog, ctx.params)
+                .map_err(|e| MatchError {
+                    span: at.span,
+                    error: MatchErrorKind::WhatIf(Box::new(e)),
+                })?;
+            for (rel, fact_args) in outcome.facts.iter() {
+                if rel != rel_name || fact_args.len() != args.len() {
+                    continue;
+                }
+                let saved = frame.mask;
+                if match_args(ctx, args, fact_args, frame).map_err(err)? {
+                    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
+                    if flow == Flow::Stop {
+                        frame.mask = saved;
+                        return Ok(Flow::Stop);
+                    }
+                }
+                frame.mask = saved;
+            }
+            Ok(Flow::Continue)
+        }
+    }
+}
+
+/// Matches pattern arguments against values, binding unbound variables. On failure the caller
+/// restores the mask.
+fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut Frame) -> Result<bool, EvalError> {
+    for (a, v) in args.iter().zip(values) {
+        match a {
+            PatArg::Wild => {}
+            PatArg::Var(s) => {
+                if frame.bound(*s) {
+                    if !frame.vars[*s as usize].loose_eq(v) {
+                        return Ok(false);
+                    }
+                } else {
+                    frame.bind(*s, v.clone());
+                }
+            }
+            PatArg::Expr(e) => {
+                if !eval(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Matches one pattern against one given fact (the seed of a join).
+pub fn match_fact(ctx: &mut Ctx<'_>, args: &[PatArg], fact: FactId, frame: &mut Frame) -> Result<bool, EvalError> {
+    let mem = ctx.mem;
+    match_args(ctx, args, mem.args_of(fact), frame)
+}

@@ -1,0 +1,215 @@
+//! Working memory: a set of facts (asserting an existing fact adds nothing), stored flat, with a
+//! list per relation and, once a relation grows, hash indexes for duplicate checks and for joins
+//! on a bound argument. `reset` empties it but keeps every allocation for the next query.
+
+use super::program::RelId;
+use super::value::Value;
+use rustc_hash::{FxHashMap, FxHasher};
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
+
+/// A fact's number in working memory; numbers grow with time, so a larger id is a newer fact.
+pub type FactId = u32;
+
+/// Where a fact came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The query's input number `i`.
+    Input(u16),
+    /// Asserted by firing number `i` of this run.
+    Firing(u32),
+}
+
+/// One fact.
+#[derive(Debug, Clone)]
+pub struct Fact {
+    pub rel: RelId,
+    args_start: u32,
+    args_len: u16,
+    pub alive: bool,
+    pub origin: Origin,
+}
+
+/// Relations smaller than this are scanned; larger ones get hash indexes.
+const INDEX_FROM: usize = 16;
+
+/// The facts of one session.
+#[derive(Debug, Default)]
+pub struct Memory {
+    facts: Vec<Fact>,
+    args: Vec<Value>,
+    by_rel: Vec<Vec<FactId>>,
+    dedupe: Vec<Option<FxHashMap<u64, SmallVec<[FactId; 2]>>>>,
+    /// Per relation: the argument positions patterns may probe, and their index once built.
+    indexes: Vec<Vec<(u16, Option<FxHashMap<Value, Vec<FactId>>>)>>,
+}
+
+impl Memory {
+    /// An empty memory; `probed[rel]` lists the argument positions joins may look up by value.
+    pub fn new(probed: Vec<Vec<u16>>) -> Memory {
+        let relations = probed.len();
+        Memory {
+            by_rel: vec![Vec::new(); relations],
+            dedupe: vec![None; relations],
+            indexes: probed
+                .into_iter()
+                .map(|ps| ps.into_iter().map(|p| (p, None)).collect())
+                .collect(),
+            ..Memory::default()
+        }
+    }
+
+    /// Empties the memory, keeping its allocations.
+    pub fn reset(&mut self) {
+        self.facts.clear();
+        self.args.clear();
+        for v in &mut self.by_rel {
+            v.clear();
+        }
+        for d in self.dedupe.iter_mut() {
+            *d = None;
+        }
+        for ix in self.indexes.iter_mut().flatten() {
+            ix.1 = None;
+        }
+    }
+
+    /// Adds a fact unless an equal live one exists; returns the new id, or `None` if it existed.
+    pub fn insert(&mut self, rel: RelId, args: &[Value], origin: Origin) -> Option<FactId> {
+        let r = rel as usize;
+        if self.find(rel, args).is_some() {
+            return None;
+        }
+        let id = self.facts.len() as FactId;
+        self.facts.push(Fact {
+            rel,
+            args_start: self.args.len() as u32,
+            args_len: args.len() as u16,
+            alive: true,
+            origin,
+        });
+        self.args.extend_from_slice(args);
+        self.by_rel[r].push(id);
+        if self.by_rel[r].len() == INDEX_FROM {
+            let mut map: FxHashMap<u64, SmallVec<[FactId; 2]>> = FxHashMap::default();
+            for &f in &self.by_rel[r] {
+                if self.facts[f as usize].alive {
+                    map.entry(hash_args(self.args_of(f))).or_default().push(f);
+                }
+            }
+            self.dedupe[r] = Some(map);
+            let mut built = Vec::new();
+            for (pos, _) in &self.indexes[r] {
+                let mut index: FxHashMap<Value, Vec<FactId>> = FxHashMap::default();
+                for &f in &self.by_rel[r] {
+                    if let Some(v) = self.args_of(f).get(*pos as usize) {
+                        index.entry(v.clone()).or_default().push(f);
+                    }
+                }
+                built.push(index);
+            }
+            for (slot, index) in self.indexes[r].iter_mut().zip(built) {
+                slot.1 = Some(index);
+            }
+        } else if let Some(map) = self.dedupe[r].as_mut() {
+            map.entry(hash_args(args)).or_default().push(id);
+            for (pos, index) in self.indexes[r].iter_mut() {
+                if let (Some(index), Some(v)) = (index.as_mut(), args.get(*pos as usize)) {
+                    index.entry(v.clone()).or_default().push(id);
+                }
+            }
+        }
+        Some(id)
+    }
+
+    /// The live fact equal to `rel(args)`, if any.
+    pub fn find(&self, rel: RelId, args: &[Value]) -> Option<FactId> {
+        let r = rel as usize;
+        match self.dedupe.get(r)?.as_ref() {
+            Some(map) => map
+                .get(&hash_args(args))?
+                .iter()
+                .copied()
+                .find(|&f| self.facts[f as usize].alive && self.args_of(f) == args),
+            None => self.by_rel[r]
+                .iter()
+                .copied()
+                .find(|&f| self.facts[f as usize].alive && self.args_of(f) == args),
+        }
+    }
+
+    /// Marks a fact as retracted. Returns false if it was not live.
+    pub fn retract(&mut self, id: FactId) -> bool {
+        let Some(f) = self.facts.get(id as usize) else {
+            return false;
+        };
+        if !f.alive {
+            return false;
+        }
+        let rel = f.rel as usize;
+        let h = hash_args(self.args_of(id));
+        self.facts[id as usize].alive = false;
+        if let Some(Some(map)) = self.dedupe.get_mut(rel) {
+            if let Some(ids) = map.get_mut(&h) {
+                ids.retain(|x| *x != id);
+            }
+        }
+        true
+    }
+
+    /// The fact with this id.
+    pub fn fact(&self, id: FactId) -> &Fact {
+        &self.facts[id as usize]
+    }
+
+    /// True if the fact exists and is live.
+    pub fn is_alive(&self, id: FactId) -> bool {
+        self.facts.get(id as usize).is_some_and(|f| f.alive)
+    }
+
+    /// The arguments of a fact.
+    pub fn args_of(&self, id: FactId) -> &[Value] {
+        let f = &self.facts[id as usize];
+        &self.args[f.args_start as usize..f.args_start as usize + f.args_len as usize]
+    }
+
+    /// Every fact ever asserted of a relation (live or not), oldest first.
+    pub fn of_relation(&self, rel: RelId) -> &[FactId] {
+        self.by_rel.get(rel as usize).map_or(&[], |v| v.as_slice())
+    }
+
+    /// The facts of `rel` whose argument `pos` may equal `value`: an index lookup once the
+    /// relation is large, `None` (scan them all) otherwise. Callers still compare.
+    pub fn candidates(&self, rel: RelId, pos: usize, value: &Value) -> Option<&[FactId]> {
+        if matches!(value, Value::Num(_) | Value::List(_)) {
+            return None;
+        }
+        let (_, index) = self
+            .indexes
+            .get(rel as usize)?
+            .iter()
+            .find(|(p, _)| *p as usize == pos)?;
+        Some(index.as_ref()?.get(value).map_or(&[], |v| v.as_slice()))
+    }
+
+    /// Number of facts ever asserted (the next id).
+    pub fn len(&self) -> usize {
+        self.facts.len()
+    }
+
+    /// True if nothing was ever asserted.
+    pub fn is_empty(&self) -> bool {
+        self.facts.is_empty()
+    }
+
+    /// Live facts.
+    pub fn live_count(&self) -> usize {
+        self.facts.iter().filter(|f| f.alive).count()
+    }
+}
+
+fn hash_args(args: &[Value]) -> u64 {
+    let mut h = FxHasher::default();
+    args.hash(&mut h);
+    h.finish()
+}

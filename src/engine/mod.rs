@@ -1,0 +1,13 @@
+//! The inference engine: compiled programs, working memory, matching, the agenda, the
+//! recognise–act loop, what-if sub-queries and explanations.
+
+pub mod agenda;
+pub mod compile;
+pub mod eval;
+pub mod explain;
+pub mod matcher;
+pub mod memory;
+pub mod program;
+pub mod session;
+pub mod value;
+pub mod whatif;

@@ -1,0 +1,221 @@
+//! A checked rule set, ready to run: names resolved to numbers (relations, variables, parameters,
+//! built-ins), conditions in the order written, plus the match plans `compile` adds.
+
+use crate::builtins::{Builtin, TypeArgs};
+use crate::engine::value::{Value, ValueType};
+use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
+use crate::lang::diagnostics::Diagnostic;
+use crate::lang::source::{SourceMap, Span};
+use crate::lang::template::Template;
+use std::sync::Arc;
+
+/// Relation number within one program.
+pub type RelId = u32;
+/// Variable slot within one rule.
+pub type Slot = u16;
+
+/// A relation: facts of the same name and arity.
+#[derive(Debug, Clone)]
+pub struct Relation {
+    pub name: String,
+    pub arity: usize,
+}
+
+/// A declared input: becomes the fact `name(value)`.
+#[derive(Debug, Clone)]
+pub struct InputDecl {
+    pub name: String,
+    pub rel: RelId,
+    pub type_name: String,
+    pub type_args: TypeArgs,
+    pub value_type: ValueType,
+    /// Reads the input from text, per its type (from the registry).
+    pub parse: crate::builtins::registry::InputParser,
+    pub default: Option<Value>,
+    pub span: Span,
+}
+
+/// A parameter (overridable) or constant (fixed).
+#[derive(Debug, Clone)]
+pub struct ParamDecl {
+    pub name: String,
+    pub value: Value,
+    pub doc: Option<String>,
+    pub constant: bool,
+    pub span: Span,
+}
+
+/// An expression with names resolved.
+#[derive(Clone)]
+pub enum Expr {
+    Const(Value),
+    Var(Slot),
+    Param(u16),
+    List(Vec<Expr>),
+    Call {
+        builtin: Arc<dyn Builtin>,
+        args: Vec<Expr>,
+    },
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+}
+
+/// An argument position of a pattern.
+#[derive(Clone)]
+pub enum PatArg {
+    /// Binds the variable, or compares with it when already bound.
+    Var(Slot),
+    /// Must equal the value of the expression.
+    Expr(Expr),
+    /// `_`: anything.
+    Wild,
+}
+
+/// Whose rules a what-if runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WhatIfTarget {
+    /// The rule set itself (its name, as loaded, possibly an edited copy).
+    SelfSet,
+    /// Another rule set, found by name in the library.
+    Named(String),
+}
+
+/// One condition of a rule.
+#[derive(Clone)]
+pub enum Cond {
+    Pattern {
+        rel: RelId,
+        args: Vec<PatArg>,
+    },
+    Test(Expr),
+    /// `?v = expr`: binds, or compares when `?v` is already bound.
+    Bind {
+        slot: Slot,
+        expr: Expr,
+    },
+    /// `?v in list`: iterates when `?v` is unbound, tests membership otherwise.
+    In {
+        slot: Slot,
+        list: Expr,
+    },
+    /// A built-in with output positions: `rank_held(?h, 3, ?r)`, or `?r = rank_held(?h, 3)` for a
+    /// multi-solution built-in. Each solution is a match.
+    CallOut {
+        builtin: Arc<dyn Builtin>,
+        inputs: Vec<Expr>,
+        outputs: Vec<PatArg>,
+    },
+    Not {
+        body: Vec<CondAt>,
+    },
+    Aggregate {
+        op: AggregateOp,
+        slot: Slot,
+        value: Option<Expr>,
+        body: Vec<CondAt>,
+    },
+    WhatIf {
+        target: WhatIfTarget,
+        inputs: Vec<(String, Expr)>,
+        rel_name: String,
+        args: Vec<PatArg>,
+    },
+}
+
+/// A condition and where it is written.
+#[derive(Clone)]
+pub struct CondAt {
+    pub cond: Cond,
+    pub span: Span,
+}
+
+/// An action of a rule.
+#[derive(Clone)]
+pub enum Action {
+    Assert { rel: RelId, args: Vec<Expr> },
+    Retract { rel: RelId, args: Vec<PatArg> },
+    Halt,
+}
+
+/// A rule with names resolved.
+#[derive(Clone)]
+pub struct RuleIr {
+    pub name: String,
+    pub title: Option<String>,
+    pub salience: i32,
+    pub conds: Vec<CondAt>,
+    pub actions: Vec<Action>,
+    pub because: Option<Template>,
+    pub var_names: Vec<String>,
+    pub span: Span,
+}
+
+/// How the engine matches one rule (built by `compile`).
+#[derive(Debug, Clone, Default)]
+pub struct RulePlan {
+    /// Conditions checked while joining (patterns, tests, built-ins), as indices into `conds`.
+    pub join: Vec<u16>,
+    /// Conditions checked when the activation is selected (negations, aggregates and whatever
+    /// depends on an aggregate's result), in the order written.
+    pub select: Vec<u16>,
+    /// For each join pattern: the order to evaluate the join when a new fact arrives there,
+    /// with, per step, whether that step must skip the new fact (see `compile`).
+    pub seeds: Vec<Seed>,
+}
+
+/// The join order for one positive pattern receiving a new fact.
+#[derive(Debug, Clone)]
+pub struct Seed {
+    pub cond: u16,
+    pub rest: Vec<(u16, bool)>,
+}
+
+/// A rule set ready to run.
+pub struct Program {
+    pub name: String,
+    pub description: Option<String>,
+    pub inputs: Vec<InputDecl>,
+    pub outputs: Vec<RelId>,
+    pub relations: Vec<Relation>,
+    pub params: Vec<ParamDecl>,
+    pub rules: Vec<RuleIr>,
+    pub plans: Vec<RulePlan>,
+    /// For each relation, the (rule, seed) pairs a new fact of it starts.
+    pub triggers: Vec<Vec<(u32, u16)>>,
+    /// Rules with no positive pattern: matched once at the start of a run.
+    pub initial: Vec<u32>,
+    pub sources: SourceMap,
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Program {
+    /// The relation of this name.
+    pub fn relation(&self, name: &str) -> Option<RelId> {
+        self.relations
+            .iter()
+            .position(|r| r.name == name)
+            .map(|i| i as RelId)
+    }
+
+    /// The rule of this name.
+    pub fn rule_index(&self, name: &str) -> Option<usize> {
+        self.rules.iter().position(|r| r.name == name)
+    }
+
+    /// The parameter of this name.
+    pub fn param_index(&self, name: &str) -> Option<usize> {
+        self.params.iter().position(|p| p.name == name)
+    }
+
+    /// The parameter values as declared.
+    pub fn default_params(&self) -> Vec<Value> {
+        self.params.iter().map(|p| p.value.clone()).collect()
+    }
+}
+
+impl std::fmt::Debug for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Program({}, {} rules)", self.name, self.rules.len())
+    }
+}

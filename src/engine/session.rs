@@ -1,0 +1,679 @@
+//! A session runs one rule set: inputs in, the recognise–act loop, conclusions out, with every
+//! firing recorded so any conclusion can be explained. Sessions are reusable: `run` starts from an
+//! empty working memory each time but keeps every allocation, which is what makes a fresh working
+//! memory per hand cheap.
+
+use super::agenda::Agenda;
+use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
+use super::memory::{FactId, Memory, Origin};
+use super::program::*;
+use super::value::Value;
+use super::whatif::{Library, WhatIfRunner};
+use crate::cards::NotationError;
+use std::sync::Arc;
+use std::time::Instant;
+use thiserror::Error;
+
+/// A failure while running a query.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum RunError {
+    /// A condition or action could not be evaluated.
+    #[error("{location}: in rule `{rule}`: {message}")]
+    InRule {
+        rule: String,
+        location: String,
+        message: String,
+    },
+    /// The firing limit was reached: most likely rules that keep re-triggering each other.
+    #[error("stopped after {limit} firings: the rules keep firing, most often {rules} (a rule loop? raise the limit with --max-firings if not)")]
+    FiringLimit { limit: u64, rules: String },
+    /// An input the rule set declares was not given and has no default.
+    #[error("missing input `{0}`")]
+    MissingInput(String),
+    /// An input that could not be read.
+    #[error("input `{name}`: {source}")]
+    BadInput {
+        name: String,
+        #[source]
+        source: NotationError,
+    },
+    /// A value for an input the rule set does not declare.
+    #[error("`{name}` is not an input of `{ruleset}` (its inputs: {known})")]
+    UnknownInput {
+        name: String,
+        ruleset: String,
+        known: String,
+    },
+    /// An input value of the wrong type.
+    #[error("input `{name}` must be {expected}, got {got}")]
+    InputType {
+        name: String,
+        expected: &'static str,
+        got: String,
+    },
+    /// A parameter override of an unknown name or wrong type.
+    #[error("{0}")]
+    Param(String),
+    /// A `whatif` naming a rule set that is not loaded.
+    #[error("what-if: unknown rule set `{0}`")]
+    UnknownRuleSet(String),
+    /// What-ifs nested too deeply (a rule set asking itself forever).
+    #[error("what-if queries nest deeper than {0} levels")]
+    WhatIfDepth(usize),
+    /// `why-not` of a rule the rule set does not have.
+    #[error("no rule named `{0}`")]
+    UnknownRule(String),
+}
+
+/// Limits and recording options of a run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Stop with [`RunError::FiringLimit`] after this many firings.
+    pub firing_limit: u64,
+    /// Record every firing and dropped activation for `--trace`.
+    pub trace: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            firing_limit: 100_000,
+            trace: false,
+        }
+    }
+}
+
+/// Why a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The agenda is empty: nothing more can fire.
+    Quiescent,
+    /// A rule executed `halt`.
+    Halted,
+}
+
+/// Counters of one run.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Stats {
+    pub fired: u64,
+    pub activations: u64,
+    pub dropped: u64,
+    pub facts: u64,
+    pub builtin_calls: u64,
+    pub whatif_asked: u64,
+    pub whatif_memo_hits: u64,
+    pub whatif_fired: u64,
+    pub micros: u64,
+}
+
+/// The end of a run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RunResult {
+    pub stop: StopReason,
+    pub stats: Stats,
+}
+
+/// One firing: the rule, its bindings, and the facts it matched (by condition index).
+#[derive(Debug, Clone)]
+pub struct Firing {
+    pub rule: u32,
+    pub mask: u64,
+    vars: (u32, u32),
+    facts: (u32, u32),
+}
+
+/// One step of a trace.
+#[derive(Debug, Clone)]
+pub enum TraceEvent {
+    Fired { firing: u32 },
+    Dropped { rule: u32, reason: String },
+    Retracted { fact: FactId, firing: u32 },
+}
+
+/// A conclusion: an output fact.
+#[derive(Debug, Clone)]
+pub struct Conclusion {
+    pub relation: String,
+    pub args: Vec<Value>,
+    pub fact: FactId,
+}
+
+/// A rule set being queried.
+pub struct Session {
+    prog: Arc<Program>,
+    params: Vec<Value>,
+    inputs: Vec<Option<Value>>,
+    pub(crate) mem: Memory,
+    agenda: Agenda,
+    firings: Vec<Firing>,
+    firing_vars: Vec<Value>,
+    firing_facts: Vec<(u16, FactId)>,
+    fired_per_rule: Vec<u64>,
+    trace: Vec<TraceEvent>,
+    pub(crate) whatif: WhatIfRunner,
+    frame: Frame,
+    opts: RunOptions,
+    stats: Stats,
+}
+
+impl Session {
+    /// A session with no library: `whatif` may only call the rule set itself.
+    pub fn new(program: Arc<Program>) -> Session {
+        Session::with_library(program, None, 0)
+    }
+
+    /// A session whose `whatif`s find other rule sets in `library`.
+    pub fn with_library(program: Arc<Program>, library: Option<Arc<dyn Library>>, depth: usize) -> Session {
+        let nvars = program.rules.iter().map(|r| r.var_names.len()).max().unwrap_or(0);
+        let mut probed: Vec<Vec<u16>> = vec![Vec::new(); program.relations.len()];
+        for r in &program.rules {
+            collect_probes(&r.conds, &mut probed);
+        }
+        Session {
+            params: program.default_params(),
+            inputs: vec![None; program.inputs.len()],
+            mem: Memory::new(probed),
+            agenda: Agenda::default(),
+            firings: Vec::new(),
+            firing_vars: Vec::new(),
+            firing_facts: Vec::new(),
+            fired_per_rule: vec![0; program.rules.len()],
+            trace: Vec::new(),
+            whatif: WhatIfRunner {
+                library,
+                self_program: Some(program.clone()),
+                depth,
+                ..WhatIfRunner::default()
+            },
+            frame: Frame::with_vars(nvars),
+            opts: RunOptions::default(),
+            stats: Stats::default(),
+            prog: program,
+        }
+    }
+
+    /// The rule set.
+    pub fn program(&self) -> &Arc<Program> {
+        &self.prog
+    }
+
+    /// Sets limits and recording.
+    pub fn set_options(&mut self, opts: RunOptions) {
+        self.opts = opts;
+    }
+
+    /// Overrides a parameter from text (`--param bet_big_above=0.8`); the value must have the
+    /// declared type (an integer is accepted for a decimal).
+    pub fn set_param(&mut self, name: &str, text: &str) -> Result<(), RunError> {
+        let Some(i) = self.prog.param_index(name) else {
+            let known: Vec<&str> = self.prog.params.iter().filter(|p| !p.constant).map(|p| p.name.as_str()).collect();
+            return Err(RunError::Param(format!(
+                "unknown parameter `{name}` (parameters of `{}`: {})",
+                self.prog.name,
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            )));
+        };
+        let decl = &self.prog.params[i];
+        if decl.constant {
+            return Err(RunError::Param(format!("`{name}` is a constant, not a parameter")));
+        }
+        let t = text.trim();
+        let v = match &decl.value {
+            Value::Int(_) => t.parse::<i64>().ok().map(Value::Int),
+            Value::Num(_) => t.parse::<f64>().ok().filter(|n| n.is_finite()).map(Value::Num),
+            Value::Bool(_) => match t {
+                "true" => Some(Value::Bool(true)),
+                "false" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            Value::Str(_) => Some(Value::str(t)),
+            Value::List(_) => parse_list(t),
+            _ => None,
+        };
+        match v {
+            Some(v) => {
+                self.params[i] = v;
+                Ok(())
+            }
+            None => Err(RunError::Param(format!(
+                "parameter `{name}` is {}, got `{t}`",
+                match decl.value.ty() {
+                    super::value::ValueType::Int => "an integer",
+                    super::value::ValueType::Num => "a number",
+                    super::value::ValueType::Bool => "true or false",
+                    super::value::ValueType::List => "a list like [1, 2.5]",
+                    _ => "text",
+                }
+            ))),
+        }
+    }
+
+    /// All parameter values at once (what-ifs of the rule set itself inherit them).
+    pub(crate) fn set_param_values(&mut self, values: Vec<Value>) {
+        self.params = values;
+    }
+
+    /// The current parameter values, in declaration order.
+    pub fn params(&self) -> &[Value] {
+        &self.params
+    }
+
+    /// Gives an input from text, read per its declared type (`hand="8S TD TS 8H 8C"`).
+    pub fn set_input_text(&mut self, name: &str, text: &str) -> Result<(), RunError> {
+        let i = self.input_index(name)?;
+        let decl = &self.prog.inputs[i];
+        let v = (decl.parse)(text, &decl.type_args, name).map_err(|source| RunError::BadInput {
+            name: name.to_string(),
+            source,
+        })?;
+        self.inputs[i] = Some(v);
+        Ok(())
+    }
+
+    /// Gives an input as a value (what-ifs and programs embedding kibitzer).
+    pub fn set_input(&mut self, name: &str, value: Value) -> Result<(), RunError> {
+        let i = self.input_index(name)?;
+        let expected = self.prog.inputs[i].value_type;
+        if !expected.accepts(value.ty()) {
+            return Err(RunError::InputType {
+                name: name.to_string(),
+                expected: expected.name(),
+                got: value.to_string(),
+            });
+        }
+        self.inputs[i] = Some(value);
+        Ok(())
+    }
+
+    fn input_index(&self, name: &str) -> Result<usize, RunError> {
+        self.prog.inputs.iter().position(|d| d.name == name).ok_or_else(|| RunError::UnknownInput {
+            name: name.to_string(),
+            ruleset: self.prog.name.clone(),
+            known: self.prog.inputs.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", "),
+        })
+    }
+
+    /// Forgets the inputs given so far.
+    pub fn reset(&mut self) {
+        for i in &mut self.inputs {
+            *i = None;
+        }
+    }
+
+    /// Runs the rules on the inputs from an empty working memory until nothing can fire.
+    pub fn run(&mut self) -> Result<RunResult, RunError> {
+        let start = Instant::now();
+        self.mem.reset();
+        self.agenda.reset();
+        self.firings.clear();
+        self.firing_vars.clear();
+        self.firing_facts.clear();
+        self.trace.clear();
+        self.whatif.reset();
+        for n in &mut self.fired_per_rule {
+            *n = 0;
+        }
+        self.stats = Stats::default();
+        let prog = self.prog.clone();
+        for (i, decl) in prog.inputs.iter().enumerate() {
+            let v = match (&self.inputs[i], &decl.default) {
+                (Some(v), _) | (None, Some(v)) => v.clone(),
+                (None, None) => return Err(RunError::MissingInput(decl.name.clone())),
+            };
+            if let Some(id) = self.mem.insert(decl.rel, std::slice::from_ref(&v), Origin::Input(i as u16)) {
+                self.on_new_fact(&prog, id)?;
+            }
+        }
+        for &r in &prog.initial {
+            self.join_initial(&prog, r)?;
+        }
+        let mut stop = StopReason::Quiescent;
+        while let Some(act) = self.agenda.pop() {
+            if self.stats.fired >= self.opts.firing_limit {
+                return Err(self.limit_error());
+            }
+            let rule = &prog.rules[act.rule as usize];
+            let plan = &prog.plans[act.rule as usize];
+            if let Some(&(_, f)) = self.agenda.facts(&act).iter().find(|(_, f)| !self.mem.is_alive(*f)) {
+                self.drop_activation(act.rule, || format!("fact #{f} it matched was retracted"));
+                continue;
+            }
+            self.frame.vars[..self.agenda.vars(&act).len()].clone_from_slice(self.agenda.vars(&act));
+            self.frame.mask = act.mask;
+            self.frame.facts.clear();
+            self.frame.facts.extend(self.agenda.facts(&act).iter().copied());
+            if !plan.select.is_empty() {
+                let mut found: Option<Frame> = None;
+                let mut ctx = Ctx {
+                    prog: &prog,
+                    mem: &self.mem,
+                    params: &self.params,
+                    whatif: &mut self.whatif,
+                    calls: 0,
+                    deepest: None,
+                    track_depth: false,
+                };
+                let steps = IndexSteps { conds: &rule.conds, order: &plan.select };
+                let res = matcher::solve(&mut ctx, &steps, 0, FactId::MAX, &mut self.frame, &mut |_, fr| {
+                    found = Some(fr.clone());
+                    Ok(Flow::Stop)
+                });
+                self.stats.builtin_calls += ctx.calls;
+                res.map_err(|e| in_rule(&prog, act.rule, e))?;
+                match found {
+                    Some(fr) => self.frame = fr,
+                    None => {
+                        let first = plan.select.first().map(|&c| prog.sources.text(rule.conds[c as usize].span).to_string()).unwrap_or_default();
+                        self.drop_activation(act.rule, || format!("`{first}` (or a later check) no longer holds"));
+                        continue;
+                    }
+                }
+            }
+            if self.fire(&prog, act.rule)? {
+                stop = StopReason::Halted;
+                break;
+            }
+        }
+        self.stats.activations = self.agenda.created() as u64;
+        self.stats.facts = self.mem.len() as u64;
+        self.stats.whatif_asked = self.whatif.asked;
+        self.stats.whatif_memo_hits = self.whatif.memo_hits;
+        self.stats.whatif_fired = self.whatif.sub_fired;
+        self.stats.micros = start.elapsed().as_micros() as u64;
+        Ok(RunResult {
+            stop,
+            stats: self.stats.clone(),
+        })
+    }
+
+    fn drop_activation(&mut self, rule: u32, reason: impl FnOnce() -> String) {
+        self.stats.dropped += 1;
+        if self.opts.trace {
+            self.trace.push(TraceEvent::Dropped { rule, reason: reason() });
+        }
+    }
+
+    fn limit_error(&self) -> RunError {
+        let mut counts: Vec<(u64, &str)> = self
+            .fired_per_rule
+            .iter()
+            .zip(&self.prog.rules)
+            .filter(|(n, _)| **n > 0)
+            .map(|(n, r)| (*n, r.name.as_str()))
+            .collect();
+        counts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        RunError::FiringLimit {
+            limit: self.opts.firing_limit,
+            rules: counts.iter().take(3).map(|(n, r)| format!("`{r}` ({n}×)")).collect::<Vec<_>>().join(", "),
+        }
+    }
+
+    /// Fires the rule with the bindings in `self.frame`. Returns true on `halt`.
+    fn fire(&mut self, prog: &Arc<Program>, rule_idx: u32) -> Result<bool, RunError> {
+        let rule = &prog.rules[rule_idx as usize];
+        let firing = self.firings.len() as u32;
+        let nvars = rule.var_names.len();
+        let v0 = self.firing_vars.len() as u32;
+        self.firing_vars.extend_from_slice(&self.frame.vars[..nvars]);
+        let f0 = self.firing_facts.len() as u32;
+        let mut facts = self.frame.facts.clone();
+        facts.sort_by_key(|(c, _)| *c);
+        self.firing_facts.extend_from_slice(&facts);
+        self.firings.push(Firing {
+            rule: rule_idx,
+            mask: self.frame.mask,
+            vars: (v0, self.firing_vars.len() as u32),
+            facts: (f0, self.firing_facts.len() as u32),
+        });
+        self.stats.fired += 1;
+        self.fired_per_rule[rule_idx as usize] += 1;
+        if self.opts.trace {
+            self.trace.push(TraceEvent::Fired { firing });
+        }
+        let vars: Vec<Value> = self.frame.vars[..nvars].to_vec();
+        for action in &rule.actions {
+            match action {
+                Action::Assert { rel, args } => {
+                    let mut values: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
+                    for a in args {
+                        let v = super::eval::eval(a, &vars, &self.params, &mut self.stats.builtin_calls).map_err(|e| RunError::InRule {
+                            rule: rule.name.clone(),
+                            location: location(prog, rule.span),
+                            message: e.to_string(),
+                        })?;
+                        values.push(v);
+                    }
+                    if let Some(id) = self.mem.insert(*rel, &values, Origin::Firing(firing)) {
+                        self.on_new_fact(prog, id)?;
+                    }
+                }
+                Action::Retract { rel, args } => {
+                    let ids: Vec<FactId> = self.mem.of_relation(*rel).to_vec();
+                    for id in ids {
+                        if !self.mem.is_alive(id) {
+                            continue;
+                        }
+                        let mut frame = Frame { vars: vars.clone(), mask: self.frame.mask, facts: Default::default() };
+                        let mut ctx = Ctx {
+                            prog,
+                            mem: &self.mem,
+                            params: &self.params,
+                            whatif: &mut self.whatif,
+                            calls: 0,
+                            deepest: None,
+                            track_depth: false,
+                        };
+                        let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| RunError::InRule {
+                            rule: rule.name.clone(),
+                            location: location(prog, rule.span),
+                            message: e.to_string(),
+                        })?;
+                        if ok && self.mem.retract(id) && self.opts.trace {
+                            self.trace.push(TraceEvent::Retracted { fact: id, firing });
+                        }
+                    }
+                }
+                Action::Halt => return Ok(true),
+            }
+        }
+        Ok(false)
+    }
+
+    /// Joins a new fact with every rule pattern it can match; new activations go on the agenda.
+    fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId) -> Result<(), RunError> {
+        let rel = self.mem.fact(fact).rel;
+        for &(rule_idx, seed_idx) in &prog.triggers[rel as usize] {
+            let rule = &prog.rules[rule_idx as usize];
+            let seed = &prog.plans[rule_idx as usize].seeds[seed_idx as usize];
+            let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
+                continue;
+            };
+            self.frame.mask = 0;
+            self.frame.facts.clear();
+            let mut ctx = Ctx {
+                prog,
+                mem: &self.mem,
+                params: &self.params,
+                whatif: &mut self.whatif,
+                calls: 0,
+                deepest: None,
+                track_depth: false,
+            };
+            let matched = matcher::match_fact(&mut ctx, args, fact, &mut self.frame).map_err(|e| {
+                in_rule(prog, rule_idx, MatchError { span: rule.conds[seed.cond as usize].span, error: MatchErrorKind::Eval(e) })
+            })?;
+            if !matched {
+                self.stats.builtin_calls += ctx.calls;
+                continue;
+            }
+            self.frame.facts.push((seed.cond, fact));
+            let agenda = &mut self.agenda;
+            let nvars = rule.var_names.len();
+            let salience = rule.salience;
+            let steps = PlanSteps { conds: &rule.conds, order: &seed.rest };
+            let res = matcher::solve(&mut ctx, &steps, 0, fact, &mut self.frame, &mut |_, fr| {
+                agenda.push(rule_idx, salience, fr.mask, &fr.vars[..nvars], &fr.facts);
+                Ok(Flow::Continue)
+            });
+            self.stats.builtin_calls += ctx.calls;
+            res.map_err(|e| in_rule(prog, rule_idx, e))?;
+        }
+        Ok(())
+    }
+
+    /// Matches a rule with no positive pattern once, at the start of a run.
+    fn join_initial(&mut self, prog: &Arc<Program>, rule_idx: u32) -> Result<(), RunError> {
+        let rule = &prog.rules[rule_idx as usize];
+        let plan = &prog.plans[rule_idx as usize];
+        let order: Vec<(u16, bool)> = plan.join.iter().map(|&c| (c, false)).collect();
+        self.frame.mask = 0;
+        self.frame.facts.clear();
+        let mut ctx = Ctx {
+            prog,
+            mem: &self.mem,
+            params: &self.params,
+            whatif: &mut self.whatif,
+            calls: 0,
+            deepest: None,
+            track_depth: false,
+        };
+        let agenda = &mut self.agenda;
+        let nvars = rule.var_names.len();
+        let res = matcher::solve(&mut ctx, &PlanSteps { conds: &rule.conds, order: &order }, 0, FactId::MAX, &mut self.frame, &mut |_, fr| {
+            agenda.push(rule_idx, rule.salience, fr.mask, &fr.vars[..nvars], &fr.facts);
+            Ok(Flow::Continue)
+        });
+        self.stats.builtin_calls += ctx.calls;
+        res.map_err(|e| in_rule(prog, rule_idx, e))?;
+        Ok(())
+    }
+
+    /// The output facts, output by output in declaration order, each in the order asserted.
+    pub fn conclusions(&self) -> Vec<Conclusion> {
+        let mut out = Vec::new();
+        for &rel in &self.prog.outputs {
+            for &f in self.mem.of_relation(rel) {
+                if self.mem.is_alive(f) {
+                    out.push(Conclusion {
+                        relation: self.prog.relations[rel as usize].name.clone(),
+                        args: self.mem.args_of(f).to_vec(),
+                        fact: f,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The output facts as (relation, arguments), for what-ifs.
+    pub(crate) fn output_facts(&self) -> Vec<(String, Vec<Value>)> {
+        self.conclusions().into_iter().map(|c| (c.relation, c.args)).collect()
+    }
+
+    /// Every live fact of a relation, by name (inputs and intermediate facts too).
+    pub fn facts_of(&self, relation: &str) -> Vec<Vec<Value>> {
+        let Some(rel) = self.prog.relation(relation) else {
+            return Vec::new();
+        };
+        self.mem
+            .of_relation(rel)
+            .iter()
+            .filter(|f| self.mem.is_alive(**f))
+            .map(|f| self.mem.args_of(*f).to_vec())
+            .collect()
+    }
+
+    /// The trace of the last run (empty unless `RunOptions::trace`).
+    pub fn trace(&self) -> &[TraceEvent] {
+        &self.trace
+    }
+
+    /// Firing number `i` of the last run.
+    pub fn firing(&self, i: u32) -> Option<&Firing> {
+        self.firings.get(i as usize)
+    }
+
+    /// The bindings of a firing.
+    pub fn firing_vars(&self, f: &Firing) -> &[Value] {
+        &self.firing_vars[f.vars.0 as usize..f.vars.1 as usize]
+    }
+
+    /// The facts a firing matched, with the index of the condition each matched.
+    pub fn firing_facts(&self, f: &Firing) -> &[(u16, FactId)] {
+        &self.firing_facts[f.facts.0 as usize..f.facts.1 as usize]
+    }
+
+    /// How many times each rule fired in the last run.
+    pub fn fired_count(&self, rule: usize) -> u64 {
+        self.fired_per_rule.get(rule).copied().unwrap_or(0)
+    }
+
+    /// Matches `conds` in the order written with the given frame, tracking the deepest step reached
+    /// (for why-not). Returns whether a complete match exists and the deepest (step, vars, mask).
+    pub(crate) fn probe_rule(&mut self, rule_idx: usize) -> Result<(bool, Option<(usize, Vec<Value>, u64)>), RunError> {
+        let prog = self.prog.clone();
+        let rule = &prog.rules[rule_idx];
+        let order: Vec<u16> = (0..rule.conds.len() as u16).collect();
+        let mut frame = Frame::with_vars(rule.var_names.len());
+        let mut ctx = Ctx {
+            prog: &prog,
+            mem: &self.mem,
+            params: &self.params,
+            whatif: &mut self.whatif,
+            calls: 0,
+            deepest: None,
+            track_depth: true,
+        };
+        let flow = matcher::solve(&mut ctx, &IndexSteps { conds: &rule.conds, order: &order }, 0, FactId::MAX, &mut frame, &mut |_, _| Ok(Flow::Stop))
+            .map_err(|e| in_rule(&prog, rule_idx as u32, e))?;
+        Ok((flow == Flow::Stop, ctx.deepest))
+    }
+}
+
+/// `file:line:col` of a span in a program's sources.
+pub fn location(prog: &Program, span: crate::lang::source::Span) -> String {
+    let l = prog.sources.locate(span);
+    format!("{}:{}:{}", l.file, l.line, l.col)
+}
+
+fn in_rule(prog: &Program, rule: u32, e: MatchError) -> RunError {
+    let message = match e.error {
+        MatchErrorKind::Eval(e) => e.to_string(),
+        MatchErrorKind::WhatIf(inner) => format!("what-if failed: {inner}"),
+    };
+    RunError::InRule {
+        rule: prog.rules[rule as usize].name.clone(),
+        location: location(prog, e.span),
+        message,
+    }
+}
+
+fn parse_list(t: &str) -> Option<Value> {
+    let inner = t.strip_prefix('[')?.strip_suffix(']')?;
+    let mut items = Vec::new();
+    for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        items.push(match part.parse::<i64>() {
+            Ok(i) => Value::Int(i),
+            Err(_) => Value::Num(part.parse::<f64>().ok().filter(|n| n.is_finite())?),
+        });
+    }
+    Some(Value::list(items))
+}
+
+/// Records, per relation, the argument positions any pattern may look up by value.
+fn collect_probes(conds: &[CondAt], probed: &mut [Vec<u16>]) {
+    for c in conds {
+        match &c.cond {
+            Cond::Pattern { rel, args } => {
+                for (i, a) in args.iter().enumerate() {
+                    if !matches!(a, PatArg::Wild) && !probed[*rel as usize].contains(&(i as u16)) {
+                        probed[*rel as usize].push(i as u16);
+                    }
+                }
+            }
+            Cond::Not { body } | Cond::Aggregate { body, .. } => collect_probes(body, probed),
+            _ => {}
+        }
+    }
+}

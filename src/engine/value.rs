@@ -1,0 +1,269 @@
+//! The values facts are made of. Small scalars are stored inline; strings, card groups and lists
+//! are shared behind `Arc`, so copying a binding never copies its payload.
+
+use crate::cards::{Card, Cards};
+use serde_json::Value as Json;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// A value in a fact, a binding or an expression.
+#[derive(Clone)]
+pub enum Value {
+    Int(i64),
+    Num(f64),
+    Bool(bool),
+    Str(Arc<str>),
+    Card(Card),
+    Cards(Arc<Cards>),
+    List(Arc<[Value]>),
+}
+
+/// The type of a value, as rule files and built-in signatures name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    Int,
+    Num,
+    Bool,
+    Str,
+    Card,
+    Cards,
+    List,
+    /// Any type: used by generic built-ins (`len`, `in`).
+    Any,
+}
+
+impl ValueType {
+    /// The name used in messages and in `kibitzer rules`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueType::Int => "int",
+            ValueType::Num => "decimal",
+            ValueType::Bool => "bool",
+            ValueType::Str => "string",
+            ValueType::Card => "card",
+            ValueType::Cards => "cards",
+            ValueType::List => "list",
+            ValueType::Any => "any",
+        }
+    }
+
+    /// True if a value of type `actual` may be passed where `self` is expected.
+    pub fn accepts(self, actual: ValueType) -> bool {
+        self == ValueType::Any
+            || actual == ValueType::Any
+            || self == actual
+            || (self == ValueType::Num && actual == ValueType::Int)
+    }
+}
+
+impl Value {
+    /// A string value.
+    pub fn str(s: &str) -> Value {
+        Value::Str(Arc::from(s))
+    }
+
+    /// A list value.
+    pub fn list(items: impl IntoIterator<Item = Value>) -> Value {
+        Value::List(items.into_iter().collect::<Vec<_>>().into())
+    }
+
+    /// This value's type.
+    pub fn ty(&self) -> ValueType {
+        match self {
+            Value::Int(_) => ValueType::Int,
+            Value::Num(_) => ValueType::Num,
+            Value::Bool(_) => ValueType::Bool,
+            Value::Str(_) => ValueType::Str,
+            Value::Card(_) => ValueType::Card,
+            Value::Cards(_) => ValueType::Cards,
+            Value::List(_) => ValueType::List,
+        }
+    }
+
+    /// The number, if this is an int or a decimal.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(i) => Some(*i as f64),
+            Value::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is an int.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// The truth value, if this is a bool.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The elements, if this is a list; a card group counts as the list of its visible cards.
+    pub fn elements(&self) -> Option<Vec<Value>> {
+        match self {
+            Value::List(items) => Some(items.to_vec()),
+            Value::Cards(c) => Some(c.cards().iter().map(|c| Value::Card(*c)).collect()),
+            _ => None,
+        }
+    }
+
+    /// Equality as rules see it: numbers compare by value (`1 == 1.0`), everything else structurally.
+    pub fn loose_eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Int(a), Value::Num(b)) | (Value::Num(b), Value::Int(a)) => (*a as f64) == *b,
+            (Value::List(a), Value::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.loose_eq(y))
+            }
+            _ => self == other,
+        }
+    }
+
+    /// Ordering as rules see it: numbers by value, strings and cards in their natural order,
+    /// lists lexicographically. `None` for values of different kinds.
+    pub fn compare(&self, other: &Value) -> Option<Ordering> {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => Some(a.cmp(b)),
+            (a, b) if a.as_f64().is_some() && b.as_f64().is_some() => {
+                a.as_f64()?.partial_cmp(&b.as_f64()?)
+            }
+            (Value::Str(a), Value::Str(b)) => Some(a.cmp(b)),
+            (Value::Bool(a), Value::Bool(b)) => Some(a.cmp(b)),
+            (Value::Card(a), Value::Card(b)) => Some(a.cmp(b)),
+            (Value::List(a), Value::List(b)) => {
+                for (x, y) in a.iter().zip(b.iter()) {
+                    match x.compare(y)? {
+                        Ordering::Equal => continue,
+                        o => return Some(o),
+                    }
+                }
+                Some(a.len().cmp(&b.len()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The JSON form of SPEC §4.2: numbers, strings, a card as its canonical string, lists as arrays.
+    pub fn to_json(&self) -> Json {
+        match self {
+            Value::Int(i) => Json::from(*i),
+            Value::Num(n) => serde_json::Number::from_f64(*n).map_or(Json::Null, Json::Number),
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Str(s) => Json::String(s.to_string()),
+            Value::Card(c) => Json::String(c.to_string()),
+            Value::Cards(c) => Json::Array(
+                (0..c.hidden())
+                    .map(|_| Json::String("XX".into()))
+                    .chain(c.cards().iter().map(|c| Json::String(c.to_string())))
+                    .collect(),
+            ),
+            Value::List(items) => Json::Array(items.iter().map(Value::to_json).collect()),
+        }
+    }
+
+    /// The form shown to people in explanations: cards with suit symbols, strings unquoted,
+    /// decimals with up to four places.
+    pub fn pretty(&self) -> String {
+        match self {
+            Value::Str(s) => s.to_string(),
+            Value::Card(c) => c.pretty(),
+            Value::Cards(c) => c.pretty(),
+            Value::Num(n) => format_decimal(*n, 4),
+            Value::List(items) => format!(
+                "[{}]",
+                items.iter().map(Value::pretty).collect::<Vec<_>>().join(", ")
+            ),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A decimal with at most `places` places, trailing zeros kept to one (`1.0`, `0.2791`).
+pub fn format_decimal(n: f64, places: usize) -> String {
+    if !n.is_finite() {
+        return n.to_string();
+    }
+    let s = format!("{n:.places$}");
+    if s.contains('.') {
+        let t = s.trim_end_matches('0');
+        if t.ends_with('.') {
+            format!("{t}0")
+        } else {
+            t.to_string()
+        }
+    } else {
+        s
+    }
+}
+
+impl PartialEq for Value {
+    /// Structural equality (a decimal equals only a decimal with the same bits): the identity of
+    /// facts in working memory.
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Num(a), Value::Num(b)) => a.to_bits() == b.to_bits(),
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => a == b,
+            (Value::Card(a), Value::Card(b)) => a == b,
+            (Value::Cards(a), Value::Cards(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Value::List(a), Value::List(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Value::Int(i) => i.hash(state),
+            Value::Num(n) => n.to_bits().hash(state),
+            Value::Bool(b) => b.hash(state),
+            Value::Str(s) => s.hash(state),
+            Value::Card(c) => c.hash(state),
+            Value::Cards(c) => c.hash(state),
+            Value::List(items) => items.hash(state),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// The canonical form used in fact listings: `3`, `0.7`, `"full house"`, `8S`, `[8S TD]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Num(n) => f.write_str(&format_decimal(*n, 4)),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+            Value::Card(c) => write!(f, "{c}"),
+            Value::Cards(c) => write!(f, "[{c}]"),
+            Value::List(items) => {
+                f.write_str("[")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

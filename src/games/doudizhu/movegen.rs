@@ -1,0 +1,473 @@
+//! Move generation: every play a hand can lead, every play that answers a given play.
+//!
+//! The kicker ("wing") rules are RLCard's (its action space is the reference move set):
+//! - trio + single: any card of another rank; trio + pair: a pair of another rank;
+//! - airplane single wings: cards of ranks outside the chain, at most three of one rank,
+//!   at most two of a rank right next to the chain (three would extend it; `2` cannot
+//!   extend a chain so it is exempt), never both jokers;
+//! - airplane pair wings: pairs of distinct ranks outside the chain;
+//! - four + two singles: two cards of other ranks (a pair is fine), never both jokers;
+//! - four + two pairs: pairs of two distinct other ranks (a second four is not two pairs).
+//!
+//! Chain lengths follow RLCard too: straights 5–12, pair chains 3–10, bare airplanes 2–6,
+//! airplanes with singles 2–5, with pairs 2–4 (no play has more than 20 cards).
+//!
+//! Internally generation is callback-driven (`FnMut(Play) -> bool`, `true` = stop) so the
+//! solver can ask "is there any answer?" without building a list.
+
+use super::hand::{Hand, ACE, BLACK_JOKER, RANKS, RED_JOKER};
+use super::play::{Play, PlayKind};
+use super::rules::Rules;
+
+/// Every play `hand` may lead under `rules`, one per distinct set of cards (suits never
+/// matter), in canonical order (type, chain length, main rank, cards). Passing is never
+/// a lead, so it is not listed.
+pub fn legal_leads(hand: Hand, rules: &Rules) -> Vec<Play> {
+    let mut out = Vec::new();
+    for_each_lead(hand, rules, &mut |p| {
+        out.push(p);
+        false
+    });
+    canonicalise(&mut out);
+    out
+}
+
+/// Every play of `hand` that beats `last` (same type and chain length with a higher main
+/// rank, any bomb on a non-bomb, a higher bomb on a bomb, the rocket on anything), in
+/// canonical order. Passing is always also allowed and is NOT listed.
+///
+/// Answers of the same type are generated even if `rules` would not allow leading that
+/// type: the play is already on the table.
+pub fn legal_responses(hand: Hand, last: &Play, _rules: &Rules) -> Vec<Play> {
+    let mut out = Vec::new();
+    for_each_answer(hand, last, &mut |p| {
+        out.push(p);
+        false
+    });
+    canonicalise(&mut out);
+    out
+}
+
+fn canonicalise(plays: &mut Vec<Play>) {
+    plays.sort_by_key(|p| p.order_key());
+    plays.dedup_by_key(|p| p.cards);
+}
+
+/// Calls `f` on every lead; returns true as soon as `f` asks to stop.
+pub(crate) fn for_each_lead(hand: Hand, rules: &Rules, f: &mut impl FnMut(Play) -> bool) -> bool {
+    let g = Gen::new(hand);
+    g.singles(-1, f)
+        || g.pairs(-1, f)
+        || g.trios(-1, f)
+        || (rules.three_one && g.trio_singles(-1, f))
+        || (rules.three_two && g.trio_pairs(-1, f))
+        || (5..=12).any(|len| g.straights(len, -1, f))
+        || (rules.pair_chains && (3..=10).any(|len| g.pair_chains(len, -1, f)))
+        || (rules.airplanes && (2..=6).any(|len| g.airplanes(len, -1, f)))
+        || (rules.airplanes && rules.three_one && (2..=5).any(|len| g.airplane_singles(len, -1, f)))
+        || (rules.airplanes && rules.three_two && (2..=4).any(|len| g.airplane_pairs(len, -1, f)))
+        || (rules.four_two && g.four_two_singles(-1, f))
+        || (rules.four_two && g.four_two_pairs(-1, f))
+        || g.bombs(-1, f)
+        || g.rocket(f)
+}
+
+/// Calls `f` on every play of `hand` that beats `last`; returns true when `f` stopped it.
+pub(crate) fn for_each_answer(hand: Hand, last: &Play, f: &mut impl FnMut(Play) -> bool) -> bool {
+    let g = Gen::new(hand);
+    let above = i16::from(last.main_rank);
+    let len = last.length;
+    let same = match last.kind {
+        PlayKind::Rocket => return false,
+        PlayKind::Bomb => return g.bombs(above, f) || g.rocket(f),
+        PlayKind::Single => g.singles(above, f),
+        PlayKind::Pair => g.pairs(above, f),
+        PlayKind::Trio => g.trios(above, f),
+        PlayKind::TrioSingle => g.trio_singles(above, f),
+        PlayKind::TrioPair => g.trio_pairs(above, f),
+        PlayKind::Straight => g.straights(len, above, f),
+        PlayKind::PairChain => g.pair_chains(len, above, f),
+        PlayKind::Airplane => g.airplanes(len, above, f),
+        PlayKind::AirplaneSingles => g.airplane_singles(len, above, f),
+        PlayKind::AirplanePairs => g.airplane_pairs(len, above, f),
+        PlayKind::FourTwoSingles => g.four_two_singles(above, f),
+        PlayKind::FourTwoPairs => g.four_two_pairs(above, f),
+    };
+    same || g.bombs(-1, f) || g.rocket(f)
+}
+
+/// True when `hand` has at least one play beating `last`.
+pub(crate) fn can_answer(hand: Hand, last: &Play) -> bool {
+    // Fast paths: the rocket and bombs answer every non-bomb.
+    let has_rocket = hand.count(BLACK_JOKER) == 1 && hand.count(RED_JOKER) == 1;
+    match last.kind {
+        PlayKind::Rocket => false,
+        _ if has_rocket => true,
+        PlayKind::Bomb => (hand.ranks_with_at_least(4) >> (last.main_rank + 1)) != 0,
+        _ if hand.ranks_with_at_least(4) != 0 => true,
+        PlayKind::Single => (hand.ranks_with_at_least(1) >> (last.main_rank + 1)) != 0,
+        PlayKind::Pair => (hand.ranks_with_at_least(2) >> (last.main_rank + 1)) != 0,
+        PlayKind::Trio => (hand.ranks_with_at_least(3) >> (last.main_rank + 1)) != 0,
+        _ => for_each_answer(hand, last, &mut |_| true),
+    }
+}
+
+/// Masks of a hand's ranks by minimum count, computed once per generation.
+struct Gen {
+    hand: Hand,
+    at_least: [u16; 5],
+}
+
+fn chain_mask(start: u8, len: u8) -> u16 {
+    ((1u16 << len) - 1) << start
+}
+
+impl Gen {
+    fn new(hand: Hand) -> Gen {
+        Gen {
+            hand,
+            at_least: [
+                0,
+                hand.ranks_with_at_least(1),
+                hand.ranks_with_at_least(2),
+                hand.ranks_with_at_least(3),
+                hand.ranks_with_at_least(4),
+            ],
+        }
+    }
+
+    /// Ranks with at least `k` cards whose index exceeds `above` (-1 = all).
+    fn ranks(&self, k: usize, above: i16) -> impl Iterator<Item = u8> {
+        let mask = self.at_least[k] & !((1u32 << (above + 1)) - 1) as u16;
+        BitIter(mask)
+    }
+
+    fn simple(&self, k: u8, kind: PlayKind, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.ranks(usize::from(k), above).any(|r| {
+            f(Play {
+                kind,
+                main_rank: r,
+                length: 1,
+                cards: Hand::EMPTY.with_added(r, k),
+            })
+        })
+    }
+
+    fn singles(&self, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.simple(1, PlayKind::Single, above, f)
+    }
+
+    fn pairs(&self, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.simple(2, PlayKind::Pair, above, f)
+    }
+
+    fn trios(&self, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.simple(3, PlayKind::Trio, above, f)
+    }
+
+    fn bombs(&self, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.simple(4, PlayKind::Bomb, above, f)
+    }
+
+    fn rocket(&self, f: &mut impl FnMut(Play) -> bool) -> bool {
+        if self.hand.count(BLACK_JOKER) == 1 && self.hand.count(RED_JOKER) == 1 {
+            return f(Play {
+                kind: PlayKind::Rocket,
+                main_rank: BLACK_JOKER,
+                length: 1,
+                cards: Hand::EMPTY.with_added(BLACK_JOKER, 1).with_added(RED_JOKER, 1),
+            });
+        }
+        false
+    }
+
+    fn trio_singles(&self, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.ranks(3, above).any(|t| {
+            let trio = Hand::EMPTY.with_added(t, 3);
+            BitIter(self.at_least[1] & !(1 << t)).any(|s| {
+                f(Play {
+                    kind: PlayKind::TrioSingle,
+                    main_rank: t,
+                    length: 1,
+                    cards: trio.with_added(s, 1),
+                })
+            })
+        })
+    }
+
+    fn trio_pairs(&self, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.ranks(3, above).any(|t| {
+            let trio = Hand::EMPTY.with_added(t, 3);
+            BitIter(self.at_least[2] & !(1 << t)).any(|p| {
+                f(Play {
+                    kind: PlayKind::TrioPair,
+                    main_rank: t,
+                    length: 1,
+                    cards: trio.with_added(p, 2),
+                })
+            })
+        })
+    }
+
+    /// Chains of `len` consecutive ranks (within `3`..`A`) with at least `k` cards each.
+    fn chains(&self, k: usize, len: u8, above: i16) -> impl Iterator<Item = u8> + '_ {
+        let first = (above + 1).max(0) as u8;
+        let last_start = (ACE + 1).saturating_sub(len);
+        (first..=last_start).filter(move |&s| {
+            s + len <= ACE + 1 && {
+                let m = chain_mask(s, len);
+                self.at_least[k] & m == m
+            }
+        })
+    }
+
+    fn chain_cards(start: u8, len: u8, per_rank: u8) -> Hand {
+        (start..start + len).fold(Hand::EMPTY, |h, r| h.with_added(r, per_rank))
+    }
+
+    fn straights(&self, len: u8, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.chain_plays(1, len, PlayKind::Straight, above, f)
+    }
+
+    fn pair_chains(&self, len: u8, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.chain_plays(2, len, PlayKind::PairChain, above, f)
+    }
+
+    fn airplanes(&self, len: u8, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.chain_plays(3, len, PlayKind::Airplane, above, f)
+    }
+
+    fn chain_plays(
+        &self,
+        k: u8,
+        len: u8,
+        kind: PlayKind,
+        above: i16,
+        f: &mut impl FnMut(Play) -> bool,
+    ) -> bool {
+        self.chains(usize::from(k), len, above).any(|s| {
+            f(Play {
+                kind,
+                main_rank: s,
+                length: len,
+                cards: Self::chain_cards(s, len, k),
+            })
+        })
+    }
+
+    fn airplane_singles(&self, len: u8, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.chains(3, len, above).any(|s| {
+            let body = Self::chain_cards(s, len, 3);
+            let mut caps = [0u8; RANKS];
+            for (r, cap) in caps.iter_mut().enumerate() {
+                let r = r as u8;
+                if r >= s && r < s + len {
+                    continue;
+                }
+                // A third card next to the chain would make it a longer chain; the `2`
+                // cannot extend a chain.
+                let adjacent = (r + 1 == s || r == s + len) && r <= ACE;
+                let limit = if adjacent { 2 } else { 3 };
+                *cap = self.hand.count(r).min(limit);
+            }
+            let make = |wings: Hand| Play {
+                kind: PlayKind::AirplaneSingles,
+                main_rank: s,
+                length: len,
+                cards: Hand(body.0 + wings.0),
+            };
+            single_wings(&caps, len, &mut |w| f(make(w)))
+        })
+    }
+
+    fn airplane_pairs(&self, len: u8, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.chains(3, len, above).any(|s| {
+            let body = Self::chain_cards(s, len, 3);
+            let candidates = self.at_least[2] & !chain_mask(s, len);
+            pair_wings(candidates, len, &mut |w| {
+                f(Play {
+                    kind: PlayKind::AirplanePairs,
+                    main_rank: s,
+                    length: len,
+                    cards: Hand(body.0 + w.0),
+                })
+            })
+        })
+    }
+
+    fn four_two_singles(&self, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.ranks(4, above).any(|q| {
+            let four = Hand::EMPTY.with_added(q, 4);
+            let mut caps = [0u8; RANKS];
+            for (r, cap) in caps.iter_mut().enumerate() {
+                if r as u8 != q {
+                    *cap = self.hand.count(r as u8).min(3);
+                }
+            }
+            single_wings(&caps, 2, &mut |w| {
+                f(Play {
+                    kind: PlayKind::FourTwoSingles,
+                    main_rank: q,
+                    length: 1,
+                    cards: Hand(four.0 + w.0),
+                })
+            })
+        })
+    }
+
+    fn four_two_pairs(&self, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
+        self.ranks(4, above).any(|q| {
+            let four = Hand::EMPTY.with_added(q, 4);
+            pair_wings(self.at_least[2] & !(1 << q), 2, &mut |w| {
+                f(Play {
+                    kind: PlayKind::FourTwoPairs,
+                    main_rank: q,
+                    length: 1,
+                    cards: Hand(four.0 + w.0),
+                })
+            })
+        })
+    }
+}
+
+/// Every multiset of `size` cards with at most `caps[r]` of rank r, never both jokers.
+fn single_wings(caps: &[u8; RANKS], size: u8, f: &mut impl FnMut(Hand) -> bool) -> bool {
+    fn rec(
+        caps: &[u8; RANKS],
+        rank: usize,
+        left: u8,
+        acc: Hand,
+        f: &mut impl FnMut(Hand) -> bool,
+    ) -> bool {
+        if left == 0 {
+            let both_jokers = acc.count(BLACK_JOKER) == 1 && acc.count(RED_JOKER) == 1;
+            return !both_jokers && f(acc);
+        }
+        if rank >= RANKS {
+            return false;
+        }
+        let most = caps[rank].min(left);
+        (0..=most).rev().any(|take| {
+            rec(
+                caps,
+                rank + 1,
+                left - take,
+                acc.with_added(rank as u8, take),
+                f,
+            )
+        })
+    }
+    rec(caps, 0, size, Hand::EMPTY, f)
+}
+
+/// Every choice of `size` distinct ranks from `candidates`, one pair of each.
+fn pair_wings(candidates: u16, size: u8, f: &mut impl FnMut(Hand) -> bool) -> bool {
+    fn rec(cands: u16, left: u8, acc: Hand, f: &mut impl FnMut(Hand) -> bool) -> bool {
+        if left == 0 {
+            return f(acc);
+        }
+        if (cands.count_ones() as u8) < left {
+            return false;
+        }
+        BitIter(cands).any(|r| {
+            let rest = cands & !((2u32 << r) - 1) as u16;
+            rec(rest, left - 1, acc.with_added(r, 2), f)
+        })
+    }
+    rec(candidates, size, Hand::EMPTY, f)
+}
+
+/// Iterates the set bits of a rank mask, lowest first.
+struct BitIter(u16);
+
+impl Iterator for BitIter {
+    type Item = u8;
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let r = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::hand::parse_hand;
+    use super::super::play::parse_play;
+    use super::*;
+
+    fn leads(s: &str) -> Vec<String> {
+        legal_leads(parse_hand(s).unwrap(), &Rules::default())
+            .iter()
+            .map(|p| p.to_string())
+            .collect()
+    }
+
+    fn has(s: &str, play: &str) -> bool {
+        let want = parse_hand(play).unwrap().to_string();
+        leads(s).contains(&want)
+    }
+
+    #[test]
+    fn full_deck_has_rlcards_27471_plays() {
+        // RLCard's action space: 27,472 entries including pass.
+        let deck = parse_hand("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222 BJ RJ").unwrap();
+        assert_eq!(legal_leads(deck, &Rules::default()).len(), 27_471);
+    }
+
+    #[test]
+    fn wings_next_to_the_chain() {
+        // Two 5s next to 333444 are two single wings, not a trio extending the chain.
+        assert!(has("333444555", "33344455"));
+        // Three 6s right after 333444555 would extend the chain: the cards are only a
+        // bare airplane of four trios, never "three trios with wings 6 6 6".
+        let four_trios = parse_play("333444555666", &Rules::default()).unwrap();
+        assert_eq!((four_trios.kind, four_trios.length), (PlayKind::Airplane, 4));
+        // Three 7s one step away may be the three wings.
+        assert!(has("333444555777", "333444555777"));
+        // ... but a trio of 2s next to a chain ending at A is fine (2 cannot chain).
+        assert!(has("QQQKKKAAA222", "QQQKKKAAA222"));
+    }
+
+    #[test]
+    fn both_jokers_are_never_two_single_kickers() {
+        // RLCard: the rocket is not split into two wings.
+        assert!(!has("333444 BJ RJ", "333444 BJ RJ"));
+        assert!(!has("3333 BJ RJ", "3333 BJ RJ"));
+        assert!(has("3333 2 RJ", "3333 2 RJ"));
+        // A trio takes one joker as its single.
+        assert!(has("333 RJ", "333 RJ"));
+    }
+
+    #[test]
+    fn a_four_is_not_two_pair_kickers() {
+        // Four + two pairs needs two distinct pair ranks.
+        assert!(!has("3333 5555", "3333 5555"));
+        assert!(has("3333 5555 66", "3333 55 66"));
+        // A pair may be the two single kickers of a four.
+        assert!(has("3333 55", "3333 55"));
+        // Airplane pair wings are distinct ranks too.
+        assert!(!has("333444 5555", "333444 5555"));
+        // Never four of a rank among single wings.
+        assert!(!has("333444555666 7777", "333444555666 7777"));
+    }
+
+    #[test]
+    fn answers() {
+        let hand = parse_hand("4 4 5 5 5 6 7 8 9 2222").unwrap();
+        let last = parse_play("3 3 3 4", &Rules::default()).unwrap();
+        let got: Vec<String> = legal_responses(hand, &last, &Rules::default())
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "4 5 5 5", "5 5 5 6", "5 5 5 7", "5 5 5 8", "5 5 5 9", "5 5 5 2", "4 2 2 2",
+                "5 2 2 2", "6 2 2 2", "7 2 2 2", "8 2 2 2", "9 2 2 2", "2 2 2 2"
+            ]
+        );
+    }
+}

@@ -1,0 +1,75 @@
+//! Durak (podkidnoy, optionally perevodnoy): the native half of SPEC §5.2.
+//!
+//! Public API:
+//! * Cards — [`Card`], [`Suit`], [`Deck`], [`CardSet`]; [`parse_cards`] / [`parse_cards_in_deck`]
+//!   read `7S 10D TD A♠ kh` (spaces or commas, or written together), [`format_cards`] prints the
+//!   canonical `7S TD`, [`pretty_cards`] / [`Card::pretty`] print `7♠ 10♦`.
+//! * Hand value — [`hand_value`]`(hand, trump, stock, hand_sizes, &ValueParams) -> HandValue`
+//!   with an itemised [`Term`] list ("A♠ +600", "trump 9♦ +100 +1300", "three 7s: bonus …",
+//!   "clubs 3 vs 1.33 expected: −250"); [`ValueModel`] is the same function compiled to tables
+//!   for speed. Every constant is in [`ValueParams`] (settable by name, [`ValueParams::set`]).
+//! * Decisions — [`decide`]`(view, legal, &ReferencePolicy) -> Decision`: the chosen action and
+//!   every candidate's score; thresholds in [`DecisionParams`].
+//! * Engine — [`GameOptions`], [`GameState`] (`new(options, seed)`, `with_deck_order`),
+//!   [`Action`], [`legal_actions`], [`apply`] (a misplay is an error, the state is unchanged).
+//! * Players — [`Player`], [`PlayerView`], [`RandomPlayer`], [`LowestPlayer`],
+//!   [`ReferencePlayer`]; arena [`play_match`] → [`MatchStats`], [`wilson`] intervals.
+//! * [`run_bench`] / [`run_bench_quick`].
+//!
+//! Decisions taken where SPEC §5.2 is silent:
+//! * Hand value: each term is truncated toward zero on its own — one per card, one per rank held
+//!   ≥ 2 times, one per non-trump suit, one for the hand size — never their sum. The hand is a set
+//!   (a card given twice counts once). "Cards in play" = R + Σ hand sizes − |H|; any value ≤ 0
+//!   (only hypothetical hands that include table cards get below 0) uses the ratio 10. An empty
+//!   hand with R > 0 is valued normally (only the hand-size term: +150 with the defaults). The
+//!   same-rank bonus uses max(rank value, 1); the deck never changes a value (only which cards are
+//!   valid). The three suit terms are always listed, zero or not.
+//! * Decisions value hypothetical hands with the current stock and hand sizes (as the seed's
+//!   app). Ties go to the lowest card (non-trump, rank, suit ♠ ♥ ♦ ♣). Throw-in candidates are
+//!   ranked by value(H − c) + lead bonus; the stop test is SPEC's value(H) − value(H − c) <
+//!   1200 − 50·R. The lead bonus uses the raw rank value (negative for ranks below 8), as the app.
+//!   Transfer: the cheapest transfer card when value(H) − value(H − c) < 800.
+//! * Engine: strictly sequential turns (see the `engine` module doc): the defender answers every
+//!   unbeaten card before anyone throws in; attackers throw in clockwise from the bout's leader;
+//!   a pass holds until the defender acts again; forced passes and forced takes are played by the
+//!   engine. The defender may beat the unbeaten cards in any order. The 5-card limit before the
+//!   first discard is on by default (SPEC states it as the rule); transfer is off by default.
+//!   First attacker: lowest trump; if no one holds a trump, the lowest card (rank, then suit).
+//!   If the deal uses the whole deck (24 cards/4 players, 36/6), the last card dealt fixes the
+//!   trump. Transfer: allowed while no attack card is beaten, to the next player still in the game,
+//!   if he holds at least the new number of attack cards and the bout stays within 6 (or 5);
+//!   the limit then counts from the new defender's hand. After a transfer, refill still starts
+//!   with the bout's leader. A game past `max_actions` (default 20,000) ends as `Aborted`.
+//! * Arena: positions rotate every game; durak counts are per seat.
+
+mod arena;
+mod bench;
+mod cards;
+mod engine;
+mod error;
+mod frac;
+mod players;
+mod policy;
+mod value;
+mod view;
+
+#[cfg(test)]
+mod oracle;
+#[cfg(test)]
+mod tests;
+
+pub use arena::{play_game, play_match, wilson, MatchStats};
+pub use bench::{run_bench, run_bench_quick};
+pub use cards::{
+    format_cards, parse_cards, parse_cards_in_deck, pretty_cards, Card, CardSet, Deck, Suit,
+};
+pub use engine::{
+    apply, legal_actions, legal_actions_into, Action, GameOptions, GameState, Outcome, TablePair,
+    HAND_SIZE,
+};
+pub use error::DurakError;
+pub use frac::Frac;
+pub use players::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
+pub use policy::{decide, Candidate, Decision, DecisionParams, ReferencePolicy, Situation};
+pub use value::{hand_value, HandValue, Term, TermKind, ValueModel, ValueParams, VALUE_PARAM_NAMES};
+pub use view::{PlayerView, Role};

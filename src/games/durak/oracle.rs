@@ -1,0 +1,185 @@
+//! Test oracles written the simplest way: SPEC §5.2's hand value term by term with a naive exact
+//! fraction, and the legal moves straight from the rules' wording.
+
+use super::cards::{Card, Suit};
+use super::engine::{Action, GameState};
+use super::value::ValueParams;
+
+/// A naive fraction: reduced after every operation, denominator positive.
+#[derive(Clone, Copy, Debug)]
+struct Q {
+    n: i128,
+    d: i128,
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a.abs().max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Q {
+    fn new(n: i128, d: i128) -> Q {
+        let g = gcd(n, d);
+        let s = if d < 0 { -1 } else { 1 };
+        Q {
+            n: s * n / g,
+            d: s * d / g,
+        }
+    }
+    fn int(n: i64) -> Q {
+        Q::new(n as i128, 1)
+    }
+    fn frac(f: super::frac::Frac) -> Q {
+        Q::new(f.num() as i128, f.den() as i128)
+    }
+    fn add(self, o: Q) -> Q {
+        Q::new(self.n * o.d + o.n * self.d, self.d * o.d)
+    }
+    fn sub(self, o: Q) -> Q {
+        Q::new(self.n * o.d - o.n * self.d, self.d * o.d)
+    }
+    fn mul(self, o: Q) -> Q {
+        Q::new(self.n * o.n, self.d * o.d)
+    }
+    fn div(self, o: Q) -> Q {
+        Q::new(self.n * o.d, self.d * o.n)
+    }
+    fn abs(self) -> Q {
+        Q::new(self.n.abs(), self.d)
+    }
+    /// Toward zero, done by hand on the absolute value.
+    fn trunc(self) -> i64 {
+        let whole = self.n.abs() / self.d;
+        (if self.n < 0 { -whole } else { whole }) as i64
+    }
+}
+
+/// SPEC §5.2 items 1–5, literally. `hand` has no duplicates.
+pub fn hand_value(
+    hand: &[Card],
+    trump: Suit,
+    stock: usize,
+    sizes: &[usize],
+    p: &ValueParams,
+) -> i64 {
+    if stock == 0 && hand.is_empty() {
+        return p.out_of_play;
+    }
+    let rank_value = |r: u8| p.rank_values[r as usize - 2];
+    let mut total = 0i64;
+    for c in hand {
+        let mut t = Q::int(rank_value(c.rank())).mul(Q::int(p.rank_multiplier));
+        if c.suit() == trump {
+            t = t.add(Q::int(p.trump_bonus));
+        }
+        total += t.trunc();
+    }
+    for rank in 2..=14u8 {
+        let k = hand.iter().filter(|c| c.rank() == rank).count();
+        if k >= 2 {
+            let v = Q::int(rank_value(rank).max(p.same_rank_min_value));
+            total += v
+                .mul(Q::frac(p.same_rank_bonus[k]))
+                .mul(Q::frac(p.same_rank_bonus_scale))
+                .trunc();
+        }
+    }
+    let non_trumps = hand.iter().filter(|c| c.suit() != trump).count();
+    if non_trumps > 0 {
+        let a = Q::int(non_trumps as i64).div(Q::int(3));
+        for suit in Suit::ALL {
+            if suit == trump {
+                continue;
+            }
+            let count = hand.iter().filter(|c| c.suit() == suit).count();
+            let dev = Q::int(count as i64).sub(a).abs().div(a);
+            total += Q::int(0)
+                .sub(Q::frac(p.suit_balance_penalty).mul(dev))
+                .trunc();
+        }
+    }
+    let in_play = stock as i64 + sizes.iter().sum::<usize>() as i64 - hand.len() as i64;
+    let ratio = if in_play > 0 {
+        Q::int(hand.len() as i64).div(Q::int(in_play))
+    } else {
+        Q::frac(p.hand_size_empty_ratio)
+    };
+    total += Q::frac(p.hand_size_target)
+        .sub(ratio)
+        .mul(Q::frac(p.hand_size_penalty))
+        .trunc();
+    total
+}
+
+/// The legal actions from the rules' wording, as a sorted list (for set comparison).
+pub fn legal(state: &GameState) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(p) = state.to_act() else {
+        return out;
+    };
+    let hand: Vec<Card> = state.hand(p).to_vec();
+    let trump = state.trump();
+    let table = state.table();
+    if table.is_empty() {
+        out.extend(hand.iter().map(|c| Action::Attack(*c).to_string()));
+    } else if p == state.defender() && !state.taking() {
+        for pair in table.iter().filter(|t| t.defence.is_none()) {
+            for &c in &hand {
+                let beats = (c.suit() == pair.attack.suit() && c.rank() > pair.attack.rank())
+                    || (c.suit() == trump && pair.attack.suit() != trump);
+                if beats {
+                    out.push(
+                        Action::Defend {
+                            attack: pair.attack,
+                            with: c,
+                        }
+                        .to_string(),
+                    );
+                }
+            }
+        }
+        let n = state.players();
+        let receiver = (1..n)
+            .map(|i| (state.defender() + i) % n)
+            .find(|&q| !state.is_out(q));
+        let cap = if state.options().five_before_first_discard && !state.discard_happened() {
+            5
+        } else {
+            6
+        };
+        let nothing_beaten = table.iter().all(|t| t.defence.is_none());
+        if let Some(q) = receiver {
+            if state.options().transfer
+                && nothing_beaten
+                && table.len() < cap
+                && state.hand(q).len() > table.len()
+            {
+                for &c in &hand {
+                    if c.rank() == table[0].attack.rank() {
+                        out.push(Action::Transfer(c).to_string());
+                    }
+                }
+            }
+        }
+        out.push(Action::Take.to_string());
+    } else {
+        let on_table: Vec<u8> = table
+            .iter()
+            .flat_map(|t| std::iter::once(t.attack).chain(t.defence))
+            .map(|c| c.rank())
+            .collect();
+        if table.len() < state.attack_limit() {
+            for &c in &hand {
+                if on_table.contains(&c.rank()) {
+                    out.push(Action::Attack(c).to_string());
+                }
+            }
+        }
+        out.push(Action::Pass.to_string());
+    }
+    out.sort();
+    out
+}

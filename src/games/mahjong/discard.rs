@@ -1,0 +1,109 @@
+//! Everything a rule set needs to choose a discard: per kind held, the shanten after discarding
+//! it, the useful draws then (kinds that lower shanten and still have a live copy), their live
+//! count, the waits if it leaves the hand ready, and the tile's shape in the hand's best split.
+
+use serde::Serialize;
+
+use super::meld::Meld;
+use super::shanten::Probe;
+use super::split::{best_split, TileShape};
+use super::tile::{Counts, Tile, KINDS};
+use super::win::{own_counts, waits, Wait};
+
+/// One candidate discard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiscardOption {
+    /// The kind discarded.
+    pub tile: Tile,
+    /// Shanten of the 13 − 3k tiles left (both forms; 0 = ready).
+    pub shanten_after: i8,
+    /// Kinds whose draw would lower that shanten and that still have a live copy.
+    pub useful_kinds: Vec<Tile>,
+    /// Live copies of those kinds (the discarded tile counts as seen).
+    pub useful_live: u32,
+    /// When ready: every winning kind with its live count (dead waits included, live 0).
+    pub waits: Vec<Wait>,
+    /// The tile's place in the 14-tile hand's best split (seed's discard order).
+    pub shape: TileShape,
+}
+
+/// Discard options of a hand that has just drawn (14 − 3k tiles), one per kind held, in kind
+/// order. `visible` counts tiles seen outside the own hand and melds.
+pub fn discard_options(counts: &Counts, melds: &[Meld], visible: &Counts) -> Vec<DiscardOption> {
+    let split = best_split(counts, melds, visible);
+    let mut out = Vec::new();
+    for tile in Tile::all() {
+        let d = tile.index();
+        if counts[d] == 0 {
+            continue;
+        }
+        let mut after = *counts;
+        after[d] -= 1;
+        let mut seen = *visible;
+        seen[d] = seen[d].saturating_add(1);
+        let (shanten_after, useful) = useful_draws(&after, melds, &seen);
+        let useful_live = useful.iter().map(|&(_, live)| live as u32).sum();
+        let ready_waits = if shanten_after == 0 {
+            waits(&after, melds, &seen)
+        } else {
+            Vec::new()
+        };
+        out.push(DiscardOption {
+            tile,
+            shanten_after,
+            useful_kinds: useful.into_iter().map(|(t, _)| t).collect(),
+            useful_live,
+            waits: ready_waits,
+            shape: split.shape_of(tile).unwrap_or(TileShape::Single),
+        });
+    }
+    out
+}
+
+/// Shanten of a waiting hand and its useful draws (kind, live copies), live copies only.
+pub fn useful_draws(counts: &Counts, melds: &[Meld], visible: &Counts) -> (i8, Vec<(Tile, u8)>) {
+    let probe = Probe::new(counts, melds);
+    let now = probe.shanten();
+    let own = own_counts(counts, melds);
+    let mut useful = Vec::new();
+    for index in 0..KINDS {
+        let live = 4u8.saturating_sub(own[index].saturating_add(visible[index]));
+        if live == 0 || own[index] >= 4 {
+            continue;
+        }
+        if probe.shanten_with(index) < now {
+            if let Some(tile) = Tile::from_index(index) {
+                useful.push((tile, live));
+            }
+        }
+    }
+    (now, useful)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::notation::{format_tiles, parse_counts, parse_tile};
+    use super::super::tile::NO_TILES;
+    use super::*;
+
+    #[test]
+    fn discarding_the_single_keeps_the_hand_ready() {
+        let counts = parse_counts("1122334m EEESSS C").unwrap();
+        let options = discard_options(&counts, &[], &NO_TILES);
+        let c = options
+            .iter()
+            .find(|o| o.tile == parse_tile("C").unwrap())
+            .unwrap();
+        assert_eq!(c.shanten_after, 0);
+        assert_eq!(format_tiles(&c.useful_kinds), "14m");
+        assert_eq!(c.useful_live, 2 + 3);
+        assert_eq!(c.waits.len(), 2);
+        assert_eq!(c.shape, TileShape::Single);
+        let one = options.iter().find(|o| o.tile.index() == 0).unwrap();
+        // Dropping 1m leaves 123 234 EEE SSS + C: ready on C alone (three live).
+        assert_eq!(one.shanten_after, 0);
+        assert_eq!(format_tiles(&one.useful_kinds), "C");
+        assert_eq!(one.useful_live, 3);
+        assert_eq!(one.shape, TileShape::Pair);
+    }
+}

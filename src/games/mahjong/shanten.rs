@@ -1,0 +1,376 @@
+//! Shanten: the fewest tile exchanges from a winning hand, minus one (−1 = won, 0 = ready).
+//!
+//! Standard form: per-suit distance tables combined by min-plus over how the remaining sets and
+//! the pair are spread over the suits. Called melds lower the sets still needed, and lower the
+//! copies of their kinds still available: a suit touched by a meld is computed with those caps by
+//! a small exact DP (`capped_suit_dist`) instead of the table, which assumes four copies.
+//! Seven pairs (only without called melds): a quad counts as two pairs.
+
+use super::meld::{meld_counts, Meld};
+use super::tables::{tables, Dist, POW5, TARGETS};
+use super::tile::{Counts, KINDS};
+
+/// Suit keys (base-5 over ranks, counts clamped to 4) of m, p, s and honours.
+#[inline]
+pub(super) fn suit_keys(counts: &Counts) -> [u32; 4] {
+    let mut keys = [0u32; 4];
+    for (suit, key) in keys.iter_mut().enumerate() {
+        let start = suit * 9;
+        let len = if suit == 3 { 7 } else { 9 };
+        let mut k = 0u32;
+        for rank in (0..len).rev() {
+            k = k * 5 + counts[start + rank].min(4) as u32;
+        }
+        *key = k;
+    }
+    keys
+}
+
+/// Min-plus product of two suits' distances over (melds, pair).
+#[inline]
+fn combine(a: &Dist, b: &Dist) -> Dist {
+    let mut out = [u8::MAX; TARGETS];
+    for ma in 0..5 {
+        for mb in 0..5 - ma {
+            let m = ma + mb;
+            let no_pair = a[2 * ma].saturating_add(b[2 * mb]);
+            let pair = a[2 * ma]
+                .saturating_add(b[2 * mb + 1])
+                .min(a[2 * ma + 1].saturating_add(b[2 * mb]));
+            out[2 * m] = out[2 * m].min(no_pair);
+            out[2 * m + 1] = out[2 * m + 1].min(pair);
+        }
+    }
+    out
+}
+
+/// Only the (melds, 1 pair) entry of the combination: the last step of a shanten computation.
+#[inline]
+fn combine_final(a: &Dist, b: &Dist, melds: usize) -> u8 {
+    let mut best = u8::MAX;
+    for ma in 0..=melds {
+        let mb = melds - ma;
+        let v = a[2 * ma]
+            .saturating_add(b[2 * mb + 1])
+            .min(a[2 * ma + 1].saturating_add(b[2 * mb]));
+        best = best.min(v);
+    }
+    best
+}
+
+/// Distance arrays of the four suits of a hand, with caps from the called melds where they bite.
+pub(super) fn suit_dists(counts: &Counts, melds: &[Meld]) -> [Dist; 4] {
+    let t = tables();
+    let keys = suit_keys(counts);
+    let mut out = [
+        *t.number.dist(keys[0]),
+        *t.number.dist(keys[1]),
+        *t.number.dist(keys[2]),
+        *t.honor.dist(keys[3]),
+    ];
+    if !melds.is_empty() {
+        let used = meld_counts(melds);
+        for (suit, dist) in out.iter_mut().enumerate() {
+            let range = suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 });
+            if used[range.clone()].iter().any(|&u| u > 0) {
+                let caps: Vec<u8> = used[range.clone()]
+                    .iter()
+                    .map(|&u| 4u8.saturating_sub(u))
+                    .collect();
+                *dist = capped_suit_dist(&counts[range], &caps, suit != 3);
+            }
+        }
+    }
+    out
+}
+
+/// Sets still needed besides the called melds.
+#[inline]
+pub(super) fn sets_needed(melds: &[Meld]) -> usize {
+    4usize.saturating_sub(melds.len())
+}
+
+/// Standard-form shanten from the four suit distance arrays.
+#[inline]
+pub(super) fn shanten_from_dists(d: &[Dist; 4], needed: usize) -> i8 {
+    let ab = combine(&d[0], &d[1]);
+    let abc = combine(&ab, &d[2]);
+    combine_final(&abc, &d[3], needed) as i8 - 1
+}
+
+/// Shanten of the standard form (four sets and a pair, called melds counted). Works on a hand of
+/// 13 − 3k tiles (waiting) or 14 − 3k (just drawn); counts above 4 are read as 4.
+pub fn shanten_standard(counts: &Counts, melds: &[Meld]) -> i8 {
+    if melds.is_empty() {
+        return shanten_concealed(counts);
+    }
+    shanten_from_dists(&suit_dists(counts, melds), sets_needed(melds))
+}
+
+/// Standard-form shanten of a hand with no called melds: four table lookups and a min-plus fold.
+#[inline]
+pub fn shanten_concealed(counts: &Counts) -> i8 {
+    let t = tables();
+    let keys = suit_keys(counts);
+    let ab = combine(t.number.dist(keys[0]), t.number.dist(keys[1]));
+    let abc = combine(&ab, t.number.dist(keys[2]));
+    combine_final(&abc, t.honor.dist(keys[3]), 4) as i8 - 1
+}
+
+/// Shanten of seven pairs, where four of a kind counts as two pairs. `None` with called melds
+/// (the form needs all fourteen tiles concealed).
+pub fn shanten_seven_pairs(counts: &Counts, melds: &[Meld]) -> Option<i8> {
+    if !melds.is_empty() {
+        return None;
+    }
+    // Pair slots worth two tiles (a pair, a second pair in a quad) and worth one (a single, the
+    // odd tile of a triplet); the best seven slots cover the most of the 14 target tiles.
+    let (mut full, mut half) = (0u32, 0u32);
+    for &c in counts.iter().take(KINDS) {
+        let c = c.min(4);
+        full += (c >= 2) as u32 + (c >= 4) as u32;
+        half += (c == 1 || c == 3) as u32;
+    }
+    Some(pairs_shanten(full, half))
+}
+
+/// Shanten: the minimum over the standard form and seven pairs (−1 = a won 14-tile hand).
+pub fn shanten(counts: &Counts, melds: &[Meld]) -> i8 {
+    let standard = shanten_standard(counts, melds);
+    match shanten_seven_pairs(counts, melds) {
+        Some(pairs) => standard.min(pairs),
+        None => standard,
+    }
+}
+
+/// Exact distance array of one suit when some kinds have fewer than four copies available.
+/// A left-to-right DP over ranks whose state is the sequences still open (started one and two
+/// ranks back), the sets placed and whether the pair is placed.
+pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool) -> Dist {
+    const INF: u8 = u8::MAX;
+    let len = held.len();
+    // state index: ((open2 * 5 + open1) * 5 + sets) * 2 + pair
+    let idx = |o2: usize, o1: usize, sets: usize, pair: usize| ((o2 * 5 + o1) * 5 + sets) * 2 + pair;
+    let mut cost = [INF; 250];
+    cost[idx(0, 0, 0, 0)] = 0;
+    for rank in 0..len {
+        let mut next = [INF; 250];
+        let cap = caps.get(rank).copied().unwrap_or(4).min(4) as usize;
+        let have = held[rank].min(4) as usize;
+        let can_start = sequences && rank + 2 < len;
+        for o2 in 0..5 {
+            for o1 in 0..5 {
+                for sets in 0..5 {
+                    for pair in 0..2 {
+                        let c = cost[idx(o2, o1, sets, pair)];
+                        if c == INF {
+                            continue;
+                        }
+                        let max_new = if can_start { 4 - sets } else { 0 };
+                        for new_seq in 0..=max_new {
+                            for trip in 0..=1usize {
+                                if sets + new_seq + trip > 4 {
+                                    continue;
+                                }
+                                for new_pair in 0..=(1 - pair) {
+                                    let need = o2 + o1 + new_seq + 3 * trip + 2 * new_pair;
+                                    if need > cap {
+                                        continue;
+                                    }
+                                    let add = need.saturating_sub(have) as u8;
+                                    let to = idx(o1, new_seq, sets + new_seq + trip, pair + new_pair);
+                                    next[to] = next[to].min(c.saturating_add(add));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        cost = next;
+    }
+    let mut out = [INF; TARGETS];
+    for sets in 0..5 {
+        for pair in 0..2 {
+            out[2 * sets + pair] = cost[idx(0, 0, sets, pair)];
+        }
+    }
+    // "At least m sets" equals "exactly m" (drop sets), but keep the array monotone anyway.
+    for sets in (0..4).rev() {
+        for pair in 0..2 {
+            out[2 * sets + pair] = out[2 * sets + pair].min(out[2 * (sets + 1) + pair]);
+        }
+    }
+    out
+}
+
+/// Key of one rank added to a suit key.
+#[inline]
+pub(super) fn rank_weight(index: usize) -> u32 {
+    if index >= 27 {
+        POW5[index - 27]
+    } else {
+        POW5[index % 9]
+    }
+}
+
+/// A hand prepared for many "what if one more tile" shanten questions: the other three suits are
+/// folded once, so each question costs one table lookup and a short min-plus.
+pub(super) struct Probe {
+    counts: Counts,
+    keys: [u32; 4],
+    /// Copies available per kind after the called melds (4 where no meld touches the kind).
+    caps: Counts,
+    capped: [bool; 4],
+    rest: [Dist; 4],
+    needed: usize,
+    pairs_slots: Option<(u32, u32)>,
+    standard: i8,
+}
+
+impl Probe {
+    pub(super) fn new(counts: &Counts, melds: &[Meld]) -> Probe {
+        let dists = suit_dists(counts, melds);
+        let used = meld_counts(melds);
+        let mut caps = [4u8; KINDS];
+        let mut capped = [false; 4];
+        for i in 0..KINDS {
+            caps[i] = 4u8.saturating_sub(used[i]);
+            if used[i] > 0 {
+                capped[(i / 9).min(3)] = true;
+            }
+        }
+        let rest = [
+            combine(&combine(&dists[1], &dists[2]), &dists[3]),
+            combine(&combine(&dists[0], &dists[2]), &dists[3]),
+            combine(&combine(&dists[0], &dists[1]), &dists[3]),
+            combine(&combine(&dists[0], &dists[1]), &dists[2]),
+        ];
+        let needed = sets_needed(melds);
+        let standard = combine_final(&rest[3], &dists[3], needed) as i8 - 1;
+        let pairs_slots = melds.is_empty().then(|| {
+            let (mut full, mut half) = (0u32, 0u32);
+            for &c in counts.iter() {
+                let c = c.min(4);
+                full += (c >= 2) as u32 + (c >= 4) as u32;
+                half += (c == 1 || c == 3) as u32;
+            }
+            (full, half)
+        });
+        Probe {
+            counts: *counts,
+            keys: suit_keys(counts),
+            caps,
+            capped,
+            rest,
+            needed,
+            pairs_slots,
+            standard,
+        }
+    }
+
+    /// Shanten of the hand itself (both forms).
+    pub(super) fn shanten(&self) -> i8 {
+        match self.pairs_slots {
+            Some((full, half)) => self.standard.min(pairs_shanten(full, half)),
+            None => self.standard,
+        }
+    }
+
+    /// Shanten after adding one tile of kind `index` (which must have a copy left).
+    pub(super) fn shanten_with(&self, index: usize) -> i8 {
+        let suit = (index / 9).min(3);
+        let dist = if self.capped[suit] {
+            let range = suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 });
+            let mut held = self.counts;
+            held[index] = held[index].saturating_add(1);
+            capped_suit_dist(&held[range.clone()], &self.caps[range], suit != 3)
+        } else {
+            let key = self.keys[suit] + rank_weight(index);
+            let t = tables();
+            if self.counts[index] >= 4 {
+                return self.shanten();
+            }
+            if suit == 3 {
+                *t.honor.dist(key)
+            } else {
+                *t.number.dist(key)
+            }
+        };
+        let standard = combine_final(&self.rest[suit], &dist, self.needed) as i8 - 1;
+        match self.pairs_slots {
+            Some((mut full, mut half)) => {
+                match self.counts[index] {
+                    0 | 2 => half += 1,
+                    1 | 3 => {
+                        half = half.saturating_sub(1);
+                        full += 1;
+                    }
+                    _ => {}
+                }
+                standard.min(pairs_shanten(full, half))
+            }
+            None => standard,
+        }
+    }
+}
+
+fn pairs_shanten(full: u32, half: u32) -> i8 {
+    let full = full.min(7);
+    let covered = 2 * full + half.min(7 - full);
+    13 - covered as i8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::notation::{parse_counts, parse_melds};
+    use super::*;
+
+    fn sh(text: &str) -> i8 {
+        shanten(&parse_counts(text).unwrap(), &[])
+    }
+
+    #[test]
+    fn known_shanten_values() {
+        assert_eq!(sh("1112345678999m"), 0); // nine-gates: ready on all nine
+        assert_eq!(sh("11123456789999m"), -1);
+        assert_eq!(sh("1111m 2255m EESSPP"), -1); // seven pairs with a quad
+        assert_eq!(sh("1111m EEESSSWWW"), 1); // the fifth 1m does not exist
+        assert_eq!(sh("123456789m CCCC"), 1); // the fifth C does not exist
+        assert_eq!(sh("1122334m EEESSS"), 0);
+        // Knitted singles: 8 for the standard form, 6 for seven pairs.
+        assert_eq!(sh("147m 258p 369s ESWN"), 6);
+        assert_eq!(shanten_standard(&parse_counts("147m 258p 369s ESWN").unwrap(), &[]), 8);
+        // Thirteen distinct honours-and-terminals: 6 for seven pairs, 8 for standard.
+        assert_eq!(sh("19m 19p 19s ESWNPFC"), 6);
+    }
+
+    #[test]
+    fn the_probe_agrees_with_direct_computation() {
+        let melds = parse_melds("111m").unwrap();
+        for (hand, called) in [("1122334m EEESS", &[][..]), ("2m 456m 789m EE", &melds[..])] {
+            let counts = parse_counts(hand).unwrap();
+            let probe = Probe::new(&counts, called);
+            assert_eq!(probe.shanten(), shanten(&counts, called));
+            for i in 0..KINDS {
+                if counts[i] < 4 {
+                    let mut more = counts;
+                    more[i] += 1;
+                    assert_eq!(probe.shanten_with(i), shanten(&more, called), "{hand} + {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn called_melds_lower_the_sets_needed_and_the_copies() {
+        let melds = parse_melds("111m").unwrap();
+        // 23m + three sets + EE beside a called 111m: ready (on 4m, and the last 1m).
+        let ready = parse_counts("23m 456m 789m EE").unwrap();
+        assert_eq!(shanten(&ready, &melds), 0);
+        // A lone 1m beside a called 111m cannot be paired: the fifth 1m does not exist.
+        let lone = parse_counts("1m 456m 789m EEE").unwrap();
+        assert_eq!(shanten(&lone, &melds), 1);
+        assert_eq!(shanten(&lone, &parse_melds("999m").unwrap()), 0);
+    }
+}

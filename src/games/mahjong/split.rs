@@ -1,0 +1,390 @@
+//! The shape split (the seed's AnaTileType, made exact): the hand cut into sets, pairs, adjacent
+//! partials (34), gapped partials (13) and singles.
+//!
+//! The seed cuts greedily in scan order and drops tiles held four times. Here every split is
+//! considered (per suit, memoised on the counts left) and the one chosen minimises the classic
+//! block count `8 − 2·sets − partials − head` (partials capped at the sets still missing, called
+//! melds counted as sets); ties go to the split whose partial blocks wait on the most live tiles,
+//! then to the first found (sets before pairs before partials, low tiles first). The block count is
+//! an estimate used for shapes and the seed's scores; the exact shanten is `shanten()`.
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use smallvec::SmallVec;
+
+use super::meld::Meld;
+use super::tile::{Counts, Tile};
+use super::win::own_counts;
+
+/// The kind of a block of a split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum BlockKind {
+    /// Three in a row (`tile` is the lowest).
+    Sequence,
+    /// Three of a kind.
+    Triplet,
+    /// Two of a kind.
+    Pair,
+    /// Two in a row, like 34 (`tile` is the lower).
+    Adjacent,
+    /// Two with a gap, like 13 (`tile` is the lower).
+    Gapped,
+    /// A tile in no block.
+    Single,
+}
+
+/// One block of a split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Block {
+    /// What the block is.
+    pub kind: BlockKind,
+    /// Its lowest tile.
+    pub tile: Tile,
+}
+
+impl Block {
+    /// Tiles of the block.
+    pub fn tiles(&self) -> SmallVec<[Tile; 3]> {
+        let t = self.tile;
+        let offsets: &[i8] = match self.kind {
+            BlockKind::Sequence => &[0, 1, 2],
+            BlockKind::Triplet => &[0, 0, 0],
+            BlockKind::Pair => &[0, 0],
+            BlockKind::Adjacent => &[0, 1],
+            BlockKind::Gapped => &[0, 2],
+            BlockKind::Single => &[0],
+        };
+        offsets.iter().filter_map(|&o| t.neighbour(o).or((o == 0).then_some(t))).collect()
+    }
+
+    /// Kinds that would turn this block into a set (pair → triplet, partial → sequence).
+    pub fn completions(&self) -> SmallVec<[Tile; 2]> {
+        let t = self.tile;
+        match self.kind {
+            BlockKind::Pair => smallvec::smallvec![t],
+            BlockKind::Adjacent => [t.neighbour(-1), t.neighbour(2)].into_iter().flatten().collect(),
+            BlockKind::Gapped => t.neighbour(1).into_iter().collect(),
+            _ => SmallVec::new(),
+        }
+    }
+}
+
+/// What a tile is part of in the chosen split, in the seed's discard order (first = discard first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum TileShape {
+    /// In no block.
+    Single,
+    /// In a gapped partial (13).
+    Gapped,
+    /// In an adjacent partial (34).
+    Adjacent,
+    /// In a pair.
+    Pair,
+    /// In a complete sequence or triplet.
+    Set,
+}
+
+impl TileShape {
+    /// The name rule files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            TileShape::Single => "single",
+            TileShape::Gapped => "gapped",
+            TileShape::Adjacent => "adjacent",
+            TileShape::Pair => "pair",
+            TileShape::Set => "set",
+        }
+    }
+}
+
+/// The shape counts the seed's call score reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ShapeCounts {
+    /// Sequences and triplets (called melds not included).
+    pub sets: u8,
+    /// Pairs.
+    pub pairs: u8,
+    /// Adjacent partials (34).
+    pub adjacent: u8,
+    /// Gapped partials (13).
+    pub gapped: u8,
+    /// Singles.
+    pub singles: u8,
+}
+
+/// A split of a hand and its figures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Split {
+    /// Blocks, in suit and rank order.
+    pub blocks: Vec<Block>,
+    /// `8 − 2·sets − partials − head`, with called melds counted as sets (an estimate).
+    pub block_shanten: i8,
+    /// Live tiles that complete a pair or partial of the split, summed over blocks.
+    pub useful_live: u32,
+    /// Block counts.
+    pub shape: ShapeCounts,
+}
+
+impl Split {
+    /// The weakest block a kind appears in (what discarding one copy would break).
+    pub fn shape_of(&self, tile: Tile) -> Option<TileShape> {
+        self.blocks
+            .iter()
+            .filter(|b| b.tiles().contains(&tile))
+            .map(|b| match b.kind {
+                BlockKind::Sequence | BlockKind::Triplet => TileShape::Set,
+                BlockKind::Pair => TileShape::Pair,
+                BlockKind::Adjacent => TileShape::Adjacent,
+                BlockKind::Gapped => TileShape::Gapped,
+                BlockKind::Single => TileShape::Single,
+            })
+            .min()
+    }
+}
+
+/// Block-count estimate for `sets` (called included), `pairs` and `partials`.
+pub(super) fn block_shanten(sets: u8, pairs: u8, partials: u8) -> i8 {
+    let sets = sets.min(4) as i8;
+    let mut best = i8::MAX;
+    for head in 0..=(pairs.min(1) as i8) {
+        let others = (pairs as i8 - head) + partials as i8;
+        let room = 4 - sets;
+        best = best.min(8 - 2 * sets - head - others.min(room));
+    }
+    best
+}
+
+#[derive(Clone)]
+struct Partial {
+    sets: u8,
+    pairs: u8,
+    partials: u8,
+    useful: u32,
+    blocks: SmallVec<[Block; 8]>,
+}
+
+type Memo = FxHashMap<(usize, [u8; 9]), Vec<Partial>>;
+
+/// All Pareto-best splits of one suit (best useful per (sets, pairs, partials)).
+fn suit_splits(start: usize, counts: [u8; 9], len: usize, live: &Counts, memo: &mut Memo) -> Vec<Partial> {
+    if let Some(found) = memo.get(&(start, counts)) {
+        return found.clone();
+    }
+    let Some(low) = (0..len).find(|&r| counts[r] > 0) else {
+        return vec![Partial {
+            sets: 0,
+            pairs: 0,
+            partials: 0,
+            useful: 0,
+            blocks: SmallVec::new(),
+        }];
+    };
+    let numbered = start < 27;
+    let Some(tile) = Tile::from_index(start + low) else {
+        return Vec::new();
+    };
+    let mut options: Vec<(BlockKind, &[usize])> = Vec::with_capacity(6);
+    if counts[low] >= 3 {
+        options.push((BlockKind::Triplet, &[0, 0, 0]));
+    }
+    if numbered && low + 2 < len && counts[low + 1] > 0 && counts[low + 2] > 0 {
+        options.push((BlockKind::Sequence, &[0, 1, 2]));
+    }
+    if counts[low] >= 2 {
+        options.push((BlockKind::Pair, &[0, 0]));
+    }
+    if numbered && low + 1 < len && counts[low + 1] > 0 {
+        options.push((BlockKind::Adjacent, &[0, 1]));
+    }
+    if numbered && low + 2 < len && counts[low + 2] > 0 {
+        options.push((BlockKind::Gapped, &[0, 2]));
+    }
+    options.push((BlockKind::Single, &[0]));
+    let mut found: Vec<Partial> = Vec::new();
+    for (kind, offsets) in options {
+        let mut rest = counts;
+        for &o in offsets {
+            rest[low + o] -= 1;
+        }
+        let block = Block { kind, tile };
+        let gain: u32 = block.completions().iter().map(|t| live[t.index()] as u32).sum();
+        for mut p in suit_splits(start, rest, len, live, memo) {
+            match kind {
+                BlockKind::Triplet | BlockKind::Sequence => p.sets += 1,
+                BlockKind::Pair => p.pairs += 1,
+                BlockKind::Adjacent | BlockKind::Gapped => p.partials += 1,
+                BlockKind::Single => {}
+            }
+            p.useful += gain;
+            p.blocks.insert(0, block);
+            keep_best(&mut found, p);
+        }
+    }
+    memo.insert((start, counts), found.clone());
+    found
+}
+
+fn keep_best(found: &mut Vec<Partial>, p: Partial) {
+    match found
+        .iter_mut()
+        .find(|q| (q.sets, q.pairs, q.partials) == (p.sets, p.pairs, p.partials))
+    {
+        Some(q) if p.useful > q.useful => *q = p,
+        Some(_) => {}
+        None => found.push(p),
+    }
+}
+
+/// The split of `counts` (beside `melds`) that minimises the block-count shanten; ties go to the
+/// most live tiles completing its pairs and partials. `visible` holds tiles seen elsewhere.
+pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
+    let own = own_counts(counts, melds);
+    let mut live = [0u8; 34];
+    for (i, l) in live.iter_mut().enumerate() {
+        *l = 4u8.saturating_sub(own[i].saturating_add(visible[i]));
+    }
+    let mut memo = Memo::default();
+    let mut combined = vec![Partial {
+        sets: melds.len().min(4) as u8,
+        pairs: 0,
+        partials: 0,
+        useful: 0,
+        blocks: SmallVec::new(),
+    }];
+    for (start, len) in [(0, 9), (9, 9), (18, 9), (27, 7)] {
+        let mut suit = [0u8; 9];
+        suit[..len].copy_from_slice(&counts[start..start + len]);
+        for c in suit.iter_mut() {
+            *c = (*c).min(4);
+        }
+        if suit.iter().all(|&c| c == 0) {
+            continue;
+        }
+        let options = suit_splits(start, suit, len, &live, &mut memo);
+        let mut next: Vec<Partial> = Vec::new();
+        for a in &combined {
+            for b in &options {
+                let mut blocks = a.blocks.clone();
+                blocks.extend(b.blocks.iter().copied());
+                keep_best(
+                    &mut next,
+                    Partial {
+                        sets: a.sets + b.sets,
+                        pairs: a.pairs + b.pairs,
+                        partials: a.partials + b.partials,
+                        useful: a.useful + b.useful,
+                        blocks,
+                    },
+                );
+            }
+        }
+        combined = next;
+    }
+    let mut best: Option<(i8, u32, Partial)> = None;
+    for p in combined {
+        let s = block_shanten(p.sets, p.pairs, p.partials);
+        let better = match &best {
+            None => true,
+            Some((bs, bu, _)) => s < *bs || (s == *bs && p.useful > *bu),
+        };
+        if better {
+            best = Some((s, p.useful, p));
+        }
+    }
+    let (block_shanten, useful_live, p) = best.unwrap_or((
+        8,
+        0,
+        Partial {
+            sets: 0,
+            pairs: 0,
+            partials: 0,
+            useful: 0,
+            blocks: SmallVec::new(),
+        },
+    ));
+    let mut shape = ShapeCounts::default();
+    for b in &p.blocks {
+        match b.kind {
+            BlockKind::Sequence | BlockKind::Triplet => shape.sets += 1,
+            BlockKind::Pair => shape.pairs += 1,
+            BlockKind::Adjacent => shape.adjacent += 1,
+            BlockKind::Gapped => shape.gapped += 1,
+            BlockKind::Single => shape.singles += 1,
+        }
+    }
+    Split {
+        blocks: p.blocks.to_vec(),
+        block_shanten,
+        useful_live,
+        shape,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::notation::parse_counts;
+    use super::super::tile::NO_TILES;
+    use super::*;
+
+    fn split_text(hand: &str) -> (String, i8) {
+        let s = best_split(&parse_counts(hand).unwrap(), &[], &NO_TILES);
+        let text = s
+            .blocks
+            .iter()
+            .map(|b| {
+                let tiles: String = b.tiles().iter().map(|t| t.to_string()).collect();
+                format!("{:?}:{tiles}", b.kind)
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        (text, s.block_shanten)
+    }
+
+    #[test]
+    fn splits_minimise_the_block_count() {
+        // The seed's greedy scan takes 123m first and then sees 1m 2m 3m 4m as 123 + single. Here
+        // 123 123 + 4m and 11 234 23 both count 0; the second waits on more live tiles (1m, 4m).
+        let (text, s) = split_text("1122334m EEESSS");
+        assert_eq!(s, 0);
+        assert_eq!(
+            text,
+            "Pair:1m1m Sequence:2m3m4m Adjacent:2m3m Triplet:EEE Triplet:SSS"
+        );
+        // Four of a kind is not dropped: 1111m is a triplet plus a single (or two pairs).
+        let (text, s) = split_text("1111m EEESSSWWW");
+        assert_eq!(s, 0);
+        assert!(text.contains("Triplet:1m1m1m"), "{text}");
+        assert_eq!(split_text("19m 19p 19s ESWNPFC").1, 8);
+    }
+
+    #[test]
+    fn ties_go_to_live_tiles_and_shapes_are_reported() {
+        // 2m3m (waits 1m/4m, 8 live) beats 2m4m (waits 3m, 4 live) when one tile must be a single.
+        let counts = parse_counts("234m").unwrap();
+        let s = best_split(&counts, &[], &NO_TILES);
+        assert_eq!(s.shape.sets, 1);
+        let counts = parse_counts("2m 3m 5m").unwrap();
+        let s = best_split(&counts, &[], &NO_TILES);
+        assert_eq!(s.shape_of(Tile::from_index(1).unwrap()), Some(TileShape::Adjacent));
+        assert_eq!(s.shape_of(Tile::from_index(4).unwrap()), Some(TileShape::Single));
+        assert_eq!(block_shanten(4, 1, 0), -1);
+        assert_eq!(block_shanten(3, 2, 0), 0);
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::super::notation::parse_counts;
+    use super::super::tile::NO_TILES;
+    use super::*;
+
+    #[test]
+    fn time_split() {
+        for hand in ["1122334m EEESSS C", "234m 555m 78m EE CC S", "11123456789999m", "1357913579m EE"] {
+            let c = parse_counts(hand).unwrap();
+            let t = std::time::Instant::now();
+            let s = best_split(&c, &[], &NO_TILES);
+            eprintln!("{hand}: {:?} {:?}", t.elapsed(), s.block_shanten);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! The one error type of the rummy module: every variant names the offending token or value.
+
+use thiserror::Error;
+
+/// Everything that can go wrong when reading or changing a rummy hand.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RummyError {
+    /// A token whose rank part is not `A 2..9 T 10 J Q K` (the token is quoted as written).
+    #[error("`{token}`: unknown rank {rank}")]
+    UnknownRank { token: String, rank: String },
+    /// A token whose suit part is not `S H D C` / `♠ ♥ ♦ ♣`.
+    #[error("`{token}`: unknown suit {suit}")]
+    UnknownSuit { token: String, suit: String },
+    /// A rank with no suit after it (end of input or a separator).
+    #[error("`{token}`: missing suit")]
+    MissingSuit { token: String },
+    /// The double deck holds only two copies of each card.
+    #[error("{card} appears more than twice (the double deck has two copies)")]
+    TooManyCopies { card: String },
+    /// At most four printed jokers (two per deck).
+    #[error("{count} jokers: the double deck has at most 4")]
+    TooManyJokers { count: usize },
+    /// `remove` of a card the hand does not hold.
+    #[error("{card} is not in the hand")]
+    NotInHand { card: String },
+    /// A wild rank outside A..K.
+    #[error("wild rank {rank} is out of range (0..=12 for A..K)")]
+    BadWildRank { rank: u8 },
+    /// A card index outside 0..=52.
+    #[error("card index {index} is out of range")]
+    BadCardIndex { index: u8 },
+}

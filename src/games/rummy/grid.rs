@@ -1,0 +1,210 @@
+//! The seed's grid analysis: placement flags per card, control points and islands.
+//!
+//! Flags (the seed's byte): bit 0 = the card lies in a window of three consecutive present
+//! cards of its suit (it can join a run), bit 1 = a second copy can join a run too, bit 2 = its
+//! rank is held in at least three suits (it can join a set), bit 3 = a second copy can join a
+//! set too. Bits 1 and 3 are the cheap over-approximation "a second copy exists and bit 0 / bit
+//! 2 is set": it never hides a placement, and with it the seed's rule "more placements than
+//! copies" picks exactly the cards that must choose between a run and a set.
+
+use super::hand::Hand;
+use petgraph::unionfind::UnionFind;
+use smallvec::SmallVec;
+
+pub const FLAG_RUN: u8 = 1;
+pub const FLAG_RUN2: u8 = 2;
+pub const FLAG_SET: u8 = 4;
+pub const FLAG_SET2: u8 = 8;
+
+const LANE: u64 = 0x1FFF;
+
+/// Lane mask of all cells of one rank (bit `rank` of every suit lane).
+pub(super) const fn rank_column(rank: u32) -> u64 {
+    0x0001_0001_0001_0001u64 << rank
+}
+
+/// Cells that can join a run, as a lane mask, and the high-ace cells (bit 13 of a lane) that
+/// can end a Q-K-A run.
+pub(super) fn run_capable(one: u64, ace_high: bool) -> (u64, u64) {
+    let mut cells = 0u64;
+    let mut high = 0u64;
+    for suit in 0..4 {
+        let mut lane = (one >> (16 * suit)) & LANE;
+        if ace_high {
+            lane |= (lane & 1) << 13;
+        }
+        let w = lane & (lane >> 1) & (lane >> 2);
+        let cap = w | (w << 1) | (w << 2);
+        cells |= (cap & LANE) << (16 * suit);
+        if cap & (1 << 13) != 0 {
+            cells |= 1u64 << (16 * suit);
+            high |= 1u64 << (16 * suit + 13);
+        }
+    }
+    (cells, high)
+}
+
+/// Cells whose rank is held in at least three suits.
+pub(super) fn set_capable(one: u64) -> u64 {
+    let a = one & 0xFFFF;
+    let b = (one >> 16) & 0xFFFF;
+    let c = (one >> 32) & 0xFFFF;
+    let d = (one >> 48) & 0xFFFF;
+    let three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
+    let spread = three | (three << 16) | (three << 32) | (three << 48);
+    spread & one
+}
+
+/// Per-cell flags and control points of a hand (or of one island of it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Placements {
+    pub run: u64,
+    pub run2: u64,
+    pub set: u64,
+    pub set2: u64,
+}
+
+impl Placements {
+    pub fn of(hand: &Hand, ace_high: bool) -> Placements {
+        let (run, _) = run_capable(hand.one, ace_high);
+        let set = set_capable(hand.one);
+        Placements {
+            run,
+            run2: run & hand.two,
+            set,
+            set2: set & hand.two,
+        }
+    }
+
+    /// The seed's flag byte of the cell at lane bit `bit`.
+    pub fn flags_at(&self, bit: u32) -> u8 {
+        let m = 1u64 << bit;
+        u8::from(self.run & m != 0) * FLAG_RUN
+            | u8::from(self.run2 & m != 0) * FLAG_RUN2
+            | u8::from(self.set & m != 0) * FLAG_SET
+            | u8::from(self.set2 & m != 0) * FLAG_SET2
+    }
+
+    /// Control points: cells with more placements than copies (= run-or-set cells).
+    pub fn control_points(&self, hand: &Hand) -> u64 {
+        let mut out = 0u64;
+        let mut bits = hand.one;
+        while bits != 0 {
+            let bit = bits.trailing_zeros();
+            bits &= bits - 1;
+            let copies = 1 + u32::from(hand.two & (1u64 << bit) != 0);
+            if self.flags_at(bit).count_ones() > copies {
+                out |= 1u64 << bit;
+            }
+        }
+        out
+    }
+}
+
+/// Islands of the grid: connected components of the present cells, where cells touch when
+/// they are of one suit and adjacent ranks (K-A too when `ace_high`) or of one rank. Built
+/// with petgraph's union-find; listed by their lowest card.
+pub fn islands(one: u64, ace_high: bool) -> SmallVec<[u64; 16]> {
+    let mut out: SmallVec<[u64; 16]> = SmallVec::new();
+    if one == 0 {
+        return out;
+    }
+    let mut uf: UnionFind<u8> = UnionFind::new(64);
+    let right = one & (one >> 1) & 0x0FFF_0FFF_0FFF_0FFF;
+    let mut bits = right;
+    while bits != 0 {
+        let b = bits.trailing_zeros();
+        bits &= bits - 1;
+        uf.union(b as u8, b as u8 + 1);
+    }
+    if ace_high {
+        for suit in 0..4u32 {
+            let base = 16 * suit;
+            if one & (1u64 << base) != 0 && one & (1u64 << (base + 12)) != 0 {
+                uf.union(base as u8, (base + 12) as u8);
+            }
+        }
+    }
+    let mut ranks = (one | one >> 16 | one >> 32 | one >> 48) & LANE;
+    while ranks != 0 {
+        let rank = ranks.trailing_zeros();
+        ranks &= ranks - 1;
+        let column = one & rank_column(rank);
+        if column.count_ones() > 1 {
+            let first = column.trailing_zeros() as u8;
+            let mut rest = column & (column - 1);
+            while rest != 0 {
+                uf.union(first, rest.trailing_zeros() as u8);
+                rest &= rest - 1;
+            }
+        }
+    }
+    let mut root_slot = [u8::MAX; 64];
+    let mut bits = one;
+    while bits != 0 {
+        let b = bits.trailing_zeros();
+        bits &= bits - 1;
+        let root = uf.find(b as u8) as usize;
+        let slot = root_slot[root];
+        if slot == u8::MAX {
+            root_slot[root] = out.len() as u8;
+            out.push(1u64 << b);
+        } else {
+            out[slot as usize] |= 1u64 << b;
+        }
+    }
+    out
+}
+
+/// Whether any meld at all can be formed from the present cells (the fast exit).
+pub(super) fn any_meld(one: u64, ace_high: bool) -> bool {
+    run_capable(one, ace_high).0 != 0 || set_capable(one) != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use petgraph::algo::connected_components;
+    use petgraph::graphmap::UnGraphMap;
+
+    fn lane_islands_by_graph(one: u64, ace_high: bool) -> usize {
+        let mut g: UnGraphMap<u32, (), rustc_hash::FxBuildHasher> = UnGraphMap::default();
+        let cells: Vec<u32> = (0..64).filter(|b| one & (1u64 << b) != 0).collect();
+        for &a in &cells {
+            g.add_node(a);
+            for &b in &cells {
+                let same_rank = a % 16 == b % 16;
+                let adjacent = a / 16 == b / 16
+                    && (a.abs_diff(b) == 1 || (ace_high && a.abs_diff(b) == 12));
+                if a < b && (same_rank || adjacent) {
+                    g.add_edge(a, b, ());
+                }
+            }
+        }
+        connected_components(&g)
+    }
+
+    #[test]
+    fn islands_match_a_plain_graph() {
+        // The seed's "hand A" plus KH AH (joined to the hearts only when the ace is high).
+        let hand = Hand::parse("JC 3H 4H JD 3D 5H 9D 2H 6H 3C 4H 3D 4D 5H QD 3C KH AH").unwrap();
+        for ace_high in [false, true] {
+            let got = islands(hand.one, ace_high);
+            assert_eq!(got.len(), lane_islands_by_graph(hand.one, ace_high));
+            let union = got.iter().fold(0, |a, b| a | b);
+            assert_eq!(union, hand.one);
+        }
+    }
+
+    #[test]
+    fn seed_demo_flags() {
+        // 3H can go to a run or to the set 3H 3C 3D: the seed's control point.
+        let hand = Hand::parse("2H3H4H5H4H5H6H3C3C3D3D4D").unwrap();
+        let p = Placements::of(&hand, false);
+        let three_h = 16 + 2;
+        assert_eq!(p.flags_at(three_h), FLAG_RUN | FLAG_SET);
+        assert_eq!(p.control_points(&hand), 1u64 << three_h);
+        let four_h = 16 + 3;
+        assert_eq!(p.flags_at(four_h), FLAG_RUN | FLAG_RUN2);
+    }
+}

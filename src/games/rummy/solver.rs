@@ -1,0 +1,622 @@
+//! The exact joker-free solver of one island: the seed's DFS over control-point placements
+//! with the row and column scans carried along the search.
+//!
+//! The search walks the island rank by rank (position 0 = low ace … 13 = high ace). At each
+//! rank every card chooses how many copies go to runs, to sets and to the dump — a real choice
+//! only for control points; a run-only card's split is decided by its row scan and a set-only
+//! card's by its column scan, since (see `grid.rs`) such a card never interacts with the other
+//! line. The column scan is a table lookup (`sets.rs`); each row scan is a tiny automaton whose
+//! state is the start of the (at most two) runs open in that row, whether the previous card was
+//! dumped, the current streak of dumped cards and, with `ace_high`, the copies of the ace
+//! reserved for a Q-K-A run. The automaton enforces SPEC §5.4 maximality (no dumped card extends
+//! a run, no three dumped cards in a row) and tracks touching runs, so one search counts both
+//! conventions. Subtrees with equal (rank, row states) are memoised: the search is polynomial.
+
+use super::card::{rank_points, Card};
+use super::grid::{run_capable, set_capable};
+use super::hand::Hand;
+use super::meld::{Arrangement, Meld};
+use super::sets::{decomposition_is_maximal, usage_index, SetTable};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// Counts and minima of one island (or of a whole hand when combined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Value {
+    /// Maximal arrangements with touching runs merged (the default convention).
+    pub merged: u128,
+    /// Maximal arrangements with split forms counted separately (`split_runs`).
+    pub split: u128,
+    pub min_cards: u32,
+    pub min_points: u32,
+}
+
+impl Value {
+    const DEAD: Value = Value {
+        merged: 0,
+        split: 0,
+        min_cards: u32::MAX,
+        min_points: u32::MAX,
+    };
+    const DONE: Value = Value {
+        merged: 1,
+        split: 1,
+        min_cards: 0,
+        min_points: 0,
+    };
+}
+
+const NONE: u8 = 0xFF;
+
+/// One row's scan automaton state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Row {
+    open: u8,
+    start: [u8; 2],
+    dleft: [bool; 2],
+    dump_prev: bool,
+    streak: u8,
+    high_use: u8,
+    ace_dump: bool,
+}
+
+impl Row {
+    fn pack(self) -> u32 {
+        (self.open as u32)
+            | (self.start[0] as u32 & 0xF) << 2
+            | (self.dleft[0] as u32) << 6
+            | (self.start[1] as u32 & 0xF) << 7
+            | (self.dleft[1] as u32) << 11
+            | (self.dump_prev as u32) << 12
+            | (self.streak as u32) << 13
+            | (self.high_use as u32) << 15
+            | (self.ace_dump as u32) << 17
+    }
+
+    fn unpack(v: u32) -> Row {
+        Row {
+            open: (v & 3) as u8,
+            start: [((v >> 2) & 0xF) as u8, ((v >> 7) & 0xF) as u8],
+            dleft: [(v >> 6) & 1 != 0, (v >> 11) & 1 != 0],
+            dump_prev: (v >> 12) & 1 != 0,
+            streak: ((v >> 13) & 3) as u8,
+            high_use: ((v >> 15) & 3) as u8,
+            ace_dump: (v >> 17) & 1 != 0,
+        }
+    }
+}
+
+const ROW_BITS: u32 = 18;
+
+fn key_of(p: u8, rows: &[Row; 4]) -> u128 {
+    let mut key = p as u128;
+    for (s, row) in rows.iter().enumerate() {
+        key |= (row.pack() as u128) << (5 + ROW_BITS * s as u32);
+    }
+    key
+}
+
+fn rows_of(key: u128) -> [Row; 4] {
+    let mut rows = [Row::default(); 4];
+    for (s, row) in rows.iter_mut().enumerate() {
+        *row = Row::unpack(((key >> (5 + ROW_BITS * s as u32)) & ((1 << ROW_BITS) - 1)) as u32);
+    }
+    rows
+}
+
+/// One row transition: the new state, whether it merges-convention-forbids (touching), and
+/// the starts of the runs that ended at the previous position.
+#[derive(Clone, Copy, Debug)]
+struct RowMove {
+    row: Row,
+    touch: bool,
+    ended: [u8; 2],
+}
+
+/// The row automaton: runs open before position `p` may end at `p - 1`, continue, and `u`
+/// copies at `p` must be covered; `dumped` says whether a copy at `p` is dumped.
+fn row_moves(st: Row, p: u8, u: u8, dumped: bool, ace_high: bool) -> SmallVec<[RowMove; 4]> {
+    let mut out = SmallVec::new();
+    let subsets: &[u8] = match st.open {
+        0 => &[0],
+        1 => &[0, 1],
+        _ if st.start[0] == st.start[1] && st.dleft[0] == st.dleft[1] => &[0, 1, 3],
+        _ => &[0, 1, 2, 3],
+    };
+    let streak = if dumped { st.streak + 1 } else { 0 };
+    if streak >= 3 {
+        return out;
+    }
+    'subset: for &sub in subsets {
+        let mut ended = [NONE; 2];
+        let mut kept: SmallVec<[(u8, bool); 2]> = SmallVec::new();
+        for j in 0..st.open as usize {
+            let start = st.start[j];
+            if sub & (1 << j) != 0 {
+                let end = p - 1;
+                if end + 1 - start < 3 {
+                    continue 'subset;
+                }
+                // A dumped card at `p` would extend this run (unless that makes A..K..A).
+                if dumped && !(start == 0 && p == 13) {
+                    continue 'subset;
+                }
+                // The dumped low ace extends a run starting at 2 unless it reaches the high ace.
+                if st.dleft[j] && end != 13 {
+                    continue 'subset;
+                }
+                ended[if ended[0] == NONE { 0 } else { 1 }] = start;
+            } else {
+                if start == 0 && p == 13 {
+                    continue 'subset;
+                }
+                kept.push((start, st.dleft[j]));
+            }
+        }
+        if kept.len() as u8 > u {
+            continue;
+        }
+        let fresh = u - kept.len() as u8;
+        let mut dleft = false;
+        if fresh > 0 && st.dump_prev {
+            if p == 1 && ace_high {
+                dleft = true;
+            } else {
+                continue;
+            }
+        }
+        for _ in 0..fresh {
+            kept.push((p, dleft));
+        }
+        kept.sort_unstable();
+        let mut row = Row {
+            open: kept.len() as u8,
+            dump_prev: dumped,
+            streak,
+            high_use: st.high_use,
+            ace_dump: st.ace_dump,
+            ..Row::default()
+        };
+        for (j, &(start, dl)) in kept.iter().enumerate() {
+            row.start[j] = start;
+            row.dleft[j] = dl;
+        }
+        out.push(RowMove {
+            row,
+            touch: sub != 0 && fresh > 0,
+            ended,
+        });
+    }
+    out
+}
+
+/// One choice of a cell at a rank: copies to low runs, to a high-ace run, to sets, dumped.
+#[derive(Clone, Copy, Debug, Default)]
+struct CellChoice {
+    low: u8,
+    high: u8,
+    set: u8,
+    dump: u8,
+}
+
+/// An edge of the search from one rank to the next.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    next: u128,
+    factor: u8,
+    touch: bool,
+    dump_cards: u32,
+    dump_points: u32,
+    usage: usize,
+    dump_mask: u8,
+    dumps: [u8; 4],
+    ended: [[u8; 2]; 4],
+}
+
+/// Solver of one joker-free island.
+pub(super) struct IslandSolver {
+    counts: [[u8; 13]; 4],
+    runcap: [u16; 4],
+    setcap: u16,
+    rows: u8,
+    lo: u8,
+    hi: u8,
+    ace_high: bool,
+    memo: FxHashMap<u128, Value>,
+}
+
+impl IslandSolver {
+    /// `hand` must hold the cards of one island (no jokers); any joker-free hand works too.
+    pub(super) fn new(hand: &Hand, ace_high: bool) -> IslandSolver {
+        let (run, high) = run_capable(hand.one, ace_high);
+        let set = set_capable(hand.one);
+        let mut counts = [[0u8; 13]; 4];
+        let mut runcap = [0u16; 4];
+        let mut rows = 0u8;
+        let mut lo = 13u8;
+        let mut hi = 0u8;
+        for (s, row) in counts.iter_mut().enumerate() {
+            let lane = (hand.one >> (16 * s)) & 0x1FFF;
+            let lane2 = (hand.two >> (16 * s)) & 0x1FFF;
+            if lane != 0 {
+                rows |= 1 << s;
+                lo = lo.min(lane.trailing_zeros() as u8);
+                hi = hi.max(63 - lane.leading_zeros() as u8);
+            }
+            for (k, c) in row.iter_mut().enumerate() {
+                *c = ((lane >> k) & 1) as u8 + ((lane2 >> k) & 1) as u8;
+            }
+            runcap[s] = ((run >> (16 * s)) & 0x1FFF) as u16 | ((high >> (16 * s)) & 0x2000) as u16;
+            if runcap[s] & 0x2000 != 0 {
+                hi = 13;
+            }
+        }
+        let setcap = ((set | set >> 16 | set >> 32 | set >> 48) & 0x1FFF) as u16;
+        IslandSolver {
+            counts,
+            runcap,
+            setcap,
+            rows,
+            lo,
+            hi,
+            ace_high,
+            memo: FxHashMap::default(),
+        }
+    }
+
+    fn root(&self) -> u128 {
+        key_of(self.lo, &[Row::default(); 4])
+    }
+
+    fn cell_choices(&self, s: usize, p: u8) -> SmallVec<[CellChoice; 8]> {
+        let mut out = SmallVec::new();
+        let k = p as usize;
+        let c = self.counts[s][k];
+        let low_max = if self.runcap[s] & (1 << p) != 0 { c } else { 0 };
+        let high_max = if p == 0 && self.runcap[s] & 0x2000 != 0 {
+            c
+        } else {
+            0
+        };
+        let set_max = if self.setcap & (1 << p) != 0 { c } else { 0 };
+        for low in 0..=low_max {
+            for high in 0..=high_max.min(c - low) {
+                for set in 0..=set_max.min(c - low - high) {
+                    out.push(CellChoice {
+                        low,
+                        high,
+                        set,
+                        dump: c - low - high - set,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Every edge out of node `key`, in a fixed order (rows S H D C, fewer run copies first).
+    fn edges(&self, key: u128) -> SmallVec<[Edge; 16]> {
+        let p = (key & 0x1F) as u8;
+        let rows = rows_of(key);
+        let mut out = SmallVec::new();
+        let table = SetTable::get();
+        // Per-row choices at this position.
+        let sentinel = p == self.hi + 1;
+        let column = !sentinel && p <= 12;
+        let mut choices: [SmallVec<[CellChoice; 8]>; 4] = Default::default();
+        for (s, list) in choices.iter_mut().enumerate() {
+            if self.rows & (1 << s) == 0 || sentinel {
+                list.push(CellChoice::default());
+            } else if p <= 12 {
+                *list = self.cell_choices(s, p);
+            } else if p == 13 {
+                list.push(CellChoice {
+                    low: rows[s].high_use,
+                    ..CellChoice::default()
+                });
+            } else {
+                list.push(CellChoice::default());
+            }
+        }
+        let mut pick = [0usize; 4];
+        loop {
+            let cell = |s: usize| choices[s][pick[s]];
+            let mut usage = [0u8; 4];
+            let mut dump_mask = 0u8;
+            let mut dumps = [0u8; 4];
+            for s in 0..4 {
+                usage[s] = cell(s).set;
+                dumps[s] = cell(s).dump;
+                if cell(s).dump > 0 {
+                    dump_mask |= 1 << s;
+                }
+            }
+            let usage_ix = usage_index(usage);
+            let factor = if column {
+                table.count(usage_ix, dump_mask)
+            } else {
+                1
+            };
+            if factor > 0 {
+                let mut moves: [SmallVec<[RowMove; 4]>; 4] = Default::default();
+                let mut dead = false;
+                for s in 0..4 {
+                    if self.rows & (1 << s) == 0 {
+                        moves[s].push(RowMove {
+                            row: rows[s],
+                            touch: false,
+                            ended: [NONE; 2],
+                        });
+                        continue;
+                    }
+                    let dumped = if p == 13 && !sentinel {
+                        rows[s].ace_dump
+                    } else {
+                        cell(s).dump > 0
+                    };
+                    moves[s] = row_moves(rows[s], p, cell(s).low, dumped, self.ace_high);
+                    if p == 0 && self.ace_high && !sentinel {
+                        for m in moves[s].iter_mut() {
+                            m.row.high_use = cell(s).high;
+                            m.row.ace_dump = cell(s).dump > 0;
+                        }
+                    }
+                    if moves[s].is_empty() {
+                        dead = true;
+                        break;
+                    }
+                }
+                if !dead {
+                    let (dump_cards, dump_points) = if column {
+                        let n: u32 = dumps.iter().map(|&d| d as u32).sum();
+                        (n, n * rank_points(p))
+                    } else {
+                        (0, 0)
+                    };
+                    let mut mv = [0usize; 4];
+                    loop {
+                        let mut next_rows = [Row::default(); 4];
+                        let mut touch = false;
+                        let mut ended = [[NONE; 2]; 4];
+                        for s in 0..4 {
+                            let m = moves[s][mv[s]];
+                            next_rows[s] = m.row;
+                            touch |= m.touch;
+                            ended[s] = m.ended;
+                        }
+                        out.push(Edge {
+                            next: key_of(p + 1, &next_rows),
+                            factor,
+                            touch,
+                            dump_cards,
+                            dump_points,
+                            usage: usage_ix,
+                            dump_mask,
+                            dumps: if column { dumps } else { [0; 4] },
+                            ended,
+                        });
+                        if !advance(&mut mv, |s| moves[s].len()) {
+                            break;
+                        }
+                    }
+                }
+            }
+            if !advance(&mut pick, |s| choices[s].len()) {
+                break;
+            }
+        }
+        out
+    }
+
+    fn is_end(&self, key: u128) -> bool {
+        (key & 0x1F) as u8 > self.hi + 1
+    }
+
+    /// Counts and minima of the island.
+    pub(super) fn solve(&mut self) -> Value {
+        let root = self.root();
+        self.value(root)
+    }
+
+    fn value(&mut self, key: u128) -> Value {
+        if self.is_end(key) {
+            return Value::DONE;
+        }
+        if let Some(v) = self.memo.get(&key) {
+            return *v;
+        }
+        let mut acc = Value::DEAD;
+        for e in self.edges(key) {
+            let child = self.value(e.next);
+            if child.split == 0 {
+                continue;
+            }
+            let f = e.factor as u128;
+            acc.split = acc.split.saturating_add(child.split.saturating_mul(f));
+            if !e.touch {
+                acc.merged = acc.merged.saturating_add(child.merged.saturating_mul(f));
+            }
+            acc.min_cards = acc.min_cards.min(child.min_cards + e.dump_cards);
+            acc.min_points = acc.min_points.min(child.min_points + e.dump_points);
+        }
+        self.memo.insert(key, acc);
+        acc
+    }
+
+    /// An arrangement reaching the minimum deadwood cards (`by_points = false`) or points.
+    pub(super) fn witness(&mut self, by_points: bool) -> Option<Arrangement> {
+        let root = self.root();
+        if self.value(root).split == 0 {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut key = root;
+        while !self.is_end(key) {
+            let mut best: Option<(u32, Edge)> = None;
+            for e in self.edges(key) {
+                let child = self.value(e.next);
+                if child.split == 0 {
+                    continue;
+                }
+                let score = if by_points {
+                    child.min_points + e.dump_points
+                } else {
+                    child.min_cards + e.dump_cards
+                };
+                if best.is_none_or(|(b, _)| score < b) {
+                    best = Some((score, e));
+                }
+            }
+            let (_, e) = best?;
+            path.push((key, e, 0usize));
+            key = e.next;
+        }
+        Some(self.build(&path))
+    }
+
+    /// Every maximal arrangement under the convention, at most `limit` (+1 to detect more).
+    pub(super) fn enumerate(&mut self, split_runs: bool, limit: usize) -> Vec<Arrangement> {
+        let mut out = Vec::new();
+        let root = self.root();
+        let mut path = Vec::new();
+        self.walk(root, split_runs, limit, &mut path, &mut out);
+        out
+    }
+
+    fn walk(
+        &mut self,
+        key: u128,
+        split_runs: bool,
+        limit: usize,
+        path: &mut Vec<(u128, Edge, usize)>,
+        out: &mut Vec<Arrangement>,
+    ) {
+        if out.len() > limit {
+            return;
+        }
+        if self.is_end(key) {
+            out.push(self.build(path));
+            return;
+        }
+        for e in self.edges(key) {
+            if !split_runs && e.touch {
+                continue;
+            }
+            let child = self.value(e.next);
+            let alive = if split_runs { child.split } else { child.merged };
+            if alive == 0 {
+                continue;
+            }
+            let p = (key & 0x1F) as u8;
+            let decomps: Vec<usize> = if p <= 12 {
+                let table = SetTable::get();
+                table
+                    .decompositions(e.usage)
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| decomposition_is_maximal(d, e.dump_mask))
+                    .map(|(i, _)| i)
+                    .collect()
+            } else {
+                vec![0]
+            };
+            for d in decomps {
+                path.push((key, e, d));
+                self.walk(e.next, split_runs, limit, path, out);
+                path.pop();
+                if out.len() > limit {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Turns a search path into melds and dump.
+    fn build(&self, path: &[(u128, Edge, usize)]) -> Arrangement {
+        let table = SetTable::get();
+        let mut arr = Arrangement::default();
+        for &(key, e, decomp) in path {
+            let p = (key & 0x1F) as u8;
+            for s in 0..4u8 {
+                for &start in &e.ended[s as usize] {
+                    if start != NONE {
+                        arr.melds.push(Meld::run(s, start, p - 1));
+                    }
+                }
+                if p <= 12 {
+                    if let Some(card) = Card::new(p, s) {
+                        for _ in 0..e.dumps[s as usize] {
+                            arr.dump.push(card);
+                        }
+                    }
+                }
+            }
+            if p <= 12 {
+                let valid: Vec<&Vec<u8>> = table
+                    .decompositions(e.usage)
+                    .iter()
+                    .filter(|d| decomposition_is_maximal(d, e.dump_mask))
+                    .collect();
+                let chosen = table
+                    .decompositions(e.usage)
+                    .get(decomp)
+                    .or_else(|| valid.first().copied());
+                if let Some(sets) = chosen {
+                    for &mask in sets {
+                        arr.melds.push(Meld::set(p, mask));
+                    }
+                }
+            }
+        }
+        arr.canonicalize();
+        arr
+    }
+}
+
+/// Odometer step over `pick` with per-digit sizes; false when it wrapped around.
+fn advance(pick: &mut [usize; 4], size: impl Fn(usize) -> usize) -> bool {
+    for (s, digit) in pick.iter_mut().enumerate() {
+        *digit += 1;
+        if *digit < size(s) {
+            return true;
+        }
+        *digit = 0;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solve(text: &str, ace_high: bool) -> Value {
+        IslandSolver::new(&Hand::parse(text).unwrap(), ace_high).solve()
+    }
+
+    #[test]
+    fn seed_demo_island() {
+        // SPEC §5.4: 3 maximal arrangements, min deadwood 5 cards / 16 points.
+        let v = solve("2H3H4H5H4H5H6H3C3C3D3D4D", false);
+        assert_eq!((v.merged, v.split, v.min_cards, v.min_points), (3, 3, 5, 16));
+    }
+
+    #[test]
+    fn split_forms_of_a_long_run() {
+        // 2..7 of hearts: merged one run; split adds 2-4 + 5-7.
+        let v = solve("2H3H4H5H6H7H", false);
+        assert_eq!((v.merged, v.split, v.min_cards), (1, 2, 0));
+        // Q-K-A is a run only when the ace is high.
+        assert_eq!(solve("QHKHAH", false).min_cards, 3);
+        assert_eq!(solve("QHKHAH", true).min_cards, 0);
+    }
+
+    #[test]
+    fn witness_reaches_minimum() {
+        let hand = Hand::parse("2H3H4H5H4H5H6H3C3C3D3D4D").unwrap();
+        let mut solver = IslandSolver::new(&hand, false);
+        let w = solver.witness(true).unwrap();
+        assert_eq!(w.to_string(), "[2H 3H 4H 5H] [4H 5H 6H] | dump: 3D 3D 4D 3C 3C");
+        let all = solver.enumerate(false, 100);
+        assert_eq!(all.len(), 3);
+    }
+}

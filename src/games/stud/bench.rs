@@ -1,0 +1,143 @@
+//! `run_bench`: the native evaluator over all hands, exact heads-up equity by street, the seed query.
+
+use super::allhands::{category_counts, rank_checksum};
+use super::cards::parse_cards;
+use super::exact::equity_exact;
+use super::odds::Odds;
+use super::situation::Situation;
+use super::tables::tables;
+use std::hint::black_box;
+use std::io::{self, Write};
+use std::time::Instant;
+
+/// The streets timed: street k = I know my k cards, the opponent shows k − 1 upcards and hides one.
+const STREETS: [(&str, &str, &str); 3] = [
+    ("street2", "AS KD", "QH"),
+    ("street3", "AS KD 7C", "QH QC"),
+    ("street4", "AS KD 7C 7S", "QH QC 2D"),
+];
+
+/// The seed example (SPEC §5.1).
+const SEED: (&str, &str) = ("8S TD TS 8H 8C", "3C 5D 4H 6H");
+
+fn situation(me: &str, opponent: &str) -> io::Result<Situation> {
+    let bad = |e: super::error::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let me = parse_cards(me).map_err(bad)?;
+    let opponent = parse_cards(opponent).map_err(bad)?;
+    Situation::new(me, vec![opponent], vec![]).map_err(bad)
+}
+
+/// Mean seconds per call of `work` over `reps` calls (after one warm-up call).
+fn time_mean<T>(reps: u32, mut work: impl FnMut() -> T) -> f64 {
+    black_box(work());
+    let start = Instant::now();
+    for _ in 0..reps {
+        black_box(work());
+    }
+    start.elapsed().as_secs_f64() / f64::from(reps.max(1))
+}
+
+fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    writeln!(out, "stud native bench (one thread; machine has {cores} cores)")?;
+    let start = Instant::now();
+    let t = tables();
+    writeln!(out, "tables built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
+
+    let counts = category_counts(t);
+    let names = super::rank::category_name;
+    for (category, count) in counts.iter().enumerate().skip(1) {
+        writeln!(out, "  {category} {:<16} {count}", names(category as u8))?;
+    }
+    let seconds = time_mean(passes, || rank_checksum(black_box(t)));
+    let (_, hands) = rank_checksum(t);
+    let hands_per_s = hands as f64 / seconds;
+    writeln!(
+        out,
+        "evaluator: {hands} hands in {:.2} ms per pass ({:.0} M hands/s)",
+        seconds * 1e3,
+        hands_per_s / 1e6
+    )?;
+    let histogram_s = time_mean(passes, || category_counts(black_box(t)));
+    writeln!(
+        out,
+        "evaluator + category histogram: {:.0} M hands/s",
+        hands as f64 / histogram_s / 1e6
+    )?;
+
+    let mut street_ms = Vec::new();
+    for (name, me, opponent) in STREETS {
+        let s = situation(me, opponent)?;
+        let reps = match name {
+            "street2" => equity_reps,
+            "street3" => equity_reps * 5,
+            _ => equity_reps * 50,
+        };
+        let ms = time_mean(reps, || equity_exact(black_box(&s), u64::MAX)) * 1e3;
+        let odds = equity_exact(&s, u64::MAX);
+        writeln!(out, "{name}: me {me} vs XX {opponent}: {} in {ms:.3} ms", odds_text(odds.as_ref()))?;
+        street_ms.push(ms);
+    }
+
+    let seed_us = time_mean(equity_reps * 200, || {
+        situation(SEED.0, SEED.1)
+            .ok()
+            .and_then(|s| equity_exact(&s, u64::MAX))
+    }) * 1e6;
+    let seed_odds = situation(SEED.0, SEED.1)
+        .ok()
+        .and_then(|s| equity_exact(&s, u64::MAX));
+    writeln!(
+        out,
+        "seed: me {} vs XX {}: {} in {seed_us:.2} µs (cards parsed too)",
+        SEED.0,
+        SEED.1,
+        odds_text(seed_odds.as_ref())
+    )?;
+    writeln!(
+        out,
+        "cores={cores} native_hands_per_s={hands_per_s:.0} street2_ms={:.3} street3_ms={:.3} street4_ms={:.4} seed_native_us={seed_us:.2}",
+        street_ms[0], street_ms[1], street_ms[2]
+    )
+}
+
+fn odds_text(odds: Option<&Odds>) -> String {
+    match odds {
+        Some(o) => format!(
+            "{} wins, {} ties, {} losses of {} (p_win {:.4})",
+            o.wins, o.ties, o.losses, o.total, o.p_win
+        ),
+        None => "over budget".to_string(),
+    }
+}
+
+/// The full benchmark; last line `NAME=VALUE …`.
+pub fn run_bench(out: &mut dyn Write) -> io::Result<()> {
+    run(out, 10, 10)
+}
+
+/// A tiny version of [`run_bench`] for smoke tests (same output shape).
+pub fn run_bench_quick(out: &mut dyn Write) -> io::Result<()> {
+    run(out, 1, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quick_bench_ends_with_the_figures() {
+        let mut out = Vec::new();
+        assert!(super::run_bench_quick(&mut out).is_ok());
+        let text = String::from_utf8(out).unwrap_or_default();
+        let last = text.lines().last().unwrap_or_default();
+        for name in [
+            "native_hands_per_s=",
+            "street2_ms=",
+            "street3_ms=",
+            "street4_ms=",
+            "seed_native_us=",
+        ] {
+            assert!(last.contains(name), "{name} missing from {last}");
+        }
+        assert!(text.contains("43 wins, 0 ties, 0 losses of 43"), "{text}");
+    }
+}

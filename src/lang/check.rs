@@ -1,0 +1,706 @@
+//! The checker: resolves a parsed rule set against the built-in registry and collects every
+//! semantic problem (SPEC §3.2) instead of stopping at the first. Its product is the resolved
+//! [`Program`] (without match plans; `engine::compile` adds those).
+
+use super::ast::*;
+use super::diagnostics::Diagnostic;
+use super::source::{SourceMap, Span};
+use super::template::Template;
+use crate::builtins::{Registry, TypeArgs};
+use crate::engine::program::*;
+use crate::engine::value::{Value, ValueType};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+/// Most variables one rule may use (bindings are tracked in a 64-bit mask).
+pub const MAX_VARS: usize = 64;
+
+/// Everything needed to check one rule set.
+pub struct CheckInput<'a> {
+    /// The main file first, then included files, each with its file id.
+    pub files: Vec<AstFile>,
+    pub sources: SourceMap,
+    pub registry: &'a Registry,
+    /// Names of other rule sets a `whatif` may call.
+    pub known_rulesets: &'a [String],
+}
+
+/// Checks and resolves; `Err` holds every problem found (errors and warnings) when any is an error.
+pub fn check(input: CheckInput<'_>) -> Result<Program, (Vec<Diagnostic>, SourceMap)> {
+    let mut c = Checker {
+        reg: input.registry,
+        known: input.known_rulesets,
+        diags: Vec::new(),
+        relations: Vec::new(),
+        rel_spans: Vec::new(),
+        params: Vec::new(),
+        name: None,
+    };
+    let program = c.run(input.files);
+    let has_errors = c
+        .diags
+        .iter()
+        .any(|d| d.severity == super::diagnostics::Severity::Error);
+    match program {
+        Some(mut p) if !has_errors => {
+            p.sources = input.sources;
+            p.warnings = c.diags;
+            Ok(p)
+        }
+        _ => Err((c.diags, input.sources)),
+    }
+}
+
+struct Checker<'a> {
+    reg: &'a Registry,
+    known: &'a [String],
+    diags: Vec<Diagnostic>,
+    relations: Vec<Relation>,
+    rel_spans: Vec<Span>,
+    params: Vec<ParamDecl>,
+    name: Option<String>,
+}
+
+/// Variables of one rule: their slots and which are bound at the current point.
+#[derive(Clone, Default)]
+struct Scope {
+    slots: FxHashMap<String, Slot>,
+    names: Vec<String>,
+    bound: FxHashSet<Slot>,
+}
+
+impl Scope {
+    fn slot(&mut self, name: &str) -> Slot {
+        if let Some(s) = self.slots.get(name) {
+            return *s;
+        }
+        let s = self.names.len() as Slot;
+        self.names.push(name.to_string());
+        self.slots.insert(name.to_string(), s);
+        s
+    }
+
+    fn is_bound(&self, name: &str) -> bool {
+        self.slots.get(name).is_some_and(|s| self.bound.contains(s))
+    }
+}
+
+impl<'a> Checker<'a> {
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    fn run(&mut self, files: Vec<AstFile>) -> Option<Program> {
+        let mut description = None;
+        let mut ruleset_span = Span::default();
+        let mut inputs_ast = Vec::new();
+        let mut outputs_ast: Vec<Ident> = Vec::new();
+        let mut rules_ast = Vec::new();
+        for (i, f) in files.into_iter().enumerate() {
+            for item in f.items {
+                match item {
+                    AstItem::RuleSet {
+                        name,
+                        description: d,
+                        span,
+                    } => {
+                        if i > 0 {
+                            self.error(span, "an included file cannot declare a `ruleset`");
+                        } else if self.name.is_some() {
+                            self.error(span, "a second `ruleset` declaration in one file");
+                        } else {
+                            self.name = Some(name.name);
+                            description = d;
+                            ruleset_span = span;
+                        }
+                    }
+                    AstItem::Include { .. } => {}
+                    AstItem::Input(inp) => inputs_ast.push(inp),
+                    AstItem::Output { names, .. } => outputs_ast.extend(names),
+                    AstItem::Param(p) => self.declare_param(p.name, &p.value, p.doc, false, p.span),
+                    AstItem::Const { name, value, span } => {
+                        self.declare_param(name, &value, None, true, span)
+                    }
+                    AstItem::Rule(r) => rules_ast.push(r),
+                }
+            }
+        }
+        let name = match &self.name {
+            Some(n) => n.clone(),
+            None => {
+                self.error(
+                    Span::default(),
+                    "missing `ruleset NAME \"description\"` at the top of the file",
+                );
+                String::new()
+            }
+        };
+
+        // Inputs become unary relations.
+        let mut inputs = Vec::new();
+        for inp in inputs_ast {
+            if inputs.iter().any(|i: &InputDecl| i.name == inp.name.name) {
+                self.error(inp.name.span, format!("input `{}` is declared twice", inp.name.name));
+                continue;
+            }
+            let Some(ty) = self.reg.get_type(&inp.ty.name.name) else {
+                let known: Vec<&str> = self.reg.input_types().map(|t| t.name).collect();
+                self.error(
+                    inp.ty.name.span,
+                    format!("unknown input type `{}` (known: {})", inp.ty.name.name, known.join(", ")),
+                );
+                continue;
+            };
+            let mut args = TypeArgs::default();
+            for a in &inp.ty.args {
+                match &a.key {
+                    Some(k) if !ty.keys.contains(&k.name.as_str()) => self.error(
+                        k.span,
+                        format!("type `{}` has no option `{}`", ty.name, k.name),
+                    ),
+                    Some(k) => args.named.push((k.name.clone(), (a.min, a.max))),
+                    None if args.positional.len() >= ty.max_positional => self.error(
+                        a.span,
+                        format!("type `{}` takes {} size argument(s)", ty.name, ty.max_positional),
+                    ),
+                    None => args.positional.push((a.min, a.max)),
+                }
+                if a.min > a.max {
+                    self.error(a.span, format!("empty range {}..{}", a.min, a.max));
+                }
+            }
+            let default = match &inp.default {
+                Some(AstLiteral::Str(s)) => match (ty.parse)(s, &args, &inp.name.name) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        self.error(inp.span, format!("default of `{}`: {e}", inp.name.name));
+                        None
+                    }
+                },
+                Some(lit) => Some(literal_value(lit)),
+                None => None,
+            };
+            let rel = self.declare_relation(&inp.name.name, 1, inp.name.span);
+            inputs.push(InputDecl {
+                name: inp.name.name.clone(),
+                rel,
+                type_name: ty.name.to_string(),
+                type_args: args,
+                value_type: ty.value_type,
+                parse: ty.parse,
+                default,
+                span: inp.span,
+            });
+        }
+
+        // Relations asserted by rules (declared by their first assert).
+        for r in &rules_ast {
+            for a in &r.actions {
+                if let AstAction::Assert(call) = a {
+                    if self.reg.get(&call.name.name).is_some() {
+                        self.error(
+                            call.name.span,
+                            format!("`{}` is a built-in; facts need a relation name of their own", call.name.name),
+                        );
+                        continue;
+                    }
+                    if call.name.name.contains('.') {
+                        self.error(call.name.span, format!("relation names cannot contain `.`: `{}`", call.name.name));
+                        continue;
+                    }
+                    self.declare_relation(&call.name.name, call.args.len(), call.name.span);
+                }
+            }
+        }
+
+        // Rules.
+        let mut rules: Vec<RuleIr> = Vec::new();
+        let mut seen_rules: FxHashMap<String, Span> = FxHashMap::default();
+        for r in rules_ast {
+            if let Some(prev) = seen_rules.get(&r.name.name) {
+                let loc = *prev;
+                self.error(
+                    r.name.span,
+                    format!("duplicate rule name `{}` (first defined at byte {})", r.name.name, loc.start),
+                );
+                continue;
+            }
+            seen_rules.insert(r.name.name.clone(), r.name.span);
+            if let Some(rule) = self.rule(r, &name, &inputs) {
+                rules.push(rule);
+            }
+        }
+
+        // Outputs.
+        let mut outputs = Vec::new();
+        for o in &outputs_ast {
+            match self.relations.iter().position(|r| r.name == o.name) {
+                Some(i) => outputs.push(i as RelId),
+                None => self.diags.push(Diagnostic::warning(
+                    o.span,
+                    format!("no rule produces output `{}`", o.name),
+                )),
+            }
+        }
+        if outputs_ast.is_empty() && self.name.is_some() {
+            self.diags.push(Diagnostic::warning(
+                ruleset_span,
+                "the rule set declares no `output`: queries will conclude nothing",
+            ));
+        }
+        self.reachability(&rules, &inputs, &outputs, &outputs_ast);
+
+        Some(Program {
+            name,
+            description,
+            inputs,
+            outputs,
+            relations: std::mem::take(&mut self.relations),
+            params: std::mem::take(&mut self.params),
+            rules,
+            plans: Vec::new(),
+            triggers: Vec::new(),
+            initial: Vec::new(),
+            sources: SourceMap::default(),
+            warnings: Vec::new(),
+        })
+    }
+
+    fn declare_param(&mut self, name: Ident, value: &AstLiteral, doc: Option<String>, constant: bool, span: Span) {
+        if self.params.iter().any(|p| p.name == name.name) {
+            self.error(name.span, format!("`{}` is declared twice", name.name));
+            return;
+        }
+        self.params.push(ParamDecl {
+            name: name.name,
+            value: literal_value(value),
+            doc,
+            constant,
+            span,
+        });
+    }
+
+    fn declare_relation(&mut self, name: &str, arity: usize, span: Span) -> RelId {
+        if let Some(i) = self.relations.iter().position(|r| r.name == name) {
+            if self.relations[i].arity != arity {
+                let prev = self.relations[i].arity;
+                self.error(
+                    span,
+                    format!("arity mismatch: `{name}` has {arity} argument(s) here but {prev} where it was first declared"),
+                );
+            }
+            return i as RelId;
+        }
+        self.relations.push(Relation {
+            name: name.to_string(),
+            arity,
+        });
+        self.rel_spans.push(span);
+        (self.relations.len() - 1) as RelId
+    }
+
+    fn rule(&mut self, r: AstRule, set_name: &str, inputs: &[InputDecl]) -> Option<RuleIr> {
+        let mut scope = Scope::default();
+        let errors_before = self.error_count();
+        let conds = self.conditions(&r.conditions, &mut scope, set_name, inputs);
+        let mut actions = Vec::new();
+        for a in &r.actions {
+            match a {
+                AstAction::Assert(call) => {
+                    let Some(rel) = self.relations.iter().position(|x| x.name == call.name.name) else {
+                        continue;
+                    };
+                    let args = call
+                        .args
+                        .iter()
+                        .map(|e| {
+                            if matches!(e.kind, AstExprKind::Wildcard) {
+                                self.error(e.span, "`_` cannot be asserted: a fact needs every value");
+                                None
+                            } else {
+                                self.expr(e, &scope, "used in `then`")
+                            }
+                        })
+                        .collect::<Vec<_>>();
+                    if args.iter().all(Option::is_some) {
+                        actions.push(Action::Assert {
+                            rel: rel as RelId,
+                            args: args.into_iter().flatten().collect(),
+                        });
+                    }
+                }
+                AstAction::Retract(call) => {
+                    if let Some((rel, args)) = self.pattern(call, &mut scope, false) {
+                        actions.push(Action::Retract { rel, args });
+                    }
+                }
+                AstAction::Halt(_) => actions.push(Action::Halt),
+            }
+        }
+        let because = r.because.as_ref().and_then(|(text, span)| {
+            let params = &self.params;
+            let scope_ref = &scope;
+            let result = Template::parse(
+                text,
+                *span,
+                &mut |v| scope_ref.slots.get(v).copied().filter(|s| scope_ref.bound.contains(s)),
+                &|p| params.iter().position(|x| x.name == p).map(|i| i as u16),
+            );
+            match result {
+                Ok(t) => Some(t),
+                Err(errs) => {
+                    for e in errs {
+                        self.error(e.span, e.message);
+                    }
+                    None
+                }
+            }
+        });
+        if scope.names.len() > MAX_VARS {
+            self.error(r.name.span, format!("rule `{}` uses more than {MAX_VARS} variables", r.name.name));
+        }
+        if self.error_count() > errors_before {
+            return None;
+        }
+        Some(RuleIr {
+            name: r.name.name,
+            title: r.title,
+            salience: r.salience,
+            conds,
+            actions,
+            because,
+            var_names: scope.names,
+            span: r.span,
+        })
+    }
+
+    fn error_count(&self) -> usize {
+        self.diags
+            .iter()
+            .filter(|d| d.severity == super::diagnostics::Severity::Error)
+            .count()
+    }
+
+    fn conditions(&mut self, conds: &[AstCondition], scope: &mut Scope, set_name: &str, inputs: &[InputDecl]) -> Vec<CondAt> {
+        let mut out = Vec::new();
+        for c in conds {
+            if let Some(cond) = self.condition(c, scope, set_name, inputs) {
+                out.push(CondAt { cond, span: c.span() });
+            }
+        }
+        out
+    }
+
+    fn condition(&mut self, c: &AstCondition, scope: &mut Scope, set_name: &str, inputs: &[InputDecl]) -> Option<Cond> {
+        match c {
+            AstCondition::Expr(e) => match &e.kind {
+                AstExprKind::Call(call) if self.reg.get(&call.name.name).is_none() => {
+                    let (rel, args) = self.pattern(call, scope, true)?;
+                    Some(Cond::Pattern { rel, args })
+                }
+                AstExprKind::Call(call) => {
+                    let b = self.reg.get(&call.name.name)?.clone();
+                    let sig = b.signature();
+                    let np = sig.params.len();
+                    if call.args.len() == np {
+                        if sig.multi {
+                            self.error(call.span, format!("`{}` may yield several values: bind them, `?x = {}(...)`", sig.name, sig.name));
+                            return None;
+                        }
+                        if !matches!(sig.outputs.as_slice(), [ValueType::Bool] | [ValueType::Any]) {
+                            self.error(call.span, format!("`{}` returns a {}, not true/false: compare it or bind it", sig.name, sig.outputs.first().map_or("nothing", |t| t.name())));
+                            return None;
+                        }
+                        return self.expr(e, scope, "used in a test").map(Cond::Test);
+                    }
+                    if sig.outputs.is_empty() || call.args.len() != np + sig.outputs.len() {
+                        self.arity_error(call, np, sig.outputs.len());
+                        return None;
+                    }
+                    let inputs_e: Vec<Expr> = call.args[..np].iter().filter_map(|a| self.expr(a, scope, "passed to a built-in")).collect();
+                    if inputs_e.len() != np {
+                        return None;
+                    }
+                    let outputs = call.args[np..].iter().map(|a| self.pat_arg(a, scope, true)).collect::<Option<Vec<_>>>()?;
+                    Some(Cond::CallOut { builtin: b, inputs: inputs_e, outputs })
+                }
+                AstExprKind::Binary(BinaryOp::In, lhs, rhs) => {
+                    if let AstExprKind::Var(v) = &lhs.kind {
+                        if !scope.is_bound(v) {
+                            let list = self.expr(rhs, scope, "used in `in`")?;
+                            let slot = scope.slot(v);
+                            scope.bound.insert(slot);
+                            return Some(Cond::In { slot, list });
+                        }
+                    }
+                    self.expr(e, scope, "compared").map(Cond::Test)
+                }
+                _ => self.expr(e, scope, "compared").map(Cond::Test),
+            },
+            AstCondition::Not { body, .. } => {
+                let mut inner = scope.clone();
+                let body = self.conditions(body, &mut inner, set_name, inputs);
+                // Variables first bound inside `not` stay local to it, but keep their slots.
+                for n in inner.names.iter().skip(scope.names.len()) {
+                    scope.slot(n);
+                }
+                Some(Cond::Not { body })
+            }
+            AstCondition::Bind { var, value, span } => match value {
+                AstBindValue::Expr(e) => {
+                    if let AstExprKind::Call(call) = &e.kind {
+                        if let Some(b) = self.reg.get(&call.name.name).cloned() {
+                            let sig = b.signature();
+                            if sig.multi && call.args.len() == sig.params.len() {
+                                if sig.outputs.len() != 1 {
+                                    self.error(call.span, format!("`{}` yields {} values per solution: list them as arguments", sig.name, sig.outputs.len()));
+                                    return None;
+                                }
+                                let inputs_e: Vec<Expr> = call.args.iter().filter_map(|a| self.expr(a, scope, "passed to a built-in")).collect();
+                                if inputs_e.len() != call.args.len() {
+                                    return None;
+                                }
+                                let slot = scope.slot(&var.name);
+                                scope.bound.insert(slot);
+                                return Some(Cond::CallOut { builtin: b, inputs: inputs_e, outputs: vec![PatArg::Var(slot)] });
+                            }
+                        }
+                    }
+                    let expr = self.expr(e, scope, "used in a binding")?;
+                    let slot = scope.slot(&var.name);
+                    scope.bound.insert(slot);
+                    Some(Cond::Bind { slot, expr })
+                }
+                AstBindValue::Aggregate(agg) => {
+                    if scope.is_bound(&var.name) {
+                        self.error(var.span, format!("`{}` is already bound; an aggregate needs a fresh variable", var.name));
+                        return None;
+                    }
+                    let mut inner = scope.clone();
+                    let body = self.conditions(&agg.body, &mut inner, set_name, inputs);
+                    let value = match (&agg.value, agg.op) {
+                        (None, AggregateOp::Count) => None,
+                        (Some(v), AggregateOp::Count) => {
+                            self.error(v.span, "`count` takes no value: write `count { ... }`");
+                            None
+                        }
+                        (None, op) => {
+                            self.error(*span, format!("`{}` needs a value: `{} ?x {{ ... }}`", op.keyword(), op.keyword()));
+                            None
+                        }
+                        (Some(v), _) => self.expr(v, &inner, "aggregated"),
+                    };
+                    for n in inner.names.iter().skip(scope.names.len()) {
+                        scope.slot(n);
+                    }
+                    let slot = scope.slot(&var.name);
+                    scope.bound.insert(slot);
+                    Some(Cond::Aggregate { op: agg.op, slot, value, body })
+                }
+            },
+            AstCondition::WhatIf { ruleset, inputs: args, pattern, .. } => {
+                let target = if ruleset.name == set_name || ruleset.name == "self" {
+                    WhatIfTarget::SelfSet
+                } else if self.known.iter().any(|k| k == &ruleset.name) {
+                    WhatIfTarget::Named(ruleset.name.clone())
+                } else {
+                    self.error(ruleset.span, format!("unknown rule set `{}` in `whatif`", ruleset.name));
+                    return None;
+                };
+                let mut lowered = Vec::new();
+                for (k, v) in args {
+                    if target == WhatIfTarget::SelfSet && !inputs.iter().any(|i| i.name == k.name) {
+                        self.error(k.span, format!("`{}` is not an input of `{}`", k.name, set_name));
+                        continue;
+                    }
+                    lowered.push((k.name.clone(), self.expr(v, scope, "passed to `whatif`")?));
+                }
+                if target == WhatIfTarget::SelfSet && !self.relations.iter().any(|r| r.name == pattern.name.name) {
+                    self.error(pattern.name.span, format!("unknown relation `{}`", pattern.name.name));
+                    return None;
+                }
+                let args = pattern.args.iter().map(|a| self.pat_arg(a, scope, true)).collect::<Option<Vec<_>>>()?;
+                Some(Cond::WhatIf { target, inputs: lowered, rel_name: pattern.name.name.clone(), args })
+            }
+        }
+    }
+
+    fn arity_error(&mut self, call: &AstCall, params: usize, outputs: usize) {
+        let expect = if outputs > 0 && params > 0 {
+            format!("{params} argument(s), or {} with output variables", params + outputs)
+        } else {
+            format!("{params} argument(s)")
+        };
+        self.error(call.span, format!("arity mismatch: `{}` takes {expect}, got {}", call.name.name, call.args.len()));
+    }
+
+    fn pattern(&mut self, call: &AstCall, scope: &mut Scope, binds: bool) -> Option<(RelId, Vec<PatArg>)> {
+        let name = &call.name.name;
+        let Some(rel) = self.relations.iter().position(|r| &r.name == name) else {
+            let hint = if name.contains('.') { " (no such built-in)" } else { " (no input declares it and no rule asserts it)" };
+            self.error(call.name.span, format!("unknown relation or built-in `{name}`{hint}"));
+            return None;
+        };
+        let arity = self.relations[rel].arity;
+        if call.args.len() != arity {
+            self.error(call.span, format!("arity mismatch: `{name}` has {arity} argument(s), got {}", call.args.len()));
+            return None;
+        }
+        let args = call.args.iter().map(|a| self.pat_arg(a, scope, binds)).collect::<Option<Vec<_>>>()?;
+        Some((rel as RelId, args))
+    }
+
+    fn pat_arg(&mut self, a: &AstExpr, scope: &mut Scope, binds: bool) -> Option<PatArg> {
+        match &a.kind {
+            AstExprKind::Wildcard => Some(PatArg::Wild),
+            AstExprKind::Var(v) if binds || scope.is_bound(v) => {
+                let s = scope.slot(v);
+                scope.bound.insert(s);
+                Some(PatArg::Var(s))
+            }
+            AstExprKind::Var(v) => {
+                self.error(a.span, format!("variable `{v}` is never bound before this retract"));
+                None
+            }
+            _ => self.expr(a, scope, "used in a pattern").map(PatArg::Expr),
+        }
+    }
+
+    fn expr(&mut self, e: &AstExpr, scope: &Scope, role: &str) -> Option<Expr> {
+        Some(match &e.kind {
+            AstExprKind::Literal(l) => Expr::Const(literal_value(l)),
+            AstExprKind::Var(v) => {
+                if !scope.is_bound(v) {
+                    self.error(e.span, format!("variable `{v}` is {role} but never bound (bind it with a pattern or `{v} = ...` first)"));
+                    return None;
+                }
+                Expr::Var(scope.slots[v.as_str()])
+            }
+            AstExprKind::Wildcard => {
+                self.error(e.span, "`_` matches anything in a pattern; it has no value here");
+                return None;
+            }
+            AstExprKind::Name(n) => match self.params.iter().position(|p| &p.name == n) {
+                Some(i) => Expr::Param(i as u16),
+                None => {
+                    self.error(e.span, format!("unknown name `{n}` (not a parameter or constant; variables start with `?`)"));
+                    return None;
+                }
+            },
+            AstExprKind::List(items) => Expr::List(items.iter().map(|i| self.expr(i, scope, role)).collect::<Option<Vec<_>>>()?),
+            AstExprKind::Call(call) => {
+                let Some(b) = self.reg.get(&call.name.name).cloned() else {
+                    if self.relations.iter().any(|r| r.name == call.name.name) {
+                        self.error(call.span, format!("`{}` is a relation: match it as a condition of its own, not inside an expression", call.name.name));
+                    } else {
+                        self.error(call.name.span, format!("unknown built-in `{}`", call.name.name));
+                    }
+                    return None;
+                };
+                let sig = b.signature();
+                if call.args.len() != sig.params.len() {
+                    self.arity_error(call, sig.params.len(), sig.outputs.len());
+                    return None;
+                }
+                if sig.multi || sig.outputs.len() != 1 {
+                    self.error(call.span, format!("`{}` may yield several values: bind it on its own line, `?x = {}(...)`", sig.name, sig.name));
+                    return None;
+                }
+                let args = call.args.iter().map(|a| self.expr(a, scope, role)).collect::<Option<Vec<_>>>()?;
+                for (i, (a, (pname, pty))) in args.iter().zip(sig.params.iter()).enumerate() {
+                    if let Expr::Const(v) = a {
+                        if !pty.accepts(v.ty()) {
+                            self.error(call.args[i].span, format!("`{}` expects {} `{pname}` to be a {}, got {}", sig.name, ordinal(i + 1), pty.name(), v.ty().name()));
+                        }
+                    }
+                }
+                Expr::Call { builtin: b, args }
+            }
+            AstExprKind::Unary(op, inner) => Expr::Unary(*op, Box::new(self.expr(inner, scope, role)?)),
+            AstExprKind::Binary(op, l, r) => {
+                let l = self.expr(l, scope, role);
+                let r = self.expr(r, scope, role);
+                Expr::Binary(*op, Box::new(l?), Box::new(r?))
+            }
+            AstExprKind::Index(l, i) => Expr::Index(Box::new(self.expr(l, scope, role)?), Box::new(self.expr(i, scope, role)?)),
+        })
+    }
+
+    /// Rules that can never fire (a positive pattern on a relation nothing live produces) are
+    /// warnings; an output only such rules produce is an error.
+    fn reachability(&mut self, rules: &[RuleIr], inputs: &[InputDecl], outputs: &[RelId], outputs_ast: &[Ident]) {
+        let n = self.relations.len();
+        let mut produced = vec![false; n];
+        for i in inputs {
+            produced[i.rel as usize] = true;
+        }
+        let mut live = vec![false; rules.len()];
+        loop {
+            let mut changed = false;
+            for (ri, r) in rules.iter().enumerate() {
+                if live[ri] {
+                    continue;
+                }
+                let ok = r.conds.iter().all(|c| match &c.cond {
+                    Cond::Pattern { rel, .. } => produced[*rel as usize],
+                    _ => true,
+                });
+                if ok {
+                    live[ri] = true;
+                    changed = true;
+                    for a in &r.actions {
+                        if let Action::Assert { rel, .. } = a {
+                            produced[*rel as usize] = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (ri, r) in rules.iter().enumerate() {
+            if !live[ri] {
+                let missing: Vec<String> = r
+                    .conds
+                    .iter()
+                    .filter_map(|c| match &c.cond {
+                        Cond::Pattern { rel, .. } if !produced[*rel as usize] => Some(format!("`{}`", self.relations[*rel as usize].name)),
+                        _ => None,
+                    })
+                    .collect();
+                self.diags.push(Diagnostic::warning(r.span, format!("rule `{}` can never fire: nothing produces {}", r.name, missing.join(", "))));
+            }
+        }
+        let present: Vec<Ident> = outputs_ast.iter().filter(|i| self.relations.iter().any(|r| r.name == i.name)).cloned().collect();
+        for (o, ident) in outputs.iter().zip(present.iter()) {
+            let asserted_by_any = rules.iter().any(|r| r.actions.iter().any(|a| matches!(a, Action::Assert { rel, .. } if rel == o)));
+            let is_input = inputs.iter().any(|i| i.rel == *o);
+            if !produced[*o as usize] && asserted_by_any {
+                self.error(ident.span, format!("unreachable output `{}`: every rule that asserts it can never fire", ident.name));
+            } else if !asserted_by_any && !is_input {
+                self.diags.push(Diagnostic::warning(ident.span, format!("no rule produces output `{}`", ident.name)));
+            }
+        }
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "its first argument".into(),
+        2 => "its second argument".into(),
+        3 => "its third argument".into(),
+        n => format!("argument {n}"),
+    }
+}
+
+/// The value of a literal.
+pub fn literal_value(l: &AstLiteral) -> Value {
+    match l {
+        AstLiteral::Int(i) => Value::Int(*i),
+        AstLiteral::Num(n) => Value::Num(*n),
+        AstLiteral::Str(s) => Value::Str(Arc::from(s.as_str())),
+        AstLiteral::Bool(b) => Value::Bool(*b),
+        AstLiteral::List(items) => Value::list(items.iter().map(literal_value)),
+    }
+}

@@ -1,0 +1,568 @@
+//! The pest parser wrapped: text in, [`AstFile`] or a syntax [`Diagnostic`] out. The pest-derived
+//! types stay private to this file; only the AST leaves it.
+
+use super::ast::*;
+use super::diagnostics::Diagnostic;
+use super::source::Span;
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/kibitzer.pest"]
+struct RuleParser;
+
+type P<'a> = Pair<'a, Rule>;
+
+/// Keyword tokens carry no data; the builder skips them.
+fn not_keyword(p: &P) -> bool {
+    !matches!(
+        p.as_rule(),
+        Rule::kw_when | Rule::kw_then | Rule::kw_end | Rule::kw_not | Rule::kw_whatif | Rule::kw_yields | Rule::kw_assert | Rule::kw_retract
+    )
+}
+
+/// Parses one rule file. `file` is the id of `text` in the caller's source map.
+pub fn parse_rules(file: u32, text: &str) -> Result<AstFile, Diagnostic> {
+    let pairs = RuleParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
+    let mut out = AstFile::default();
+    let b = Builder { file };
+    for pair in pairs.flatten().take(1) {
+        for item in pair.into_inner().filter(not_keyword) {
+            if item.as_rule() == Rule::EOI {
+                continue;
+            }
+            out.items.push(b.item(item)?);
+        }
+    }
+    Ok(out)
+}
+
+fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let rest = text.get(pos..).unwrap_or("");
+    let token: String = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(24)
+        .collect();
+    let end = pos + token.len().max(1);
+    let expected = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = if token.is_empty() {
+        "end of file".to_string()
+    } else {
+        format!("`{token}`")
+    };
+    Diagnostic::error(
+        Span::new(file, pos, end.min(text.len()).max(pos)),
+        format!("syntax error: unexpected {found}; expected {expected}"),
+    )
+}
+
+fn describe_expected(rules: &[Rule]) -> String {
+    let mut names: Vec<&str> = rules.iter().map(|r| rule_name(*r)).collect();
+    names.sort_unstable();
+    names.dedup();
+    match names.len() {
+        0 => "something else".to_string(),
+        1 => names[0].to_string(),
+        _ => {
+            let last = names.pop().unwrap_or_default();
+            format!("{} or {}", names.join(", "), last)
+        }
+    }
+}
+
+fn rule_name(which: Rule) -> &'static str {
+    match which {
+        Rule::EOI => "end of file",
+        Rule::ruleset_decl => "`ruleset`",
+        Rule::include_decl => "`include`",
+        Rule::input_decl => "`input`",
+        Rule::output_decl => "`output`",
+        Rule::param_decl => "`param`",
+        Rule::const_decl => "`const`",
+        Rule::rule => "`rule`",
+        Rule::salience => "`salience`",
+        Rule::because => "`because`",
+        Rule::condition | Rule::not_cond | Rule::whatif_cond | Rule::binding => "a condition",
+        Rule::action | Rule::assert_action | Rule::retract_action | Rule::halt_action => {
+            "an action (`assert`, `retract`, `halt`)"
+        }
+        Rule::expr
+        | Rule::or_expr
+        | Rule::and_expr
+        | Rule::cmp_expr
+        | Rule::add_expr
+        | Rule::mul_expr
+        | Rule::unary
+        | Rule::postfix
+        | Rule::primary => "an expression",
+        Rule::cmp_op => "a comparison",
+        Rule::add_op | Rule::mul_op | Rule::op_and | Rule::op_or => "an operator",
+        Rule::call => "a call",
+        Rule::var => "a variable `?name`",
+        Rule::ident | Rule::ident_raw | Rule::qualified | Rule::name => "a name",
+        Rule::string => "a string",
+        Rule::int | Rule::signed_int | Rule::int_range => "an integer",
+        Rule::decimal => "a number",
+        Rule::literal => "a literal",
+        Rule::type_expr => "a type",
+        Rule::named_arg => "`input: value`",
+        Rule::aggregate | Rule::agg_op => "an aggregate",
+        _ => "something else",
+    }
+}
+
+struct Builder {
+    file: u32,
+}
+
+impl Builder {
+    fn span(&self, p: &P) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn ident(&self, p: P) -> Ident {
+        Ident {
+            span: self.span(&p),
+            name: p.as_str().to_string(),
+        }
+    }
+
+    fn err(&self, p: &P, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.span(p), msg)
+    }
+
+    fn item(&self, p: P) -> Result<AstItem, Diagnostic> {
+        let span = self.span(&p);
+        let kind = p.as_rule();
+        let mut inner = p.into_inner().filter(not_keyword);
+        Ok(match kind {
+            Rule::ruleset_decl => {
+                let name = self.ident(next(&mut inner, span)?);
+                let description = inner.next().map(|s| self.string(&s)).transpose()?;
+                AstItem::RuleSet {
+                    name,
+                    description,
+                    span,
+                }
+            }
+            Rule::include_decl => {
+                let s = next(&mut inner, span)?;
+                AstItem::Include {
+                    path: self.string(&s)?,
+                    span,
+                }
+            }
+            Rule::input_decl => {
+                let name = self.ident(next(&mut inner, span)?);
+                let ty = self.type_expr(next(&mut inner, span)?)?;
+                let default = inner.next().map(|l| self.literal(l)).transpose()?;
+                AstItem::Input(AstInput {
+                    name,
+                    ty,
+                    default,
+                    span,
+                })
+            }
+            Rule::output_decl => AstItem::Output {
+                names: inner.map(|i| self.ident(i)).collect(),
+                span,
+            },
+            Rule::param_decl => {
+                let name = self.ident(next(&mut inner, span)?);
+                let value = self.literal(next(&mut inner, span)?)?;
+                let doc = inner.next().map(|s| self.string(&s)).transpose()?;
+                AstItem::Param(AstParam {
+                    name,
+                    value,
+                    doc,
+                    span,
+                })
+            }
+            Rule::const_decl => {
+                let name = self.ident(next(&mut inner, span)?);
+                let value = self.literal(next(&mut inner, span)?)?;
+                AstItem::Const { name, value, span }
+            }
+            Rule::rule => AstItem::Rule(self.rule(inner, span)?),
+            _ => return Err(Diagnostic::error(span, "unexpected declaration")),
+        })
+    }
+
+    fn type_expr(&self, p: P) -> Result<AstType, Diagnostic> {
+        let span = self.span(&p);
+        let mut inner = p.into_inner().filter(not_keyword);
+        let name = self.ident(next(&mut inner, span)?);
+        let mut args = Vec::new();
+        for arg in inner {
+            let aspan = self.span(&arg);
+            let mut key = None;
+            let mut range = None;
+            for part in arg.into_inner().filter(not_keyword) {
+                match part.as_rule() {
+                    Rule::ident => key = Some(self.ident(part)),
+                    Rule::int_range => {
+                        let mut ints = part.into_inner().filter(not_keyword);
+                        let lo = self.int(&next(&mut ints, aspan)?)?;
+                        let hi = match ints.next() {
+                            Some(h) => self.int(&h)?,
+                            None => lo,
+                        };
+                        range = Some((lo, hi));
+                    }
+                    _ => {}
+                }
+            }
+            let (min, max) = range.ok_or_else(|| Diagnostic::error(aspan, "missing number"))?;
+            args.push(AstTypeArg {
+                key,
+                min,
+                max,
+                span: aspan,
+            });
+        }
+        Ok(AstType { name, args, span })
+    }
+
+    fn rule<'a>(&self, inner: impl Iterator<Item = P<'a>>, span: Span) -> Result<AstRule, Diagnostic> {
+        let mut name = None;
+        let mut title = None;
+        let mut salience = 0;
+        let mut conditions = Vec::new();
+        let mut actions = Vec::new();
+        let mut because = None;
+        for part in inner {
+            match part.as_rule() {
+                Rule::ident => name = Some(self.ident(part)),
+                Rule::string => title = Some(self.string(&part)?),
+                Rule::salience => {
+                    let n = next(&mut part.clone().into_inner().filter(not_keyword), span)?;
+                    let v = self.int(&n)?;
+                    salience = i32::try_from(v)
+                        .map_err(|_| self.err(&n, format!("salience `{v}` is out of range")))?;
+                }
+                Rule::because => {
+                    let s = next(&mut part.into_inner().filter(not_keyword), span)?;
+                    let text = self.string(&s)?;
+                    let sspan = self.span(&s);
+                    // Point inside the quotes so `{...}` errors land on the right column.
+                    because = Some((text, sspan.sub(1, (sspan.end - sspan.start) as usize)));
+                }
+                Rule::assert_action => {
+                    let c = next(&mut part.into_inner().filter(not_keyword), span)?;
+                    actions.push(AstAction::Assert(self.call(c)?));
+                }
+                Rule::retract_action => {
+                    let c = next(&mut part.into_inner().filter(not_keyword), span)?;
+                    actions.push(AstAction::Retract(self.call(c)?));
+                }
+                Rule::halt_action => actions.push(AstAction::Halt(self.span(&part))),
+                _ => conditions.push(self.condition(part)?),
+            }
+        }
+        Ok(AstRule {
+            name: name.ok_or_else(|| Diagnostic::error(span, "rule without a name"))?,
+            title,
+            salience,
+            conditions,
+            actions,
+            because,
+            span,
+        })
+    }
+
+    fn condition(&self, p: P) -> Result<AstCondition, Diagnostic> {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::not_cond => {
+                let mut body = Vec::new();
+                for c in p.into_inner().filter(not_keyword) {
+                    if c.as_rule() == Rule::call {
+                        let call = self.call(c)?;
+                        let cspan = call.span;
+                        body.push(AstCondition::Expr(AstExpr {
+                            kind: AstExprKind::Call(call),
+                            span: cspan,
+                        }));
+                    } else {
+                        body.push(self.condition(c)?);
+                    }
+                }
+                Ok(AstCondition::Not { body, span })
+            }
+            Rule::whatif_cond => {
+                let mut inner = p.into_inner().filter(not_keyword);
+                let ruleset = self.ident(next(&mut inner, span)?);
+                let mut inputs = Vec::new();
+                let mut pattern = None;
+                for part in inner {
+                    match part.as_rule() {
+                        Rule::named_arg => {
+                            let mut kv = part.into_inner().filter(not_keyword);
+                            let k = self.ident(next(&mut kv, span)?);
+                            let v = self.expr(next(&mut kv, span)?)?;
+                            inputs.push((k, v));
+                        }
+                        Rule::call => pattern = Some(self.call(part)?),
+                        _ => {}
+                    }
+                }
+                Ok(AstCondition::WhatIf {
+                    ruleset,
+                    inputs,
+                    pattern: pattern
+                        .ok_or_else(|| Diagnostic::error(span, "whatif without `yields`"))?,
+                    span,
+                })
+            }
+            Rule::binding => {
+                let mut inner = p.into_inner().filter(not_keyword);
+                let v = next(&mut inner, span)?;
+                let var = Ident {
+                    span: self.span(&v),
+                    name: v.as_str().to_string(),
+                };
+                let rhs = next(&mut inner, span)?;
+                let value = if rhs.as_rule() == Rule::aggregate {
+                    AstBindValue::Aggregate(self.aggregate(rhs)?)
+                } else {
+                    AstBindValue::Expr(self.expr(rhs)?)
+                };
+                Ok(AstCondition::Bind { var, value, span })
+            }
+            Rule::expr => Ok(AstCondition::Expr(self.expr(p)?)),
+            _ => Err(Diagnostic::error(span, "unexpected condition")),
+        }
+    }
+
+    fn aggregate(&self, p: P) -> Result<AstAggregate, Diagnostic> {
+        let span = self.span(&p);
+        let mut op = AggregateOp::Count;
+        let mut value = None;
+        let mut body = Vec::new();
+        for part in p.into_inner().filter(not_keyword) {
+            match part.as_rule() {
+                Rule::agg_op => {
+                    op = match part.as_str().trim() {
+                        "sum" => AggregateOp::Sum,
+                        "min" => AggregateOp::Min,
+                        "max" => AggregateOp::Max,
+                        _ => AggregateOp::Count,
+                    }
+                }
+                Rule::expr if value.is_none() && body.is_empty() => value = Some(self.expr(part)?),
+                _ => body.push(self.condition(part)?),
+            }
+        }
+        Ok(AstAggregate {
+            op,
+            value,
+            body,
+            span,
+        })
+    }
+
+    fn call(&self, p: P) -> Result<AstCall, Diagnostic> {
+        let span = self.span(&p);
+        let mut inner = p.into_inner().filter(not_keyword);
+        let name = self.ident(next(&mut inner, span)?);
+        let args = inner.map(|a| self.expr(a)).collect::<Result<_, _>>()?;
+        Ok(AstCall { name, args, span })
+    }
+
+    fn expr(&self, p: P) -> Result<AstExpr, Diagnostic> {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::expr => {
+                let inner = next(&mut p.into_inner().filter(not_keyword), span)?;
+                self.expr(inner)
+            }
+            Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
+                let mut inner = p.into_inner().filter(not_keyword);
+                let mut acc = self.expr(next(&mut inner, span)?)?;
+                while let Some(op) = inner.next() {
+                    let rhs = self.expr(next(&mut inner, span)?)?;
+                    let op = match op.as_str().trim() {
+                        "or" => BinaryOp::Or,
+                        "and" => BinaryOp::And,
+                        "+" => BinaryOp::Add,
+                        "-" => BinaryOp::Sub,
+                        "*" => BinaryOp::Mul,
+                        "/" => BinaryOp::Div,
+                        "%" => BinaryOp::Rem,
+                        "==" => BinaryOp::Eq,
+                        "!=" => BinaryOp::Ne,
+                        "<" => BinaryOp::Lt,
+                        "<=" => BinaryOp::Le,
+                        ">" => BinaryOp::Gt,
+                        ">=" => BinaryOp::Ge,
+                        "in" => BinaryOp::In,
+                        other => return Err(self.err(&op, format!("unknown operator `{other}`"))),
+                    };
+                    let s = Span {
+                        file: self.file,
+                        start: acc.span.start,
+                        end: rhs.span.end,
+                    };
+                    acc = AstExpr {
+                        kind: AstExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
+                        span: s,
+                    };
+                }
+                Ok(acc)
+            }
+            Rule::unary => {
+                let parts: Vec<P> = p.into_inner().filter(not_keyword).collect();
+                let mut iter = parts.into_iter().rev();
+                let last = iter
+                    .next()
+                    .ok_or_else(|| Diagnostic::error(span, "empty expression"))?;
+                let mut acc = self.expr(last)?;
+                for op in iter {
+                    let op = if op.as_str() == "-" {
+                        UnaryOp::Neg
+                    } else {
+                        UnaryOp::Not
+                    };
+                    acc = AstExpr {
+                        kind: AstExprKind::Unary(op, Box::new(acc)),
+                        span,
+                    };
+                }
+                Ok(acc)
+            }
+            Rule::postfix => {
+                let mut inner = p.into_inner().filter(not_keyword);
+                let mut acc = self.expr(next(&mut inner, span)?)?;
+                for idx in inner {
+                    let i = self.expr(next(&mut idx.into_inner().filter(not_keyword), span)?)?;
+                    acc = AstExpr {
+                        kind: AstExprKind::Index(Box::new(acc), Box::new(i)),
+                        span,
+                    };
+                }
+                Ok(acc)
+            }
+            Rule::list => {
+                let items = p
+                    .into_inner().filter(not_keyword)
+                    .map(|e| self.expr(e))
+                    .collect::<Result<_, _>>()?;
+                Ok(AstExpr {
+                    kind: AstExprKind::List(items),
+                    span,
+                })
+            }
+            Rule::call => Ok(AstExpr {
+                kind: AstExprKind::Call(self.call(p)?),
+                span,
+            }),
+            Rule::var => Ok(AstExpr {
+                kind: AstExprKind::Var(p.as_str().to_string()),
+                span,
+            }),
+            Rule::wildcard => Ok(AstExpr {
+                kind: AstExprKind::Wildcard,
+                span,
+            }),
+            Rule::name => Ok(AstExpr {
+                kind: AstExprKind::Name(p.as_str().to_string()),
+                span,
+            }),
+            Rule::decimal | Rule::int | Rule::string | Rule::boolean => Ok(AstExpr {
+                kind: AstExprKind::Literal(self.literal(p)?),
+                span,
+            }),
+            _ => Err(self.err(&p, "unexpected expression")),
+        }
+    }
+
+    fn literal(&self, p: P) -> Result<AstLiteral, Diagnostic> {
+        match p.as_rule() {
+            Rule::int => Ok(AstLiteral::Int(self.int(&p)?)),
+            Rule::decimal => p
+                .as_str()
+                .parse::<f64>()
+                .map(AstLiteral::Num)
+                .map_err(|_| self.err(&p, format!("`{}` is not a number", p.as_str()))),
+            Rule::string => Ok(AstLiteral::Str(self.string(&p)?)),
+            Rule::boolean => Ok(AstLiteral::Bool(p.as_str() == "true")),
+            Rule::list => p
+                .into_inner().filter(not_keyword)
+                .map(|e| self.const_expr(e))
+                .collect::<Result<_, _>>()
+                .map(AstLiteral::List),
+            _ => Err(self.err(&p, "expected a literal")),
+        }
+    }
+
+    /// A list element in a declaration: must reduce to a literal.
+    fn const_expr(&self, p: P) -> Result<AstLiteral, Diagnostic> {
+        let e = self.expr(p)?;
+        literal_of(&e).ok_or_else(|| Diagnostic::error(e.span, "expected a literal value here"))
+    }
+
+    fn int(&self, p: &P) -> Result<i64, Diagnostic> {
+        p.as_str()
+            .parse::<i64>()
+            .map_err(|_| self.err(p, format!("integer `{}` is out of range", p.as_str())))
+    }
+
+    fn string(&self, p: &P) -> Result<String, Diagnostic> {
+        let raw = p.as_str();
+        let inner = raw
+            .strip_prefix('"')
+            .and_then(|s| s.strip_suffix('"'))
+            .unwrap_or(raw);
+        let mut out = String::with_capacity(inner.len());
+        let mut chars = inner.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                match chars.next() {
+                    Some('n') => out.push('\n'),
+                    Some('t') => out.push('\t'),
+                    Some('"') => out.push('"'),
+                    Some('\\') => out.push('\\'),
+                    Some(other) => {
+                        return Err(self.err(p, format!("unknown escape `\\{other}` in string")))
+                    }
+                    None => {}
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A constant expression as a literal (`-1`, `[0, 0.5]`), if it is one.
+pub fn literal_of(e: &AstExpr) -> Option<AstLiteral> {
+    match &e.kind {
+        AstExprKind::Literal(l) => Some(l.clone()),
+        AstExprKind::Unary(UnaryOp::Neg, inner) => match literal_of(inner)? {
+            AstLiteral::Int(i) => Some(AstLiteral::Int(i.checked_neg()?)),
+            AstLiteral::Num(n) => Some(AstLiteral::Num(-n)),
+            _ => None,
+        },
+        AstExprKind::List(items) => items
+            .iter()
+            .map(literal_of)
+            .collect::<Option<Vec<_>>>()
+            .map(AstLiteral::List),
+        _ => None,
+    }
+}
+
+fn next<'a>(it: &mut impl Iterator<Item = P<'a>>, span: Span) -> Result<P<'a>, Diagnostic> {
+    it.next()
+        .ok_or_else(|| Diagnostic::error(span, "incomplete construct"))
+}
