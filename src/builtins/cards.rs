@@ -2,7 +2,7 @@
 //! `card` / `cards` input types. They read the summary a [`Cards`] value carries, so each answers
 //! in constant time. Ranks are integers 2..=14 (ace 14); suits are the letters "S" "H" "D" "C".
 
-use super::core::{int, one};
+use super::core::int;
 use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::{parse_card, parse_cards, Card, CardSpec, Cards, NotationError, Suit};
 use crate::engine::value::{Value, ValueType as T};
@@ -11,26 +11,26 @@ use std::sync::Arc;
 /// Registers the card built-ins and input types.
 pub fn register(r: &mut Registry) {
     let h = ("cards", T::Cards);
-    r.function("rank", &[("card", T::Card)], &[T::Int], false, "the rank 2..14 of a card (ace 14)", |a, o| {
-        one(o, Value::Int(card(&a[0], "rank")?.rank() as i64))
+    r.func("rank", &[("card", T::Card)], T::Int, "the rank 2..14 of a card (ace 14)", |a| {
+        Ok(Value::Int(card(&a[0], "rank")?.rank() as i64))
     });
-    r.function("suit", &[("card", T::Card)], &[T::Str], false, "the suit letter of a card: S, H, D or C", |a, o| {
-        one(o, Value::str(&card(&a[0], "suit")?.suit().letter().to_string()))
+    r.func("suit", &[("card", T::Card)], T::Str, "the suit letter of a card: S, H, D or C", |a| {
+        Ok(Value::str(&card(&a[0], "suit")?.suit().letter().to_string()))
     });
-    r.function("card_list", &[h], &[T::List], false, "the visible cards as a list", |a, o| {
-        one(o, Value::list(cards(&a[0], "card_list")?.cards().iter().map(|c| Value::Card(*c))))
+    r.func("card_list", &[h], T::List, "the visible cards as a list", |a| {
+        Ok(Value::list(cards(&a[0], "card_list")?.cards().iter().map(|c| Value::Card(*c))))
     });
-    r.function("card_count", &[h], &[T::Int], false, "how many cards are visible", |a, o| {
-        one(o, Value::Int(cards(&a[0], "card_count")?.len() as i64))
+    r.func("card_count", &[h], T::Int, "how many cards are visible", |a| {
+        Ok(Value::Int(cards(&a[0], "card_count")?.len() as i64))
     });
-    r.function("hidden_count", &[h], &[T::Int], false, "how many cards are hidden (XX)", |a, o| {
-        one(o, Value::Int(cards(&a[0], "hidden_count")?.hidden() as i64))
+    r.func("hidden_count", &[h], T::Int, "how many cards are hidden (XX)", |a| {
+        Ok(Value::Int(cards(&a[0], "hidden_count")?.hidden() as i64))
     });
-    r.function("ranks", &[h], &[T::List], false, "the visible ranks, highest first, repeated as held", |a, o| {
-        one(o, Value::list(cards(&a[0], "ranks")?.ranks_desc().iter().map(|&r| Value::Int(r as i64))))
+    r.func("ranks", &[h], T::List, "the visible ranks, highest first, repeated as held", |a| {
+        Ok(Value::list(cards(&a[0], "ranks")?.ranks_desc().iter().map(|&r| Value::Int(r as i64))))
     });
-    r.function("rank_pattern", &[h], &[T::List], false, "how often each held rank appears, largest first: [3, 2] for a full house", |a, o| {
-        one(o, Value::list(cards(&a[0], "rank_pattern")?.rank_pattern().iter().map(|&n| Value::Int(n as i64))))
+    r.func("rank_pattern", &[h], T::List, "how often each held rank appears, largest first: [3, 2] for a full house", |a| {
+        Ok(Value::list(cards(&a[0], "rank_pattern")?.rank_pattern().iter().map(|&n| Value::Int(n as i64))))
     });
     r.function("rank_held", &[h, ("times", T::Int)], &[T::Int], true, "each rank held exactly `times` times, highest first (one solution each)", |a, o| {
         let c = cards(&a[0], "rank_held")?;
@@ -42,38 +42,38 @@ pub fn register(r: &mut Registry) {
         }
         Ok(())
     });
-    r.function("ranks_held", &[h, ("times", T::Int)], &[T::List], false, "the list of ranks held exactly `times` times, highest first", |a, o| {
+    r.func("ranks_held", &[h, ("times", T::Int)], T::List, "the list of ranks held exactly `times` times, highest first", |a| {
         let c = cards(&a[0], "ranks_held")?;
         let k = int(&a[1], "ranks_held", 2)?;
         let ranks: Vec<Value> = match u8::try_from(k) {
             Ok(k) => c.ranks_held(k).map(|r| Value::Int(r as i64)).collect(),
             Err(_) => Vec::new(),
         };
-        one(o, Value::list(ranks))
+        Ok(Value::list(ranks))
     });
-    r.function("count_rank", &[h, ("rank", T::Int)], &[T::Int], false, "how many visible cards have this rank", |a, o| {
+    r.func("count_rank", &[h, ("rank", T::Int)], T::Int, "how many visible cards have this rank", |a| {
         let c = cards(&a[0], "count_rank")?;
         let r = int(&a[1], "count_rank", 2)?;
-        one(o, Value::Int(u8::try_from(r).map_or(0, |r| c.count_rank(r)) as i64))
+        Ok(Value::Int(u8::try_from(r).map_or(0, |r| c.count_rank(r)) as i64))
     });
-    r.function("count_suit", &[h, ("suit", T::Str)], &[T::Int], false, "how many visible cards have this suit (S, H, D, C)", |a, o| {
+    r.func("count_suit", &[h, ("suit", T::Str)], T::Int, "how many visible cards have this suit (S, H, D, C)", |a| {
         let c = cards(&a[0], "count_suit")?;
-        one(o, Value::Int(c.count_suit(suit(&a[1], "count_suit")?) as i64))
+        Ok(Value::Int(c.count_suit(suit(&a[1], "count_suit")?) as i64))
     });
-    r.function("distinct_ranks", &[h], &[T::Int], false, "how many different ranks are visible", |a, o| {
-        one(o, Value::Int(cards(&a[0], "distinct_ranks")?.distinct_ranks() as i64))
+    r.func("distinct_ranks", &[h], T::Int, "how many different ranks are visible", |a| {
+        Ok(Value::Int(cards(&a[0], "distinct_ranks")?.distinct_ranks() as i64))
     });
-    r.function("distinct_suits", &[h], &[T::Int], false, "how many different suits are visible", |a, o| {
-        one(o, Value::Int(cards(&a[0], "distinct_suits")?.distinct_suits() as i64))
+    r.func("distinct_suits", &[h], T::Int, "how many different suits are visible", |a| {
+        Ok(Value::Int(cards(&a[0], "distinct_suits")?.distinct_suits() as i64))
     });
-    r.function("same_suit", &[h], &[T::Bool], false, "true when every visible card has one suit", |a, o| {
-        one(o, Value::Bool(cards(&a[0], "same_suit")?.distinct_suits() == 1))
+    r.func("same_suit", &[h], T::Bool, "true when every visible card has one suit", |a| {
+        Ok(Value::Bool(cards(&a[0], "same_suit")?.distinct_suits() == 1))
     });
-    r.function("consecutive", &[h], &[T::Bool], false, "true when the visible ranks are all different and unbroken (ace high only: A-2-3-4-5 is not)", |a, o| {
-        one(o, Value::Bool(cards(&a[0], "consecutive")?.consecutive()))
+    r.func("consecutive", &[h], T::Bool, "true when the visible ranks are all different and unbroken (ace high only: A-2-3-4-5 is not)", |a| {
+        Ok(Value::Bool(cards(&a[0], "consecutive")?.consecutive()))
     });
-    r.function("high_rank", &[h], &[T::Int], false, "the highest visible rank (0 if none)", |a, o| {
-        one(o, Value::Int(cards(&a[0], "high_rank")?.ranks_desc().first().copied().unwrap_or(0) as i64))
+    r.func("high_rank", &[h], T::Int, "the highest visible rank (0 if none)", |a| {
+        Ok(Value::Int(cards(&a[0], "high_rank")?.high_rank() as i64))
     });
     r.function("suit_of_all", &[h], &[T::Str], true, "the suit all visible cards share (no solution if they differ)", |a, o| {
         let c = cards(&a[0], "suit_of_all")?;
@@ -84,17 +84,17 @@ pub fn register(r: &mut Registry) {
         }
         Ok(())
     });
-    r.function("unseen", &[("a", T::Cards), ("b", T::Cards)], &[T::List], false, "every card of the 52 in neither a nor b, in deck order", |a, o| {
+    r.func("unseen", &[("a", T::Cards), ("b", T::Cards)], T::List, "every card of the 52 in neither a nor b, in deck order", |a| {
         let mask = cards(&a[0], "unseen")?.mask() | cards(&a[1], "unseen")?.mask();
-        one(o, Value::list(Card::deck().filter(|c| mask & (1u64 << c.index()) == 0).map(Value::Card)))
+        Ok(Value::list(Card::deck().filter(|c| mask & (1u64 << c.index()) == 0).map(Value::Card)))
     });
-    r.function("fill_hidden", &[h, ("card", T::Card)], &[T::Cards], false, "the cards with one hidden card replaced by `card`", |a, o| {
+    r.func("fill_hidden", &[h, ("card", T::Card)], T::Cards, "the cards with one hidden card replaced by `card`", |a| {
         let c = cards(&a[0], "fill_hidden")?;
         let k = card(&a[1], "fill_hidden")?;
         if c.hidden() == 0 {
             return Err(BuiltinError::failed("fill_hidden", format!("{c} has no hidden card")));
         }
-        one(o, Value::Cards(Arc::new(c.with_hidden_filled(k))))
+        Ok(Value::Cards(Arc::new(c.with_hidden_filled(k))))
     });
 
     r.input_type(InputType {
@@ -129,27 +129,18 @@ fn parse_cards_input(text: &str, args: &TypeArgs, what: &str) -> Result<Value, N
     parse_cards(text, &spec, what).map(|c| Value::Cards(Arc::new(c)))
 }
 
+#[inline]
 fn cards<'a>(v: &'a Value, builtin: &str) -> Result<&'a Cards, BuiltinError> {
     match v {
         Value::Cards(c) => Ok(c),
-        other => Err(BuiltinError::BadArgument {
-            builtin: builtin.to_string(),
-            position: 1,
-            expected: "cards",
-            got: other.to_string(),
-        }),
+        other => Err(BuiltinError::bad_argument(builtin, 1, "cards", other)),
     }
 }
 
 fn card(v: &Value, builtin: &str) -> Result<Card, BuiltinError> {
     match v {
         Value::Card(c) => Ok(*c),
-        other => Err(BuiltinError::BadArgument {
-            builtin: builtin.to_string(),
-            position: 1,
-            expected: "a card",
-            got: other.to_string(),
-        }),
+        other => Err(BuiltinError::bad_argument(builtin, 1, "a card", other)),
     }
 }
 
@@ -161,12 +152,7 @@ fn suit(v: &Value, builtin: &str) -> Result<Suit, BuiltinError> {
             }
         }
     }
-    Err(BuiltinError::BadArgument {
-        builtin: builtin.to_string(),
-        position: 2,
-        expected: "a suit letter S, H, D or C",
-        got: v.to_string(),
-    })
+    Err(BuiltinError::bad_argument(builtin, 2, "a suit letter S, H, D or C", v))
 }
 
 /// Used by `Solutions`-style helpers elsewhere; keeps the signature import alive for games.

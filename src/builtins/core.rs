@@ -8,59 +8,50 @@ use std::cmp::Ordering;
 
 /// Registers the general built-ins and input types.
 pub fn register(r: &mut Registry) {
-    r.function("len", &[("list", T::Any)], &[T::Int], false, "number of elements (visible cards of a card group)", |a, o| {
+    r.func("len", &[("list", T::Any)], T::Int, "number of elements (visible cards of a card group)", |a| {
         let n = match &a[0] {
             Value::Str(s) => s.chars().count(),
             v => list(v, "len", 1)?.len(),
         };
-        o.push1(Value::Int(n as i64));
-        Ok(())
+        Ok(Value::Int(n as i64))
     });
-    r.function("sum_of", &[("list", T::List)], &[T::Num], false, "sum of a list of numbers (an int if all are ints)", |a, o| {
+    r.func("sum_of", &[("list", T::List)], T::Num, "sum of a list of numbers (an int if all are ints)", |a| {
         let items = list(&a[0], "sum_of", 1)?;
-        o.push1(fold_numbers(&items, "sum_of", Value::Int(0), |x, y| x + y, |x, y| x.checked_add(y))?);
-        Ok(())
+        Ok(fold_numbers(&items, "sum_of", Value::Int(0), |x, y| x + y, |x, y| x.checked_add(y))?)
     });
-    r.function("max_of", &[("list", T::List)], &[T::Any], false, "largest element of a non-empty list", |a, o| {
-        o.push1(extreme(&a[0], "max_of", Ordering::Greater)?);
-        Ok(())
+    r.func("max_of", &[("list", T::List)], T::Any, "largest element of a non-empty list", |a| {
+        Ok(extreme(&a[0], "max_of", Ordering::Greater)?)
     });
-    r.function("min_of", &[("list", T::List)], &[T::Any], false, "smallest element of a non-empty list", |a, o| {
-        o.push1(extreme(&a[0], "min_of", Ordering::Less)?);
-        Ok(())
+    r.func("min_of", &[("list", T::List)], T::Any, "smallest element of a non-empty list", |a| {
+        Ok(extreme(&a[0], "min_of", Ordering::Less)?)
     });
-    r.function("sort_desc", &[("list", T::List)], &[T::List], false, "the list sorted, largest first", |a, o| {
+    r.func("sort_desc", &[("list", T::List)], T::List, "the list sorted, largest first", |a| {
         let mut items = list(&a[0], "sort_desc", 1)?;
         items.sort_by(|x, y| y.compare(x).unwrap_or(Ordering::Equal));
-        o.push1(Value::list(items));
-        Ok(())
+        Ok(Value::list(items))
     });
-    r.function("sort_asc", &[("list", T::List)], &[T::List], false, "the list sorted, smallest first", |a, o| {
+    r.func("sort_asc", &[("list", T::List)], T::List, "the list sorted, smallest first", |a| {
         let mut items = list(&a[0], "sort_asc", 1)?;
         items.sort_by(|x, y| x.compare(y).unwrap_or(Ordering::Equal));
-        o.push1(Value::list(items));
-        Ok(())
+        Ok(Value::list(items))
     });
-    r.function("lex_compare", &[("a", T::List), ("b", T::List)], &[T::Int], false, "compares two lists element by element: 1 if a is larger, -1 if smaller, 0 if equal", |a, o| {
+    r.func("lex_compare", &[("a", T::List), ("b", T::List)], T::Int, "compares two lists element by element: 1 if a is larger, -1 if smaller, 0 if equal", |a| {
         let x = list(&a[0], "lex_compare", 1)?;
         let y = list(&a[1], "lex_compare", 2)?;
         let ord = Value::list(x).compare(&Value::list(y)).unwrap_or(Ordering::Equal);
-        o.push1(Value::Int(ord as i64));
-        Ok(())
+        Ok(Value::Int(ord as i64))
     });
-    r.function("concat", &[("a", T::List), ("b", T::List)], &[T::List], false, "the elements of a then those of b", |a, o| {
+    r.func("concat", &[("a", T::List), ("b", T::List)], T::List, "the elements of a then those of b", |a| {
         let mut x = list(&a[0], "concat", 1)?;
         x.extend(list(&a[1], "concat", 2)?);
-        o.push1(Value::list(x));
-        Ok(())
+        Ok(Value::list(x))
     });
-    r.function("remove", &[("list", T::List), ("item", T::Any)], &[T::List], false, "the list without the first element equal to item", |a, o| {
+    r.func("remove", &[("list", T::List), ("item", T::Any)], T::List, "the list without the first element equal to item", |a| {
         let mut x = list(&a[0], "remove", 1)?;
         if let Some(i) = x.iter().position(|v| v.loose_eq(&a[1])) {
             x.remove(i);
         }
-        o.push1(Value::list(x));
-        Ok(())
+        Ok(Value::list(x))
     });
     r.function("range", &[("from", T::Int), ("to", T::Int)], &[T::Int], true, "every integer from..=to, one solution each", |a, o| {
         let from = int(&a[0], "range", 1)?;
@@ -73,36 +64,29 @@ pub fn register(r: &mut Registry) {
         }
         Ok(())
     });
-    r.function("abs", &[("x", T::Num)], &[T::Num], false, "absolute value", |a, o| {
-        o.push1(match &a[0] {
+    r.func("abs", &[("x", T::Num)], T::Num, "absolute value", |a| {
+        Ok(match &a[0] {
             Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| BuiltinError::failed("abs", "overflow"))?),
             v => Value::Num(num(v, "abs", 1)?.abs()),
-        });
-        Ok(())
+        })
     });
-    r.function("trunc", &[("x", T::Num)], &[T::Int], false, "the integer part, rounding toward zero", |a, o| {
-        o.push1(to_int(num(&a[0], "trunc", 1)?.trunc(), "trunc")?);
-        Ok(())
+    r.func("trunc", &[("x", T::Num)], T::Int, "the integer part, rounding toward zero", |a| {
+        Ok(to_int(num(&a[0], "trunc", 1)?.trunc(), "trunc")?)
     });
-    r.function("floor", &[("x", T::Num)], &[T::Int], false, "the largest integer not above x", |a, o| {
-        o.push1(to_int(num(&a[0], "floor", 1)?.floor(), "floor")?);
-        Ok(())
+    r.func("floor", &[("x", T::Num)], T::Int, "the largest integer not above x", |a| {
+        Ok(to_int(num(&a[0], "floor", 1)?.floor(), "floor")?)
     });
-    r.function("round", &[("x", T::Num)], &[T::Int], false, "the nearest integer (halves away from zero)", |a, o| {
-        o.push1(to_int(num(&a[0], "round", 1)?.round(), "round")?);
-        Ok(())
+    r.func("round", &[("x", T::Num)], T::Int, "the nearest integer (halves away from zero)", |a| {
+        Ok(to_int(num(&a[0], "round", 1)?.round(), "round")?)
     });
-    r.function("decimal", &[("x", T::Num)], &[T::Num], false, "the number as a decimal (so that / does not truncate)", |a, o| {
-        o.push1(Value::Num(num(&a[0], "decimal", 1)?));
-        Ok(())
+    r.func("decimal", &[("x", T::Num)], T::Num, "the number as a decimal (so that / does not truncate)", |a| {
+        Ok(Value::Num(num(&a[0], "decimal", 1)?))
     });
-    r.function("lesser", &[("a", T::Any), ("b", T::Any)], &[T::Any], false, "the smaller of two values", |a, o| {
-        o.push1(if a[1].compare(&a[0]) == Some(Ordering::Less) { a[1].clone() } else { a[0].clone() });
-        Ok(())
+    r.func("lesser", &[("a", T::Any), ("b", T::Any)], T::Any, "the smaller of two values", |a| {
+        Ok(if a[1].compare(&a[0]) == Some(Ordering::Less) { a[1].clone() } else { a[0].clone() })
     });
-    r.function("greater", &[("a", T::Any), ("b", T::Any)], &[T::Any], false, "the larger of two values", |a, o| {
-        o.push1(if a[1].compare(&a[0]) == Some(Ordering::Greater) { a[1].clone() } else { a[0].clone() });
-        Ok(())
+    r.func("greater", &[("a", T::Any), ("b", T::Any)], T::Any, "the larger of two values", |a| {
+        Ok(if a[1].compare(&a[0]) == Some(Ordering::Greater) { a[1].clone() } else { a[0].clone() })
     });
 
     for (name, value_type, doc, parse) in [
@@ -183,32 +167,17 @@ fn bad(token: &str, why: &str) -> NotationError {
 
 /// The elements of a list (or the cards of a card group), or a typed argument error.
 pub fn list(v: &Value, builtin: &str, position: usize) -> Result<Vec<Value>, BuiltinError> {
-    v.elements().ok_or_else(|| BuiltinError::BadArgument {
-        builtin: builtin.to_string(),
-        position,
-        expected: "a list",
-        got: v.to_string(),
-    })
+    v.elements().ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a list", v))
 }
 
 /// The integer argument, or a typed argument error.
 pub fn int(v: &Value, builtin: &str, position: usize) -> Result<i64, BuiltinError> {
-    v.as_int().ok_or_else(|| BuiltinError::BadArgument {
-        builtin: builtin.to_string(),
-        position,
-        expected: "an integer",
-        got: v.to_string(),
-    })
+    v.as_int().ok_or_else(|| BuiltinError::bad_argument(builtin, position, "an integer", v))
 }
 
 /// The numeric argument, or a typed argument error.
 pub fn num(v: &Value, builtin: &str, position: usize) -> Result<f64, BuiltinError> {
-    v.as_f64().ok_or_else(|| BuiltinError::BadArgument {
-        builtin: builtin.to_string(),
-        position,
-        expected: "a number",
-        got: v.to_string(),
-    })
+    v.as_f64().ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a number", v))
 }
 
 fn to_int(x: f64, builtin: &str) -> Result<Value, BuiltinError> {

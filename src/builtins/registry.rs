@@ -8,9 +8,15 @@ use smallvec::SmallVec;
 use std::sync::Arc;
 use thiserror::Error;
 
-/// A run-time failure inside a built-in (bad argument values the checker could not see).
+/// A run-time failure inside a built-in (bad argument values the checker could not see). Boxed,
+/// so that a built-in's result stays as small as its value on the hot path.
 #[derive(Debug, Clone, PartialEq, Error)]
-pub enum BuiltinError {
+#[error(transparent)]
+pub struct BuiltinError(pub Box<BuiltinFailure>);
+
+/// What went wrong in a built-in.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum BuiltinFailure {
     /// An argument of the wrong kind.
     #[error("{builtin}: argument {position} should be {expected}, got {got}")]
     BadArgument {
@@ -26,11 +32,23 @@ pub enum BuiltinError {
 
 impl BuiltinError {
     /// A failure with a message.
+    #[cold]
     pub fn failed(builtin: &str, message: impl Into<String>) -> BuiltinError {
-        BuiltinError::Failed {
+        BuiltinError(Box::new(BuiltinFailure::Failed {
             builtin: builtin.to_string(),
             message: message.into(),
-        }
+        }))
+    }
+
+    /// An argument of the wrong kind.
+    #[cold]
+    pub fn bad_argument(builtin: &str, position: usize, expected: &'static str, got: &impl std::fmt::Display) -> BuiltinError {
+        BuiltinError(Box::new(BuiltinFailure::BadArgument {
+            builtin: builtin.to_string(),
+            position,
+            expected,
+            got: got.to_string(),
+        }))
     }
 }
 
@@ -106,12 +124,32 @@ pub trait Builtin: Send + Sync {
     fn signature(&self) -> &Signature;
     /// Computes the solutions for these arguments (already checked for count, not for type).
     fn call(&self, args: &[Value], out: &mut Solutions) -> Result<(), BuiltinError>;
+
+    /// The value of a single-valued built-in used in an expression. The default goes through
+    /// [`Builtin::call`]; plain functions answer directly.
+    fn call_one(&self, args: &[Value]) -> Result<Value, BuiltinError> {
+        let mut out = Solutions::new(1);
+        self.call(args, &mut out)?;
+        if out.is_empty() {
+            return Err(BuiltinError::failed(&self.signature().name, "gave no value for these arguments"));
+        }
+        Ok(out.row(0)[0].clone())
+    }
+}
+
+/// How a [`FnBuiltin`] computes.
+#[derive(Clone, Copy)]
+enum FnKind {
+    /// One value per call.
+    One(fn(&[Value]) -> Result<Value, BuiltinError>),
+    /// Any number of solutions.
+    Many(fn(&[Value], &mut Solutions) -> Result<(), BuiltinError>),
 }
 
 /// A built-in made from a plain function.
 pub struct FnBuiltin {
     sig: Signature,
-    f: fn(&[Value], &mut Solutions) -> Result<(), BuiltinError>,
+    f: FnKind,
 }
 
 impl Builtin for FnBuiltin {
@@ -120,7 +158,28 @@ impl Builtin for FnBuiltin {
     }
 
     fn call(&self, args: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-        (self.f)(args, out)
+        match self.f {
+            FnKind::One(f) => {
+                out.push1(f(args)?);
+                Ok(())
+            }
+            FnKind::Many(f) => f(args, out),
+        }
+    }
+
+    #[inline]
+    fn call_one(&self, args: &[Value]) -> Result<Value, BuiltinError> {
+        match self.f {
+            FnKind::One(f) => f(args),
+            FnKind::Many(f) => {
+                let mut out = Solutions::new(1);
+                f(args, &mut out)?;
+                if out.is_empty() {
+                    return Err(BuiltinError::failed(&self.sig.name, "gave no value for these arguments"));
+                }
+                Ok(out.row(0)[0].clone())
+            }
+        }
     }
 }
 
@@ -205,7 +264,28 @@ impl Registry {
                 multi,
                 doc,
             },
-            f,
+            f: FnKind::Many(f),
+        }));
+    }
+
+    /// Adds a single-valued built-in (a function of its arguments).
+    pub fn func(
+        &mut self,
+        name: &str,
+        params: &[(&'static str, ValueType)],
+        output: ValueType,
+        doc: &'static str,
+        f: fn(&[Value]) -> Result<Value, BuiltinError>,
+    ) {
+        self.register(Arc::new(FnBuiltin {
+            sig: Signature {
+                name: name.to_string(),
+                params: params.to_vec(),
+                outputs: vec![output],
+                multi: false,
+                doc,
+            },
+            f: FnKind::One(f),
         }));
     }
 

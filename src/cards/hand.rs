@@ -12,6 +12,10 @@ pub struct Cards {
     hidden: u8,
     rank_counts: [u8; 15],
     suit_counts: [u8; 4],
+    /// Bit r set when rank r is held; `held[k]` when it is held exactly k times (k = 1..=4+).
+    rank_mask: u16,
+    held: [u16; 5],
+    suit_mask: u8,
 }
 
 impl Cards {
@@ -24,11 +28,24 @@ impl Cards {
             rank_counts[c.rank() as usize] = rank_counts[c.rank() as usize].saturating_add(1);
             suit_counts[c.suit() as usize] = suit_counts[c.suit() as usize].saturating_add(1);
         }
+        let mut held = [0u16; 5];
+        let mut rank_mask = 0u16;
+        for r in 2..15usize {
+            let n = rank_counts[r] as usize;
+            if n > 0 {
+                rank_mask |= 1 << r;
+                held[n.min(4)] |= 1 << r;
+            }
+        }
+        let suit_mask = (0..4).filter(|&s| suit_counts[s] > 0).fold(0u8, |m, s| m | 1 << s);
         Cards {
             cards,
             hidden,
             rank_counts,
             suit_counts,
+            rank_mask,
+            held,
+            suit_mask,
         }
     }
 
@@ -64,17 +81,30 @@ impl Cards {
 
     /// Ranks held exactly `k` times, highest first.
     pub fn ranks_held(&self, k: u8) -> impl Iterator<Item = u8> + '_ {
-        (2..=14u8).rev().filter(move |&r| self.rank_counts[r as usize] == k)
+        let mut m: u16 = match k {
+            1..=3 => self.held[k as usize],
+            _ => (2..15usize)
+                .filter(|&r| self.rank_counts[r] == k)
+                .fold(0, |m, r| m | 1 << r),
+        };
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let r = 15 - m.leading_zeros() as u8;
+            m &= !(1 << r);
+            Some(r)
+        })
     }
 
     /// Distinct ranks among the visible cards.
     pub fn distinct_ranks(&self) -> usize {
-        self.rank_counts.iter().filter(|&&n| n > 0).count()
+        self.rank_mask.count_ones() as usize
     }
 
     /// Distinct suits among the visible cards.
     pub fn distinct_suits(&self) -> usize {
-        self.suit_counts.iter().filter(|&&n| n > 0).count()
+        self.suit_mask.count_ones() as usize
     }
 
     /// True when the visible ranks are all different and form an unbroken sequence (ace high only:
@@ -84,11 +114,17 @@ impl Cards {
         if n == 0 || self.distinct_ranks() != n {
             return false;
         }
-        let (lo, hi) = self
-            .cards
-            .iter()
-            .fold((14, 2), |(lo, hi), c| (c.rank().min(lo), c.rank().max(hi)));
-        (hi - lo) as usize == n - 1
+        let run = self.rank_mask >> self.rank_mask.trailing_zeros();
+        run == (1u16 << n) - 1
+    }
+
+    /// The highest visible rank, 0 if none.
+    pub fn high_rank(&self) -> u8 {
+        if self.rank_mask == 0 {
+            0
+        } else {
+            15 - self.rank_mask.leading_zeros() as u8
+        }
     }
 
     /// Visible ranks, highest first, repeated as held.

@@ -3,7 +3,7 @@
 
 use super::program::Expr;
 use super::value::Value;
-use crate::builtins::{BuiltinError, Solutions};
+use crate::builtins::BuiltinError;
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use smallvec::SmallVec;
 use std::cmp::Ordering;
@@ -13,7 +13,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum EvalError {
     #[error(transparent)]
-    Builtin(#[from] BuiltinError),
+    Builtin(Box<BuiltinError>),
     #[error("{0}")]
     Type(String),
     #[error("division by zero in `{0}`")]
@@ -24,7 +24,14 @@ pub enum EvalError {
     Index { index: i64, len: usize },
 }
 
+impl From<BuiltinError> for EvalError {
+    fn from(e: BuiltinError) -> Self {
+        EvalError::Builtin(Box::new(e))
+    }
+}
+
 /// Evaluates `e` with the rule's variables and the session's parameters. Counts built-in calls.
+#[inline]
 pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Result<Value, EvalError> {
     Ok(match e {
         Expr::Const(v) => v.clone(),
@@ -37,20 +44,16 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
                 .collect::<Result<Vec<_>, _>>()?,
         ),
         Expr::Call { builtin, args } => {
+            *calls += 1;
+            // A single variable argument is passed in place, without copying its value.
+            if let [Expr::Var(s)] = args.as_slice() {
+                return Ok(builtin.call_one(std::slice::from_ref(&vars[*s as usize]))?);
+            }
             let argv: SmallVec<[Value; 4]> = args
                 .iter()
                 .map(|a| eval(a, vars, params, calls))
                 .collect::<Result<_, _>>()?;
-            *calls += 1;
-            let mut out = Solutions::new(1);
-            builtin.call(&argv, &mut out)?;
-            if out.is_empty() {
-                return Err(EvalError::Type(format!(
-                    "`{}` gave no value for these arguments",
-                    builtin.signature().name
-                )));
-            }
-            out.row(0)[0].clone()
+            builtin.call_one(&argv)?
         }
         Expr::Unary(op, x) => {
             let v = eval(x, vars, params, calls)?;

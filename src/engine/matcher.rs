@@ -63,10 +63,12 @@ impl Frame {
         }
     }
 
+    #[inline]
     fn bound(&self, s: Slot) -> bool {
         self.mask & (1u64 << s) != 0
     }
 
+    #[inline]
     fn bind(&mut self, s: Slot, v: Value) {
         self.vars[s as usize] = v;
         self.mask |= 1u64 << s;
@@ -127,7 +129,10 @@ impl Steps for BodySteps<'_> {
     }
 }
 
-type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> Result<Flow, MatchError> + 's;
+/// A failure boxed, so that results stay small on the hot path.
+pub type MatchResult<T> = Result<T, Box<MatchError>>;
+
+type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> MatchResult<Flow> + 's;
 
 /// Searches `steps[i..]`; calls `sink` with every complete match. `new_fact` is the fact that
 /// started the join (skipped by steps flagged so). Returns `Stop` if the sink stopped the search.
@@ -138,7 +143,7 @@ pub fn solve(
     new_fact: FactId,
     frame: &mut Frame,
     sink: &mut Sink<'_>,
-) -> Result<Flow, MatchError> {
+) -> MatchResult<Flow> {
     if ctx.track_depth {
         let better = ctx.deepest.as_ref().is_none_or(|(d, _, _)| i > *d);
         if better {
@@ -149,9 +154,11 @@ pub fn solve(
         return sink(ctx, frame);
     }
     let (at, idx, skip_new) = steps.step(i);
-    let err = |e: EvalError| MatchError {
-        span: at.span,
-        error: MatchErrorKind::Eval(e),
+    let err = |e: EvalError| {
+        Box::new(MatchError {
+            span: at.span,
+            error: MatchErrorKind::Eval(e),
+        })
     };
     match &at.cond {
         Cond::Pattern { rel, args } => {
@@ -240,7 +247,7 @@ pub fn solve(
             let mut sols = Solutions::new(outputs.len());
             builtin
                 .call(&argv, &mut sols)
-                .map_err(|e| err(EvalError::Builtin(e)))?;
+                .map_err(|e| err(EvalError::from(e)))?;
             for k in 0..sols.len() {
                 let saved = frame.mask;
                 if match_args(ctx, outputs, sols.row(k), frame).map_err(err)? {
@@ -281,16 +288,10 @@ pub fn solve(
                 count += 1;
                 contributing.extend(fr.facts[depth..].iter().copied());
                 if let Some(v) = value {
-                    let x = eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(|e| MatchError {
-                        span: at.span,
-                        error: MatchErrorKind::Eval(e),
-                    })?;
+                    let x = eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?;
                     acc = Some(match (acc.take(), op) {
                         (None, _) => x,
-                        (Some(a), AggregateOp::Sum) => super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(|e| MatchError {
-                            span: at.span,
-                            error: MatchErrorKind::Eval(e),
-                        })?,
+                        (Some(a), AggregateOp::Sum) => super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?,
                         (Some(a), AggregateOp::Min) => {
                             if x.compare(&a) == Some(std::cmp::Ordering::Less) { x } else { a }
                         }
@@ -329,9 +330,11 @@ pub fn solve(
             let outcome = ctx
                 .whatif
                 .run(target, values, ctx.prog, ctx.params)
-                .map_err(|e| MatchError {
-                    span: at.span,
-                    error: MatchErrorKind::WhatIf(Box::new(e)),
+                .map_err(|e| {
+                    Box::new(MatchError {
+                        span: at.span,
+                        error: MatchErrorKind::WhatIf(Box::new(e)),
+                    })
                 })?;
             for (rel, fact_args) in outcome.facts.iter() {
                 if rel != rel_name || fact_args.len() != args.len() {

@@ -153,6 +153,10 @@ pub struct Session {
     trace: Vec<TraceEvent>,
     pub(crate) whatif: WhatIfRunner,
     frame: Frame,
+    /// The frame a selection-time match is copied into (kept to reuse its allocation).
+    found: Frame,
+    /// The bindings of the rule firing, reused across firings.
+    fire_vars: Vec<Value>,
     opts: RunOptions,
     stats: Stats,
 }
@@ -187,6 +191,8 @@ impl Session {
                 ..WhatIfRunner::default()
             },
             frame: Frame::with_vars(nvars),
+            found: Frame::with_vars(nvars),
+            fire_vars: Vec::with_capacity(nvars),
             opts: RunOptions::default(),
             stats: Stats::default(),
             prog: program,
@@ -344,7 +350,8 @@ impl Session {
             self.frame.facts.clear();
             self.frame.facts.extend(self.agenda.facts(&act).iter().copied());
             if !plan.select.is_empty() {
-                let mut found: Option<Frame> = None;
+                let mut found = false;
+                let found_frame = &mut self.found;
                 let mut ctx = Ctx {
                     prog: &prog,
                     mem: &self.mem,
@@ -356,14 +363,17 @@ impl Session {
                 };
                 let steps = IndexSteps { conds: &rule.conds, order: &plan.select };
                 let res = matcher::solve(&mut ctx, &steps, 0, FactId::MAX, &mut self.frame, &mut |_, fr| {
-                    found = Some(fr.clone());
+                    found = true;
+                    found_frame.vars.clone_from(&fr.vars);
+                    found_frame.mask = fr.mask;
+                    found_frame.facts.clone_from(&fr.facts);
                     Ok(Flow::Stop)
                 });
                 self.stats.builtin_calls += ctx.calls;
                 res.map_err(|e| in_rule(&prog, act.rule, e))?;
                 match found {
-                    Some(fr) => self.frame = fr,
-                    None => {
+                    true => std::mem::swap(&mut self.frame, &mut self.found),
+                    false => {
                         let first = plan.select.first().map(|&c| prog.sources.text(rule.conds[c as usize].span).to_string()).unwrap_or_default();
                         self.drop_activation(act.rule, || format!("`{first}` (or a later check) no longer holds"));
                         continue;
@@ -431,13 +441,21 @@ impl Session {
         if self.opts.trace {
             self.trace.push(TraceEvent::Fired { firing });
         }
-        let vars: Vec<Value> = self.frame.vars[..nvars].to_vec();
+        let mut vars = std::mem::take(&mut self.fire_vars);
+        vars.clear();
+        vars.extend_from_slice(&self.frame.vars[..nvars]);
+        let halted = self.act(prog, rule, firing, &vars);
+        self.fire_vars = vars;
+        halted
+    }
+
+    fn act(&mut self, prog: &Arc<Program>, rule: &RuleIr, firing: u32, vars: &[Value]) -> Result<bool, RunError> {
         for action in &rule.actions {
             match action {
                 Action::Assert { rel, args } => {
                     let mut values: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
                     for a in args {
-                        let v = super::eval::eval(a, &vars, &self.params, &mut self.stats.builtin_calls).map_err(|e| RunError::InRule {
+                        let v = super::eval::eval(a, vars, &self.params, &mut self.stats.builtin_calls).map_err(|e| RunError::InRule {
                             rule: rule.name.clone(),
                             location: location(prog, rule.span),
                             message: e.to_string(),
@@ -454,7 +472,7 @@ impl Session {
                         if !self.mem.is_alive(id) {
                             continue;
                         }
-                        let mut frame = Frame { vars: vars.clone(), mask: self.frame.mask, facts: Default::default() };
+                        let mut frame = Frame { vars: vars.to_vec(), mask: self.frame.mask, facts: Default::default() };
                         let mut ctx = Ctx {
                             prog,
                             mem: &self.mem,
@@ -501,7 +519,7 @@ impl Session {
                 track_depth: false,
             };
             let matched = matcher::match_fact(&mut ctx, args, fact, &mut self.frame).map_err(|e| {
-                in_rule(prog, rule_idx, MatchError { span: rule.conds[seed.cond as usize].span, error: MatchErrorKind::Eval(e) })
+                in_rule(prog, rule_idx, Box::new(MatchError { span: rule.conds[seed.cond as usize].span, error: MatchErrorKind::Eval(e) }))
             })?;
             if !matched {
                 self.stats.builtin_calls += ctx.calls;
@@ -564,6 +582,14 @@ impl Session {
             }
         }
         out
+    }
+
+    /// The first argument of the first output fact, without building a conclusion list (for
+    /// tight loops such as benchmarks).
+    pub fn first_output_arg(&self) -> Option<&Value> {
+        let rel = *self.prog.outputs.first()?;
+        let f = *self.mem.of_relation(rel).iter().find(|f| self.mem.is_alive(**f))?;
+        self.mem.args_of(f).first()
     }
 
     /// The output facts as (relation, arguments), for what-ifs.
@@ -637,7 +663,7 @@ pub fn location(prog: &Program, span: crate::lang::source::Span) -> String {
     format!("{}:{}:{}", l.file, l.line, l.col)
 }
 
-fn in_rule(prog: &Program, rule: u32, e: MatchError) -> RunError {
+fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
     let message = match e.error {
         MatchErrorKind::Eval(e) => e.to_string(),
         MatchErrorKind::WhatIf(inner) => format!("what-if failed: {inner}"),

@@ -4,6 +4,8 @@ mod hand;
 mod movegen;
 mod play;
 mod rules;
+#[cfg(test)]
+mod rlcard_check;
 
 pub use error::DoudizhuError;
 pub use hand::{parse_hand, rank_name, Hand};

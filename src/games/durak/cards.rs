@@ -80,6 +80,11 @@ pub struct Card {
 }
 
 impl Card {
+    pub const ACE_OF_SPADES: Card = Card {
+        rank: 14,
+        suit: Suit::Spades,
+    };
+
     /// A card of rank 2..=14; any other rank is an error naming it.
     pub fn new(rank: u8, suit: Suit) -> Result<Card, DurakError> {
         if (2..=14).contains(&rank) {
@@ -121,6 +126,17 @@ impl Card {
         } else {
             self.suit == trump
         }
+    }
+
+    /// Every card that beats `self` when `trump` is trump, as a set (a mask, for the engine's
+    /// "can the defender beat anything" questions).
+    pub fn beaten_by(self, trump: Suit) -> CardSet {
+        let above = (SUIT_MASK << (self.rank as u32 - 1)) & SUIT_MASK;
+        let mut bits = above << (self.suit.index() * 13);
+        if self.suit != trump {
+            bits |= SUIT_MASK << (trump.index() * 13);
+        }
+        CardSet(bits)
     }
 
     /// Pretty form with the suit symbol and `10` spelled out: `10♠`.
@@ -377,6 +393,10 @@ impl CardSet {
         CardSet(self.0 | other.0)
     }
 
+    pub fn intersection(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & other.0)
+    }
+
     pub fn intersects(self, other: CardSet) -> bool {
         self.0 & other.0 != 0
     }
@@ -469,7 +489,10 @@ mod tests {
             parse_cards("7X").unwrap_err().to_string(),
             "`7X`: unknown suit X"
         );
-        assert_eq!(parse_cards("Q").unwrap_err().to_string(), "`Q`: missing suit");
+        assert_eq!(
+            parse_cards("Q").unwrap_err().to_string(),
+            "`Q`: missing suit"
+        );
         assert_eq!(
             parse_cards("7S 8D 7s").unwrap_err().to_string(),
             "7S appears twice"
@@ -526,5 +549,14 @@ mod tests {
         assert!(c("6H").beats(c("AS"), Suit::Hearts));
         assert!(!c("AS").beats(c("6H"), Suit::Hearts));
         assert!(!c("AD").beats(c("6S"), Suit::Hearts));
+        // The mask agrees with `beats` on every pair.
+        for a in Deck::Cards52.cards() {
+            for trump in Suit::ALL {
+                let mask = a.beaten_by(trump);
+                for d in Deck::Cards52.cards() {
+                    assert_eq!(mask.contains(d), d.beats(a, trump), "{d} on {a}");
+                }
+            }
+        }
     }
 }

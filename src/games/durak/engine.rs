@@ -108,6 +108,8 @@ pub struct GameState {
     discard: CardSet,
     out: u8,
     table: SmallVec<[TablePair; 6]>,
+    /// The table's cards as a set, kept in step with `table`.
+    table_set: CardSet,
     leader: usize,
     attacker: usize,
     defender: usize,
@@ -131,9 +133,16 @@ fn illegal(player: usize, action: Action, reason: impl Into<String>) -> DurakErr
 impl GameState {
     /// A new game dealt from a deck shuffled by ChaCha8 with `seed`.
     pub fn new(options: &GameOptions, seed: u64) -> Result<GameState, DurakError> {
-        let mut order = options.deck.cards();
+        check_table_size(options)?;
+        let mut deck = [FALLBACK_CARD; 52];
+        let mut len = 0;
+        for c in options.deck.set().iter() {
+            deck[len] = c;
+            len += 1;
+        }
+        let order = &mut deck[..len];
         order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-        GameState::with_deck_order(options, &order)
+        Ok(GameState::deal(options, order))
     }
 
     /// A new game from a prescribed deck order: cards are dealt one at a time round the table
@@ -141,18 +150,8 @@ impl GameState {
     /// the bottom and fixes the trump. If the deal uses the whole deck, the last card dealt fixes
     /// the trump and stays in its owner's hand.
     pub fn with_deck_order(options: &GameOptions, order: &[Card]) -> Result<GameState, DurakError> {
-        let n = options.players;
-        if !(2..=6).contains(&n) {
-            return Err(DurakError::BadPlayerCount(n));
-        }
+        check_table_size(options)?;
         let deck = options.deck;
-        if n * HAND_SIZE > deck.size() {
-            return Err(DurakError::DeckTooSmall {
-                players: n,
-                needed: n * HAND_SIZE,
-                deck: deck.size(),
-            });
-        }
         let mut seen = CardSet::EMPTY;
         for &c in order {
             if !deck.contains(c) {
@@ -173,16 +172,20 @@ impl GameState {
                 deck.size()
             )));
         }
-        let trump_card = match order.last() {
-            Some(c) => *c,
-            None => return Err(DurakError::BadDeckOrder("empty".to_string())),
-        };
+        Ok(GameState::deal(options, order))
+    }
+
+    /// Deals a checked order (see [`GameState::with_deck_order`]).
+    fn deal(options: &GameOptions, order: &[Card]) -> GameState {
+        let n = options.players;
+        let trump_card = order.last().copied().unwrap_or(FALLBACK_CARD);
         let mut hands: SmallVec<[CardSet; 6]> = SmallVec::from_elem(CardSet::EMPTY, n);
-        let dealt = n * HAND_SIZE;
+        let dealt = (n * HAND_SIZE).min(order.len());
         for (i, &c) in order[..dealt].iter().enumerate() {
             hands[i % n].insert(c);
         }
-        let stock: Vec<Card> = order[dealt..].iter().rev().copied().collect();
+        let mut stock: Vec<Card> = Vec::with_capacity(order.len() - dealt);
+        stock.extend(order[dealt..].iter().rev());
         let trump = trump_card.suit();
         let first = first_attacker(&hands, trump);
         let defender = (first + 1) % n;
@@ -195,6 +198,7 @@ impl GameState {
             discard: CardSet::EMPTY,
             out: 0,
             table: SmallVec::new(),
+            table_set: CardSet::EMPTY,
             leader: first,
             attacker: first,
             defender,
@@ -206,7 +210,7 @@ impl GameState {
             actions: 0,
         };
         state.settle();
-        Ok(state)
+        state
     }
 
     pub fn options(&self) -> &GameOptions {
@@ -250,14 +254,7 @@ impl GameState {
 
     /// Every card on the table, attacks and defences.
     pub fn table_cards(&self) -> CardSet {
-        let mut s = CardSet::EMPTY;
-        for p in &self.table {
-            s.insert(p.attack);
-            if let Some(d) = p.defence {
-                s.insert(d);
-            }
-        }
-        s
+        self.table_set
     }
 
     /// The player who led this bout (refill order starts here).
@@ -350,8 +347,7 @@ impl GameState {
     }
 
     fn can_throw(&self, p: usize) -> bool {
-        self.table.len() < self.attack_limit()
-            && self.hand(p).rank_mask() & self.table_ranks() != 0
+        self.table.len() < self.attack_limit() && self.hand(p).rank_mask() & self.table_ranks() != 0
     }
 
     /// The player a transfer would pass the attack to, if a transfer with some card is possible
@@ -365,9 +361,7 @@ impl GameState {
         }
         let target = self.next_in_game_after(self.defender);
         let after = self.table.len() + 1;
-        (target != self.defender
-            && after <= self.max_attacks()
-            && self.hand(target).len() >= after)
+        (target != self.defender && after <= self.max_attacks() && self.hand(target).len() >= after)
             .then_some(target)
     }
 
@@ -381,7 +375,7 @@ impl GameState {
         self.table
             .iter()
             .filter(|p| p.defence.is_none())
-            .any(|p| hand.iter().any(|c| c.beats(p.attack, trump)))
+            .any(|p| p.attack.beaten_by(trump).intersects(hand))
     }
 
     fn defender_can_transfer(&self) -> bool {
@@ -433,10 +427,12 @@ impl GameState {
             self.discard_happened = true;
         }
         self.table.clear();
+        self.table_set = CardSet::EMPTY;
         // Refill: the leader and the other attackers clockwise, the defender last.
         let order: SmallVec<[usize; 6]> = self.attackers_in_order().collect();
         for p in order.into_iter().chain(std::iter::once(self.defender)) {
-            while self.hands[p].len() < HAND_SIZE {
+            let missing = HAND_SIZE.saturating_sub(self.hands[p].len());
+            for _ in 0..missing {
                 match self.stock.pop() {
                     Some(c) => self.hands[p].insert(c),
                     None => break,
@@ -505,6 +501,27 @@ impl GameState {
     }
 }
 
+/// Never used: stands in where a card is needed before real ones are placed (all decks are
+/// non-empty, so the real deal always overwrites it).
+const FALLBACK_CARD: Card = Card::ACE_OF_SPADES;
+
+/// 2..=6 players, and enough cards to deal six to each.
+fn check_table_size(options: &GameOptions) -> Result<(), DurakError> {
+    let n = options.players;
+    if !(2..=6).contains(&n) {
+        return Err(DurakError::BadPlayerCount(n));
+    }
+    let size = options.deck.size();
+    if n * HAND_SIZE > size {
+        return Err(DurakError::DeckTooSmall {
+            players: n,
+            needed: n * HAND_SIZE,
+            deck: size,
+        });
+    }
+    Ok(())
+}
+
 /// First attacker: the holder of the lowest trump; if nobody holds a trump, the holder of the
 /// lowest card (rank, then suit ♠ ♥ ♦ ♣).
 fn first_attacker(hands: &[CardSet], trump: Suit) -> usize {
@@ -542,7 +559,7 @@ pub fn legal_actions_into(state: &GameState, out: &mut Vec<Action>) {
     if p == state.defender && !state.taking {
         let trump = state.trump();
         for pair in state.table.iter().filter(|t| t.defence.is_none()) {
-            for c in hand.iter().filter(|c| c.beats(pair.attack, trump)) {
+            for c in hand.intersection(pair.attack.beaten_by(trump)).iter() {
                 out.push(Action::Defend {
                     attack: pair.attack,
                     with: c,
@@ -587,6 +604,7 @@ pub fn apply(state: &mut GameState, player: usize, action: Action) -> Result<(),
     match action {
         Action::Attack(c) => {
             state.hands[p].remove(c);
+            state.table_set.insert(c);
             state.table.push(TablePair {
                 attack: c,
                 defence: None,
@@ -595,6 +613,7 @@ pub fn apply(state: &mut GameState, player: usize, action: Action) -> Result<(),
         Action::Pass => state.passed |= 1 << p,
         Action::Defend { attack, with } => {
             state.hands[p].remove(with);
+            state.table_set.insert(with);
             if let Some(pair) = state
                 .table
                 .iter_mut()
@@ -611,6 +630,7 @@ pub fn apply(state: &mut GameState, player: usize, action: Action) -> Result<(),
         Action::Transfer(c) => {
             let target = state.transfer_target().unwrap_or(p);
             state.hands[p].remove(c);
+            state.table_set.insert(c);
             state.table.push(TablePair {
                 attack: c,
                 defence: None,
@@ -715,7 +735,11 @@ fn check(state: &GameState, p: usize, action: Action) -> Result<(), DurakError> 
                 return Err(not_held(c));
             }
             if state.transfer_rank() != Some(c.rank()) {
-                return Err(illegal(p, action, "a transfer needs a card of the attacked rank"));
+                return Err(illegal(
+                    p,
+                    action,
+                    "a transfer needs a card of the attacked rank",
+                ));
             }
             if state.transfer_target().is_none() {
                 return Err(illegal(

@@ -7,13 +7,17 @@
 //! * Hand value — [`hand_value`]`(hand, trump, stock, hand_sizes, &ValueParams) -> HandValue`
 //!   with an itemised [`Term`] list ("A♠ +600", "trump 9♦ +100 +1300", "three 7s: bonus …",
 //!   "clubs 3 vs 1.33 expected: −250"); [`ValueModel`] is the same function compiled to tables
-//!   for speed. Every constant is in [`ValueParams`] (settable by name, [`ValueParams::set`]).
+//!   for speed (equal to it whenever no single term exceeds ±2^40). Every constant is in
+//!   [`ValueParams`] (settable by name, [`ValueParams::set`]); [`parse_hand_sizes`] reads `6,6,5`.
 //! * Decisions — [`decide`]`(view, legal, &ReferencePolicy) -> Decision`: the chosen action and
-//!   every candidate's score; thresholds in [`DecisionParams`].
+//!   every candidate's score ([`Decision::explain`]); [`decide_action`] is the same choice without
+//!   the record. Thresholds in [`DecisionParams`] (SPEC's values by default;
+//!   [`DecisionParams::tuned`] raises the throw-in base from 1200 to 2000, see its doc).
 //! * Engine — [`GameOptions`], [`GameState`] (`new(options, seed)`, `with_deck_order`),
 //!   [`Action`], [`legal_actions`], [`apply`] (a misplay is an error, the state is unchanged).
 //! * Players — [`Player`], [`PlayerView`], [`RandomPlayer`], [`LowestPlayer`],
-//!   [`ReferencePlayer`]; arena [`play_match`] → [`MatchStats`], [`wilson`] intervals.
+//!   [`ReferencePlayer`]; arena [`play_match`] → [`MatchStats`] (per-seat durak counts, draws,
+//!   aborted games), [`wilson`] 95% intervals; [`play_game`] plays one game.
 //! * [`run_bench`] / [`run_bench_quick`].
 //!
 //! Decisions taken where SPEC §5.2 is silent:
@@ -70,6 +74,11 @@ pub use engine::{
 pub use error::DurakError;
 pub use frac::Frac;
 pub use players::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
-pub use policy::{decide, Candidate, Decision, DecisionParams, ReferencePolicy, Situation};
-pub use value::{hand_value, HandValue, Term, TermKind, ValueModel, ValueParams, VALUE_PARAM_NAMES};
+pub use policy::{
+    decide, decide_action, Candidate, Decision, DecisionParams, ReferencePolicy, Situation,
+};
+pub use value::{
+    hand_value, parse_hand_sizes, HandValue, Term, TermKind, ValueModel, ValueParams,
+    VALUE_PARAM_NAMES,
+};
 pub use view::{PlayerView, Role};

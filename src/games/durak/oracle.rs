@@ -183,3 +183,120 @@ pub fn legal(state: &GameState) -> Vec<String> {
     out.sort();
     out
 }
+
+/// SPEC §5.2's decisions written plainly on top of the oracle hand value (lists, not masks).
+pub fn decide(
+    view: &super::view::PlayerView,
+    legal: &[Action],
+    vp: &ValueParams,
+    dp: &super::policy::DecisionParams,
+) -> Action {
+    let trump = view.trump;
+    let stock = view.stock;
+    let sizes: Vec<usize> = view.hand_sizes.to_vec();
+    let hand: Vec<Card> = view.hand.to_vec();
+    let val = |cards: &[Card]| hand_value(cards, trump, stock, &sizes, vp);
+    let without = |c: Card| -> Vec<Card> { hand.iter().copied().filter(|x| *x != c).collect() };
+    let current = val(&hand);
+    let r = stock as i64;
+    // Highest score, ties to the lowest card.
+    let pick = |cands: Vec<(i64, i64, Card, Action)>| {
+        cands
+            .into_iter()
+            .min_by_key(|(score, _, card, _)| (-score, card.low_key(trump)))
+    };
+    let table: Vec<Card> = view
+        .table
+        .iter()
+        .flat_map(|t| std::iter::once(t.attack).chain(t.defence))
+        .collect();
+    if legal.iter().any(|a| {
+        matches!(
+            a,
+            Action::Take | Action::Defend { .. } | Action::Transfer(_)
+        )
+    }) {
+        let transfers: Vec<_> = legal
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Transfer(c) => {
+                    let v = val(&without(c));
+                    Some((v, v, c, *a))
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some((_, after, _, a)) = pick(transfers) {
+            if current - after < dp.transfer_max_loss {
+                return a;
+            }
+        }
+        let target = view
+            .table
+            .iter()
+            .find(|t| t.defence.is_none())
+            .map(|t| t.attack);
+        let defences: Vec<_> = legal
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Defend { attack, with } if Some(attack) == target => {
+                    let after = val(&without(with));
+                    let on_table = table.iter().any(|t| t.rank() == with.rank());
+                    let bonus = if on_table {
+                        dp.defend_table_rank_bonus
+                    } else {
+                        0
+                    };
+                    Some((after + bonus, after, with, *a))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut with_table = hand.clone();
+        with_table.extend(table.iter().copied());
+        let take_value = val(&with_table);
+        if let Some((score, _, _, a)) = pick(defences) {
+            if current - score < dp.defend_max_loss
+                || take_value - score < dp.take_base - dp.take_per_stock * r
+                || (stock == 0 && dp.defend_when_stock_empty)
+            {
+                return a;
+            }
+        }
+        return Action::Take;
+    }
+    let attacks: Vec<_> = legal
+        .iter()
+        .filter_map(|a| match *a {
+            Action::Attack(c) => {
+                let after = val(&without(c));
+                let k = hand.iter().filter(|x| x.rank() == c.rank()).count();
+                let bonus = Q::frac(dp.lead_rank_bonus[k])
+                    .mul(Q::int(vp.rank_values[c.rank() as usize - 2]))
+                    .mul(Q::int(dp.lead_rank_scale))
+                    .trunc();
+                Some((after + bonus, after, c, *a))
+            }
+            _ => None,
+        })
+        .collect();
+    let best = pick(attacks);
+    if view.table.is_empty() {
+        return best.map_or(legal[0], |b| b.3);
+    }
+    match best {
+        Some((score, after, _, a)) => {
+            let kept = if dp.throw_compare_with_bonus {
+                score
+            } else {
+                after
+            };
+            if current - kept < dp.throw_base - dp.throw_per_stock * r {
+                a
+            } else {
+                Action::Pass
+            }
+        }
+        None => Action::Pass,
+    }
+}

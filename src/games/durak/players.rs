@@ -2,7 +2,7 @@
 
 use super::engine::Action;
 use super::error::DurakError;
-use super::policy::{decide, ReferencePolicy};
+use super::policy::{decide_action, ReferencePolicy};
 use super::view::PlayerView;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -96,7 +96,7 @@ impl Player for LowestPlayer {
     }
 }
 
-/// The SPEC §5.2 policy ([`decide`]) as a player.
+/// The SPEC §5.2 policy ([`super::decide`]) as a player.
 #[derive(Clone, Debug, Default)]
 pub struct ReferencePlayer {
     policy: ReferencePolicy,
@@ -117,6 +117,6 @@ impl Player for ReferencePlayer {
         if legal.is_empty() {
             return Err(no_action(view));
         }
-        Ok(decide(view, legal, &self.policy).action)
+        Ok(decide_action(view, legal, &self.policy))
     }
 }

@@ -147,6 +147,31 @@ impl ValueParams {
     }
 }
 
+/// Reads every player's hand size, this player's first: `6,6,5` or `6 6 5`.
+pub fn parse_hand_sizes(s: &str) -> Result<Vec<usize>, DurakError> {
+    let sizes: Result<Vec<usize>, DurakError> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<usize>()
+                .ok()
+                .filter(|n| *n <= 52)
+                .ok_or_else(|| DurakError::BadNumber {
+                    token: t.to_string(),
+                    reason: "a hand size is a whole number 0..52".to_string(),
+                })
+        })
+        .collect();
+    let sizes = sizes?;
+    if sizes.is_empty() {
+        return Err(DurakError::BadNumber {
+            token: s.trim().to_string(),
+            reason: "no hand sizes given".to_string(),
+        });
+    }
+    Ok(sizes)
+}
+
 /// What a term is about, for callers that compare breakdowns without parsing labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TermKind {
@@ -270,7 +295,10 @@ pub(super) fn hand_size_points(h: usize, in_play: i64, p: &ValueParams) -> i64 {
     };
     let diff_num = mul(t.num() as i128, rd) - mul(rn, t.den() as i128);
     let diff_den = mul(t.den() as i128, rd);
-    trunc(mul(diff_num, m.num() as i128), mul(diff_den, m.den() as i128))
+    trunc(
+        mul(diff_num, m.num() as i128),
+        mul(diff_den, m.den() as i128),
+    )
 }
 
 /// Other cards in play: stock + every hand size − |H| (SPEC item 5). May be ≤ 0 for hypothetical
@@ -302,7 +330,7 @@ fn rank_plural(rank: u8) -> String {
 
 /// n/3 as a person writes it: "2", "1.33", "2.67".
 fn third(n: usize) -> String {
-    if n % 3 == 0 {
+    if n.is_multiple_of(3) {
         (n / 3).to_string()
     } else {
         let hundredths = (n * 100 + 1) / 3;
@@ -433,7 +461,9 @@ pub fn hand_value(
         label,
         value,
     });
-    let total = terms.iter().fold(0i64, |acc, t| acc.saturating_add(t.value));
+    let total = terms
+        .iter()
+        .fold(0i64, |acc, t| acc.saturating_add(t.value));
     HandValue { total, terms }
 }
 
@@ -560,7 +590,8 @@ impl ValueModel {
         let t = trump.index() & 3;
         let mut packed = [0i64; 4];
         for i in 0..4 {
-            packed[i] = self.suit_lo[(s[i] & 127) as usize] + self.suit_hi[(s[i] >> 7 & 63) as usize];
+            packed[i] =
+                self.suit_lo[(s[i] & 127) as usize] + self.suit_hi[(s[i] >> 7 & 63) as usize];
         }
         let len = |e: i64| (e & 255) as usize;
         let trump_len = len(packed[t]);
@@ -627,10 +658,7 @@ mod tests {
     fn empty_hand_with_empty_stock_is_out_of_play() {
         let v = value("", Suit::Hearts, 0, &[0, 5], &ValueParams::default());
         assert_eq!(v.total, 30000);
-        assert_eq!(
-            labels(&v),
-            ["out of play (hand and stock empty): +30000"]
-        );
+        assert_eq!(labels(&v), ["out of play (hand and stock empty): +30000"]);
         // With cards left in the stock an empty hand is only worth the hand-size term:
         // in play = 4 + 5 − 0 = 9, (0.25 − 0/9) × 600 = 150.
         let v = value("", Suit::Hearts, 4, &[0, 5], &ValueParams::default());
@@ -641,7 +669,13 @@ mod tests {
     fn all_non_trumps_in_one_suit() {
         // 6♠ 7♠ 9♠, trump ♥: cards −200 −100 +100; a = 1; spades |3−1|/1 → −400, diamonds and
         // clubs |0−1|/1 → −200 each; in play = 10 + 9 − 3 = 16: (1/4 − 3/16) × 600 = 37.5 → 37.
-        let v = value("6S 7S 9S", Suit::Hearts, 10, &[3, 6], &ValueParams::default());
+        let v = value(
+            "6S 7S 9S",
+            Suit::Hearts,
+            10,
+            &[3, 6],
+            &ValueParams::default(),
+        );
         assert_eq!(
             labels(&v),
             [
@@ -661,33 +695,70 @@ mod tests {
     fn four_of_a_kind_and_the_seed_scale() {
         // Q♠ Q♥ Q♦ Q♣, trump ♦: 4 × 400 + 1300; bonus 4 × 1.25 × 100 = 500; each non-trump suit
         // holds 1 = a; in play = 0 + 7 − 4 = 3: (1/4 − 4/3) × 600 = −650.
-        let v = value("QS QH QD QC", Suit::Diamonds, 0, &[4, 3], &ValueParams::default());
+        let v = value(
+            "QS QH QD QC",
+            Suit::Diamonds,
+            0,
+            &[4, 3],
+            &ValueParams::default(),
+        );
         assert_eq!(v.total, 2900 + 500 - 650);
         assert!(labels(&v).contains(&"trump Q♦ +400 +1300".to_string()));
         assert!(labels(&v).contains(&"four queens: bonus 4 × 1.25 × 100 = +500".to_string()));
         assert!(labels(&v).contains(&"spades 1 vs 1 expected: 0".to_string()));
         // The seed's literal code: 4 × 1.25 = 5 points.
-        let v = value("QS QH QD QC", Suit::Diamonds, 0, &[4, 3], &ValueParams::seed_literal());
+        let v = value(
+            "QS QH QD QC",
+            Suit::Diamonds,
+            0,
+            &[4, 3],
+            &ValueParams::seed_literal(),
+        );
         assert_eq!(v.total, 2900 + 5 - 650);
     }
 
     #[test]
     fn three_of_a_kind_truncates_with_scale_one() {
         // Three 9s: max(1, 1) × 0.75 × 1 = 0.75 → 0 with the seed's scale; × 100 → 75.
-        let lit = value("9S 9H 9C", Suit::Diamonds, 20, &[3, 6], &ValueParams::seed_literal());
-        let spec = value("9S 9H 9C", Suit::Diamonds, 20, &[3, 6], &ValueParams::default());
+        let lit = value(
+            "9S 9H 9C",
+            Suit::Diamonds,
+            20,
+            &[3, 6],
+            &ValueParams::seed_literal(),
+        );
+        let spec = value(
+            "9S 9H 9C",
+            Suit::Diamonds,
+            20,
+            &[3, 6],
+            &ValueParams::default(),
+        );
         assert_eq!(spec.total - lit.total, 75);
         // Three 7s use max(−1, 1).
-        let v = value("7S 7H 7C", Suit::Diamonds, 20, &[3, 6], &ValueParams::default());
+        let v = value(
+            "7S 7H 7C",
+            Suit::Diamonds,
+            20,
+            &[3, 6],
+            &ValueParams::default(),
+        );
         assert!(labels(&v).contains(&"three 7s: bonus max(−1, 1) × 0.75 × 100 = +75".to_string()));
     }
 
     #[test]
     fn fifty_two_card_deck_low_ranks() {
-        // 2♠ 2♥ 3♦ A♣, trump ♣: −600 −600 −500 +1900; two 2s: max(−6,1) × 0.5 × 100 = 50;
+        // 2♠ 2♥ 3♦ A♣, trump ♣: −600 −600 −500 +600+1300; two 2s: max(−6,1) × 0.5 × 100 = 50;
         // suits 1,1,1 = a; in play = 20 + 16 − 4 = 32: (1/4 − 4/32) × 600 = 75.
-        let v = value("2S 2H 3D AC", Suit::Clubs, 20, &[4, 6, 6], &ValueParams::default());
-        assert_eq!(v.total, 100 + 50 + 75);
+        let v = value(
+            "2S 2H 3D AC",
+            Suit::Clubs,
+            20,
+            &[4, 6, 6],
+            &ValueParams::default(),
+        );
+        // cards −600 −600 −500 +1900 = 200.
+        assert_eq!(v.total, 200 + 50 + 75);
     }
 
     #[test]
@@ -696,7 +767,13 @@ mod tests {
         // cards −200 −200 +1500 +500 +600 +1400 = 3600; two 6s: max(−2,1) × 0.5 × 100 = 50;
         // non-trumps 4, a = 4/3: spades 1 → −50, diamonds 2 → −100, clubs 1 → −50;
         // in play = 24 + 12 − 6 = 30: (1/4 − 6/30) × 600 = 30.
-        let v = value("6S 6D 10H KC AD 9H", Suit::Hearts, 24, &[6, 6], &ValueParams::default());
+        let v = value(
+            "6S 6D 10H KC AD 9H",
+            Suit::Hearts,
+            24,
+            &[6, 6],
+            &ValueParams::default(),
+        );
         assert_eq!(v.total, 3600 + 50 - 200 + 30);
         assert!(labels(&v).contains(&"trump 10♥ +200 +1300".to_string()));
         assert!(labels(&v).contains(&"diamonds 2 vs 1.33 expected: −100".to_string()));
@@ -705,17 +782,30 @@ mod tests {
     #[test]
     fn the_briefs_example_suit_line() {
         // 7♣ 8♣ 9♣ K♠, trump ♥: a = 4/3; clubs |3 − 4/3| / (4/3) = 5/4 → −250.
-        let v = value("7C 8C 9C KS", Suit::Hearts, 12, &[4, 6], &ValueParams::default());
+        let v = value(
+            "7C 8C 9C KS",
+            Suit::Hearts,
+            12,
+            &[4, 6],
+            &ValueParams::default(),
+        );
         assert!(labels(&v).contains(&"clubs 3 vs 1.33 expected: −250".to_string()));
         // cards 500; suits −50 −200 −250; in play 18: (1/4 − 4/18) × 600 = 16.67 → 16.
-        assert_eq!(v.total, 500 - 500 + 16);
+        let (cards, suits, size) = (500, -500, 16);
+        assert_eq!(v.total, cards + suits + size);
     }
 
     #[test]
     fn each_suit_term_is_truncated_on_its_own() {
         // 7 non-trumps, a = 7/3: counts 3, 2, 2 → 400/7 = 57.1, 200/7 = 28.6, 28.6 → −57 −28 −28
         // (truncating the sum instead would give −114).
-        let v = value("6S 7S 8S 6H 7H 6C 7C", Suit::Diamonds, 0, &[7, 30], &ValueParams::default());
+        let v = value(
+            "6S 7S 8S 6H 7H 6C 7C",
+            Suit::Diamonds,
+            0,
+            &[7, 30],
+            &ValueParams::default(),
+        );
         let suit_sum: i64 = v
             .terms
             .iter()
@@ -744,6 +834,18 @@ mod tests {
             ]
         );
         assert_eq!(v.total, 1100 + 1200 - 5850);
+    }
+
+    #[test]
+    fn hand_sizes_parse() {
+        assert_eq!(parse_hand_sizes("6,6,5").unwrap(), [6, 6, 5]);
+        assert_eq!(parse_hand_sizes(" 6 0 ").unwrap(), [6, 0]);
+        assert_eq!(
+            parse_hand_sizes("6,x").unwrap_err().to_string(),
+            "`x`: a hand size is a whole number 0..52"
+        );
+        assert!(parse_hand_sizes("").is_err());
+        assert!(parse_hand_sizes("99").is_err());
     }
 
     #[test]

@@ -51,7 +51,9 @@ pub struct PlayerView {
 impl PlayerView {
     /// Sum of every hand size (this player's included), the form the hand value needs.
     pub fn hand_sizes_total(&self) -> usize {
-        self.hand_sizes.iter().sum()
+        self.hand_sizes
+            .iter()
+            .fold(0usize, |acc, s| acc.saturating_add(*s))
     }
 
     /// Hand sizes with this player's first, then the others clockwise (SPEC §5.2's `hands=`).

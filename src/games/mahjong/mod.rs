@@ -1,12 +1,17 @@
 //! Two-player mahjong (placeholder doc, rewritten at the end).
 
+mod arena;
+mod bench;
 mod call;
 mod discard;
 mod error;
+mod game;
 #[cfg(test)]
 mod oracle;
 mod meld;
 mod notation;
+mod player;
+mod players;
 mod shanten;
 mod split;
 mod tables;
@@ -29,3 +34,8 @@ pub use win::{is_win, waits, Wait, WinForm};
 pub use split::{best_split, Block, BlockKind, ShapeCounts, Split, TileShape};
 pub use call::{call_options, CallAnalysis, CallKind, CallOption, CallWeights};
 pub use discard::{discard_options, useful_draws, DiscardOption};
+pub use arena::{play_match, wilson_interval, MatchStats};
+pub use game::{Game, GameResult, Misplay, Outcome};
+pub use player::{CallAction, Player, PlayerView, TurnAction};
+pub use players::{seed_discard, strong_discard, RandomPlayer, SeedPlayer, StrongPlayer};
+pub use bench::{run_bench, run_bench_quick};

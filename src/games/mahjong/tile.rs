@@ -33,6 +33,9 @@ pub const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'P', 'F', 'C'];
 pub struct Tile(u8);
 
 impl Tile {
+    /// 1m, the lowest kind.
+    pub const ONE_MAN: Tile = Tile(0);
+
     /// The kind with this index, if it is below 34.
     pub fn from_index(index: usize) -> Option<Tile> {
         (index < KINDS).then_some(Tile(index as u8))

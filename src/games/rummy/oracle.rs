@@ -189,23 +189,30 @@ pub fn all_melds(hand: &Hand, o: &Options) -> Vec<Vec<usize>> {
         }
     }
     for shape in shapes {
-        let slots = shape.len();
-        for joker_mask in 0..(1u32 << slots) {
-            let j = joker_mask.count_ones() as usize
-                + shape.iter().filter(|s| s.is_none()).count();
-            if joker_mask.count_ones() as usize > joker_total || j > joker_total {
-                continue;
-            }
-            let naturals: Vec<usize> = shape
+        // Absent cards must be jokers; present ones may be read as jokers too.
+        let forced = shape
+            .iter()
+            .filter(|s| s.is_none_or(|c| counts[c] == 0))
+            .count();
+        if forced > joker_total {
+            continue;
+        }
+        let present: Vec<usize> = shape
+            .iter()
+            .filter_map(|s| *s)
+            .filter(|&c| counts[c] > 0)
+            .collect();
+        for as_jokers in subsets_up_to(present.len(), joker_total - forced) {
+            let naturals: Vec<usize> = present
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| joker_mask & (1 << i) == 0)
-                .filter_map(|(_, s)| *s)
+                .filter(|(i, _)| !as_jokers.contains(i))
+                .map(|(_, &c)| c)
                 .collect();
             if naturals.is_empty() {
                 continue;
             }
-            for fill in joker_fills(&jokerlike, j) {
+            for fill in joker_fills(&jokerlike, forced + as_jokers.len()) {
                 let mut meld = naturals.clone();
                 meld.extend(fill);
                 meld.sort();
@@ -216,6 +223,25 @@ pub fn all_melds(hand: &Hand, o: &Options) -> Vec<Vec<usize>> {
         }
     }
     found.into_iter().collect()
+}
+
+fn subsets_up_to(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    let mut frontier = vec![Vec::new()];
+    for _ in 0..k {
+        let mut next = Vec::new();
+        for set in &frontier {
+            let from = set.last().map_or(0, |&l: &usize| l + 1);
+            for i in from..n {
+                let mut bigger = set.clone();
+                bigger.push(i);
+                next.push(bigger);
+            }
+        }
+        out.extend(next.iter().cloned());
+        frontier = next;
+    }
+    out
 }
 
 fn joker_fills(kinds: &[usize], j: usize) -> Vec<Vec<usize>> {

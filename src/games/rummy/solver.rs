@@ -27,23 +27,53 @@ pub struct Value {
     pub merged: u128,
     /// Maximal arrangements with split forms counted separately (`split_runs`).
     pub split: u128,
-    pub min_cards: u32,
-    pub min_points: u32,
+    /// Fewest deadwood cards, then fewest points among those: `cards << 32 | points`.
+    pub min_cp: u64,
+    /// Fewest deadwood points, then fewest cards among those: `points << 32 | cards`.
+    pub min_pc: u64,
 }
 
 impl Value {
-    const DEAD: Value = Value {
+    pub(super) const DEAD: Value = Value {
         merged: 0,
         split: 0,
-        min_cards: u32::MAX,
-        min_points: u32::MAX,
+        min_cp: u64::MAX,
+        min_pc: u64::MAX,
     };
-    const DONE: Value = Value {
+    pub(super) const DONE: Value = Value {
         merged: 1,
         split: 1,
-        min_cards: 0,
-        min_points: 0,
+        min_cp: 0,
+        min_pc: 0,
     };
+
+    /// A single arrangement with this deadwood.
+    pub(super) fn single(cards: u32, points: u32) -> Value {
+        Value {
+            merged: 1,
+            split: 1,
+            min_cp: (cards as u64) << 32 | points as u64,
+            min_pc: (points as u64) << 32 | cards as u64,
+        }
+    }
+
+    pub fn min_cards(&self) -> u32 {
+        (self.min_cp >> 32) as u32
+    }
+
+    pub fn min_points(&self) -> u32 {
+        (self.min_pc >> 32) as u32
+    }
+
+    /// Disjoint union: counts multiply (saturating), minima add.
+    pub(super) fn combine(self, other: Value) -> Value {
+        Value {
+            merged: self.merged.saturating_mul(other.merged),
+            split: self.split.saturating_mul(other.split),
+            min_cp: self.min_cp.saturating_add(other.min_cp),
+            min_pc: self.min_pc.saturating_add(other.min_pc),
+        }
+    }
 }
 
 const NONE: u8 = 0xFF;
@@ -53,7 +83,6 @@ const NONE: u8 = 0xFF;
 struct Row {
     open: u8,
     start: [u8; 2],
-    dleft: [bool; 2],
     dump_prev: bool,
     streak: u8,
     high_use: u8,
@@ -64,9 +93,7 @@ impl Row {
     fn pack(self) -> u32 {
         (self.open as u32)
             | (self.start[0] as u32 & 0xF) << 2
-            | (self.dleft[0] as u32) << 6
             | (self.start[1] as u32 & 0xF) << 7
-            | (self.dleft[1] as u32) << 11
             | (self.dump_prev as u32) << 12
             | (self.streak as u32) << 13
             | (self.high_use as u32) << 15
@@ -77,7 +104,6 @@ impl Row {
         Row {
             open: (v & 3) as u8,
             start: [((v >> 2) & 0xF) as u8, ((v >> 7) & 0xF) as u8],
-            dleft: [(v >> 6) & 1 != 0, (v >> 11) & 1 != 0],
             dump_prev: (v >> 12) & 1 != 0,
             streak: ((v >> 13) & 3) as u8,
             high_use: ((v >> 15) & 3) as u8,
@@ -115,12 +141,12 @@ struct RowMove {
 
 /// The row automaton: runs open before position `p` may end at `p - 1`, continue, and `u`
 /// copies at `p` must be covered; `dumped` says whether a copy at `p` is dumped.
-fn row_moves(st: Row, p: u8, u: u8, dumped: bool, ace_high: bool) -> SmallVec<[RowMove; 4]> {
+fn row_moves(st: Row, p: u8, u: u8, dumped: bool) -> SmallVec<[RowMove; 4]> {
     let mut out = SmallVec::new();
     let subsets: &[u8] = match st.open {
         0 => &[0],
         1 => &[0, 1],
-        _ if st.start[0] == st.start[1] && st.dleft[0] == st.dleft[1] => &[0, 1, 3],
+        _ if st.start[0] == st.start[1] => &[0, 1, 3],
         _ => &[0, 1, 2, 3],
     };
     let streak = if dumped { st.streak + 1 } else { 0 };
@@ -129,7 +155,7 @@ fn row_moves(st: Row, p: u8, u: u8, dumped: bool, ace_high: bool) -> SmallVec<[R
     }
     'subset: for &sub in subsets {
         let mut ended = [NONE; 2];
-        let mut kept: SmallVec<[(u8, bool); 2]> = SmallVec::new();
+        let mut kept: SmallVec<[u8; 2]> = SmallVec::new();
         for j in 0..st.open as usize {
             let start = st.start[j];
             if sub & (1 << j) != 0 {
@@ -141,8 +167,8 @@ fn row_moves(st: Row, p: u8, u: u8, dumped: bool, ace_high: bool) -> SmallVec<[R
                 if dumped && !(start == 0 && p == 13) {
                     continue 'subset;
                 }
-                // The dumped low ace extends a run starting at 2 unless it reaches the high ace.
-                if st.dleft[j] && end != 13 {
+                // 2..K+A holds the same cards as A..K: only the ace-low form is kept.
+                if start == 1 && end == 13 {
                     continue 'subset;
                 }
                 ended[if ended[0] == NONE { 0 } else { 1 }] = start;
@@ -150,23 +176,20 @@ fn row_moves(st: Row, p: u8, u: u8, dumped: bool, ace_high: bool) -> SmallVec<[R
                 if start == 0 && p == 13 {
                     continue 'subset;
                 }
-                kept.push((start, st.dleft[j]));
+                kept.push(start);
             }
         }
         if kept.len() as u8 > u {
             continue;
         }
         let fresh = u - kept.len() as u8;
-        let mut dleft = false;
+        // A dumped card just before would extend a run starting here (a dumped low ace
+        // before a run from 2 too: that run cannot reach the high ace, see above).
         if fresh > 0 && st.dump_prev {
-            if p == 1 && ace_high {
-                dleft = true;
-            } else {
-                continue;
-            }
+            continue;
         }
         for _ in 0..fresh {
-            kept.push((p, dleft));
+            kept.push(p);
         }
         kept.sort_unstable();
         let mut row = Row {
@@ -177,9 +200,8 @@ fn row_moves(st: Row, p: u8, u: u8, dumped: bool, ace_high: bool) -> SmallVec<[R
             ace_dump: st.ace_dump,
             ..Row::default()
         };
-        for (j, &(start, dl)) in kept.iter().enumerate() {
+        for (j, &start) in kept.iter().enumerate() {
             row.start[j] = start;
-            row.dleft[j] = dl;
         }
         out.push(RowMove {
             row,
@@ -354,7 +376,7 @@ impl IslandSolver {
                     } else {
                         cell(s).dump > 0
                     };
-                    moves[s] = row_moves(rows[s], p, cell(s).low, dumped, self.ace_high);
+                    moves[s] = row_moves(rows[s], p, cell(s).low, dumped);
                     if p == 0 && self.ace_high && !sentinel {
                         for m in moves[s].iter_mut() {
                             m.row.high_use = cell(s).high;
@@ -436,8 +458,9 @@ impl IslandSolver {
             if !e.touch {
                 acc.merged = acc.merged.saturating_add(child.merged.saturating_mul(f));
             }
-            acc.min_cards = acc.min_cards.min(child.min_cards + e.dump_cards);
-            acc.min_points = acc.min_points.min(child.min_points + e.dump_points);
+            let here = Value::single(e.dump_cards, e.dump_points);
+            acc.min_cp = acc.min_cp.min(child.min_cp + here.min_cp);
+            acc.min_pc = acc.min_pc.min(child.min_pc + here.min_pc);
         }
         self.memo.insert(key, acc);
         acc
@@ -452,16 +475,17 @@ impl IslandSolver {
         let mut path = Vec::new();
         let mut key = root;
         while !self.is_end(key) {
-            let mut best: Option<(u32, Edge)> = None;
+            let mut best: Option<(u64, Edge)> = None;
             for e in self.edges(key) {
                 let child = self.value(e.next);
                 if child.split == 0 {
                     continue;
                 }
+                let here = Value::single(e.dump_cards, e.dump_points);
                 let score = if by_points {
-                    child.min_points + e.dump_points
+                    child.min_pc + here.min_pc
                 } else {
-                    child.min_cards + e.dump_cards
+                    child.min_cp + here.min_cp
                 };
                 if best.is_none_or(|(b, _)| score < b) {
                     best = Some((score, e));
@@ -597,17 +621,17 @@ mod tests {
     fn seed_demo_island() {
         // SPEC §5.4: 3 maximal arrangements, min deadwood 5 cards / 16 points.
         let v = solve("2H3H4H5H4H5H6H3C3C3D3D4D", false);
-        assert_eq!((v.merged, v.split, v.min_cards, v.min_points), (3, 3, 5, 16));
+        assert_eq!((v.merged, v.split, v.min_cards(), v.min_points()), (3, 3, 5, 16));
     }
 
     #[test]
     fn split_forms_of_a_long_run() {
         // 2..7 of hearts: merged one run; split adds 2-4 + 5-7.
         let v = solve("2H3H4H5H6H7H", false);
-        assert_eq!((v.merged, v.split, v.min_cards), (1, 2, 0));
+        assert_eq!((v.merged, v.split, v.min_cards()), (1, 2, 0));
         // Q-K-A is a run only when the ace is high.
-        assert_eq!(solve("QHKHAH", false).min_cards, 3);
-        assert_eq!(solve("QHKHAH", true).min_cards, 0);
+        assert_eq!(solve("QHKHAH", false).min_cards(), 3);
+        assert_eq!(solve("QHKHAH", true).min_cards(), 0);
     }
 
     #[test]

@@ -58,7 +58,11 @@ pub fn card_name(card: u8) -> String {
 
 /// Names of several cards separated by spaces.
 pub fn cards_text(cards: &[u8]) -> String {
-    cards.iter().map(|&c| card_name(c)).collect::<Vec<_>>().join(" ")
+    cards
+        .iter()
+        .map(|&c| card_name(c))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Parses one card: rank `2`–`9`, `T`/`10`, `J`, `Q`, `K`, `A`, then suit `S H D C` or `♠ ♥ ♦ ♣`;

@@ -49,7 +49,9 @@ pub(super) fn step(t: &Tables, state: u32, card: u8) -> u32 {
 
 /// The state after a partial hand (at most five cards).
 pub(super) fn walk(t: &Tables, cards: &[u8]) -> u32 {
-    cards.iter().fold(t.root, |state, &card| step(t, state, card))
+    cards
+        .iter()
+        .fold(t.root, |state, &card| step(t, state, card))
 }
 
 #[cfg(test)]
@@ -72,7 +74,10 @@ mod tests {
     #[test]
     fn checked_rejects_bad_hands() {
         assert_eq!(rank5_checked(&[1, 2, 3]), Err(StudError::HandSize(3)));
-        assert_eq!(rank5_checked(&[1, 2, 3, 4, 60]), Err(StudError::CardIndex(60)));
+        assert_eq!(
+            rank5_checked(&[1, 2, 3, 4, 60]),
+            Err(StudError::CardIndex(60))
+        );
         assert!(matches!(
             rank5_checked(&[1, 2, 3, 4, 4]),
             Err(StudError::DuplicateCard(_))

@@ -16,7 +16,9 @@
 //!
 //! **Multiway** (two or more opponents with unknown cards) enumerates the deals themselves, each
 //! player's rank updated incrementally through the evaluator's states, so the cost is one table load
-//! per card dealt at the innermost level. It is kept for late streets by the budget.
+//! per card dealt at the innermost level; as soon as a dealt opponent beats me, the remaining ways to
+//! finish the deal are counted as losses by a product of binomials instead of being dealt. The
+//! budget charges the full deal count, so it is conservative; it keeps multiway to late streets.
 
 use super::combos::{binomial, SubsetIndexer};
 use super::eval::{step, walk};
@@ -64,7 +66,16 @@ pub fn equity_exact(situation: &Situation, budget: u64) -> Option<Odds> {
             seats.extend_from_slice(variable);
             let mut tally = Tally::default();
             let mut ranks = [0u32; 5];
-            enumerate(t, &plan.pool, &seats, 0, 0, &mut ranks, plan.fixed_best, &mut tally);
+            enumerate(
+                t,
+                &plan.pool,
+                &seats,
+                0,
+                0,
+                &mut ranks,
+                plan.fixed_best,
+                &mut tally,
+            );
             tally
         }
     };
@@ -87,7 +98,7 @@ fn plan(situation: &Situation) -> Plan {
         })
         .collect();
     // The opponent with most unknown cards goes first: with a single such opponent, the sweep.
-    seats.sort_by(|a, b| b.missing.cmp(&a.missing));
+    seats.sort_by_key(|seat| std::cmp::Reverse(seat.missing));
     let split = if seats.get(1).is_some_and(|s| s.missing > 0) {
         seats.iter().filter(|s| s.missing > 0).count()
     } else {
@@ -156,42 +167,67 @@ fn each_completion(
         }
         chosen[depth] = position as u8;
         let next = step(t, state, card);
-        each_completion(t, pool, used, next, position + 1, left - 1, chosen, depth + 1, visit);
+        each_completion(
+            t,
+            pool,
+            used,
+            next,
+            position + 1,
+            left - 1,
+            chosen,
+            depth + 1,
+            visit,
+        );
     }
 }
 
-/// All completions of a seat, sorted by rank (counting sort over the dense ranks).
+/// All completions of a seat, sorted by rank: counted per rank in a first pass, placed in a second
+/// (evaluation is cheaper than holding a second copy of millions of completions).
 fn completions_by_rank(t: &Tables, pool: &[u8], seat: Seat) -> Vec<Completion> {
-    let mut all = Vec::with_capacity(binomial(pool.len(), seat.missing) as usize);
     let mut chosen = [0u8; 5];
-    each_completion(t, pool, 0, seat.state, 0, seat.missing, &mut chosen, 0, &mut |rank, members| {
+    let count = binomial(pool.len(), seat.missing) as usize;
+    let mut visit_all = |visit: &mut dyn FnMut(u32, &[u8])| {
+        each_completion(
+            t,
+            pool,
+            0,
+            seat.state,
+            0,
+            seat.missing,
+            &mut chosen,
+            0,
+            visit,
+        );
+    };
+    let completion = |rank: u32, members: &[u8]| {
         let mut packed = [0u8; 5];
         packed[..members.len()].copy_from_slice(members);
-        all.push(Completion {
+        Completion {
             rank,
             members: packed,
-        });
-    });
-    let buckets = usize::from(DISTINCT_RANKS) + 1;
-    let mut starts = vec![0usize; buckets + 1];
-    for c in &all {
-        starts[(c.rank as usize).min(buckets - 1) + 1] += 1;
+        }
+    };
+    if count < 1024 {
+        // Few completions (late streets): a comparison sort beats clearing thousands of buckets.
+        let mut all = Vec::with_capacity(count);
+        visit_all(&mut |rank, members| all.push(completion(rank, members)));
+        all.sort_unstable_by_key(|c| c.rank);
+        return all;
     }
+    let buckets = usize::from(DISTINCT_RANKS);
+    let mut starts = vec![0usize; buckets + 1];
+    visit_all(&mut |rank, _| starts[(rank as usize).min(buckets - 1) + 1] += 1);
     for i in 1..starts.len() {
         starts[i] += starts[i - 1];
     }
-    let mut sorted = vec![
-        Completion {
-            rank: 0,
-            members: [0; 5]
-        };
-        all.len()
-    ];
-    for c in all {
-        let bucket = (c.rank as usize).min(buckets - 1);
-        sorted[starts[bucket]] = c;
+    let mut sorted = vec![completion(0, &[]); count];
+    visit_all(&mut |rank, members| {
+        let bucket = (rank as usize).min(buckets - 1);
+        if let Some(slot) = sorted.get_mut(starts[bucket]) {
+            *slot = completion(rank, members);
+        }
         starts[bucket] += 1;
-    }
+    });
     sorted
 }
 
@@ -241,7 +277,11 @@ fn sweep(t: &Tables, pool: &[u8], me: Seat, opponent: Seat, fixed: Option<(u32, 
         };
         add_up_to(&mut b, &mut counters, false);
         below.clear();
-        below.extend(mine[a..group_end].iter().map(|c| count_disjoint(&counters, c)));
+        below.extend(
+            mine[a..group_end]
+                .iter()
+                .map(|c| count_disjoint(&counters, c)),
+        );
         add_up_to(&mut b, &mut counters, true);
         for (completion, &less) in mine[a..group_end].iter().zip(&below) {
             let not_greater = count_disjoint(&counters, completion);
@@ -294,15 +334,47 @@ fn enumerate(
         tally.record(ranks[0], best, holders);
         return;
     };
+    if seat == 1 && fixed.is_some_and(|(best, _)| best > ranks[0]) {
+        let available = pool.len() - used.count_ones() as usize;
+        tally.losses += ways_to_complete(&seats[1..], available);
+        return;
+    }
     let mut chosen = [0u8; 5];
     let missing = current.missing;
-    each_completion(t, pool, used, current.state, 0, missing, &mut chosen, 0, &mut |rank, members| {
-        let now_used = members.iter().fold(used, |u, &p| u | (1 << p));
-        if let Some(slot) = ranks.get_mut(seat) {
-            *slot = rank;
-        }
-        enumerate(t, pool, seats, seat + 1, now_used, ranks, fixed, tally);
-    });
+    each_completion(
+        t,
+        pool,
+        used,
+        current.state,
+        0,
+        missing,
+        &mut chosen,
+        0,
+        &mut |rank, members| {
+            let now_used = members.iter().fold(used, |u, &p| u | (1 << p));
+            if seat > 0 && rank > ranks[0] {
+                // Already beaten: every way to finish the deal is a loss; count them, don't deal them.
+                let available = pool.len() - now_used.count_ones() as usize;
+                tally.losses += ways_to_complete(&seats[seat + 1..], available);
+                return;
+            }
+            if let Some(slot) = ranks.get_mut(seat) {
+                *slot = rank;
+            }
+            enumerate(t, pool, seats, seat + 1, now_used, ranks, fixed, tally);
+        },
+    );
+}
+
+/// Deals of `available` cards to `seats` in turn.
+fn ways_to_complete(seats: &[Seat], available: usize) -> u64 {
+    let mut left = available;
+    let mut ways = 1u64;
+    for seat in seats {
+        ways = ways.saturating_mul(binomial(left, seat.missing));
+        left = left.saturating_sub(seat.missing);
+    }
+    ways
 }
 
 /// Test hook: the multiway enumeration applied to any situation (heads-up included), to cross-check

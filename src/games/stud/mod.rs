@@ -70,6 +70,5 @@ pub use situation::{Situation, HAND_SIZE};
 /// Exact odds when within `budget` work units (see [`exact_cost`]), else Monte Carlo over `samples`
 /// deals seeded by `seed`; [`Odds::exact`] says which.
 pub fn equity(situation: &Situation, budget: u64, samples: u64, seed: u64) -> Odds {
-    equity_exact(situation, budget)
-        .unwrap_or_else(|| equity_monte_carlo(situation, samples, seed))
+    equity_exact(situation, budget).unwrap_or_else(|| equity_monte_carlo(situation, samples, seed))
 }

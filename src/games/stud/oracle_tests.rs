@@ -135,7 +135,10 @@ fn seed_example() {
     let s = situation("8S TD TS 8H 8C", &["3C 5D 4H 6H"], "");
     let odds = equity_exact(&s, 1_000);
     let odds = odds.unwrap_or_else(|| panic!("within budget"));
-    assert_eq!((odds.wins, odds.ties, odds.losses, odds.total), (43, 0, 0, 43));
+    assert_eq!(
+        (odds.wins, odds.ties, odds.losses, odds.total),
+        (43, 0, 0, 43)
+    );
     assert_eq!((odds.p_win, odds.exact, odds.deals), (1.0, true, 43));
     assert_eq!(rank5(hand("8S TD TS 8H 8C")).category(), 3);
 }
@@ -169,10 +172,7 @@ fn random_situation(rng: &mut ChaCha8Rng, max_deals: u128) -> Situation {
             })
             .collect();
         let mut dead = Vec::new();
-        loop {
-            let Ok(s) = Situation::new(mine.clone(), opponents.clone(), dead.clone()) else {
-                break;
-            };
+        while let Ok(s) = Situation::new(mine.clone(), opponents.clone(), dead.clone()) {
             if s.deal_count() <= max_deals {
                 return s;
             }
@@ -225,7 +225,10 @@ fn early_streets_with_dead_cards_match_the_oracle() {
         let s = Situation::new(me, vec![opponent], dead).unwrap_or_else(|e| panic!("{e}"));
         let fast = equity_exact(&s, u64::MAX).unwrap_or_else(|| panic!("no budget limit"));
         let (wins, ties_split, losses) = oracle::odds(s.me(), s.opponents(), s.dead());
-        assert_eq!((fast.wins, fast.ties_split, fast.losses), (wins, ties_split, losses));
+        assert_eq!(
+            (fast.wins, fast.ties_split, fast.losses),
+            (wins, ties_split, losses)
+        );
     }
 }
 
@@ -235,7 +238,7 @@ fn monte_carlo_lands_within_its_error_bar() {
         situation("AS KD 7C 7S", &["QH QC 2D"], ""),
         situation("9S 9D", &["KC"], ""),
         situation("AS KD 7C 7S 2C", &["QH QC 2D", "JS TS"], ""),
-        situation("5H 6H 7H 8H", &["AS", "KS KD"], "2C 3C"),
+        situation("5H 6H 7H 8H 9C", &["AS 4D 4C", "KS KD TD"], "2C 3C"),
     ];
     for (i, s) in cases.iter().enumerate() {
         let exact = equity_exact(s, u64::MAX).unwrap_or_else(|| panic!("exact {i}"));
@@ -277,4 +280,54 @@ fn multiway_ties_split_the_pot() {
     let odds = equity_exact(&s, 10).unwrap_or_else(|| panic!("one deal"));
     assert_eq!((odds.ties_split[3], odds.total), (1, 1));
     assert!((odds.equity - 1.0 / 3.0).abs() < 1e-12);
+}
+
+mod properties {
+    use super::super::oracle;
+    use super::super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Any input: validation or an answer whose counts add up; never a panic.
+        #[test]
+        fn any_situation_is_answered_or_rejected(
+            me in proptest::collection::vec(0u8..60, 0..7),
+            opponents in proptest::collection::vec(proptest::collection::vec(0u8..60, 0..7), 0..6),
+            dead in proptest::collection::vec(0u8..60, 0..12),
+            seed in any::<u64>(),
+        ) {
+            if let Ok(s) = Situation::new(me, opponents, dead) {
+                let odds = equity(&s, 20_000, 50, seed);
+                prop_assert_eq!(odds.wins + odds.ties + odds.losses, odds.total);
+                if odds.exact {
+                    prop_assert_eq!(u128::from(odds.total), odds.deals);
+                } else {
+                    prop_assert_eq!(odds.total, 50);
+                }
+                prop_assert!((0.0..=1.0).contains(&odds.equity));
+            }
+        }
+
+        /// Any five distinct cards in any order: the oracle's category and deciding ranks.
+        #[test]
+        fn any_hand_in_any_order(cards in proptest::sample::subsequence((0u8..52).collect::<Vec<_>>(), 5).prop_shuffle()) {
+            let hand: [u8; 5] = [cards[0], cards[1], cards[2], cards[3], cards[4]];
+            let d = describe(rank5(hand));
+            prop_assert_eq!((d.category, d.deciding_ranks), oracle::classify(&hand));
+            prop_assert_eq!(rank5_checked(&cards), Ok(rank5(hand)));
+        }
+
+        /// Garbage hands are rejected by the checked evaluator and harmless to the unchecked one.
+        #[test]
+        fn garbage_hands_do_not_panic(cards in proptest::collection::vec(any::<u8>(), 0..8)) {
+            let _ = rank5_checked(&cards);
+            if let Ok(hand) = <[u8; 5]>::try_from(cards.as_slice()) {
+                let rank = rank5(hand);
+                prop_assert!(rank.value() < DISTINCT_RANKS);
+                let _ = describe(rank).to_string();
+            }
+        }
+    }
 }

@@ -123,7 +123,12 @@ impl std::fmt::Display for HandDescription {
                 self.name, words[0], words[1], words[2]
             ),
             8 if !words.is_empty() => {
-                write!(f, "{}, {first}s, kickers {}", self.name, words[1..].join(" "))
+                write!(
+                    f,
+                    "{}, {first}s, kickers {}",
+                    self.name,
+                    words[1..].join(" ")
+                )
             }
             _ => write!(f, "{}, {}", self.name, words.join(" ")),
         }

@@ -155,12 +155,12 @@ mod tests {
             Situation::new(vec![52], vec![vec![]], vec![]),
             Err(StudError::CardIndex(52))
         );
-        let dead: Vec<u8> = (10..50).collect();
+        let dead: Vec<u8> = (5..50).collect();
         assert_eq!(
             Situation::new(vec![0], vec![vec![1]], dead),
             Err(StudError::NotEnoughCards {
                 needed: 8,
-                unseen: 10
+                unseen: 5
             })
         );
     }

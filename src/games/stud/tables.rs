@@ -59,7 +59,10 @@ impl StateKey {
         if self.count(rank_index) >= 4 {
             return None;
         }
+        // Two cards of one rank differ in suit (only duplicate cards could say otherwise), so a
+        // repeated rank ends any flush; this keeps duplicate-card states out of the table.
         let suit = match self.suit {
+            _ if self.count(rank_index) > 0 => MIXED,
             EMPTY => suit,
             same if same == suit => suit,
             _ => MIXED,
@@ -194,7 +197,15 @@ mod tests {
         for i in [12, 0, 1, 2, 3] {
             counts[i] = 1; // A 2 3 4 5: not a straight
         }
-        assert_eq!(packed_key(&counts, true) >> 20, 6, "suited A2345 is a flush");
-        assert_eq!(packed_key(&counts, false) >> 20, 1, "offsuit A2345 is high card");
+        assert_eq!(
+            packed_key(&counts, true) >> 20,
+            6,
+            "suited A2345 is a flush"
+        );
+        assert_eq!(
+            packed_key(&counts, false) >> 20,
+            1,
+            "offsuit A2345 is high card"
+        );
     }
 }

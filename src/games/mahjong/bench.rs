@@ -1,0 +1,244 @@
+//! `kibitzer bench mahjong`: win checks, shanten and waits per second on random and near-ready
+//! hands, the strong player's decision time on real game positions, and arena games per second.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::time::Instant;
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::arena::play_match;
+use super::player::{CallAction, Player, PlayerView, TurnAction};
+use super::players::{SeedPlayer, StrongPlayer};
+use super::shanten::shanten;
+use super::tables::prepare_tables;
+use super::tile::{Counts, Tile, KINDS, NO_TILES};
+use super::win::{is_win, waits};
+
+/// Sizes of one run.
+struct Workload {
+    hands: usize,
+    rounds: usize,
+    positions: usize,
+    games: u32,
+}
+
+/// The full benchmark (a few seconds).
+pub fn run_bench(out: &mut dyn Write) -> std::io::Result<()> {
+    run(
+        out,
+        Workload {
+            hands: 20_000,
+            rounds: 50,
+            positions: 2_000,
+            games: 300,
+        },
+    )
+}
+
+/// A tiny version for smoke tests.
+pub fn run_bench_quick(out: &mut dyn Write) -> std::io::Result<()> {
+    run(
+        out,
+        Workload {
+            hands: 500,
+            rounds: 2,
+            positions: 50,
+            games: 4,
+        },
+    )
+}
+
+fn random_hand(rng: &mut ChaCha8Rng, size: usize) -> Counts {
+    let mut wall: Vec<usize> = (0..KINDS).flat_map(|k| [k; 4]).collect();
+    wall.shuffle(rng);
+    let mut c = NO_TILES;
+    for &k in &wall[..size] {
+        c[k] += 1;
+    }
+    c
+}
+
+/// A winning hand with `swaps` tiles exchanged at random, `size` tiles (13 drops one more).
+fn near_ready(rng: &mut ChaCha8Rng, size: usize, swaps: usize) -> Counts {
+    loop {
+        let mut c = NO_TILES;
+        c[rng.random_range(0..KINDS)] += 2;
+        for _ in 0..4 {
+            let k = rng.random_range(0..KINDS);
+            if k < 27 && k % 9 <= 6 && rng.random_bool(0.6) {
+                for d in 0..3 {
+                    c[k + d] += 1;
+                }
+            } else {
+                c[k] += 3;
+            }
+        }
+        for _ in 0..swaps + (14 - size) {
+            let held: Vec<usize> = (0..KINDS).filter(|&i| c[i] > 0).collect();
+            c[held[rng.random_range(0..held.len())]] -= 1;
+            if super::tile::tile_count(&c) < size {
+                c[rng.random_range(0..KINDS)] += 1;
+            }
+        }
+        while super::tile::tile_count(&c) > size {
+            let held: Vec<usize> = (0..KINDS).filter(|&i| c[i] > 0).collect();
+            c[held[rng.random_range(0..held.len())]] -= 1;
+        }
+        if c.iter().all(|&x| x <= 4) && super::tile::tile_count(&c) == size {
+            return c;
+        }
+    }
+}
+
+fn per_second(count: usize, start: Instant) -> f64 {
+    count as f64 / start.elapsed().as_secs_f64().max(1e-9)
+}
+
+/// Records the views a strong player decides on during real games.
+struct Recorder {
+    inner: StrongPlayer,
+    views: Vec<PlayerView>,
+    limit: usize,
+}
+
+impl Player for Recorder {
+    fn name(&self) -> String {
+        "strong".into()
+    }
+    fn on_draw(&mut self, view: &PlayerView) -> TurnAction {
+        if self.views.len() < self.limit {
+            self.views.push(view.clone());
+        }
+        self.inner.on_draw(view)
+    }
+    fn on_discard(&mut self, view: &PlayerView, offered: Tile) -> CallAction {
+        self.inner.on_discard(view, offered)
+    }
+}
+
+fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    writeln!(out, "mahjong bench: one thread, {cores} core(s) on this machine")?;
+    let t = Instant::now();
+    prepare_tables();
+    writeln!(out, "tables built in {:.0} ms", t.elapsed().as_secs_f64() * 1e3)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    let random14: Vec<Counts> = (0..w.hands).map(|_| random_hand(&mut rng, 14)).collect();
+    let random13: Vec<Counts> = (0..w.hands).map(|_| random_hand(&mut rng, 13)).collect();
+    let near14: Vec<Counts> = (0..w.hands).map(|i| near_ready(&mut rng, 14, i % 2)).collect();
+    let near13: Vec<Counts> = (0..w.hands).map(|_| near_ready(&mut rng, 13, 0)).collect();
+
+    let mut figures = Vec::new();
+    for (label, hands) in [("random", &random14), ("near-ready", &near14)] {
+        let start = Instant::now();
+        let mut wins = 0usize;
+        for _ in 0..w.rounds {
+            for h in hands.iter() {
+                wins += is_win(black_box(h), &[]).is_some() as usize;
+            }
+        }
+        let rate = per_second(w.rounds * hands.len(), start);
+        writeln!(out, "win check, {label} 14-tile hands: {:.1} M/s ({} wins per round)", rate / 1e6, wins / w.rounds.max(1))?;
+        figures.push(rate);
+    }
+    let win_rate = figures.iter().cloned().fold(f64::INFINITY, f64::min);
+
+    let mut shanten_rates = Vec::new();
+    for (label, hands) in [
+        ("random 14", &random14),
+        ("random 13", &random13),
+        ("near-ready 14", &near14),
+        ("near-ready 13", &near13),
+    ] {
+        let start = Instant::now();
+        let mut sum = 0i64;
+        for _ in 0..w.rounds {
+            for h in hands.iter() {
+                sum += shanten(black_box(h), &[]) as i64;
+            }
+        }
+        let rate = per_second(w.rounds * hands.len(), start);
+        writeln!(out, "shanten (both forms), {label}-tile hands: {:.2} M/s (mean {:.2})", rate / 1e6, sum as f64 / (w.rounds * hands.len()).max(1) as f64)?;
+        shanten_rates.push(rate);
+    }
+    let shanten_rate = shanten_rates.iter().cloned().fold(f64::INFINITY, f64::min);
+
+    let mut wait_rates = Vec::new();
+    for (label, hands) in [("random", &random13), ("near-ready", &near13)] {
+        let start = Instant::now();
+        let mut n = 0usize;
+        for _ in 0..w.rounds {
+            for h in hands.iter() {
+                n += waits(black_box(h), &[], &NO_TILES).len();
+            }
+        }
+        let rate = per_second(w.rounds * hands.len(), start);
+        writeln!(out, "waits, {label} 13-tile hands: {:.2} M/s ({:.2} waits per hand)", rate / 1e6, n as f64 / (w.rounds * hands.len()).max(1) as f64)?;
+        wait_rates.push(rate);
+    }
+    let waits_rate = wait_rates.iter().cloned().fold(f64::INFINITY, f64::min);
+
+    // Decision time on positions from real strong-vs-seed games.
+    let mut recorder = Recorder {
+        inner: StrongPlayer::default(),
+        views: Vec::new(),
+        limit: w.positions,
+    };
+    let mut seed = SeedPlayer::default();
+    let mut g = 0;
+    while recorder.views.len() < w.positions && g < 10_000 {
+        play_match([&mut recorder, &mut seed], 1, 77 + g);
+        g += 1;
+    }
+    let views = std::mem::take(&mut recorder.views);
+    let mut strong = StrongPlayer::default();
+    let start = Instant::now();
+    let reps = (w.rounds / 10).max(1);
+    for _ in 0..reps {
+        for v in &views {
+            black_box(strong.on_draw(black_box(v)));
+        }
+    }
+    let decision_us = start.elapsed().as_secs_f64() * 1e6 / (reps * views.len()).max(1) as f64;
+    writeln!(out, "strong player's turn decision (discard/kong/win) on {} game positions: {:.2} µs", views.len(), decision_us)?;
+
+    let mut strong = StrongPlayer::default();
+    let mut seed = SeedPlayer::default();
+    let start = Instant::now();
+    let stats = play_match([&mut strong, &mut seed], w.games, 5);
+    let games_rate = per_second(w.games as usize, start);
+    writeln!(out, "arena strong vs seed: {:.0} games/s over {} games", games_rate, w.games)?;
+    write!(out, "{}", stats.report())?;
+    writeln!(
+        out,
+        "win_checks_per_s={:.0} shanten_per_s={:.0} waits_per_s={:.0} decision_us={:.2} games_per_s={:.0}",
+        win_rate, shanten_rate, waits_rate, decision_us, games_rate
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_bench_ends_with_the_figures() {
+        let mut buf = Vec::new();
+        run_bench_quick(&mut buf).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        let last = text.lines().last().unwrap();
+        for name in ["win_checks_per_s=", "shanten_per_s=", "waits_per_s=", "decision_us=", "games_per_s="] {
+            assert!(last.contains(name), "{last}");
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn full_bench() {
+        let mut buf = Vec::new();
+        run_bench(&mut buf).unwrap();
+        eprintln!("{}", String::from_utf8(buf).unwrap());
+    }
+}

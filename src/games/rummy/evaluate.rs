@@ -1,0 +1,327 @@
+//! `evaluate`: the whole-hand answer, combined from independent islands.
+//!
+//! Islands never share a meld, a maximality condition or a touching pair (all of those need
+//! adjacent or same-rank cards), so the hand's counts are the products of the island counts
+//! (u128, saturating at `u128::MAX`, flagged by `saturated`) and its minima are the sums. An
+//! island where no meld can form (the common case in a random hand) is answered without search.
+
+use super::card::{rank_points, Card};
+use super::grid::{any_meld, islands, Placements};
+use super::hand::Hand;
+use super::jokers;
+use super::meld::{card_points, Arrangement};
+use super::options::Options;
+use super::solver::{IslandSolver, Value};
+use smallvec::SmallVec;
+
+/// One island and its own answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IslandEval {
+    /// The island's cards (a sub-hand).
+    pub cards: Hand,
+    /// Control points of the island, as a lane mask (see `control_points`).
+    pub(super) control: u64,
+    /// Counts and minima.
+    pub value: Value,
+    /// Whether any meld can be formed inside the island.
+    pub meldable: bool,
+}
+
+impl IslandEval {
+    /// Solves one island (a joker-free sub-hand whose cells are connected).
+    pub(super) fn solve(cards: Hand, options: &Options) -> IslandEval {
+        let placements = Placements::of(&cards, options.ace_high);
+        let control = placements.control_points(&cards);
+        let meldable = any_meld(cards.one, options.ace_high);
+        let value = if meldable {
+            IslandSolver::new(&cards, options.ace_high).solve()
+        } else {
+            Value::single(cards.len() as u32, lane_points(&cards))
+        };
+        IslandEval {
+            cards,
+            control,
+            value,
+            meldable,
+        }
+    }
+
+    /// The control points (cards with more placements than copies), card order.
+    pub fn control_points(&self) -> Vec<Card> {
+        mask_cards(self.control)
+    }
+
+    /// Maximal arrangements of this island under the convention of `split_runs`.
+    pub fn count(&self, split_runs: bool) -> u128 {
+        if split_runs {
+            self.value.split
+        } else {
+            self.value.merged
+        }
+    }
+
+    /// The island's maximal arrangements (at most `limit` + 1, sorted by deadwood points,
+    /// then cards, then meld order).
+    pub fn arrangements(&self, options: &Options) -> Vec<Arrangement> {
+        let mut list = if self.meldable {
+            IslandSolver::new(&self.cards, options.ace_high)
+                .enumerate(options.split_runs, options.list_limit)
+        } else {
+            vec![all_dumped(&self.cards)]
+        };
+        sort_listing(&mut list, options);
+        list
+    }
+
+    fn witness(&self, options: &Options, by_points: bool) -> Arrangement {
+        if self.meldable {
+            IslandSolver::new(&self.cards, options.ace_high)
+                .witness(by_points)
+                .unwrap_or_else(|| all_dumped(&self.cards))
+        } else {
+            all_dumped(&self.cards)
+        }
+    }
+}
+
+pub(super) fn sort_listing(list: &mut [Arrangement], options: &Options) {
+    list.sort_by(|a, b| {
+        (a.deadwood_points(options), a.deadwood_cards(), a).cmp(&(
+            b.deadwood_points(options),
+            b.deadwood_cards(),
+            b,
+        ))
+    });
+}
+
+fn all_dumped(hand: &Hand) -> Arrangement {
+    Arrangement {
+        melds: Vec::new(),
+        dump: hand.cards(),
+    }
+}
+
+fn mask_cards(mask: u64) -> Vec<Card> {
+    let mut out = Vec::new();
+    let mut bits = mask;
+    while bits != 0 {
+        out.push(Card::from_lane_bit(bits.trailing_zeros()));
+        bits &= bits - 1;
+    }
+    out
+}
+
+/// Face points of a joker-free hand, straight from the lane masks.
+pub(super) fn lane_points(hand: &Hand) -> u32 {
+    let mut total = 0;
+    for mask in [hand.one, hand.two] {
+        let ranks = [mask & 0xFFFF, (mask >> 16) & 0xFFFF, (mask >> 32) & 0xFFFF, mask >> 48];
+        for lane in ranks {
+            let low = lane & 0x1FF; // A..9: rank + 1 each
+            let mut bits = low;
+            while bits != 0 {
+                total += rank_points(bits.trailing_zeros() as u8);
+                bits &= bits - 1;
+            }
+            total += 10 * (lane & 0x1E00).count_ones();
+        }
+    }
+    total
+}
+
+/// The answer for a whole hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    pub hand: Hand,
+    pub options: Options,
+    /// Islands in order of their lowest card. With jokers or wild cards the hand is one island.
+    pub islands: SmallVec<[IslandEval; 8]>,
+    /// Counts and minima of the whole hand.
+    pub value: Value,
+    /// False when the joker search hit `options.node_budget` (counts are then lower bounds and
+    /// minima upper bounds: "unknown within budget").
+    pub exact: bool,
+    /// True when a count reached `u128::MAX` (saturated).
+    pub saturated: bool,
+    /// Whether the joker search was used.
+    pub joker_mode: bool,
+}
+
+/// Whether the hand holds jokers or wild cards (then the joker search is used).
+pub(super) fn needs_joker_search(hand: &Hand, options: &Options) -> bool {
+    hand.jokers > 0
+        || options
+            .wild_rank
+            .is_some_and(|r| hand.one & super::grid::rank_column(r as u32) != 0)
+}
+
+/// Evaluates a hand: islands, control points, maximal-arrangement counts and minima.
+pub fn evaluate(hand: &Hand, options: &Options) -> Evaluation {
+    if needs_joker_search(hand, options) {
+        let answer = jokers::solve(hand, options, options.split_runs, 0);
+        let island_cards = Hand::from_masks(hand.one, hand.two, hand.jokers);
+        let placements = Placements::of(&island_cards, options.ace_high);
+        let mut islands = SmallVec::new();
+        islands.push(IslandEval {
+            cards: island_cards,
+            control: placements.control_points(&island_cards),
+            value: answer.value,
+            meldable: true,
+        });
+        return Evaluation {
+            hand: *hand,
+            options: *options,
+            islands,
+            value: answer.value,
+            exact: answer.exact,
+            saturated: answer.value.split == u128::MAX,
+            joker_mode: true,
+        };
+    }
+    let mut list: SmallVec<[IslandEval; 8]> = SmallVec::new();
+    for mask in islands(hand.one, options.ace_high) {
+        let cards = Hand::from_masks(mask, hand.two & mask, 0);
+        list.push(IslandEval::solve(cards, options));
+    }
+    Evaluation::from_islands(*hand, *options, list)
+}
+
+impl Evaluation {
+    pub(super) fn from_islands(
+        hand: Hand,
+        options: Options,
+        islands: SmallVec<[IslandEval; 8]>,
+    ) -> Evaluation {
+        let value = islands
+            .iter()
+            .fold(Value::DONE, |acc, i| acc.combine(i.value));
+        Evaluation {
+            hand,
+            options,
+            islands,
+            value,
+            exact: true,
+            saturated: value.split == u128::MAX || value.merged == u128::MAX,
+            joker_mode: false,
+        }
+    }
+
+    /// Maximal arrangements under the options' convention.
+    pub fn maximal_count(&self) -> u128 {
+        if self.options.split_runs {
+            self.value.split
+        } else {
+            self.value.merged
+        }
+    }
+
+    pub fn min_deadwood_cards(&self) -> u32 {
+        self.value.min_cards()
+    }
+
+    pub fn min_deadwood_points(&self) -> u32 {
+        self.value.min_points()
+    }
+
+    /// All control points of the hand, card order.
+    pub fn control_points(&self) -> Vec<Card> {
+        mask_cards(self.islands.iter().fold(0, |acc, i| acc | i.control))
+    }
+
+    /// An arrangement with the fewest deadwood cards (then fewest points).
+    pub fn min_cards_arrangement(&self) -> Arrangement {
+        self.witness(false)
+    }
+
+    /// An arrangement with the fewest deadwood points (then fewest cards): the "best" one.
+    pub fn min_points_arrangement(&self) -> Arrangement {
+        self.witness(true)
+    }
+
+    fn witness(&self, by_points: bool) -> Arrangement {
+        if self.joker_mode {
+            let answer = jokers::solve(&self.hand, &self.options, self.options.split_runs, 0);
+            let w = if by_points {
+                answer.min_points_witness
+            } else {
+                answer.min_cards_witness
+            };
+            return w.unwrap_or_else(|| all_dumped(&self.hand));
+        }
+        let mut out = Arrangement::default();
+        for island in &self.islands {
+            out.merge(&island.witness(&self.options, by_points));
+        }
+        out
+    }
+
+    /// Lazily lists the maximal arrangements under the options' convention: the product of
+    /// the islands' sorted lists, first island varying slowest. Each island list holds at most
+    /// `options.list_limit + 1` entries; `ArrangementIter::truncated` says whether one was cut.
+    pub fn arrangements(&self) -> ArrangementIter {
+        let lists: Vec<Vec<Arrangement>> = if self.joker_mode {
+            let answer = jokers::solve(
+                &self.hand,
+                &self.options,
+                self.options.split_runs,
+                self.options.list_limit,
+            );
+            vec![answer.listing]
+        } else {
+            self.islands
+                .iter()
+                .map(|i| i.arrangements(&self.options))
+                .collect()
+        };
+        let truncated = lists.iter().any(|l| l.len() > self.options.list_limit);
+        let done = lists.iter().any(|l| l.is_empty());
+        ArrangementIter {
+            indices: vec![0; lists.len()],
+            lists,
+            done,
+            truncated,
+        }
+    }
+
+    /// Deadwood points of a card under these options.
+    pub fn points_of(&self, card: Card) -> u32 {
+        card_points(card, &self.options)
+    }
+}
+
+/// Lazy product of per-island arrangement lists.
+pub struct ArrangementIter {
+    lists: Vec<Vec<Arrangement>>,
+    indices: Vec<usize>,
+    done: bool,
+    /// Some island had more maximal arrangements than the listing limit.
+    pub truncated: bool,
+}
+
+impl Iterator for ArrangementIter {
+    type Item = Arrangement;
+
+    fn next(&mut self) -> Option<Arrangement> {
+        if self.done {
+            return None;
+        }
+        let mut out = Arrangement::default();
+        for (list, &i) in self.lists.iter().zip(&self.indices) {
+            let part = list.get(i)?;
+            out.melds.extend(part.melds.iter().cloned());
+            out.dump.extend(part.dump.iter().copied());
+        }
+        out.canonicalize();
+        // Advance the odometer: last island fastest.
+        self.done = true;
+        for pos in (0..self.indices.len()).rev() {
+            self.indices[pos] += 1;
+            if self.indices[pos] < self.lists[pos].len() {
+                self.done = false;
+                break;
+            }
+            self.indices[pos] = 0;
+        }
+        Some(out)
+    }
+}

@@ -1,0 +1,218 @@
+//! Incremental evaluation: a hand whose per-island answers are cached, so adding or removing
+//! a card re-solves only the island(s) that card touches (the seed's motivation: an AI that
+//! tries every draw and every discard).
+//!
+//! `add` merges the islands touching the new card (same suit ±1, K-A when the ace is high, or
+//! the same rank) into one and solves it; `remove` re-solves the card's island, split into its
+//! new components. Hands with jokers or wild cards fall back to a full evaluation (a joker
+//! touches every island).
+
+use super::card::Card;
+use super::error::RummyError;
+use super::evaluate::{evaluate, needs_joker_search, Evaluation, IslandEval};
+use super::grid::{islands, rank_column};
+use super::hand::Hand;
+use super::options::Options;
+use super::solver::Value;
+use smallvec::SmallVec;
+
+/// A hand plus its cached island answers.
+#[derive(Clone, Debug)]
+pub struct HandState {
+    hand: Hand,
+    options: Options,
+    islands: SmallVec<[IslandEval; 8]>,
+    /// Set instead of `islands` while the hand needs the joker search.
+    joker: Option<Box<Evaluation>>,
+    /// Islands solved since creation (the bench and tests read it).
+    pub islands_solved: u64,
+}
+
+impl HandState {
+    pub fn new(hand: Hand, options: Options) -> HandState {
+        let mut state = HandState {
+            hand,
+            options,
+            islands: SmallVec::new(),
+            joker: None,
+            islands_solved: 0,
+        };
+        state.full();
+        state
+    }
+
+    fn full(&mut self) {
+        let e = evaluate(&self.hand, &self.options);
+        self.islands_solved += e.islands.len() as u64;
+        if e.joker_mode {
+            self.islands.clear();
+            self.joker = Some(Box::new(e));
+        } else {
+            self.islands = e.islands;
+            self.joker = None;
+        }
+    }
+
+    pub fn hand(&self) -> &Hand {
+        &self.hand
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Counts and minima of the current hand.
+    pub fn value(&self) -> Value {
+        match &self.joker {
+            Some(e) => e.value,
+            None => self
+                .islands
+                .iter()
+                .fold(Value::DONE, |acc, i| acc.combine(i.value)),
+        }
+    }
+
+    /// The full `Evaluation` of the current hand (no re-solving).
+    pub fn evaluation(&self) -> Evaluation {
+        match &self.joker {
+            Some(e) => (**e).clone(),
+            None => Evaluation::from_islands(self.hand, self.options, self.islands.clone()),
+        }
+    }
+
+    fn joker_path(&self) -> bool {
+        needs_joker_search(&self.hand, &self.options)
+    }
+
+    /// Adds a card; re-solves only the island it joins.
+    pub fn add(&mut self, card: Card) -> Result<(), RummyError> {
+        self.hand.add(card)?;
+        if card.is_joker() || self.joker_path() {
+            self.full();
+            return Ok(());
+        }
+        let bit = card.lane_bit();
+        let near = self.neighbourhood(bit);
+        let mut mask = 1u64 << bit;
+        self.islands.retain(|i| {
+            if i.cards.one & near != 0 {
+                mask |= i.cards.one;
+                false
+            } else {
+                true
+            }
+        });
+        self.insert(mask);
+        Ok(())
+    }
+
+    /// Removes a card; re-solves only its island (split into its new components).
+    pub fn remove(&mut self, card: Card) -> Result<(), RummyError> {
+        let was_joker_path = self.joker.is_some();
+        self.hand.remove(card)?;
+        if card.is_joker() || was_joker_path || self.joker_path() {
+            self.full();
+            return Ok(());
+        }
+        let bit = 1u64 << card.lane_bit();
+        let Some(pos) = self.islands.iter().position(|i| i.cards.one & bit != 0) else {
+            self.full();
+            return Ok(());
+        };
+        let old = self.islands.remove(pos);
+        let left = old.cards.one & self.hand.one;
+        if left == old.cards.one {
+            // A second copy went: same cells, new counts.
+            self.insert(left);
+        } else {
+            for part in islands(left, self.options.ace_high) {
+                self.insert(part);
+            }
+        }
+        Ok(())
+    }
+
+    /// Cells whose island a card at `bit` joins: itself, its suit neighbours, its rank.
+    fn neighbourhood(&self, bit: u32) -> u64 {
+        let rank = bit % 16;
+        let base = bit - rank;
+        let mut near = rank_column(rank);
+        if rank > 0 {
+            near |= 1u64 << (bit - 1);
+        }
+        if rank < 12 {
+            near |= 1u64 << (bit + 1);
+        }
+        if self.options.ace_high {
+            if rank == 0 {
+                near |= 1u64 << (base + 12);
+            }
+            if rank == 12 {
+                near |= 1u64 << base;
+            }
+        }
+        near
+    }
+
+    fn insert(&mut self, mask: u64) {
+        let cards = Hand::from_masks(mask, self.hand.two & mask, 0);
+        let island = IslandEval::solve(cards, &self.options);
+        self.islands_solved += 1;
+        let at = self
+            .islands
+            .iter()
+            .position(|i| i.cards.one.trailing_zeros() > mask.trailing_zeros())
+            .unwrap_or(self.islands.len());
+        self.islands.insert(at, island);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn card(i: u8) -> Card {
+        Card::from_index(i % 53).unwrap_or(Card::JOKER)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// After any sequence of adds and removes, the cached state equals a full re-solve.
+        #[test]
+        fn incremental_equals_full(
+            start in proptest::collection::vec(0u8..52, 0..16),
+            ops in proptest::collection::vec((any::<bool>(), 0u8..60), 1..30),
+            ace_high in any::<bool>(),
+            split_runs in any::<bool>(),
+        ) {
+            let options = Options { ace_high, split_runs, ..Options::default() };
+            let mut hand = Hand::new();
+            for i in start {
+                let _ = hand.add(card(i));
+            }
+            let mut state = HandState::new(hand, options);
+            for (add, i) in ops {
+                // Indices ≥ 52 are jokers now and then (the fallback path).
+                let c = if i >= 58 { Card::JOKER } else { card(i % 52) };
+                let _ = if add { state.add(c) } else { state.remove(c) };
+                let full = evaluate(state.hand(), &options);
+                prop_assert_eq!(state.value(), full.value);
+                prop_assert_eq!(state.evaluation().islands.len(), full.islands.len());
+            }
+        }
+    }
+
+    #[test]
+    fn add_touches_only_its_island() {
+        let hand = Hand::parse("2H 3H 9S 9D KC").unwrap();
+        let mut state = HandState::new(hand, Options::default());
+        let before = state.islands_solved;
+        state.add(Card::new(3, 1).unwrap()).unwrap(); // 4H joins 2H 3H
+        assert_eq!(state.islands_solved, before + 1);
+        assert_eq!(state.value().min_cards(), 4);
+        state.remove(Card::new(2, 1).unwrap()).unwrap(); // 3H out: 2H and 4H split
+        assert_eq!(state.islands_solved, before + 3);
+        assert_eq!(state.value(), evaluate(state.hand(), state.options()).value);
+    }
+}

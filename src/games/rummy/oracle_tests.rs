@@ -1,0 +1,231 @@
+//! The module against the brute-force oracle on fixed and random hands.
+
+use super::card::Card;
+use super::evaluate::{evaluate, Evaluation};
+use super::hand::Hand;
+use super::options::Options;
+use super::oracle;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn double_deck() -> Vec<Card> {
+    (0..52u8)
+        .flat_map(|i| {
+            let c = Card::from_index(i).unwrap();
+            [c, c]
+        })
+        .collect()
+}
+
+fn check(hand: &Hand, o: &Options) {
+    let got = evaluate(hand, o);
+    let want = oracle::solve(hand, o);
+    let have = (
+        got.value.merged,
+        got.value.split,
+        got.value.min_cards(),
+        got.value.min_points(),
+    );
+    let expected = (want.merged, want.split, want.min_cards, want.min_points);
+    assert_eq!(have, expected, "hand {hand} options {o:?}");
+}
+
+fn options(ace_high: bool) -> Options {
+    Options {
+        ace_high,
+        ..Options::default()
+    }
+}
+
+/// Random hands of 3–20 cards dealt from the double deck.
+pub(super) fn random_hand(rng: &mut ChaCha8Rng, size: usize) -> Hand {
+    let mut deck = double_deck();
+    deck.shuffle(rng);
+    Hand::from_cards(&deck[..size]).unwrap()
+}
+
+/// Island-heavy hands: many near-duplicates across 2–4 suits in a window of 3–7 ranks.
+pub(super) fn island_hand(rng: &mut ChaCha8Rng, size: usize) -> Hand {
+    let suits = rng.random_range(2..=4u8);
+    let width = rng.random_range(3..=7u8);
+    let low = rng.random_range(0..=(13 - width));
+    let mut suit_list = [0u8, 1, 2, 3];
+    suit_list.shuffle(rng);
+    let mut pool: Vec<Card> = Vec::new();
+    for &s in &suit_list[..suits as usize] {
+        for r in low..low + width {
+            let c = Card::new(r, s).unwrap();
+            pool.push(c);
+            pool.push(c);
+        }
+    }
+    pool.shuffle(rng);
+    pool.truncate(size);
+    Hand::from_cards(&pool).unwrap()
+}
+
+#[test]
+fn seed_demo_island() {
+    // SPEC §5.4: 3 maximal arrangements, min deadwood 5 cards / 16 points.
+    let hand = Hand::parse("2H3H4H5H4H5H6H3C3C3D3D4D").unwrap();
+    let e = evaluate(&hand, &Options::default());
+    assert_eq!(e.maximal_count(), 3);
+    assert_eq!((e.min_deadwood_cards(), e.min_deadwood_points()), (5, 16));
+    assert_eq!(
+        e.min_points_arrangement().to_string(),
+        "[2H 3H 4H 5H] [4H 5H 6H] | dump: 3D 3D 4D 3C 3C"
+    );
+    let listed: Vec<String> = e.arrangements().map(|a| a.to_string()).collect();
+    assert_eq!(
+        listed,
+        [
+            "[2H 3H 4H 5H] [4H 5H 6H] | dump: 3D 3D 4D 3C 3C",
+            "[4H 5H 6H] [3H 3D 3C] | dump: 2H 4H 5H 3D 4D 3C",
+            "[2H 3H 4H 5H 6H] | dump: 4H 5H 3D 3D 4D 3C 3C",
+        ]
+    );
+    check(&hand, &Options::default());
+}
+
+#[test]
+fn random_hands_match_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for i in 0..10_000 {
+        let size = 3 + i % 18;
+        let hand = random_hand(&mut rng, size);
+        check(&hand, &options(i % 2 == 0));
+    }
+}
+
+#[test]
+fn island_hands_match_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(66);
+    for i in 0..1_500 {
+        let size = rng.random_range(5..=13);
+        let hand = island_hand(&mut rng, size);
+        check(&hand, &options(i % 2 == 1));
+    }
+}
+
+#[test]
+fn island_hands_up_to_fifteen() {
+    let mut rng = ChaCha8Rng::seed_from_u64(666);
+    for i in 0..300 {
+        let hand = island_hand(&mut rng, 14 + i % 2);
+        check(&hand, &options(i % 3 == 0));
+    }
+}
+
+#[test]
+fn joker_search_agrees_with_the_island_solver() {
+    // The joker search also works on joker-free hands: a second, independent method.
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for i in 0..300 {
+        let hand = if i % 2 == 0 {
+            random_hand(&mut rng, 3 + i % 15)
+        } else {
+            island_hand(&mut rng, 4 + i % 8)
+        };
+        let o = options(i % 3 == 0);
+        let fast = evaluate(&hand, &o).value;
+        let slow = super::jokers::solve(&hand, &o, false, 0).value;
+        assert_eq!(fast, slow, "hand {hand}");
+    }
+}
+
+#[test]
+fn jokers_match_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for i in 0..400 {
+        let size = 3 + i % 7;
+        let mut hand = if i % 2 == 0 {
+            random_hand(&mut rng, size)
+        } else {
+            island_hand(&mut rng, size)
+        };
+        let jokers = 1 + i % 2;
+        for _ in 0..jokers {
+            hand.add(Card::JOKER).unwrap();
+        }
+        check(&hand, &options(i % 3 == 0));
+    }
+}
+
+#[test]
+fn wild_rank_matches_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for i in 0..300 {
+        let size = 3 + i % 7;
+        let hand = island_hand(&mut rng, size);
+        // Declare a rank of the hand wild (sometimes none held: the plain path).
+        let wild = hand.cards()[i % size].rank().unwrap_or(0);
+        let o = Options {
+            wild_rank: Some(wild),
+            ace_high: i % 2 == 0,
+            joker_points: 15,
+            ..Options::default()
+        };
+        check(&hand, &o);
+    }
+}
+
+#[test]
+fn full_heart_suit_plus_two_aces() {
+    // The worst case of the issue: pinned answers, also checked against the oracle.
+    // Ace low: AH goes to the set (2..K run) or the A..K run (AS AC dumped); split forms of the
+    // 2..K / A..K run make 47. Ace high adds Q-K-A endings (2..K+A is the A..K run itself).
+    let hand = Hand::parse("AH2H3H4H5H6H7H8H9HTHJHQHKH AS AC").unwrap();
+    for (ace_high, merged, split) in [(false, 2, 47), (true, 2, 74)] {
+        let o = options(ace_high);
+        let e = evaluate(&hand, &o);
+        assert_eq!((e.value.merged, e.value.split), (merged, split));
+        assert_eq!((e.min_deadwood_cards(), e.min_deadwood_points()), (0, 0));
+        assert_eq!(
+            e.min_points_arrangement().to_string(),
+            "[2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH] [AS AH AC] | dump: -"
+        );
+        check(&hand, &o);
+        let listed = Evaluation::arrangements(&evaluate(
+            &hand,
+            &Options {
+                split_runs: true,
+                ..o
+            },
+        ))
+        .count();
+        assert_eq!(listed as u128, split);
+    }
+}
+
+/// Long stretches of one or two suits with duplicates: runs that touch, overlap, and reach
+/// both ends (the ace-high corner cases).
+fn suit_hand(rng: &mut ChaCha8Rng, size: usize) -> Hand {
+    let suits = rng.random_range(1..=2u8);
+    let mut pool: Vec<Card> = Vec::new();
+    for s in 0..suits {
+        for r in 0..13 {
+            let c = Card::new(r, s).unwrap();
+            pool.push(c);
+            pool.push(c);
+        }
+    }
+    pool.shuffle(rng);
+    pool.truncate(size);
+    Hand::from_cards(&pool).unwrap()
+}
+
+#[test]
+fn long_suits_match_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    for i in 0..400 {
+        let size = rng.random_range(8..=15);
+        let mut hand = suit_hand(&mut rng, size);
+        if i % 4 == 0 {
+            // Extra aces of other suits: the worst case's shape.
+            let _ = hand.add(Card::new(0, 2).unwrap());
+            let _ = hand.add(Card::new(0, 3).unwrap());
+        }
+        check(&hand, &options(i % 2 == 0));
+    }
+}
