@@ -16,7 +16,6 @@
 //! assert_eq!(c.args[1].to_string(), "\"full house\"");
 //! ```
 
-
 pub mod builtins;
 pub mod cards;
 #[allow(missing_docs)]

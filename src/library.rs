@@ -13,7 +13,10 @@ pub const SHIPPED: &[(&str, &str)] = &[("stud.rules", include_str!("../rules/stu
 
 /// The shipped rule-set names (file names without `.rules`).
 pub fn shipped_names() -> Vec<String> {
-    SHIPPED.iter().map(|(f, _)| f.trim_end_matches(".rules").to_string()).collect()
+    SHIPPED
+        .iter()
+        .map(|(f, _)| f.trim_end_matches(".rules").to_string())
+        .collect()
 }
 
 /// The text of a shipped rule file.
@@ -43,7 +46,8 @@ pub enum LoadError {
 
 /// Loads a shipped rule set by name (cached: each is compiled once per process).
 pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
-    static CACHE: OnceLock<Mutex<Vec<(String, Arc<Program>)>>> = OnceLock::new();
+    type Compiled = Vec<(String, Arc<Program>)>;
+    static CACHE: OnceLock<Mutex<Compiled>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
     if let Ok(c) = cache.lock() {
         if let Some((_, p)) = c.iter().find(|(n, _)| n == name) {
@@ -60,7 +64,14 @@ pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
             .map(|t| (format!("<shipped>/{base}"), t.to_string()))
             .ok_or_else(|| "no such shipped file".to_string())
     };
-    let program = crate::lang::load(&format!("<shipped>/{file}"), text, &reader, registry(), &shipped_names()).map_err(LoadError::Rules)?;
+    let program = crate::lang::load(
+        &format!("<shipped>/{file}"),
+        text,
+        &reader,
+        registry(),
+        &shipped_names(),
+    )
+    .map_err(LoadError::Rules)?;
     let program = Arc::new(program);
     if let Ok(mut c) = cache.lock() {
         c.push((name.to_string(), program.clone()));
@@ -80,7 +91,10 @@ pub fn load_file(path: &Path) -> Result<Arc<Program>, LoadError> {
 /// Loads rule text as if it were the file `name` (includes relative to `name`).
 pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
     let reader = |from: &str, path: &str| -> Result<(String, String), String> {
-        let base: PathBuf = Path::new(from).parent().map(|p| p.join(path)).unwrap_or_else(|| PathBuf::from(path));
+        let base: PathBuf = Path::new(from)
+            .parent()
+            .map(|p| p.join(path))
+            .unwrap_or_else(|| PathBuf::from(path));
         std::fs::read_to_string(&base)
             .map(|t| (base.display().to_string(), t))
             .map_err(|e| e.to_string())

@@ -11,14 +11,24 @@ use std::sync::Arc;
 /// Registers the card built-ins and input types.
 pub fn register(r: &mut Registry) {
     let h = ("cards", T::Cards);
-    r.func("rank", &[("card", T::Card)], T::Int, "the rank 2..14 of a card (ace 14)", |a| {
-        Ok(Value::Int(card(&a[0], "rank")?.rank() as i64))
-    });
-    r.func("suit", &[("card", T::Card)], T::Str, "the suit letter of a card: S, H, D or C", |a| {
-        Ok(Value::str(&card(&a[0], "suit")?.suit().letter().to_string()))
-    });
+    r.func(
+        "rank",
+        &[("card", T::Card)],
+        T::Int,
+        "the rank 2..14 of a card (ace 14)",
+        |a| Ok(Value::Int(card(&a[0], "rank")?.rank() as i64)),
+    );
+    r.func(
+        "suit",
+        &[("card", T::Card)],
+        T::Str,
+        "the suit letter of a card: S, H, D or C",
+        |a| Ok(Value::str(&card(&a[0], "suit")?.suit().letter().to_string())),
+    );
     r.func("card_list", &[h], T::List, "the visible cards as a list", |a| {
-        Ok(Value::list(cards(&a[0], "card_list")?.cards().iter().map(|c| Value::Card(*c))))
+        Ok(Value::list(
+            cards(&a[0], "card_list")?.cards().iter().map(|c| Value::Card(*c)),
+        ))
     });
     r.func("card_count", &[h], T::Int, "how many cards are visible", |a| {
         Ok(Value::Int(cards(&a[0], "card_count")?.len() as i64))
@@ -26,76 +36,162 @@ pub fn register(r: &mut Registry) {
     r.func("hidden_count", &[h], T::Int, "how many cards are hidden (XX)", |a| {
         Ok(Value::Int(cards(&a[0], "hidden_count")?.hidden() as i64))
     });
-    r.func("ranks", &[h], T::List, "the visible ranks, highest first, repeated as held", |a| {
-        Ok(Value::list(cards(&a[0], "ranks")?.ranks_desc().iter().map(|&r| Value::Int(r as i64))))
-    });
-    r.func("rank_pattern", &[h], T::List, "how often each held rank appears, largest first: [3, 2] for a full house", |a| {
-        Ok(Value::list(cards(&a[0], "rank_pattern")?.rank_pattern().iter().map(|&n| Value::Int(n as i64))))
-    });
-    r.function("rank_held", &[h, ("times", T::Int)], &[T::Int], true, "each rank held exactly `times` times, highest first (one solution each)", |a, o| {
-        let c = cards(&a[0], "rank_held")?;
-        let k = int(&a[1], "rank_held", 2)?;
-        if let Ok(k) = u8::try_from(k) {
-            for r in c.ranks_held(k) {
-                o.push1(Value::Int(r as i64));
+    r.func(
+        "ranks",
+        &[h],
+        T::List,
+        "the visible ranks, highest first, repeated as held",
+        |a| {
+            Ok(Value::list(
+                cards(&a[0], "ranks")?
+                    .ranks_desc()
+                    .iter()
+                    .map(|&r| Value::Int(r as i64)),
+            ))
+        },
+    );
+    r.func(
+        "rank_pattern",
+        &[h],
+        T::List,
+        "how often each held rank appears, largest first: [3, 2] for a full house",
+        |a| {
+            Ok(Value::list(
+                cards(&a[0], "rank_pattern")?
+                    .rank_pattern()
+                    .iter()
+                    .map(|&n| Value::Int(n as i64)),
+            ))
+        },
+    );
+    r.function(
+        "rank_held",
+        &[h, ("times", T::Int)],
+        &[T::Int],
+        true,
+        "each rank held exactly `times` times, highest first (one solution each)",
+        |a, o| {
+            let c = cards(&a[0], "rank_held")?;
+            let k = int(&a[1], "rank_held", 2)?;
+            if let Ok(k) = u8::try_from(k) {
+                for r in c.ranks_held(k) {
+                    o.push1(Value::Int(r as i64));
+                }
             }
-        }
-        Ok(())
-    });
-    r.func("ranks_held", &[h, ("times", T::Int)], T::List, "the list of ranks held exactly `times` times, highest first", |a| {
-        let c = cards(&a[0], "ranks_held")?;
-        let k = int(&a[1], "ranks_held", 2)?;
-        let ranks: Vec<Value> = match u8::try_from(k) {
-            Ok(k) => c.ranks_held(k).map(|r| Value::Int(r as i64)).collect(),
-            Err(_) => Vec::new(),
-        };
-        Ok(Value::list(ranks))
-    });
-    r.func("count_rank", &[h, ("rank", T::Int)], T::Int, "how many visible cards have this rank", |a| {
-        let c = cards(&a[0], "count_rank")?;
-        let r = int(&a[1], "count_rank", 2)?;
-        Ok(Value::Int(u8::try_from(r).map_or(0, |r| c.count_rank(r)) as i64))
-    });
-    r.func("count_suit", &[h, ("suit", T::Str)], T::Int, "how many visible cards have this suit (S, H, D, C)", |a| {
-        let c = cards(&a[0], "count_suit")?;
-        Ok(Value::Int(c.count_suit(suit(&a[1], "count_suit")?) as i64))
-    });
-    r.func("distinct_ranks", &[h], T::Int, "how many different ranks are visible", |a| {
-        Ok(Value::Int(cards(&a[0], "distinct_ranks")?.distinct_ranks() as i64))
-    });
-    r.func("distinct_suits", &[h], T::Int, "how many different suits are visible", |a| {
-        Ok(Value::Int(cards(&a[0], "distinct_suits")?.distinct_suits() as i64))
-    });
-    r.func("same_suit", &[h], T::Bool, "true when every visible card has one suit", |a| {
-        Ok(Value::Bool(cards(&a[0], "same_suit")?.distinct_suits() == 1))
-    });
-    r.func("consecutive", &[h], T::Bool, "true when the visible ranks are all different and unbroken (ace high only: A-2-3-4-5 is not)", |a| {
-        Ok(Value::Bool(cards(&a[0], "consecutive")?.consecutive()))
-    });
+            Ok(())
+        },
+    );
+    r.func(
+        "ranks_held",
+        &[h, ("times", T::Int)],
+        T::List,
+        "the list of ranks held exactly `times` times, highest first",
+        |a| {
+            let c = cards(&a[0], "ranks_held")?;
+            let k = int(&a[1], "ranks_held", 2)?;
+            let ranks: Vec<Value> = match u8::try_from(k) {
+                Ok(k) => c.ranks_held(k).map(|r| Value::Int(r as i64)).collect(),
+                Err(_) => Vec::new(),
+            };
+            Ok(Value::list(ranks))
+        },
+    );
+    r.func(
+        "count_rank",
+        &[h, ("rank", T::Int)],
+        T::Int,
+        "how many visible cards have this rank",
+        |a| {
+            let c = cards(&a[0], "count_rank")?;
+            let r = int(&a[1], "count_rank", 2)?;
+            Ok(Value::Int(u8::try_from(r).map_or(0, |r| c.count_rank(r)) as i64))
+        },
+    );
+    r.func(
+        "count_suit",
+        &[h, ("suit", T::Str)],
+        T::Int,
+        "how many visible cards have this suit (S, H, D, C)",
+        |a| {
+            let c = cards(&a[0], "count_suit")?;
+            Ok(Value::Int(c.count_suit(suit(&a[1], "count_suit")?) as i64))
+        },
+    );
+    r.func(
+        "distinct_ranks",
+        &[h],
+        T::Int,
+        "how many different ranks are visible",
+        |a| Ok(Value::Int(cards(&a[0], "distinct_ranks")?.distinct_ranks() as i64)),
+    );
+    r.func(
+        "distinct_suits",
+        &[h],
+        T::Int,
+        "how many different suits are visible",
+        |a| Ok(Value::Int(cards(&a[0], "distinct_suits")?.distinct_suits() as i64)),
+    );
+    r.func(
+        "same_suit",
+        &[h],
+        T::Bool,
+        "true when every visible card has one suit",
+        |a| Ok(Value::Bool(cards(&a[0], "same_suit")?.distinct_suits() == 1)),
+    );
+    r.func(
+        "consecutive",
+        &[h],
+        T::Bool,
+        "true when the visible ranks are all different and unbroken (ace high only: A-2-3-4-5 is not)",
+        |a| Ok(Value::Bool(cards(&a[0], "consecutive")?.consecutive())),
+    );
     r.func("high_rank", &[h], T::Int, "the highest visible rank (0 if none)", |a| {
         Ok(Value::Int(cards(&a[0], "high_rank")?.high_rank() as i64))
     });
-    r.function("suit_of_all", &[h], &[T::Str], true, "the suit all visible cards share (no solution if they differ)", |a, o| {
-        let c = cards(&a[0], "suit_of_all")?;
-        if c.distinct_suits() == 1 {
-            if let Some(first) = c.cards().first() {
-                o.push1(Value::str(&first.suit().letter().to_string()));
+    r.function(
+        "suit_of_all",
+        &[h],
+        &[T::Str],
+        true,
+        "the suit all visible cards share (no solution if they differ)",
+        |a, o| {
+            let c = cards(&a[0], "suit_of_all")?;
+            if c.distinct_suits() == 1 {
+                if let Some(first) = c.cards().first() {
+                    o.push1(Value::str(&first.suit().letter().to_string()));
+                }
             }
-        }
-        Ok(())
-    });
-    r.func("unseen", &[("a", T::Cards), ("b", T::Cards)], T::List, "every card of the 52 in neither a nor b, in deck order", |a| {
-        let mask = cards(&a[0], "unseen")?.mask() | cards(&a[1], "unseen")?.mask();
-        Ok(Value::list(Card::deck().filter(|c| mask & (1u64 << c.index()) == 0).map(Value::Card)))
-    });
-    r.func("fill_hidden", &[h, ("card", T::Card)], T::Cards, "the cards with one hidden card replaced by `card`", |a| {
-        let c = cards(&a[0], "fill_hidden")?;
-        let k = card(&a[1], "fill_hidden")?;
-        if c.hidden() == 0 {
-            return Err(BuiltinError::failed("fill_hidden", format!("{c} has no hidden card")));
-        }
-        Ok(Value::Cards(Arc::new(c.with_hidden_filled(k))))
-    });
+            Ok(())
+        },
+    );
+    r.func(
+        "unseen",
+        &[("a", T::Cards), ("b", T::Cards)],
+        T::List,
+        "every card of the 52 in neither a nor b, in deck order",
+        |a| {
+            let mask = cards(&a[0], "unseen")?.mask() | cards(&a[1], "unseen")?.mask();
+            Ok(Value::list(
+                Card::deck()
+                    .filter(|c| mask & (1u64 << c.index()) == 0)
+                    .map(Value::Card),
+            ))
+        },
+    );
+    r.func(
+        "fill_hidden",
+        &[h, ("card", T::Card)],
+        T::Cards,
+        "the cards with one hidden card replaced by `card`",
+        |a| {
+            let c = cards(&a[0], "fill_hidden")?;
+            let k = card(&a[1], "fill_hidden")?;
+            if c.hidden() == 0 {
+                return Err(BuiltinError::failed("fill_hidden", format!("{c} has no hidden card")));
+            }
+            Ok(Value::Cards(Arc::new(c.with_hidden_filled(k))))
+        },
+    );
 
     r.input_type(InputType {
         name: "card",

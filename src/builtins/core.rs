@@ -8,94 +8,197 @@ use std::cmp::Ordering;
 
 /// Registers the general built-ins and input types.
 pub fn register(r: &mut Registry) {
-    r.func("len", &[("list", T::Any)], T::Int, "number of elements (visible cards of a card group)", |a| {
-        let n = match &a[0] {
-            Value::Str(s) => s.chars().count(),
-            v => list(v, "len", 1)?.len(),
-        };
-        Ok(Value::Int(n as i64))
-    });
-    r.func("sum_of", &[("list", T::List)], T::Num, "sum of a list of numbers (an int if all are ints)", |a| {
-        let items = list(&a[0], "sum_of", 1)?;
-        Ok(fold_numbers(&items, "sum_of", Value::Int(0), |x, y| x + y, |x, y| x.checked_add(y))?)
-    });
-    r.func("max_of", &[("list", T::List)], T::Any, "largest element of a non-empty list", |a| {
-        Ok(extreme(&a[0], "max_of", Ordering::Greater)?)
-    });
-    r.func("min_of", &[("list", T::List)], T::Any, "smallest element of a non-empty list", |a| {
-        Ok(extreme(&a[0], "min_of", Ordering::Less)?)
-    });
-    r.func("sort_desc", &[("list", T::List)], T::List, "the list sorted, largest first", |a| {
-        let mut items = list(&a[0], "sort_desc", 1)?;
-        items.sort_by(|x, y| y.compare(x).unwrap_or(Ordering::Equal));
-        Ok(Value::list(items))
-    });
-    r.func("sort_asc", &[("list", T::List)], T::List, "the list sorted, smallest first", |a| {
-        let mut items = list(&a[0], "sort_asc", 1)?;
-        items.sort_by(|x, y| x.compare(y).unwrap_or(Ordering::Equal));
-        Ok(Value::list(items))
-    });
-    r.func("lex_compare", &[("a", T::List), ("b", T::List)], T::Int, "compares two lists element by element: 1 if a is larger, -1 if smaller, 0 if equal", |a| {
-        let x = list(&a[0], "lex_compare", 1)?;
-        let y = list(&a[1], "lex_compare", 2)?;
-        let ord = Value::list(x).compare(&Value::list(y)).unwrap_or(Ordering::Equal);
-        Ok(Value::Int(ord as i64))
-    });
-    r.func("concat", &[("a", T::List), ("b", T::List)], T::List, "the elements of a then those of b", |a| {
-        let mut x = list(&a[0], "concat", 1)?;
-        x.extend(list(&a[1], "concat", 2)?);
-        Ok(Value::list(x))
-    });
-    r.func("remove", &[("list", T::List), ("item", T::Any)], T::List, "the list without the first element equal to item", |a| {
-        let mut x = list(&a[0], "remove", 1)?;
-        if let Some(i) = x.iter().position(|v| v.loose_eq(&a[1])) {
-            x.remove(i);
-        }
-        Ok(Value::list(x))
-    });
-    r.function("range", &[("from", T::Int), ("to", T::Int)], &[T::Int], true, "every integer from..=to, one solution each", |a, o| {
-        let from = int(&a[0], "range", 1)?;
-        let to = int(&a[1], "range", 2)?;
-        if to.saturating_sub(from) > 1_000_000 {
-            return Err(BuiltinError::failed("range", "more than a million values"));
-        }
-        for i in from..=to {
-            o.push1(Value::Int(i));
-        }
-        Ok(())
-    });
+    r.func(
+        "len",
+        &[("list", T::Any)],
+        T::Int,
+        "number of elements (visible cards of a card group)",
+        |a| {
+            let n = match &a[0] {
+                Value::Str(s) => s.chars().count(),
+                v => list(v, "len", 1)?.len(),
+            };
+            Ok(Value::Int(n as i64))
+        },
+    );
+    r.func(
+        "sum_of",
+        &[("list", T::List)],
+        T::Num,
+        "sum of a list of numbers (an int if all are ints)",
+        |a| {
+            let items = list(&a[0], "sum_of", 1)?;
+            fold_numbers(&items, "sum_of", Value::Int(0), |x, y| x + y, |x, y| x.checked_add(y))
+        },
+    );
+    r.func(
+        "max_of",
+        &[("list", T::List)],
+        T::Any,
+        "largest element of a non-empty list",
+        |a| extreme(&a[0], "max_of", Ordering::Greater),
+    );
+    r.func(
+        "min_of",
+        &[("list", T::List)],
+        T::Any,
+        "smallest element of a non-empty list",
+        |a| extreme(&a[0], "min_of", Ordering::Less),
+    );
+    r.func(
+        "sort_desc",
+        &[("list", T::List)],
+        T::List,
+        "the list sorted, largest first",
+        |a| {
+            let mut items = list(&a[0], "sort_desc", 1)?;
+            items.sort_by(|x, y| y.compare(x).unwrap_or(Ordering::Equal));
+            Ok(Value::list(items))
+        },
+    );
+    r.func(
+        "sort_asc",
+        &[("list", T::List)],
+        T::List,
+        "the list sorted, smallest first",
+        |a| {
+            let mut items = list(&a[0], "sort_asc", 1)?;
+            items.sort_by(|x, y| x.compare(y).unwrap_or(Ordering::Equal));
+            Ok(Value::list(items))
+        },
+    );
+    r.func(
+        "lex_compare",
+        &[("a", T::List), ("b", T::List)],
+        T::Int,
+        "compares two lists element by element: 1 if a is larger, -1 if smaller, 0 if equal",
+        |a| {
+            let x = list(&a[0], "lex_compare", 1)?;
+            let y = list(&a[1], "lex_compare", 2)?;
+            let ord = Value::list(x).compare(&Value::list(y)).unwrap_or(Ordering::Equal);
+            Ok(Value::Int(ord as i64))
+        },
+    );
+    r.func(
+        "concat",
+        &[("a", T::List), ("b", T::List)],
+        T::List,
+        "the elements of a then those of b",
+        |a| {
+            let mut x = list(&a[0], "concat", 1)?;
+            x.extend(list(&a[1], "concat", 2)?);
+            Ok(Value::list(x))
+        },
+    );
+    r.func(
+        "remove",
+        &[("list", T::List), ("item", T::Any)],
+        T::List,
+        "the list without the first element equal to item",
+        |a| {
+            let mut x = list(&a[0], "remove", 1)?;
+            if let Some(i) = x.iter().position(|v| v.loose_eq(&a[1])) {
+                x.remove(i);
+            }
+            Ok(Value::list(x))
+        },
+    );
+    r.function(
+        "range",
+        &[("from", T::Int), ("to", T::Int)],
+        &[T::Int],
+        true,
+        "every integer from..=to, one solution each",
+        |a, o| {
+            let from = int(&a[0], "range", 1)?;
+            let to = int(&a[1], "range", 2)?;
+            if to.saturating_sub(from) > 1_000_000 {
+                return Err(BuiltinError::failed("range", "more than a million values"));
+            }
+            for i in from..=to {
+                o.push1(Value::Int(i));
+            }
+            Ok(())
+        },
+    );
     r.func("abs", &[("x", T::Num)], T::Num, "absolute value", |a| {
         Ok(match &a[0] {
             Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| BuiltinError::failed("abs", "overflow"))?),
             v => Value::Num(num(v, "abs", 1)?.abs()),
         })
     });
-    r.func("trunc", &[("x", T::Num)], T::Int, "the integer part, rounding toward zero", |a| {
-        Ok(to_int(num(&a[0], "trunc", 1)?.trunc(), "trunc")?)
-    });
-    r.func("floor", &[("x", T::Num)], T::Int, "the largest integer not above x", |a| {
-        Ok(to_int(num(&a[0], "floor", 1)?.floor(), "floor")?)
-    });
-    r.func("round", &[("x", T::Num)], T::Int, "the nearest integer (halves away from zero)", |a| {
-        Ok(to_int(num(&a[0], "round", 1)?.round(), "round")?)
-    });
-    r.func("decimal", &[("x", T::Num)], T::Num, "the number as a decimal (so that / does not truncate)", |a| {
-        Ok(Value::Num(num(&a[0], "decimal", 1)?))
-    });
-    r.func("lesser", &[("a", T::Any), ("b", T::Any)], T::Any, "the smaller of two values", |a| {
-        Ok(if a[1].compare(&a[0]) == Some(Ordering::Less) { a[1].clone() } else { a[0].clone() })
-    });
-    r.func("greater", &[("a", T::Any), ("b", T::Any)], T::Any, "the larger of two values", |a| {
-        Ok(if a[1].compare(&a[0]) == Some(Ordering::Greater) { a[1].clone() } else { a[0].clone() })
-    });
+    r.func(
+        "trunc",
+        &[("x", T::Num)],
+        T::Int,
+        "the integer part, rounding toward zero",
+        |a| to_int(num(&a[0], "trunc", 1)?.trunc(), "trunc"),
+    );
+    r.func(
+        "floor",
+        &[("x", T::Num)],
+        T::Int,
+        "the largest integer not above x",
+        |a| to_int(num(&a[0], "floor", 1)?.floor(), "floor"),
+    );
+    r.func(
+        "round",
+        &[("x", T::Num)],
+        T::Int,
+        "the nearest integer (halves away from zero)",
+        |a| to_int(num(&a[0], "round", 1)?.round(), "round"),
+    );
+    r.func(
+        "decimal",
+        &[("x", T::Num)],
+        T::Num,
+        "the number as a decimal (so that / does not truncate)",
+        |a| Ok(Value::Num(num(&a[0], "decimal", 1)?)),
+    );
+    r.func(
+        "lesser",
+        &[("a", T::Any), ("b", T::Any)],
+        T::Any,
+        "the smaller of two values",
+        |a| {
+            Ok(if a[1].compare(&a[0]) == Some(Ordering::Less) {
+                a[1].clone()
+            } else {
+                a[0].clone()
+            })
+        },
+    );
+    r.func(
+        "greater",
+        &[("a", T::Any), ("b", T::Any)],
+        T::Any,
+        "the larger of two values",
+        |a| {
+            Ok(if a[1].compare(&a[0]) == Some(Ordering::Greater) {
+                a[1].clone()
+            } else {
+                a[0].clone()
+            })
+        },
+    );
 
     for (name, value_type, doc, parse) in [
-        ("int", T::Int, "an integer: `12`, `-3`", parse_int as super::registry::InputParser),
+        (
+            "int",
+            T::Int,
+            "an integer: `12`, `-3`",
+            parse_int as super::registry::InputParser,
+        ),
         ("decimal", T::Num, "a number: `0.75`", parse_decimal),
         ("string", T::Str, "any text", parse_string),
         ("symbol", T::Str, "a word: letters, digits, `_`, `-`", parse_symbol),
         ("bool", T::Bool, "`true` or `false`", parse_bool),
-        ("ints", T::List, "integers separated by commas or spaces: `6,6,5`", parse_ints),
+        (
+            "ints",
+            T::List,
+            "integers separated by commas or spaces: `6,6,5`",
+            parse_ints,
+        ),
     ] {
         r.input_type(InputType {
             name,
@@ -109,7 +212,10 @@ pub fn register(r: &mut Registry) {
 }
 
 fn parse_int(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
-    text.trim().parse::<i64>().map(Value::Int).map_err(|_| bad(text, "not an integer"))
+    text.trim()
+        .parse::<i64>()
+        .map(Value::Int)
+        .map_err(|_| bad(text, "not an integer"))
 }
 
 fn parse_decimal(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
@@ -150,7 +256,11 @@ fn parse_ints(text: &str, args: &TypeArgs, what: &str) -> Result<Value, Notation
         if (items.len() as i64) < lo || (items.len() as i64) > hi {
             return Err(NotationError::WrongCount {
                 what: what.to_string(),
-                expected: if lo == hi { lo.to_string() } else { format!("{lo} to {hi}") },
+                expected: if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo} to {hi}")
+                },
                 got: items.len(),
             });
         }
@@ -167,17 +277,20 @@ fn bad(token: &str, why: &str) -> NotationError {
 
 /// The elements of a list (or the cards of a card group), or a typed argument error.
 pub fn list(v: &Value, builtin: &str, position: usize) -> Result<Vec<Value>, BuiltinError> {
-    v.elements().ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a list", v))
+    v.elements()
+        .ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a list", v))
 }
 
 /// The integer argument, or a typed argument error.
 pub fn int(v: &Value, builtin: &str, position: usize) -> Result<i64, BuiltinError> {
-    v.as_int().ok_or_else(|| BuiltinError::bad_argument(builtin, position, "an integer", v))
+    v.as_int()
+        .ok_or_else(|| BuiltinError::bad_argument(builtin, position, "an integer", v))
 }
 
 /// The numeric argument, or a typed argument error.
 pub fn num(v: &Value, builtin: &str, position: usize) -> Result<f64, BuiltinError> {
-    v.as_f64().ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a number", v))
+    v.as_f64()
+        .ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a number", v))
 }
 
 fn to_int(x: f64, builtin: &str) -> Result<Value, BuiltinError> {
@@ -214,13 +327,7 @@ fn extreme(v: &Value, builtin: &str, want: Ordering) -> Result<Value, BuiltinErr
     let first = it
         .next()
         .ok_or_else(|| BuiltinError::failed(builtin, "the list is empty"))?;
-    Ok(it.fold(first, |best, x| {
-        if x.compare(&best) == Some(want) {
-            x
-        } else {
-            best
-        }
-    }))
+    Ok(it.fold(first, |best, x| if x.compare(&best) == Some(want) { x } else { best }))
 }
 
 /// Convenience for built-ins that return one value.

@@ -42,7 +42,12 @@ impl BuiltinError {
 
     /// An argument of the wrong kind.
     #[cold]
-    pub fn bad_argument(builtin: &str, position: usize, expected: &'static str, got: &impl std::fmt::Display) -> BuiltinError {
+    pub fn bad_argument(
+        builtin: &str,
+        position: usize,
+        expected: &'static str,
+        got: &impl std::fmt::Display,
+    ) -> BuiltinError {
         BuiltinError(Box::new(BuiltinFailure::BadArgument {
             builtin: builtin.to_string(),
             position,
@@ -98,7 +103,10 @@ impl Solutions {
 
     /// Number of solutions.
     pub fn len(&self) -> usize {
-        self.values.len().checked_div(self.arity).unwrap_or(usize::from(!self.values.is_empty()))
+        self.values
+            .len()
+            .checked_div(self.arity)
+            .unwrap_or(usize::from(!self.values.is_empty()))
     }
 
     /// True when the call yielded nothing (a failed predicate).
@@ -131,7 +139,10 @@ pub trait Builtin: Send + Sync {
         let mut out = Solutions::new(1);
         self.call(args, &mut out)?;
         if out.is_empty() {
-            return Err(BuiltinError::failed(&self.signature().name, "gave no value for these arguments"));
+            return Err(BuiltinError::failed(
+                &self.signature().name,
+                "gave no value for these arguments",
+            ));
         }
         Ok(out.row(0)[0].clone())
     }
@@ -175,7 +186,10 @@ impl Builtin for FnBuiltin {
                 let mut out = Solutions::new(1);
                 f(args, &mut out)?;
                 if out.is_empty() {
-                    return Err(BuiltinError::failed(&self.sig.name, "gave no value for these arguments"));
+                    return Err(BuiltinError::failed(
+                        &self.sig.name,
+                        "gave no value for these arguments",
+                    ));
                 }
                 Ok(out.row(0)[0].clone())
             }

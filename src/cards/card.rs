@@ -49,9 +49,7 @@ pub struct Card(u8);
 impl Card {
     /// The card of this rank (2..=14) and suit, if the rank is valid.
     pub fn new(rank: u8, suit: Suit) -> Option<Card> {
-        (2..=14)
-            .contains(&rank)
-            .then(|| Card((rank - 2) * 4 + suit.index()))
+        (2..=14).contains(&rank).then(|| Card((rank - 2) * 4 + suit.index()))
     }
 
     /// The card with this deck index (0..52), if valid.
@@ -87,13 +85,8 @@ impl Card {
 
 /// `2`..`10`, `J`, `Q`, `K`, `A` (people's form; `10`, not `T`).
 pub fn rank_label(rank: u8) -> &'static str {
-    const LABELS: [&str; 13] = [
-        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
-    ];
-    LABELS
-        .get((rank as usize).wrapping_sub(2))
-        .copied()
-        .unwrap_or("?")
+    const LABELS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+    LABELS.get((rank as usize).wrapping_sub(2)).copied().unwrap_or("?")
 }
 
 /// `2`..`9`, `T`, `J`, `Q`, `K`, `A` (the canonical, one-letter form).
@@ -106,13 +99,10 @@ pub fn rank_letter(rank: u8) -> char {
 /// `twos` … `tens`, `jacks`, `queens`, `kings`, `aces`.
 pub fn rank_plural(rank: u8) -> &'static str {
     const NAMES: [&str; 13] = [
-        "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
-        "queens", "kings", "aces",
+        "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings",
+        "aces",
     ];
-    NAMES
-        .get((rank as usize).wrapping_sub(2))
-        .copied()
-        .unwrap_or("?")
+    NAMES.get((rank as usize).wrapping_sub(2)).copied().unwrap_or("?")
 }
 
 impl fmt::Display for Card {

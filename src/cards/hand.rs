@@ -30,8 +30,8 @@ impl Cards {
         }
         let mut held = [0u16; 5];
         let mut rank_mask = 0u16;
-        for r in 2..15usize {
-            let n = rank_counts[r] as usize;
+        for (r, &count) in rank_counts.iter().enumerate().skip(2) {
+            let n = count as usize;
             if n > 0 {
                 rank_mask |= 1 << r;
                 held[n.min(4)] |= 1 << r;

@@ -19,25 +19,13 @@ pub enum NotationError {
     MissingSuit { token: String },
     /// The same card more often than the deck holds it.
     #[error("{card} appears {times} times (the deck has {allowed})")]
-    TooManyCopies {
-        card: String,
-        times: usize,
-        allowed: usize,
-    },
+    TooManyCopies { card: String, times: usize, allowed: usize },
     /// Fewer or more cards than the input allows.
     #[error("{what} needs {expected} cards, got {got}")]
-    WrongCount {
-        what: String,
-        expected: String,
-        got: usize,
-    },
+    WrongCount { what: String, expected: String, got: usize },
     /// `XX` where it is not allowed, or too many of them.
     #[error("{what} allows {allowed} hidden card(s) `XX`, got {got}")]
-    TooManyHidden {
-        what: String,
-        allowed: String,
-        got: usize,
-    },
+    TooManyHidden { what: String, allowed: String, got: usize },
     /// A value that should be a number, a bool, …
     #[error("`{token}`: {why}")]
     BadValue { token: String, why: String },

@@ -51,13 +51,17 @@ pub fn run(a: AskArgs) -> i32 {
         trace: a.trace,
     });
     for p in &a.params {
-        let r = split_assignment(p).map_err(|e| e.to_string()).and_then(|(k, v)| s.set_param(k, v).map_err(|e| e.to_string()));
+        let r = split_assignment(p)
+            .map_err(|e| e.to_string())
+            .and_then(|(k, v)| s.set_param(k, v).map_err(|e| e.to_string()));
         if let Err(e) = r {
             return fail(e);
         }
     }
     for i in &a.inputs {
-        let r = split_assignment(i).map_err(|e| e.to_string()).and_then(|(k, v)| s.set_input_text(k, v).map_err(|e| e.to_string()));
+        let r = split_assignment(i)
+            .map_err(|e| e.to_string())
+            .and_then(|(k, v)| s.set_input_text(k, v).map_err(|e| e.to_string()));
         if let Err(e) = r {
             return fail(e);
         }
@@ -119,9 +123,15 @@ pub fn run(a: AskArgs) -> i32 {
             }
         }
         let st = &result.stats;
-        let mut tail = format!("({} firing(s), {} activation(s), {} µs", st.fired, st.activations, st.micros);
+        let mut tail = format!(
+            "({} firing(s), {} activation(s), {} µs",
+            st.fired, st.activations, st.micros
+        );
         if st.whatif_asked > 0 {
-            tail.push_str(&format!(", {} what-if sub-queries with {} firings", st.whatif_asked, st.whatif_fired));
+            tail.push_str(&format!(
+                ", {} what-if sub-queries with {} firings",
+                st.whatif_asked, st.whatif_fired
+            ));
         }
         println!("{tail})");
     }

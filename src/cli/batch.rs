@@ -99,7 +99,11 @@ fn answer(s: &mut Session, program: &Arc<Program>, line: &str, explain: bool) ->
         }
         let text = match v {
             Json::String(t) => t.clone(),
-            Json::Array(items) => items.iter().map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string)).collect::<Vec<_>>().join(" "),
+            Json::Array(items) => items
+                .iter()
+                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+                .collect::<Vec<_>>()
+                .join(" "),
             other => other.to_string(),
         };
         if let Err(e) = s.set_input_text(k, &text) {

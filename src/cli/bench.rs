@@ -38,9 +38,14 @@ pub fn classify_from(session: &mut Session, first: u8, counts: &mut [u64; 9]) ->
             for d in c + 1..52 {
                 for e in d + 1..52 {
                     let cards = [first, b, c, d, e].map(|i| Card::from_index(i).unwrap_or_else(|| unreachable!()));
-                    session.set_input("hand", Value::Cards(Arc::new(Cards::new(cards, 0)))).map_err(|e| e.to_string())?;
+                    session
+                        .set_input("hand", Value::Cards(Arc::new(Cards::new(cards, 0))))
+                        .map_err(|e| e.to_string())?;
                     session.run().map_err(|e| e.to_string())?;
-                    let cat = session.first_output_arg().and_then(Value::as_int).ok_or("no category")?;
+                    let cat = session
+                        .first_output_arg()
+                        .and_then(Value::as_int)
+                        .ok_or("no category")?;
                     let slot = counts.get_mut((cat - 1) as usize).ok_or("category out of range")?;
                     *slot += 1;
                     n += 1;
@@ -98,9 +103,28 @@ fn classify(quick: bool) -> i32 {
         }
     }
     let all = par_hands as f64 / all_secs;
-    let names = ["straight flush", "four of a kind", "full house", "flush", "straight", "three of a kind", "two pair", "one pair", "high card"];
+    let names = [
+        "straight flush",
+        "four of a kind",
+        "full house",
+        "flush",
+        "straight",
+        "three of a kind",
+        "two pair",
+        "one pair",
+        "high card",
+    ];
     for i in 0..9 {
-        println!("  {:<16} {:>8}{}", names[i], counts[i], if quick || counts[i] == EXPECTED_COUNTS[i] { "" } else { "  WRONG" });
+        println!(
+            "  {:<16} {:>8}{}",
+            names[i],
+            counts[i],
+            if quick || counts[i] == EXPECTED_COUNTS[i] {
+                ""
+            } else {
+                "  WRONG"
+            }
+        );
     }
     let exact = counts == EXPECTED_COUNTS && par_counts == counts;
     println!("hands={hands} one thread: {one:.0} hands/s; {cores} cores: {all:.0} hands/s");

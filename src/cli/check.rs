@@ -54,7 +54,9 @@ pub fn run(a: CheckArgs) -> i32 {
 
 fn collect(p: &Path, out: &mut Vec<PathBuf>) {
     if p.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(p).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
         entries.sort();
         for e in entries {
             if e.is_dir() || e.extension().is_some_and(|x| x == "rules") {

@@ -15,7 +15,11 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 pub const EXIT_INTERNAL: i32 = 1;
 
 #[derive(Parser, Debug)]
-#[command(name = "kibitzer", version, about = "A rule-driven expert system for card and tile games: it tells you what to play, and why.")]
+#[command(
+    name = "kibitzer",
+    version,
+    about = "A rule-driven expert system for card and tile games: it tells you what to play, and why."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -23,7 +23,14 @@ pub fn run(a: RulesArgs) -> i32 {
             let s = b.signature();
             let params: Vec<String> = s.params.iter().map(|(n, t)| format!("{n}: {}", t.name())).collect();
             let outs: Vec<&str> = s.outputs.iter().map(|t| t.name()).collect();
-            println!("  {}({}) -> {}{}  {}", s.name, params.join(", "), outs.join(", "), if s.multi { " (several)" } else { "" }, s.doc);
+            println!(
+                "  {}({}) -> {}{}  {}",
+                s.name,
+                params.join(", "),
+                outs.join(", "),
+                if s.multi { " (several)" } else { "" },
+                s.doc
+            );
         }
         return 0;
     }
@@ -48,23 +55,48 @@ pub fn run(a: RulesArgs) -> i32 {
             .positional
             .iter()
             .map(|(a, b)| if a == b { a.to_string() } else { format!("{a}..{b}") })
-            .chain(i.type_args.named.iter().map(|(k, (a, b))| if a == b { format!("{k}: {a}") } else { format!("{k}: {a}..{b}") }))
+            .chain(i.type_args.named.iter().map(|(k, (a, b))| {
+                if a == b {
+                    format!("{k}: {a}")
+                } else {
+                    format!("{k}: {a}..{b}")
+                }
+            }))
             .collect();
-        let ty = if args.is_empty() { i.type_name.clone() } else { format!("{}({})", i.type_name, args.join(", ")) };
+        let ty = if args.is_empty() {
+            i.type_name.clone()
+        } else {
+            format!("{}({})", i.type_name, args.join(", "))
+        };
         let default = i.default.as_ref().map(|d| format!(" = {d}")).unwrap_or_default();
         println!("  {}: {ty}{default}", i.name);
     }
-    let outs: Vec<String> = p.outputs.iter().map(|o| format!("{}/{}", p.relations[*o as usize].name, p.relations[*o as usize].arity)).collect();
+    let outs: Vec<String> = p
+        .outputs
+        .iter()
+        .map(|o| format!("{}/{}", p.relations[*o as usize].name, p.relations[*o as usize].arity))
+        .collect();
     println!("outputs: {}", outs.join(", "));
     if !p.params.is_empty() {
         println!("parameters and constants:");
         for q in &p.params {
-            println!("  {} {} = {}{}", if q.constant { "const" } else { "param" }, q.name, q.value, q.doc.as_ref().map(|d| format!("  # {d}")).unwrap_or_default());
+            println!(
+                "  {} {} = {}{}",
+                if q.constant { "const" } else { "param" },
+                q.name,
+                q.value,
+                q.doc.as_ref().map(|d| format!("  # {d}")).unwrap_or_default()
+            );
         }
     }
     println!("rules:");
     for r in &p.rules {
-        println!("  {:<12} salience {:>4}  {}", r.name, r.salience, r.title.as_deref().unwrap_or(""));
+        println!(
+            "  {:<12} salience {:>4}  {}",
+            r.name,
+            r.salience,
+            r.title.as_deref().unwrap_or("")
+        );
     }
     0
 }

@@ -58,7 +58,9 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
         Expr::Unary(op, x) => {
             let v = eval(x, vars, params, calls)?;
             match (op, &v) {
-                (UnaryOp::Neg, Value::Int(i)) => Value::Int(i.checked_neg().ok_or_else(|| EvalError::Overflow(format!("-{i}")))?),
+                (UnaryOp::Neg, Value::Int(i)) => {
+                    Value::Int(i.checked_neg().ok_or_else(|| EvalError::Overflow(format!("-{i}")))?)
+                }
                 (UnaryOp::Neg, Value::Num(n)) => Value::Num(-n),
                 (UnaryOp::Not, Value::Bool(b)) => Value::Bool(!b),
                 (UnaryOp::Neg, _) => return Err(EvalError::Type(format!("cannot negate {v}"))),
@@ -122,7 +124,9 @@ pub fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, EvalError> {
                 _ => ord != Ordering::Less,
             })
         }
-        In => Value::Bool(contains(r, l).ok_or_else(|| EvalError::Type(format!("`in` needs a list on its right, got {r}")))?),
+        In => Value::Bool(
+            contains(r, l).ok_or_else(|| EvalError::Type(format!("`in` needs a list on its right, got {r}")))?,
+        ),
         Add | Sub | Mul | Div | Rem => match (l, r) {
             (Value::Int(a), Value::Int(b)) => {
                 let v = match op {
@@ -153,7 +157,9 @@ pub fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, EvalError> {
                 })
             }
         },
-        And | Or => Value::Bool(truth(l, op.symbol())? && truth(r, op.symbol())? || (op == Or && (truth(l, "or")? || truth(r, "or")?))),
+        And | Or => Value::Bool(
+            truth(l, op.symbol())? && truth(r, op.symbol())? || (op == Or && (truth(l, "or")? || truth(r, "or")?)),
+        ),
     })
 }
 

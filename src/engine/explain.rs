@@ -122,7 +122,11 @@ impl Session {
                 node.title = rule.title.clone();
                 node.because = rule.because.as_ref().map(|t| t.render(&vars, self.params()));
                 for (ci, at) in rule.conds.iter().enumerate() {
-                    let matched: Vec<FactId> = facts.iter().filter(|(c, _)| *c as usize == ci).map(|(_, f)| *f).collect();
+                    let matched: Vec<FactId> = facts
+                        .iter()
+                        .filter(|(c, _)| *c as usize == ci)
+                        .map(|(_, f)| *f)
+                        .collect();
                     match &at.cond {
                         Cond::Pattern { .. } => {
                             for f in matched {
@@ -133,7 +137,9 @@ impl Session {
                         Cond::Aggregate { op, slot, value, .. } => {
                             let what = match (op, value) {
                                 (AggregateOp::Count, _) => "count".to_string(),
-                                (op, Some(v)) => format!("{} {}", op.keyword(), render(v, &vars, self.params(), limits)),
+                                (op, Some(v)) => {
+                                    format!("{} {}", op.keyword(), render(v, &vars, self.params(), limits))
+                                }
                                 (op, None) => op.keyword().to_string(),
                             };
                             let src = prog.sources.text(at.span);
@@ -158,11 +164,20 @@ impl Session {
                                 node.aggregated.push(AggregateGroup { count, example });
                             }
                         }
-                        Cond::WhatIf { target, inputs, rel_name, args } => {
+                        Cond::WhatIf {
+                            target,
+                            inputs,
+                            rel_name,
+                            args,
+                        } => {
                             let mut calls = 0;
                             let values: Vec<(String, Value)> = inputs
                                 .iter()
-                                .filter_map(|(n, e)| super::eval::eval(e, &vars, self.params(), &mut calls).ok().map(|v| (n.clone(), v)))
+                                .filter_map(|(n, e)| {
+                                    super::eval::eval(e, &vars, self.params(), &mut calls)
+                                        .ok()
+                                        .map(|v| (n.clone(), v))
+                                })
                                 .collect();
                             let tname = match target {
                                 WhatIfTarget::SelfSet => prog.name.clone(),
@@ -170,14 +185,25 @@ impl Session {
                             };
                             let query = format!(
                                 "what-if {tname}({})",
-                                values.iter().map(|(n, v)| format!("{n}: {}", show(v, limits))).collect::<Vec<_>>().join(", ")
+                                values
+                                    .iter()
+                                    .map(|(n, v)| format!("{n}: {}", show(v, limits)))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             );
-                            let pattern: Vec<String> = args.iter().map(|a| render_pat(a, &vars, self.params(), limits)).collect();
-                            node.checks.push(format!("{query} concluded {rel_name}({})", pattern.join(", ")));
+                            let pattern: Vec<String> = args
+                                .iter()
+                                .map(|a| render_pat(a, &vars, self.params(), limits))
+                                .collect();
+                            node.checks
+                                .push(format!("{query} concluded {rel_name}({})", pattern.join(", ")));
                             if limits.whatif_depth > 0 {
                                 let params = self.params().to_vec();
                                 if let Ok(mut sub) = self.whatif.replay(target, &values, &prog, &params) {
-                                    let sub_limits = ExplainLimits { whatif_depth: limits.whatif_depth - 1, ..limits };
+                                    let sub_limits = ExplainLimits {
+                                        whatif_depth: limits.whatif_depth - 1,
+                                        ..limits
+                                    };
                                     let concluded: Vec<Explanation> = sub
                                         .conclusions()
                                         .into_iter()
@@ -208,7 +234,14 @@ impl Session {
                 Some(f) => {
                     let rule = &self.program().rules[f.rule as usize];
                     let vars = self.firing_vars(f);
-                    format!("{} {}", rule.name, rule.because.as_ref().map(|t| t.render(vars, self.params())).unwrap_or_default())
+                    format!(
+                        "{} {}",
+                        rule.name,
+                        rule.because
+                            .as_ref()
+                            .map(|t| t.render(vars, self.params()))
+                            .unwrap_or_default()
+                    )
                 }
                 None => String::new(),
             },
@@ -243,7 +276,12 @@ impl Session {
             let l = prog.sources.locate(c.span);
             FailedCondition {
                 index: failed_at.unwrap_or(0) + 1,
-                condition: prog.sources.text(c.span).split_whitespace().collect::<Vec<_>>().join(" "),
+                condition: prog
+                    .sources
+                    .text(c.span)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
                 location: format!("{}:{}:{}", l.file, l.line, l.col),
                 reason: match &c.cond {
                     Cond::Pattern { rel, .. } if self.mem.of_relation(*rel).iter().all(|f| !self.mem.is_alive(*f)) => {
@@ -261,7 +299,10 @@ impl Session {
         } else if complete {
             format!("{rule_name} did not fire, but all its conditions hold now (an activation was dropped when selected, or the run halted)")
         } else if let Some(f) = &failed {
-            format!("{rule_name} did not fire: condition {} `{}` fails ({})", f.index, f.condition, f.reason)
+            format!(
+                "{rule_name} did not fire: condition {} `{}` fails ({})",
+                f.index, f.condition, f.reason
+            )
         } else {
             format!("{rule_name} did not fire")
         };
@@ -279,7 +320,10 @@ impl Session {
     /// The trace of the last run as lines of text (run with `RunOptions::trace`).
     pub fn trace_text(&self) -> Vec<String> {
         let prog = self.program().clone();
-        let limits = ExplainLimits { list_items: 6, ..ExplainLimits::default() };
+        let limits = ExplainLimits {
+            list_items: 6,
+            ..ExplainLimits::default()
+        };
         let mut out = Vec::new();
         let mut n = 0;
         for ev in self.trace() {
@@ -296,7 +340,12 @@ impl Session {
                         .filter(|(i, _)| f.mask & (1u64 << i) != 0)
                         .map(|(i, name)| format!("{name}={}", show(&vars[i], limits)))
                         .collect();
-                    out.push(format!("FIRE {n:>4} {} (salience {}): {}", rule.name, rule.salience, b.join(" ")));
+                    out.push(format!(
+                        "FIRE {n:>4} {} (salience {}): {}",
+                        rule.name,
+                        rule.salience,
+                        b.join(" ")
+                    ));
                 }
                 TraceEvent::Dropped { rule, reason } => {
                     out.push(format!("DROP      {}: {reason}", prog.rules[*rule as usize].name));
@@ -351,7 +400,15 @@ impl WhyNot {
 }
 
 /// A one-line account of a non-pattern condition with the firing's bindings.
-fn check_line(c: &Cond, vars: &[Value], params: &[Value], rule: &RuleIr, limits: ExplainLimits, prog: &Program, at: &CondAt) -> Option<String> {
+fn check_line(
+    c: &Cond,
+    vars: &[Value],
+    params: &[Value],
+    rule: &RuleIr,
+    limits: ExplainLimits,
+    prog: &Program,
+    at: &CondAt,
+) -> Option<String> {
     Some(match c {
         Cond::Test(e) => format!("{} ✓", render_test(e, vars, params, limits)),
         Cond::Bind { slot, expr } => format!(
@@ -370,7 +427,11 @@ fn check_line(c: &Cond, vars: &[Value], params: &[Value], rule: &RuleIr, limits:
             show(&vars[*slot as usize], limits),
             render(list, vars, params, limits)
         ),
-        Cond::CallOut { builtin, inputs, outputs } => {
+        Cond::CallOut {
+            builtin,
+            inputs,
+            outputs,
+        } => {
             let args: Vec<String> = inputs.iter().map(|e| render(e, vars, params, limits)).collect();
             let outs: Vec<String> = outputs
                 .iter()
@@ -379,10 +440,20 @@ fn check_line(c: &Cond, vars: &[Value], params: &[Value], rule: &RuleIr, limits:
                     other => render_pat(other, vars, params, limits),
                 })
                 .collect();
-            format!("{}({}) → {}", builtin.signature().name, args.join(", "), outs.join(", "))
+            format!(
+                "{}({}) → {}",
+                builtin.signature().name,
+                args.join(", "),
+                outs.join(", ")
+            )
         }
         Cond::Not { .. } => {
-            let src = prog.sources.text(at.span).split_whitespace().collect::<Vec<_>>().join(" ");
+            let src = prog
+                .sources
+                .text(at.span)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             format!("{src}: no such fact")
         }
         _ => return None,
@@ -392,7 +463,12 @@ fn check_line(c: &Cond, vars: &[Value], params: &[Value], rule: &RuleIr, limits:
 fn render_test(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits) -> String {
     match e {
         Expr::Binary(op, a, b) if !matches!(op, BinaryOp::And | BinaryOp::Or) => {
-            format!("{} {} {}", render_side(a, vars, params, limits), op.symbol(), render_side(b, vars, params, limits))
+            format!(
+                "{} {} {}",
+                render_side(a, vars, params, limits),
+                op.symbol(),
+                render_side(b, vars, params, limits)
+            )
         }
         Expr::Call { .. } => render_side(e, vars, params, limits),
         other => render(other, vars, params, limits),
@@ -417,16 +493,35 @@ fn render(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits) -> 
         Expr::Const(v) => v.to_string(),
         Expr::Var(s) => show(&vars[*s as usize], limits),
         Expr::Param(i) => show(&params[*i as usize], limits),
-        Expr::List(items) => format!("[{}]", items.iter().map(|i| render(i, vars, params, limits)).collect::<Vec<_>>().join(", ")),
+        Expr::List(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|i| render(i, vars, params, limits))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Expr::Call { builtin, args } => format!(
             "{}({})",
             builtin.signature().name,
-            args.iter().map(|a| render(a, vars, params, limits)).collect::<Vec<_>>().join(", ")
+            args.iter()
+                .map(|a| render(a, vars, params, limits))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Expr::Unary(UnaryOp::Neg, x) => format!("-{}", render(x, vars, params, limits)),
         Expr::Unary(UnaryOp::Not, x) => format!("!{}", render(x, vars, params, limits)),
-        Expr::Binary(op, a, b) => format!("({} {} {})", render(a, vars, params, limits), op.symbol(), render(b, vars, params, limits)),
-        Expr::Index(l, i) => format!("{}[{}]", render(l, vars, params, limits), render(i, vars, params, limits)),
+        Expr::Binary(op, a, b) => format!(
+            "({} {} {})",
+            render(a, vars, params, limits),
+            op.symbol(),
+            render(b, vars, params, limits)
+        ),
+        Expr::Index(l, i) => format!(
+            "{}[{}]",
+            render(l, vars, params, limits),
+            render(i, vars, params, limits)
+        ),
     }
 }
 
@@ -442,7 +537,11 @@ fn render_pat(a: &PatArg, vars: &[Value], params: &[Value], limits: ExplainLimit
 pub fn show(v: &Value, limits: ExplainLimits) -> String {
     match v {
         Value::List(items) if items.len() > limits.list_items => {
-            let head: Vec<String> = items.iter().take(limits.list_items.min(4)).map(|x| show(x, limits)).collect();
+            let head: Vec<String> = items
+                .iter()
+                .take(limits.list_items.min(4))
+                .map(|x| show(x, limits))
+                .collect();
             format!("[{}, … {} items]", head.join(", "), items.len())
         }
         Value::Str(s) => format!("{s:?}"),
@@ -469,7 +568,7 @@ fn render_children(e: &Explanation, prefix: &str, out: &mut String) {
             lines.push(("(explained above)".to_string(), None, Vec::new()));
         }
         _ => {
-            let mut head = format!("{}", e.rule.as_deref().unwrap_or("?"));
+            let mut head = e.rule.as_deref().unwrap_or("?").to_string();
             if let Some(t) = &e.title {
                 let _ = write!(head, " \"{t}\"");
             }
@@ -513,7 +612,13 @@ fn render_children(e: &Explanation, prefix: &str, out: &mut String) {
                 render_children(p, &format!("{inner}{cont}"), out);
             }
             Item::Group(g) => {
-                let _ = writeln!(out, "{inner}{branch}{} × {}{}", g.count, g.example.fact, if g.count > 1 { " and others like it" } else { "" });
+                let _ = writeln!(
+                    out,
+                    "{inner}{branch}{} × {}{}",
+                    g.count,
+                    g.example.fact,
+                    if g.count > 1 { " and others like it" } else { "" }
+                );
                 render_children(&g.example, &format!("{inner}{cont}"), out);
             }
             Item::WhatIf(w) => {
@@ -521,7 +626,11 @@ fn render_children(e: &Explanation, prefix: &str, out: &mut String) {
                 let sub = format!("{inner}{cont}");
                 let m = w.concluded.len();
                 for (j, c) in w.concluded.iter().enumerate() {
-                    let (b2, c2) = if j + 1 == m { ("└─ ", "   ") } else { ("├─ ", "│  ") };
+                    let (b2, c2) = if j + 1 == m {
+                        ("└─ ", "   ")
+                    } else {
+                        ("├─ ", "│  ")
+                    };
                     let _ = writeln!(out, "{sub}{b2}{}", c.fact);
                     render_children(c, &format!("{sub}{c2}"), out);
                 }

@@ -196,7 +196,9 @@ pub fn solve(
         Cond::Test(e) => match eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)? {
             Value::Bool(true) => solve(ctx, steps, i + 1, new_fact, frame, sink),
             Value::Bool(false) => Ok(Flow::Continue),
-            other => Err(err(EvalError::Type(format!("a condition must be true or false, got {other}")))),
+            other => Err(err(EvalError::Type(format!(
+                "a condition must be true or false, got {other}"
+            )))),
         },
         Cond::Bind { slot, expr } => {
             let v = eval(expr, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
@@ -237,7 +239,11 @@ pub fn solve(
             }
             Ok(Flow::Continue)
         }
-        Cond::CallOut { builtin, inputs, outputs } => {
+        Cond::CallOut {
+            builtin,
+            inputs,
+            outputs,
+        } => {
             let argv: SmallVec<[Value; 4]> = inputs
                 .iter()
                 .map(|a| eval(a, &frame.vars, ctx.params, &mut ctx.calls))
@@ -245,9 +251,7 @@ pub fn solve(
                 .map_err(err)?;
             ctx.calls += 1;
             let mut sols = Solutions::new(outputs.len());
-            builtin
-                .call(&argv, &mut sols)
-                .map_err(|e| err(EvalError::from(e)))?;
+            builtin.call(&argv, &mut sols).map_err(|e| err(EvalError::from(e)))?;
             for k in 0..sols.len() {
                 let saved = frame.mask;
                 if match_args(ctx, outputs, sols.row(k), frame).map_err(err)? {
@@ -266,7 +270,14 @@ pub fn solve(
             let depth = frame.facts.len();
             let was = ctx.track_depth;
             ctx.track_depth = false;
-            let found = solve(ctx, &BodySteps { conds: body, tag: idx }, 0, FactId::MAX, frame, &mut |_, _| Ok(Flow::Stop));
+            let found = solve(
+                ctx,
+                &BodySteps { conds: body, tag: idx },
+                0,
+                FactId::MAX,
+                frame,
+                &mut |_, _| Ok(Flow::Stop),
+            );
             ctx.track_depth = was;
             frame.mask = saved;
             frame.facts.truncate(depth);
@@ -284,24 +295,41 @@ pub fn solve(
             let mut contributing: SmallVec<[(u16, FactId); 8]> = SmallVec::new();
             let was = ctx.track_depth;
             ctx.track_depth = false;
-            let result = solve(ctx, &BodySteps { conds: body, tag: idx }, 0, FactId::MAX, frame, &mut |ctx, fr| {
-                count += 1;
-                contributing.extend(fr.facts[depth..].iter().copied());
-                if let Some(v) = value {
-                    let x = eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?;
-                    acc = Some(match (acc.take(), op) {
-                        (None, _) => x,
-                        (Some(a), AggregateOp::Sum) => super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?,
-                        (Some(a), AggregateOp::Min) => {
-                            if x.compare(&a) == Some(std::cmp::Ordering::Less) { x } else { a }
-                        }
-                        (Some(a), _) => {
-                            if x.compare(&a) == Some(std::cmp::Ordering::Greater) { x } else { a }
-                        }
-                    });
-                }
-                Ok(Flow::Continue)
-            });
+            let result = solve(
+                ctx,
+                &BodySteps { conds: body, tag: idx },
+                0,
+                FactId::MAX,
+                frame,
+                &mut |ctx, fr| {
+                    count += 1;
+                    contributing.extend(fr.facts[depth..].iter().copied());
+                    if let Some(v) = value {
+                        let x = eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?;
+                        acc = Some(match (acc.take(), op) {
+                            (None, _) => x,
+                            (Some(a), AggregateOp::Sum) => {
+                                super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?
+                            }
+                            (Some(a), AggregateOp::Min) => {
+                                if x.compare(&a) == Some(std::cmp::Ordering::Less) {
+                                    x
+                                } else {
+                                    a
+                                }
+                            }
+                            (Some(a), _) => {
+                                if x.compare(&a) == Some(std::cmp::Ordering::Greater) {
+                                    x
+                                } else {
+                                    a
+                                }
+                            }
+                        });
+                    }
+                    Ok(Flow::Continue)
+                },
+            );
             ctx.track_depth = was;
             frame.mask = saved;
             frame.facts.truncate(depth);
@@ -322,20 +350,25 @@ pub fn solve(
             frame.mask = saved;
             flow
         }
-        Cond::WhatIf { target, inputs, rel_name, args } => {
+        Cond::WhatIf {
+            target,
+            inputs,
+            rel_name,
+            args,
+        } => {
             let mut values = Vec::with_capacity(inputs.len());
             for (name, e) in inputs {
-                values.push((name.clone(), eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?));
+                values.push((
+                    name.clone(),
+                    eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?,
+                ));
             }
-            let outcome = ctx
-                .whatif
-                .run(target, values, ctx.prog, ctx.params)
-                .map_err(|e| {
-                    Box::new(MatchError {
-                        span: at.span,
-                        error: MatchErrorKind::WhatIf(Box::new(e)),
-                    })
-                })?;
+            let outcome = ctx.whatif.run(target, values, ctx.prog, ctx.params).map_err(|e| {
+                Box::new(MatchError {
+                    span: at.span,
+                    error: MatchErrorKind::WhatIf(Box::new(e)),
+                })
+            })?;
             for (rel, fact_args) in outcome.facts.iter() {
                 if rel != rel_name || fact_args.len() != args.len() {
                     continue;

@@ -41,8 +41,11 @@ pub struct Memory {
     by_rel: Vec<Vec<FactId>>,
     dedupe: Vec<Option<FxHashMap<u64, SmallVec<[FactId; 2]>>>>,
     /// Per relation: the argument positions patterns may probe, and their index once built.
-    indexes: Vec<Vec<(u16, Option<FxHashMap<Value, Vec<FactId>>>)>>,
+    indexes: Vec<Vec<(u16, Option<ValueIndex>)>>,
 }
+
+/// Facts of one relation by the value at one argument position.
+type ValueIndex = FxHashMap<Value, Vec<FactId>>;
 
 impl Memory {
     /// An empty memory; `probed[rel]` lists the argument positions joins may look up by value.

@@ -52,10 +52,7 @@ pub enum Expr {
     Var(Slot),
     Param(u16),
     List(Vec<Expr>),
-    Call {
-        builtin: Arc<dyn Builtin>,
-        args: Vec<Expr>,
-    },
+    Call { builtin: Arc<dyn Builtin>, args: Vec<Expr> },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Index(Box<Expr>, Box<Expr>),
@@ -192,10 +189,7 @@ pub struct Program {
 impl Program {
     /// The relation of this name.
     pub fn relation(&self, name: &str) -> Option<RelId> {
-        self.relations
-            .iter()
-            .position(|r| r.name == name)
-            .map(|i| i as RelId)
+        self.relations.iter().position(|r| r.name == name).map(|i| i as RelId)
     }
 
     /// The rule of this name.

@@ -213,11 +213,21 @@ impl Session {
     /// declared type (an integer is accepted for a decimal).
     pub fn set_param(&mut self, name: &str, text: &str) -> Result<(), RunError> {
         let Some(i) = self.prog.param_index(name) else {
-            let known: Vec<&str> = self.prog.params.iter().filter(|p| !p.constant).map(|p| p.name.as_str()).collect();
+            let known: Vec<&str> = self
+                .prog
+                .params
+                .iter()
+                .filter(|p| !p.constant)
+                .map(|p| p.name.as_str())
+                .collect();
             return Err(RunError::Param(format!(
                 "unknown parameter `{name}` (parameters of `{}`: {})",
                 self.prog.name,
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
             )));
         };
         let decl = &self.prog.params[i];
@@ -293,11 +303,21 @@ impl Session {
     }
 
     fn input_index(&self, name: &str) -> Result<usize, RunError> {
-        self.prog.inputs.iter().position(|d| d.name == name).ok_or_else(|| RunError::UnknownInput {
-            name: name.to_string(),
-            ruleset: self.prog.name.clone(),
-            known: self.prog.inputs.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", "),
-        })
+        self.prog
+            .inputs
+            .iter()
+            .position(|d| d.name == name)
+            .ok_or_else(|| RunError::UnknownInput {
+                name: name.to_string(),
+                ruleset: self.prog.name.clone(),
+                known: self
+                    .prog
+                    .inputs
+                    .iter()
+                    .map(|d| d.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
     }
 
     /// Forgets the inputs given so far.
@@ -327,7 +347,10 @@ impl Session {
                 (Some(v), _) | (None, Some(v)) => v.clone(),
                 (None, None) => return Err(RunError::MissingInput(decl.name.clone())),
             };
-            if let Some(id) = self.mem.insert(decl.rel, std::slice::from_ref(&v), Origin::Input(i as u16)) {
+            if let Some(id) = self
+                .mem
+                .insert(decl.rel, std::slice::from_ref(&v), Origin::Input(i as u16))
+            {
                 self.on_new_fact(&prog, id)?;
             }
         }
@@ -361,7 +384,10 @@ impl Session {
                     deepest: None,
                     track_depth: false,
                 };
-                let steps = IndexSteps { conds: &rule.conds, order: &plan.select };
+                let steps = IndexSteps {
+                    conds: &rule.conds,
+                    order: &plan.select,
+                };
                 let res = matcher::solve(&mut ctx, &steps, 0, FactId::MAX, &mut self.frame, &mut |_, fr| {
                     found = true;
                     found_frame.vars.clone_from(&fr.vars);
@@ -374,7 +400,11 @@ impl Session {
                 match found {
                     true => std::mem::swap(&mut self.frame, &mut self.found),
                     false => {
-                        let first = plan.select.first().map(|&c| prog.sources.text(rule.conds[c as usize].span).to_string()).unwrap_or_default();
+                        let first = plan
+                            .select
+                            .first()
+                            .map(|&c| prog.sources.text(rule.conds[c as usize].span).to_string())
+                            .unwrap_or_default();
                         self.drop_activation(act.rule, || format!("`{first}` (or a later check) no longer holds"));
                         continue;
                     }
@@ -415,7 +445,12 @@ impl Session {
         counts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
         RunError::FiringLimit {
             limit: self.opts.firing_limit,
-            rules: counts.iter().take(3).map(|(n, r)| format!("`{r}` ({n}×)")).collect::<Vec<_>>().join(", "),
+            rules: counts
+                .iter()
+                .take(3)
+                .map(|(n, r)| format!("`{r}` ({n}×)"))
+                .collect::<Vec<_>>()
+                .join(", "),
         }
     }
 
@@ -455,11 +490,14 @@ impl Session {
                 Action::Assert { rel, args } => {
                     let mut values: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
                     for a in args {
-                        let v = super::eval::eval(a, vars, &self.params, &mut self.stats.builtin_calls).map_err(|e| RunError::InRule {
-                            rule: rule.name.clone(),
-                            location: location(prog, rule.span),
-                            message: e.to_string(),
-                        })?;
+                        let v =
+                            super::eval::eval(a, vars, &self.params, &mut self.stats.builtin_calls).map_err(|e| {
+                                RunError::InRule {
+                                    rule: rule.name.clone(),
+                                    location: location(prog, rule.span),
+                                    message: e.to_string(),
+                                }
+                            })?;
                         values.push(v);
                     }
                     if let Some(id) = self.mem.insert(*rel, &values, Origin::Firing(firing)) {
@@ -472,7 +510,11 @@ impl Session {
                         if !self.mem.is_alive(id) {
                             continue;
                         }
-                        let mut frame = Frame { vars: vars.to_vec(), mask: self.frame.mask, facts: Default::default() };
+                        let mut frame = Frame {
+                            vars: vars.to_vec(),
+                            mask: self.frame.mask,
+                            facts: Default::default(),
+                        };
                         let mut ctx = Ctx {
                             prog,
                             mem: &self.mem,
@@ -519,7 +561,14 @@ impl Session {
                 track_depth: false,
             };
             let matched = matcher::match_fact(&mut ctx, args, fact, &mut self.frame).map_err(|e| {
-                in_rule(prog, rule_idx, Box::new(MatchError { span: rule.conds[seed.cond as usize].span, error: MatchErrorKind::Eval(e) }))
+                in_rule(
+                    prog,
+                    rule_idx,
+                    Box::new(MatchError {
+                        span: rule.conds[seed.cond as usize].span,
+                        error: MatchErrorKind::Eval(e),
+                    }),
+                )
             })?;
             if !matched {
                 self.stats.builtin_calls += ctx.calls;
@@ -529,7 +578,10 @@ impl Session {
             let agenda = &mut self.agenda;
             let nvars = rule.var_names.len();
             let salience = rule.salience;
-            let steps = PlanSteps { conds: &rule.conds, order: &seed.rest };
+            let steps = PlanSteps {
+                conds: &rule.conds,
+                order: &seed.rest,
+            };
             let res = matcher::solve(&mut ctx, &steps, 0, fact, &mut self.frame, &mut |_, fr| {
                 agenda.push(rule_idx, salience, fr.mask, &fr.vars[..nvars], &fr.facts);
                 Ok(Flow::Continue)
@@ -558,10 +610,20 @@ impl Session {
         };
         let agenda = &mut self.agenda;
         let nvars = rule.var_names.len();
-        let res = matcher::solve(&mut ctx, &PlanSteps { conds: &rule.conds, order: &order }, 0, FactId::MAX, &mut self.frame, &mut |_, fr| {
-            agenda.push(rule_idx, rule.salience, fr.mask, &fr.vars[..nvars], &fr.facts);
-            Ok(Flow::Continue)
-        });
+        let res = matcher::solve(
+            &mut ctx,
+            &PlanSteps {
+                conds: &rule.conds,
+                order: &order,
+            },
+            0,
+            FactId::MAX,
+            &mut self.frame,
+            &mut |_, fr| {
+                agenda.push(rule_idx, rule.salience, fr.mask, &fr.vars[..nvars], &fr.facts);
+                Ok(Flow::Continue)
+            },
+        );
         self.stats.builtin_calls += ctx.calls;
         res.map_err(|e| in_rule(prog, rule_idx, e))?;
         Ok(())
@@ -637,7 +699,7 @@ impl Session {
 
     /// Matches `conds` in the order written with the given frame, tracking the deepest step reached
     /// (for why-not). Returns whether a complete match exists and the deepest (step, vars, mask).
-    pub(crate) fn probe_rule(&mut self, rule_idx: usize) -> Result<(bool, Option<(usize, Vec<Value>, u64)>), RunError> {
+    pub(crate) fn probe_rule(&mut self, rule_idx: usize) -> Result<(bool, Option<DeepestMatch>), RunError> {
         let prog = self.prog.clone();
         let rule = &prog.rules[rule_idx];
         let order: Vec<u16> = (0..rule.conds.len() as u16).collect();
@@ -651,11 +713,24 @@ impl Session {
             deepest: None,
             track_depth: true,
         };
-        let flow = matcher::solve(&mut ctx, &IndexSteps { conds: &rule.conds, order: &order }, 0, FactId::MAX, &mut frame, &mut |_, _| Ok(Flow::Stop))
-            .map_err(|e| in_rule(&prog, rule_idx as u32, e))?;
+        let flow = matcher::solve(
+            &mut ctx,
+            &IndexSteps {
+                conds: &rule.conds,
+                order: &order,
+            },
+            0,
+            FactId::MAX,
+            &mut frame,
+            &mut |_, _| Ok(Flow::Stop),
+        )
+        .map_err(|e| in_rule(&prog, rule_idx as u32, e))?;
         Ok((flow == Flow::Stop, ctx.deepest))
     }
 }
+
+/// The deepest partial match of a rule: condition index reached, variable values, bound mask.
+pub(crate) type DeepestMatch = (usize, Vec<Value>, u64);
 
 /// `file:line:col` of a span in a program's sources.
 pub fn location(prog: &Program, span: crate::lang::source::Span) -> String {
@@ -663,6 +738,7 @@ pub fn location(prog: &Program, span: crate::lang::source::Span) -> String {
     format!("{}:{}:{}", l.file, l.line, l.col)
 }
 
+#[allow(clippy::boxed_local)] // the matcher hands errors over boxed; unboxing here gains nothing
 fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
     let message = match e.error {
         MatchErrorKind::Eval(e) => e.to_string(),

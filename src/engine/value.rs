@@ -132,9 +132,7 @@ impl Value {
     pub fn compare(&self, other: &Value) -> Option<Ordering> {
         match (self, other) {
             (Value::Int(a), Value::Int(b)) => Some(a.cmp(b)),
-            (a, b) if a.as_f64().is_some() && b.as_f64().is_some() => {
-                a.as_f64()?.partial_cmp(&b.as_f64()?)
-            }
+            (a, b) if a.as_f64().is_some() && b.as_f64().is_some() => a.as_f64()?.partial_cmp(&b.as_f64()?),
             (Value::Str(a), Value::Str(b)) => Some(a.cmp(b)),
             (Value::Bool(a), Value::Bool(b)) => Some(a.cmp(b)),
             (Value::Card(a), Value::Card(b)) => Some(a.cmp(b)),
@@ -177,10 +175,7 @@ impl Value {
             Value::Card(c) => c.pretty(),
             Value::Cards(c) => c.pretty(),
             Value::Num(n) => format_decimal(*n, 4),
-            Value::List(items) => format!(
-                "[{}]",
-                items.iter().map(Value::pretty).collect::<Vec<_>>().join(", ")
-            ),
+            Value::List(items) => format!("[{}]", items.iter().map(Value::pretty).collect::<Vec<_>>().join(", ")),
             other => other.to_string(),
         }
     }

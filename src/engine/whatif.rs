@@ -36,6 +36,7 @@ pub struct WhatIfRunner {
     pub(crate) self_program: Option<Arc<Program>>,
     pub(crate) depth: usize,
     pub(crate) memo: FxHashMap<Key, Arc<WhatIfOutcome>>,
+    #[allow(clippy::vec_box)] // sessions are large and move in and out of the pool by pointer
     pub(crate) pool: Vec<Box<Session>>,
     /// Sub-queries asked, and how many the memo answered.
     pub asked: u64,
@@ -60,7 +61,13 @@ impl WhatIfRunner {
 
     /// Runs (or recalls) `target` on `inputs`. `current` is the running program and `params` its
     /// parameter values, which a run of the rule set itself inherits.
-    pub fn run(&mut self, target: &WhatIfTarget, inputs: Vec<(String, Value)>, current: &Program, params: &[Value]) -> Result<Arc<WhatIfOutcome>, RunError> {
+    pub fn run(
+        &mut self,
+        target: &WhatIfTarget,
+        inputs: Vec<(String, Value)>,
+        current: &Program,
+        params: &[Value],
+    ) -> Result<Arc<WhatIfOutcome>, RunError> {
         self.asked += 1;
         let k = (target_name(target), inputs);
         if let Some(hit) = self.memo.get(&k) {
@@ -96,7 +103,13 @@ impl WhatIfRunner {
     }
 
     /// A fresh session for a sub-query, run to the end, for explanations.
-    pub fn replay(&mut self, target: &WhatIfTarget, inputs: &[(String, Value)], current: &Program, params: &[Value]) -> Result<Session, RunError> {
+    pub fn replay(
+        &mut self,
+        target: &WhatIfTarget,
+        inputs: &[(String, Value)],
+        current: &Program,
+        params: &[Value],
+    ) -> Result<Session, RunError> {
         let (program, inherit) = self.resolve(target, current)?;
         let mut sub = Session::with_library(program.clone(), self.library.clone(), self.depth + 1);
         if inherit {
@@ -132,7 +145,11 @@ impl WhatIfRunner {
         if let Some(i) = self.pool.iter().position(|s| Arc::ptr_eq(s.program(), program)) {
             return Ok(self.pool.swap_remove(i));
         }
-        Ok(Box::new(Session::with_library(program.clone(), self.library.clone(), self.depth + 1)))
+        Ok(Box::new(Session::with_library(
+            program.clone(),
+            self.library.clone(),
+            self.depth + 1,
+        )))
     }
 }
 

@@ -12,12 +12,26 @@ pub struct AstFile {
 /// A top-level declaration.
 #[derive(Debug, Clone)]
 pub enum AstItem {
-    RuleSet { name: Ident, description: Option<String>, span: Span },
-    Include { path: String, span: Span },
+    RuleSet {
+        name: Ident,
+        description: Option<String>,
+        span: Span,
+    },
+    Include {
+        path: String,
+        span: Span,
+    },
     Input(AstInput),
-    Output { names: Vec<Ident>, span: Span },
+    Output {
+        names: Vec<Ident>,
+        span: Span,
+    },
     Param(AstParam),
-    Const { name: Ident, value: AstLiteral, span: Span },
+    Const {
+        name: Ident,
+        value: AstLiteral,
+        span: Span,
+    },
     Rule(AstRule),
 }
 
@@ -94,7 +108,11 @@ pub enum AstCondition {
     /// `not pattern` or `not { conditions }`.
     Not { body: Vec<AstCondition>, span: Span },
     /// `?v = expr` or `?v = count { ... }`.
-    Bind { var: Ident, value: AstBindValue, span: Span },
+    Bind {
+        var: Ident,
+        value: AstBindValue,
+        span: Span,
+    },
     /// `whatif ruleset(input: expr, ...) yields relation(?a, ?b)`.
     WhatIf {
         ruleset: Ident,
@@ -109,9 +127,9 @@ impl AstCondition {
     pub fn span(&self) -> Span {
         match self {
             AstCondition::Expr(e) => e.span,
-            AstCondition::Not { span, .. }
-            | AstCondition::Bind { span, .. }
-            | AstCondition::WhatIf { span, .. } => *span,
+            AstCondition::Not { span, .. } | AstCondition::Bind { span, .. } | AstCondition::WhatIf { span, .. } => {
+                *span
+            }
         }
     }
 }

@@ -118,9 +118,7 @@ impl<'a> Checker<'a> {
                     AstItem::Input(inp) => inputs_ast.push(inp),
                     AstItem::Output { names, .. } => outputs_ast.extend(names),
                     AstItem::Param(p) => self.declare_param(p.name, &p.value, p.doc, false, p.span),
-                    AstItem::Const { name, value, span } => {
-                        self.declare_param(name, &value, None, true, span)
-                    }
+                    AstItem::Const { name, value, span } => self.declare_param(name, &value, None, true, span),
                     AstItem::Rule(r) => rules_ast.push(r),
                 }
             }
@@ -147,17 +145,20 @@ impl<'a> Checker<'a> {
                 let known: Vec<&str> = self.reg.input_types().map(|t| t.name).collect();
                 self.error(
                     inp.ty.name.span,
-                    format!("unknown input type `{}` (known: {})", inp.ty.name.name, known.join(", ")),
+                    format!(
+                        "unknown input type `{}` (known: {})",
+                        inp.ty.name.name,
+                        known.join(", ")
+                    ),
                 );
                 continue;
             };
             let mut args = TypeArgs::default();
             for a in &inp.ty.args {
                 match &a.key {
-                    Some(k) if !ty.keys.contains(&k.name.as_str()) => self.error(
-                        k.span,
-                        format!("type `{}` has no option `{}`", ty.name, k.name),
-                    ),
+                    Some(k) if !ty.keys.contains(&k.name.as_str()) => {
+                        self.error(k.span, format!("type `{}` has no option `{}`", ty.name, k.name))
+                    }
                     Some(k) => args.named.push((k.name.clone(), (a.min, a.max))),
                     None if args.positional.len() >= ty.max_positional => self.error(
                         a.span,
@@ -200,12 +201,18 @@ impl<'a> Checker<'a> {
                     if self.reg.get(&call.name.name).is_some() {
                         self.error(
                             call.name.span,
-                            format!("`{}` is a built-in; facts need a relation name of their own", call.name.name),
+                            format!(
+                                "`{}` is a built-in; facts need a relation name of their own",
+                                call.name.name
+                            ),
                         );
                         continue;
                     }
                     if call.name.name.contains('.') {
-                        self.error(call.name.span, format!("relation names cannot contain `.`: `{}`", call.name.name));
+                        self.error(
+                            call.name.span,
+                            format!("relation names cannot contain `.`: `{}`", call.name.name),
+                        );
                         continue;
                     }
                     self.declare_relation(&call.name.name, call.args.len(), call.name.span);
@@ -221,7 +228,10 @@ impl<'a> Checker<'a> {
                 let loc = *prev;
                 self.error(
                     r.name.span,
-                    format!("duplicate rule name `{}` (first defined at byte {})", r.name.name, loc.start),
+                    format!(
+                        "duplicate rule name `{}` (first defined at byte {})",
+                        r.name.name, loc.start
+                    ),
                 );
                 continue;
             }
@@ -286,7 +296,9 @@ impl<'a> Checker<'a> {
                 let prev = self.relations[i].arity;
                 self.error(
                     span,
-                    format!("arity mismatch: `{name}` has {arity} argument(s) here but {prev} where it was first declared"),
+                    format!(
+                        "arity mismatch: `{name}` has {arity} argument(s) here but {prev} where it was first declared"
+                    ),
                 );
             }
             return i as RelId;
@@ -357,7 +369,10 @@ impl<'a> Checker<'a> {
             }
         });
         if scope.names.len() > MAX_VARS {
-            self.error(r.name.span, format!("rule `{}` uses more than {MAX_VARS} variables", r.name.name));
+            self.error(
+                r.name.span,
+                format!("rule `{}` uses more than {MAX_VARS} variables", r.name.name),
+            );
         }
         if self.error_count() > errors_before {
             return None;
@@ -381,7 +396,13 @@ impl<'a> Checker<'a> {
             .count()
     }
 
-    fn conditions(&mut self, conds: &[AstCondition], scope: &mut Scope, set_name: &str, inputs: &[InputDecl]) -> Vec<CondAt> {
+    fn conditions(
+        &mut self,
+        conds: &[AstCondition],
+        scope: &mut Scope,
+        set_name: &str,
+        inputs: &[InputDecl],
+    ) -> Vec<CondAt> {
         let mut out = Vec::new();
         for c in conds {
             if let Some(cond) = self.condition(c, scope, set_name, inputs) {
@@ -404,11 +425,24 @@ impl<'a> Checker<'a> {
                     let np = sig.params.len();
                     if call.args.len() == np {
                         if sig.multi {
-                            self.error(call.span, format!("`{}` may yield several values: bind them, `?x = {}(...)`", sig.name, sig.name));
+                            self.error(
+                                call.span,
+                                format!(
+                                    "`{}` may yield several values: bind them, `?x = {}(...)`",
+                                    sig.name, sig.name
+                                ),
+                            );
                             return None;
                         }
                         if !matches!(sig.outputs.as_slice(), [ValueType::Bool] | [ValueType::Any]) {
-                            self.error(call.span, format!("`{}` returns a {}, not true/false: compare it or bind it", sig.name, sig.outputs.first().map_or("nothing", |t| t.name())));
+                            self.error(
+                                call.span,
+                                format!(
+                                    "`{}` returns a {}, not true/false: compare it or bind it",
+                                    sig.name,
+                                    sig.outputs.first().map_or("nothing", |t| t.name())
+                                ),
+                            );
                             return None;
                         }
                         return self.expr(e, scope, "used in a test").map(Cond::Test);
@@ -417,12 +451,22 @@ impl<'a> Checker<'a> {
                         self.arity_error(call, np, sig.outputs.len());
                         return None;
                     }
-                    let inputs_e: Vec<Expr> = call.args[..np].iter().filter_map(|a| self.expr(a, scope, "passed to a built-in")).collect();
+                    let inputs_e: Vec<Expr> = call.args[..np]
+                        .iter()
+                        .filter_map(|a| self.expr(a, scope, "passed to a built-in"))
+                        .collect();
                     if inputs_e.len() != np {
                         return None;
                     }
-                    let outputs = call.args[np..].iter().map(|a| self.pat_arg(a, scope, true)).collect::<Option<Vec<_>>>()?;
-                    Some(Cond::CallOut { builtin: b, inputs: inputs_e, outputs })
+                    let outputs = call.args[np..]
+                        .iter()
+                        .map(|a| self.pat_arg(a, scope, true))
+                        .collect::<Option<Vec<_>>>()?;
+                    Some(Cond::CallOut {
+                        builtin: b,
+                        inputs: inputs_e,
+                        outputs,
+                    })
                 }
                 AstExprKind::Binary(BinaryOp::In, lhs, rhs) => {
                     if let AstExprKind::Var(v) = &lhs.kind {
@@ -453,16 +497,31 @@ impl<'a> Checker<'a> {
                             let sig = b.signature();
                             if sig.multi && call.args.len() == sig.params.len() {
                                 if sig.outputs.len() != 1 {
-                                    self.error(call.span, format!("`{}` yields {} values per solution: list them as arguments", sig.name, sig.outputs.len()));
+                                    self.error(
+                                        call.span,
+                                        format!(
+                                            "`{}` yields {} values per solution: list them as arguments",
+                                            sig.name,
+                                            sig.outputs.len()
+                                        ),
+                                    );
                                     return None;
                                 }
-                                let inputs_e: Vec<Expr> = call.args.iter().filter_map(|a| self.expr(a, scope, "passed to a built-in")).collect();
+                                let inputs_e: Vec<Expr> = call
+                                    .args
+                                    .iter()
+                                    .filter_map(|a| self.expr(a, scope, "passed to a built-in"))
+                                    .collect();
                                 if inputs_e.len() != call.args.len() {
                                     return None;
                                 }
                                 let slot = scope.slot(&var.name);
                                 scope.bound.insert(slot);
-                                return Some(Cond::CallOut { builtin: b, inputs: inputs_e, outputs: vec![PatArg::Var(slot)] });
+                                return Some(Cond::CallOut {
+                                    builtin: b,
+                                    inputs: inputs_e,
+                                    outputs: vec![PatArg::Var(slot)],
+                                });
                             }
                         }
                     }
@@ -473,7 +532,10 @@ impl<'a> Checker<'a> {
                 }
                 AstBindValue::Aggregate(agg) => {
                     if scope.is_bound(&var.name) {
-                        self.error(var.span, format!("`{}` is already bound; an aggregate needs a fresh variable", var.name));
+                        self.error(
+                            var.span,
+                            format!("`{}` is already bound; an aggregate needs a fresh variable", var.name),
+                        );
                         return None;
                     }
                     let mut inner = scope.clone();
@@ -485,7 +547,10 @@ impl<'a> Checker<'a> {
                             None
                         }
                         (None, op) => {
-                            self.error(*span, format!("`{}` needs a value: `{} ?x {{ ... }}`", op.keyword(), op.keyword()));
+                            self.error(
+                                *span,
+                                format!("`{}` needs a value: `{} ?x {{ ... }}`", op.keyword(), op.keyword()),
+                            );
                             None
                         }
                         (Some(v), _) => self.expr(v, &inner, "aggregated"),
@@ -495,10 +560,20 @@ impl<'a> Checker<'a> {
                     }
                     let slot = scope.slot(&var.name);
                     scope.bound.insert(slot);
-                    Some(Cond::Aggregate { op: agg.op, slot, value, body })
+                    Some(Cond::Aggregate {
+                        op: agg.op,
+                        slot,
+                        value,
+                        body,
+                    })
                 }
             },
-            AstCondition::WhatIf { ruleset, inputs: args, pattern, .. } => {
+            AstCondition::WhatIf {
+                ruleset,
+                inputs: args,
+                pattern,
+                ..
+            } => {
                 let target = if ruleset.name == set_name || ruleset.name == "self" {
                     WhatIfTarget::SelfSet
                 } else if self.known.iter().any(|k| k == &ruleset.name) {
@@ -519,8 +594,17 @@ impl<'a> Checker<'a> {
                     self.error(pattern.name.span, format!("unknown relation `{}`", pattern.name.name));
                     return None;
                 }
-                let args = pattern.args.iter().map(|a| self.pat_arg(a, scope, true)).collect::<Option<Vec<_>>>()?;
-                Some(Cond::WhatIf { target, inputs: lowered, rel_name: pattern.name.name.clone(), args })
+                let args = pattern
+                    .args
+                    .iter()
+                    .map(|a| self.pat_arg(a, scope, true))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Cond::WhatIf {
+                    target,
+                    inputs: lowered,
+                    rel_name: pattern.name.name.clone(),
+                    args,
+                })
             }
         }
     }
@@ -531,22 +615,43 @@ impl<'a> Checker<'a> {
         } else {
             format!("{params} argument(s)")
         };
-        self.error(call.span, format!("arity mismatch: `{}` takes {expect}, got {}", call.name.name, call.args.len()));
+        self.error(
+            call.span,
+            format!(
+                "arity mismatch: `{}` takes {expect}, got {}",
+                call.name.name,
+                call.args.len()
+            ),
+        );
     }
 
     fn pattern(&mut self, call: &AstCall, scope: &mut Scope, binds: bool) -> Option<(RelId, Vec<PatArg>)> {
         let name = &call.name.name;
         let Some(rel) = self.relations.iter().position(|r| &r.name == name) else {
-            let hint = if name.contains('.') { " (no such built-in)" } else { " (no input declares it and no rule asserts it)" };
+            let hint = if name.contains('.') {
+                " (no such built-in)"
+            } else {
+                " (no input declares it and no rule asserts it)"
+            };
             self.error(call.name.span, format!("unknown relation or built-in `{name}`{hint}"));
             return None;
         };
         let arity = self.relations[rel].arity;
         if call.args.len() != arity {
-            self.error(call.span, format!("arity mismatch: `{name}` has {arity} argument(s), got {}", call.args.len()));
+            self.error(
+                call.span,
+                format!(
+                    "arity mismatch: `{name}` has {arity} argument(s), got {}",
+                    call.args.len()
+                ),
+            );
             return None;
         }
-        let args = call.args.iter().map(|a| self.pat_arg(a, scope, binds)).collect::<Option<Vec<_>>>()?;
+        let args = call
+            .args
+            .iter()
+            .map(|a| self.pat_arg(a, scope, binds))
+            .collect::<Option<Vec<_>>>()?;
         Some((rel as RelId, args))
     }
 
@@ -571,7 +676,12 @@ impl<'a> Checker<'a> {
             AstExprKind::Literal(l) => Expr::Const(literal_value(l)),
             AstExprKind::Var(v) => {
                 if !scope.is_bound(v) {
-                    self.error(e.span, format!("variable `{v}` is {role} but never bound (bind it with a pattern or `{v} = ...` first)"));
+                    self.error(
+                        e.span,
+                        format!(
+                            "variable `{v}` is {role} but never bound (bind it with a pattern or `{v} = ...` first)"
+                        ),
+                    );
                     return None;
                 }
                 Expr::Var(scope.slots[v.as_str()])
@@ -583,15 +693,29 @@ impl<'a> Checker<'a> {
             AstExprKind::Name(n) => match self.params.iter().position(|p| &p.name == n) {
                 Some(i) => Expr::Param(i as u16),
                 None => {
-                    self.error(e.span, format!("unknown name `{n}` (not a parameter or constant; variables start with `?`)"));
+                    self.error(
+                        e.span,
+                        format!("unknown name `{n}` (not a parameter or constant; variables start with `?`)"),
+                    );
                     return None;
                 }
             },
-            AstExprKind::List(items) => Expr::List(items.iter().map(|i| self.expr(i, scope, role)).collect::<Option<Vec<_>>>()?),
+            AstExprKind::List(items) => Expr::List(
+                items
+                    .iter()
+                    .map(|i| self.expr(i, scope, role))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
             AstExprKind::Call(call) => {
                 let Some(b) = self.reg.get(&call.name.name).cloned() else {
                     if self.relations.iter().any(|r| r.name == call.name.name) {
-                        self.error(call.span, format!("`{}` is a relation: match it as a condition of its own, not inside an expression", call.name.name));
+                        self.error(
+                            call.span,
+                            format!(
+                                "`{}` is a relation: match it as a condition of its own, not inside an expression",
+                                call.name.name
+                            ),
+                        );
                     } else {
                         self.error(call.name.span, format!("unknown built-in `{}`", call.name.name));
                     }
@@ -603,14 +727,33 @@ impl<'a> Checker<'a> {
                     return None;
                 }
                 if sig.multi || sig.outputs.len() != 1 {
-                    self.error(call.span, format!("`{}` may yield several values: bind it on its own line, `?x = {}(...)`", sig.name, sig.name));
+                    self.error(
+                        call.span,
+                        format!(
+                            "`{}` may yield several values: bind it on its own line, `?x = {}(...)`",
+                            sig.name, sig.name
+                        ),
+                    );
                     return None;
                 }
-                let args = call.args.iter().map(|a| self.expr(a, scope, role)).collect::<Option<Vec<_>>>()?;
+                let args = call
+                    .args
+                    .iter()
+                    .map(|a| self.expr(a, scope, role))
+                    .collect::<Option<Vec<_>>>()?;
                 for (i, (a, (pname, pty))) in args.iter().zip(sig.params.iter()).enumerate() {
                     if let Expr::Const(v) = a {
                         if !pty.accepts(v.ty()) {
-                            self.error(call.args[i].span, format!("`{}` expects {} `{pname}` to be a {}, got {}", sig.name, ordinal(i + 1), pty.name(), v.ty().name()));
+                            self.error(
+                                call.args[i].span,
+                                format!(
+                                    "`{}` expects {} `{pname}` to be a {}, got {}",
+                                    sig.name,
+                                    ordinal(i + 1),
+                                    pty.name(),
+                                    v.ty().name()
+                                ),
+                            );
                         }
                     }
                 }
@@ -622,7 +765,10 @@ impl<'a> Checker<'a> {
                 let r = self.expr(r, scope, role);
                 Expr::Binary(*op, Box::new(l?), Box::new(r?))
             }
-            AstExprKind::Index(l, i) => Expr::Index(Box::new(self.expr(l, scope, role)?), Box::new(self.expr(i, scope, role)?)),
+            AstExprKind::Index(l, i) => Expr::Index(
+                Box::new(self.expr(l, scope, role)?),
+                Box::new(self.expr(i, scope, role)?),
+            ),
         })
     }
 
@@ -665,21 +811,47 @@ impl<'a> Checker<'a> {
                     .conds
                     .iter()
                     .filter_map(|c| match &c.cond {
-                        Cond::Pattern { rel, .. } if !produced[*rel as usize] => Some(format!("`{}`", self.relations[*rel as usize].name)),
+                        Cond::Pattern { rel, .. } if !produced[*rel as usize] => {
+                            Some(format!("`{}`", self.relations[*rel as usize].name))
+                        }
                         _ => None,
                     })
                     .collect();
-                self.diags.push(Diagnostic::warning(r.span, format!("rule `{}` can never fire: nothing produces {}", r.name, missing.join(", "))));
+                self.diags.push(Diagnostic::warning(
+                    r.span,
+                    format!(
+                        "rule `{}` can never fire: nothing produces {}",
+                        r.name,
+                        missing.join(", ")
+                    ),
+                ));
             }
         }
-        let present: Vec<Ident> = outputs_ast.iter().filter(|i| self.relations.iter().any(|r| r.name == i.name)).cloned().collect();
+        let present: Vec<Ident> = outputs_ast
+            .iter()
+            .filter(|i| self.relations.iter().any(|r| r.name == i.name))
+            .cloned()
+            .collect();
         for (o, ident) in outputs.iter().zip(present.iter()) {
-            let asserted_by_any = rules.iter().any(|r| r.actions.iter().any(|a| matches!(a, Action::Assert { rel, .. } if rel == o)));
+            let asserted_by_any = rules.iter().any(|r| {
+                r.actions
+                    .iter()
+                    .any(|a| matches!(a, Action::Assert { rel, .. } if rel == o))
+            });
             let is_input = inputs.iter().any(|i| i.rel == *o);
             if !produced[*o as usize] && asserted_by_any {
-                self.error(ident.span, format!("unreachable output `{}`: every rule that asserts it can never fire", ident.name));
+                self.error(
+                    ident.span,
+                    format!(
+                        "unreachable output `{}`: every rule that asserts it can never fire",
+                        ident.name
+                    ),
+                );
             } else if !asserted_by_any && !is_input {
-                self.diags.push(Diagnostic::warning(ident.span, format!("no rule produces output `{}`", ident.name)));
+                self.diags.push(Diagnostic::warning(
+                    ident.span,
+                    format!("no rule produces output `{}`", ident.name),
+                ));
             }
         }
     }

@@ -45,10 +45,7 @@ impl Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut out = format!(
-            "{}:{}:{}: {}: {}",
-            loc.file, loc.line, loc.col, kind, self.message
-        );
+        let mut out = format!("{}:{}:{}: {}: {}", loc.file, loc.line, loc.col, kind, self.message);
         if loc.line > 0 {
             let width = sources
                 .text(self.span)

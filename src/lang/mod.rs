@@ -60,7 +60,9 @@ pub fn load(
                                 let _ = t;
                             }
                             Ok((n, t)) => stack.push((n, t, depth + 1, *span)),
-                            Err(why) => errors.push(Diagnostic::error(*span, format!("cannot include `{path}`: {why}"))),
+                            Err(why) => {
+                                errors.push(Diagnostic::error(*span, format!("cannot include `{path}`: {why}")))
+                            }
                         }
                     }
                 }
@@ -71,10 +73,7 @@ pub fn load(
         let _ = from;
     }
     if !errors.is_empty() {
-        return Err(Diagnostics {
-            items: errors,
-            sources,
-        });
+        return Err(Diagnostics { items: errors, sources });
     }
     match check::check(check::CheckInput {
         files,

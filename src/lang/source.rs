@@ -71,9 +71,7 @@ impl SourceMap {
         let start = (span.start as usize).min(file.text.len());
         let start = floor_char_boundary(&file.text, start);
         let line_start = file.text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = file.text[start..]
-            .find('\n')
-            .map_or(file.text.len(), |i| start + i);
+        let line_end = file.text[start..].find('\n').map_or(file.text.len(), |i| start + i);
         let line = file.text[..start].matches('\n').count() + 1;
         let col = file.text[line_start..start].chars().count() + 1;
         Location {

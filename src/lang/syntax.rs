@@ -17,7 +17,14 @@ type P<'a> = Pair<'a, Rule>;
 fn not_keyword(p: &P) -> bool {
     !matches!(
         p.as_rule(),
-        Rule::kw_when | Rule::kw_then | Rule::kw_end | Rule::kw_not | Rule::kw_whatif | Rule::kw_yields | Rule::kw_assert | Rule::kw_retract
+        Rule::kw_when
+            | Rule::kw_then
+            | Rule::kw_end
+            | Rule::kw_not
+            | Rule::kw_whatif
+            | Rule::kw_yields
+            | Rule::kw_assert
+            | Rule::kw_retract
     )
 }
 
@@ -43,11 +50,7 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diagnosti
         pest::error::InputLocation::Span((s, _)) => s,
     };
     let rest = text.get(pos..).unwrap_or("");
-    let token: String = rest
-        .chars()
-        .take_while(|c| !c.is_whitespace())
-        .take(24)
-        .collect();
+    let token: String = rest.chars().take_while(|c| !c.is_whitespace()).take(24).collect();
     let end = pos + token.len().max(1);
     let expected = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
@@ -114,7 +117,7 @@ fn rule_name(which: Rule) -> &'static str {
         Rule::literal => "a literal",
         Rule::type_expr => "a type",
         Rule::named_arg => "`input: value`",
-        Rule::aggregate | Rule::agg_op => "an aggregate",
+        Rule::aggregate | Rule::agg_op | Rule::agg_value => "an aggregate",
         _ => "something else",
     }
 }
@@ -180,12 +183,7 @@ impl Builder {
                 let name = self.ident(next(&mut inner, span)?);
                 let value = self.literal(next(&mut inner, span)?)?;
                 let doc = inner.next().map(|s| self.string(&s)).transpose()?;
-                AstItem::Param(AstParam {
-                    name,
-                    value,
-                    doc,
-                    span,
-                })
+                AstItem::Param(AstParam { name, value, doc, span })
             }
             Rule::const_decl => {
                 let name = self.ident(next(&mut inner, span)?);
@@ -246,8 +244,7 @@ impl Builder {
                 Rule::salience => {
                     let n = next(&mut part.clone().into_inner().filter(not_keyword), span)?;
                     let v = self.int(&n)?;
-                    salience = i32::try_from(v)
-                        .map_err(|_| self.err(&n, format!("salience `{v}` is out of range")))?;
+                    salience = i32::try_from(v).map_err(|_| self.err(&n, format!("salience `{v}` is out of range")))?;
                 }
                 Rule::because => {
                     let s = next(&mut part.into_inner().filter(not_keyword), span)?;
@@ -318,8 +315,7 @@ impl Builder {
                 Ok(AstCondition::WhatIf {
                     ruleset,
                     inputs,
-                    pattern: pattern
-                        .ok_or_else(|| Diagnostic::error(span, "whatif without `yields`"))?,
+                    pattern: pattern.ok_or_else(|| Diagnostic::error(span, "whatif without `yields`"))?,
                     span,
                 })
             }
@@ -358,16 +354,15 @@ impl Builder {
                         _ => AggregateOp::Count,
                     }
                 }
-                Rule::expr if value.is_none() && body.is_empty() => value = Some(self.expr(part)?),
+                Rule::agg_value => {
+                    let part_span = self.span(&part);
+                    let expr = next(&mut part.into_inner().filter(not_keyword), part_span)?;
+                    value = Some(self.expr(expr)?);
+                }
                 _ => body.push(self.condition(part)?),
             }
         }
-        Ok(AstAggregate {
-            op,
-            value,
-            body,
-            span,
-        })
+        Ok(AstAggregate { op, value, body, span })
     }
 
     fn call(&self, p: P) -> Result<AstCall, Diagnostic> {
@@ -422,16 +417,10 @@ impl Builder {
             Rule::unary => {
                 let parts: Vec<P> = p.into_inner().filter(not_keyword).collect();
                 let mut iter = parts.into_iter().rev();
-                let last = iter
-                    .next()
-                    .ok_or_else(|| Diagnostic::error(span, "empty expression"))?;
+                let last = iter.next().ok_or_else(|| Diagnostic::error(span, "empty expression"))?;
                 let mut acc = self.expr(last)?;
                 for op in iter {
-                    let op = if op.as_str() == "-" {
-                        UnaryOp::Neg
-                    } else {
-                        UnaryOp::Not
-                    };
+                    let op = if op.as_str() == "-" { UnaryOp::Neg } else { UnaryOp::Not };
                     acc = AstExpr {
                         kind: AstExprKind::Unary(op, Box::new(acc)),
                         span,
@@ -453,7 +442,8 @@ impl Builder {
             }
             Rule::list => {
                 let items = p
-                    .into_inner().filter(not_keyword)
+                    .into_inner()
+                    .filter(not_keyword)
                     .map(|e| self.expr(e))
                     .collect::<Result<_, _>>()?;
                 Ok(AstExpr {
@@ -496,7 +486,8 @@ impl Builder {
             Rule::string => Ok(AstLiteral::Str(self.string(&p)?)),
             Rule::boolean => Ok(AstLiteral::Bool(p.as_str() == "true")),
             Rule::list => p
-                .into_inner().filter(not_keyword)
+                .into_inner()
+                .filter(not_keyword)
                 .map(|e| self.const_expr(e))
                 .collect::<Result<_, _>>()
                 .map(AstLiteral::List),
@@ -518,10 +509,7 @@ impl Builder {
 
     fn string(&self, p: &P) -> Result<String, Diagnostic> {
         let raw = p.as_str();
-        let inner = raw
-            .strip_prefix('"')
-            .and_then(|s| s.strip_suffix('"'))
-            .unwrap_or(raw);
+        let inner = raw.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(raw);
         let mut out = String::with_capacity(inner.len());
         let mut chars = inner.chars();
         while let Some(c) = chars.next() {
@@ -531,9 +519,7 @@ impl Builder {
                     Some('t') => out.push('\t'),
                     Some('"') => out.push('"'),
                     Some('\\') => out.push('\\'),
-                    Some(other) => {
-                        return Err(self.err(p, format!("unknown escape `\\{other}` in string")))
-                    }
+                    Some(other) => return Err(self.err(p, format!("unknown escape `\\{other}` in string"))),
                     None => {}
                 }
             } else {
@@ -563,6 +549,5 @@ pub fn literal_of(e: &AstExpr) -> Option<AstLiteral> {
 }
 
 fn next<'a>(it: &mut impl Iterator<Item = P<'a>>, span: Span) -> Result<P<'a>, Diagnostic> {
-    it.next()
-        .ok_or_else(|| Diagnostic::error(span, "incomplete construct"))
+    it.next().ok_or_else(|| Diagnostic::error(span, "incomplete construct"))
 }

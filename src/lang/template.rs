@@ -89,9 +89,9 @@ impl Template {
                     .map(Format::Places),
             };
             let hole = if name.starts_with('?') {
-                var(name).map(Hole::Var).ok_or_else(|| {
-                    format!("variable `{name}` in the `because` text is never bound in `when`")
-                })
+                var(name)
+                    .map(Hole::Var)
+                    .ok_or_else(|| format!("variable `{name}` in the `because` text is never bound in `when`"))
             } else {
                 param(name)
                     .map(Hole::Param)
@@ -104,10 +104,7 @@ impl Template {
                     span: hole_span,
                 }),
                 (_, None) => errors.push(TemplateError {
-                    message: format!(
-                        "unknown format `{}` (use rank, ranks, signed or .N)",
-                        fmt.unwrap_or("")
-                    ),
+                    message: format!("unknown format `{}` (use rank, ranks, signed or .N)", fmt.unwrap_or("")),
                     span: hole_span,
                 }),
             }
@@ -150,7 +147,9 @@ impl Template {
 pub fn format_value(v: &Value, f: &Format) -> String {
     match (f, v) {
         (Format::Rank, Value::Int(r)) => u8::try_from(*r).map_or_else(|_| r.to_string(), |r| rank_label(r).to_string()),
-        (Format::RankPlural, Value::Int(r)) => u8::try_from(*r).map_or_else(|_| r.to_string(), |r| rank_plural(r).to_string()),
+        (Format::RankPlural, Value::Int(r)) => {
+            u8::try_from(*r).map_or_else(|_| r.to_string(), |r| rank_plural(r).to_string())
+        }
         (Format::Places(n), v) if v.as_f64().is_some() => format!("{:.*}", n, v.as_f64().unwrap_or(0.0)),
         (Format::Signed, Value::Int(i)) => {
             if *i >= 0 {

@@ -13,8 +13,6 @@ use super::error::DoudizhuError;
 pub const RANKS: usize = 15;
 /// Rank index of the `A` (the highest rank a chain may reach).
 pub const ACE: u8 = 11;
-/// Rank index of the `2`.
-pub const TWO: u8 = 12;
 /// Rank index of the small (black) joker.
 pub const BLACK_JOKER: u8 = 13;
 /// Rank index of the big (red) joker.
@@ -226,8 +224,7 @@ pub fn parse_hand(text: &str) -> Result<Hand, DoudizhuError> {
         // An optional suit letter or symbol right after a plain rank.
         if rank < BLACK_JOKER {
             if let Some(s) = chars.get(i) {
-                if matches!(s.to_ascii_uppercase(), 'S' | 'H' | 'D' | 'C' | '♠' | '♥' | '♦' | '♣')
-                {
+                if matches!(s.to_ascii_uppercase(), 'S' | 'H' | 'D' | 'C' | '♠' | '♥' | '♦' | '♣') {
                     i += 1;
                 }
             }
@@ -283,14 +280,8 @@ mod tests {
     #[test]
     fn errors_name_the_token() {
         assert_eq!(parse_hand("3 X"), Err(DoudizhuError::UnknownRank("X".into())));
-        assert_eq!(
-            parse_hand("3 3 3 3 3H"),
-            Err(DoudizhuError::FifthCopy("3H".into()))
-        );
-        assert_eq!(
-            parse_hand("BJ bj"),
-            Err(DoudizhuError::DuplicateJoker("bj".into()))
-        );
+        assert_eq!(parse_hand("3 3 3 3 3H"), Err(DoudizhuError::FifthCopy("3H".into())));
+        assert_eq!(parse_hand("BJ bj"), Err(DoudizhuError::DuplicateJoker("bj".into())));
     }
 
     #[test]
@@ -309,5 +300,21 @@ mod tests {
         let a = parse_hand("3 3 3").unwrap();
         let b = parse_hand("3 3").unwrap();
         assert_eq!(a.checked_union(b), Err(DoudizhuError::FifthCopy("3".into())));
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, .. ProptestConfig::default() })]
+        #[test]
+        fn parser_never_panics_and_round_trips(text in "[0-9TJQKAtjqkaBRbrSHDCshdc ,♠♥XZ]{0,30}") {
+            if let Ok(hand) = parse_hand(&text) {
+                prop_assert_eq!(parse_hand(&hand.to_string()), Ok(hand));
+            }
+        }
     }
 }

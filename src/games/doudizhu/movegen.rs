@@ -75,8 +75,9 @@ pub(crate) fn for_each_lead(hand: Hand, rules: &Rules, f: &mut impl FnMut(Play) 
 /// Calls `f` on every play of `hand` that beats `last`; returns true when `f` stopped it.
 pub(crate) fn for_each_answer(hand: Hand, last: &Play, f: &mut impl FnMut(Play) -> bool) -> bool {
     let g = Gen::new(hand);
-    let above = i16::from(last.main_rank);
-    let len = last.length;
+    // `Play` fields are public: clamp nonsense values instead of trusting them.
+    let above = i16::from(last.main_rank.min(RED_JOKER));
+    let len = last.length.min(12);
     let same = match last.kind {
         PlayKind::Rocket => return false,
         PlayKind::Bomb => return g.bombs(above, f) || g.rocket(f),
@@ -103,13 +104,76 @@ pub(crate) fn can_answer(hand: Hand, last: &Play) -> bool {
     match last.kind {
         PlayKind::Rocket => false,
         _ if has_rocket => true,
-        PlayKind::Bomb => (hand.ranks_with_at_least(4) >> (last.main_rank + 1)) != 0,
+        PlayKind::Bomb => higher(hand.ranks_with_at_least(4), last.main_rank),
         _ if hand.ranks_with_at_least(4) != 0 => true,
-        PlayKind::Single => (hand.ranks_with_at_least(1) >> (last.main_rank + 1)) != 0,
-        PlayKind::Pair => (hand.ranks_with_at_least(2) >> (last.main_rank + 1)) != 0,
-        PlayKind::Trio => (hand.ranks_with_at_least(3) >> (last.main_rank + 1)) != 0,
+        PlayKind::Single => higher(hand.ranks_with_at_least(1), last.main_rank),
+        PlayKind::Pair => higher(hand.ranks_with_at_least(2), last.main_rank),
+        PlayKind::Trio => higher(hand.ranks_with_at_least(3), last.main_rank),
         _ => for_each_answer(hand, last, &mut |_| true),
     }
+}
+
+/// The play made of the whole of `hand`, if there is one under `rules` (the side to move
+/// wins at once by leading it). Only the types whose size can equal the hand's are tried.
+pub(crate) fn whole_hand_play(hand: Hand, rules: &Rules) -> Option<Play> {
+    let n = hand.len() as u8;
+    let g = Gen::new(hand);
+    let mut found = None;
+    let mut take = |p: Play| {
+        if p.cards == hand {
+            found = Some(p);
+            true
+        } else {
+            false
+        }
+    };
+    let f = &mut take;
+    let _ = match n {
+        0 => false,
+        1 => g.singles(-1, f),
+        2 => g.pairs(-1, f) || g.rocket(f),
+        3 => g.trios(-1, f),
+        4 => g.bombs(-1, f) || (rules.three_one && g.trio_singles(-1, f)),
+        5 => (rules.three_two && g.trio_pairs(-1, f)) || g.straights(5, -1, f),
+        _ => {
+            // Cheap shape tests first: most hands are no single play.
+            let distinct = g.at_least[1].count_ones() as u8;
+            let trios = g.at_least[3].count_ones() as u8;
+            (distinct == n && n <= 12 && g.straights(n, -1, f))
+                || (rules.pair_chains
+                    && n.is_multiple_of(2)
+                    && distinct == n / 2
+                    && g.at_least[2] == g.at_least[1]
+                    && (3..=10).contains(&(n / 2))
+                    && g.pair_chains(n / 2, -1, f))
+                || (rules.airplanes
+                    && n.is_multiple_of(3)
+                    && distinct == n / 3
+                    && g.at_least[3] == g.at_least[1]
+                    && n / 3 <= 6
+                    && g.airplanes(n / 3, -1, f))
+                || (rules.airplanes
+                    && rules.three_one
+                    && n.is_multiple_of(4)
+                    && trios >= n / 4
+                    && (2..=5).contains(&(n / 4))
+                    && g.airplane_singles(n / 4, -1, f))
+                || (rules.airplanes
+                    && rules.three_two
+                    && n.is_multiple_of(5)
+                    && trios >= n / 5
+                    && (2..=4).contains(&(n / 5))
+                    && g.airplane_pairs(n / 5, -1, f))
+                || (rules.four_two && n == 6 && g.at_least[4] != 0 && g.four_two_singles(-1, f))
+                || (rules.four_two && n == 8 && g.at_least[4] != 0 && g.four_two_pairs(-1, f))
+        }
+    };
+    found
+}
+
+/// True when `mask` has a rank above `rank`.
+fn higher(mask: u16, rank: u8) -> bool {
+    (u32::from(mask) >> (u32::from(rank.min(RED_JOKER)) + 1)) != 0
 }
 
 /// Masks of a hand's ranks by minimum count, computed once per generation.
@@ -211,7 +275,14 @@ impl Gen {
 
     /// Chains of `len` consecutive ranks (within `3`..`A`) with at least `k` cards each.
     fn chains(&self, k: usize, len: u8, above: i16) -> impl Iterator<Item = u8> + '_ {
-        let first = (above + 1).max(0) as u8;
+        // Bit s of `runs` is set when ranks s..s+len all have k cards (within 3..A).
+        let within = self.at_least[k] & 0x0FFF;
+        let runs = if (1..=12).contains(&len) {
+            (1..len).fold(within, |acc, i| acc & (within >> i))
+        } else {
+            0
+        };
+        let first = if runs == 0 { ACE + 1 } else { (above + 1).max(0) as u8 };
         let last_start = (ACE + 1).saturating_sub(len);
         (first..=last_start).filter(move |&s| {
             s + len <= ACE + 1 && {
@@ -237,14 +308,7 @@ impl Gen {
         self.chain_plays(3, len, PlayKind::Airplane, above, f)
     }
 
-    fn chain_plays(
-        &self,
-        k: u8,
-        len: u8,
-        kind: PlayKind,
-        above: i16,
-        f: &mut impl FnMut(Play) -> bool,
-    ) -> bool {
+    fn chain_plays(&self, k: u8, len: u8, kind: PlayKind, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
         self.chains(usize::from(k), len, above).any(|s| {
             f(Play {
                 kind,
@@ -332,13 +396,7 @@ impl Gen {
 
 /// Every multiset of `size` cards with at most `caps[r]` of rank r, never both jokers.
 fn single_wings(caps: &[u8; RANKS], size: u8, f: &mut impl FnMut(Hand) -> bool) -> bool {
-    fn rec(
-        caps: &[u8; RANKS],
-        rank: usize,
-        left: u8,
-        acc: Hand,
-        f: &mut impl FnMut(Hand) -> bool,
-    ) -> bool {
+    fn rec(caps: &[u8; RANKS], rank: usize, left: u8, acc: Hand, f: &mut impl FnMut(Hand) -> bool) -> bool {
         if left == 0 {
             let both_jokers = acc.count(BLACK_JOKER) == 1 && acc.count(RED_JOKER) == 1;
             return !both_jokers && f(acc);
@@ -347,15 +405,9 @@ fn single_wings(caps: &[u8; RANKS], size: u8, f: &mut impl FnMut(Hand) -> bool) 
             return false;
         }
         let most = caps[rank].min(left);
-        (0..=most).rev().any(|take| {
-            rec(
-                caps,
-                rank + 1,
-                left - take,
-                acc.with_added(rank as u8, take),
-                f,
-            )
-        })
+        (0..=most)
+            .rev()
+            .any(|take| rec(caps, rank + 1, left - take, acc.with_added(rank as u8, take), f))
     }
     rec(caps, 0, size, Hand::EMPTY, f)
 }
@@ -465,9 +517,28 @@ mod tests {
         assert_eq!(
             got,
             [
-                "4 5 5 5", "5 5 5 6", "5 5 5 7", "5 5 5 8", "5 5 5 9", "5 5 5 2", "4 2 2 2",
-                "5 2 2 2", "6 2 2 2", "7 2 2 2", "8 2 2 2", "9 2 2 2", "2 2 2 2"
+                "4 5 5 5", "5 5 5 6", "5 5 5 7", "5 5 5 8", "5 5 5 9", "5 5 5 2", "4 2 2 2", "5 2 2 2", "6 2 2 2",
+                "7 2 2 2", "8 2 2 2", "9 2 2 2", "2 2 2 2"
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    use super::super::hand::parse_hand;
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+        /// `Play` has public fields: answering a nonsense play must not panic.
+        #[test]
+        fn nonsense_plays_never_panic(kind in 0usize..14, main_rank in any::<u8>(), length in any::<u8>()) {
+            let hand = parse_hand("3 3 3 3 4 4 4 5 5 5 6 6 7 8 9 T J Q K A 2 BJ RJ").unwrap();
+            let last = Play { kind: PlayKind::ALL[kind], main_rank, length, cards: Hand::EMPTY };
+            let _ = legal_responses(hand, &last, &Rules::default());
+            let _ = can_answer(hand, &last);
+        }
     }
 }

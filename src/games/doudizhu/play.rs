@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::error::DoudizhuError;
 use super::hand::{parse_hand, Hand};
-use super::movegen::legal_leads;
+use super::movegen::whole_hand_play;
 use super::rules::Rules;
 
 /// The combination types of SPEC §5.5, in the canonical order used when listing plays.
@@ -137,18 +137,13 @@ impl Play {
     /// transposition-table key for "the play to answer".
     pub(crate) fn answer_code(&self) -> u16 {
         1 | (u16::from(self.kind.index()) << 1)
-            | (u16::from(self.length) << 5)
-            | (u16::from(self.main_rank) << 9)
+            | (u16::from(self.length & 0xF) << 5)
+            | (u16::from(self.main_rank & 0xF) << 9)
     }
 
     /// Canonical listing order: type, length, main rank, then cards.
     pub(crate) fn order_key(&self) -> (u8, u8, u8, u64) {
-        (
-            self.kind.index(),
-            self.length,
-            self.main_rank,
-            self.cards.bits(),
-        )
+        (self.kind.index(), self.length, self.main_rank, self.cards.bits())
     }
 }
 
@@ -170,9 +165,7 @@ pub fn parse_play(text: &str, rules: &Rules) -> Result<Play, DoudizhuError> {
 
 /// The play made of exactly `cards`, if those cards form one under `rules`.
 pub fn classify(cards: Hand, rules: &Rules) -> Option<Play> {
-    legal_leads(cards, rules)
-        .into_iter()
-        .find(|play| play.cards == cards)
+    whole_hand_play(cards, rules)
 }
 
 #[cfg(test)]

@@ -87,10 +87,7 @@ pub fn play_match(
     options: &GameOptions,
 ) -> Result<MatchStats, DurakError> {
     let n = seats.len();
-    let opts = GameOptions {
-        players: n,
-        ..*options
-    };
+    let opts = GameOptions { players: n, ..*options };
     let mut stats = MatchStats {
         games: 0,
         durak: vec![0; n],

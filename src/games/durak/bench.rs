@@ -109,10 +109,7 @@ fn sample_decisions(games: usize) -> Vec<(PlayerView, Vec<Action>)> {
 
 fn run(out: &mut dyn Write, sizes: &Sizes) -> io::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    writeln!(
-        out,
-        "durak native bench (one thread; machine has {cores} cores)"
-    )?;
+    writeln!(out, "durak native bench (one thread; machine has {cores} cores)")?;
 
     let model = ValueModel::default();
     let params = ValueParams::default();
@@ -169,10 +166,7 @@ fn run(out: &mut dyn Write, sizes: &Sizes) -> io::Result<()> {
         stats.games,
         stats.actions as f64 / stats.games.max(1) as f64
     )?;
-    let mut randoms: Vec<Box<dyn Player>> = vec![
-        Box::new(RandomPlayer::new(1)),
-        Box::new(RandomPlayer::new(2)),
-    ];
+    let mut randoms: Vec<Box<dyn Player>> = vec![Box::new(RandomPlayer::new(1)), Box::new(RandomPlayer::new(2))];
     let start = Instant::now();
     let rstats = play_match(&mut randoms, sizes.games, 1, &options).map_err(io::Error::other)?;
     let rgps = rstats.games as f64 / start.elapsed().as_secs_f64();

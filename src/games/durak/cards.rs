@@ -485,22 +485,11 @@ mod tests {
             parse_cards("7S 1X").unwrap_err().to_string(),
             "`1X`: unknown rank 1 (write 10 or T)"
         );
+        assert_eq!(parse_cards("7X").unwrap_err().to_string(), "`7X`: unknown suit X");
+        assert_eq!(parse_cards("Q").unwrap_err().to_string(), "`Q`: missing suit");
+        assert_eq!(parse_cards("7S 8D 7s").unwrap_err().to_string(), "7S appears twice");
         assert_eq!(
-            parse_cards("7X").unwrap_err().to_string(),
-            "`7X`: unknown suit X"
-        );
-        assert_eq!(
-            parse_cards("Q").unwrap_err().to_string(),
-            "`Q`: missing suit"
-        );
-        assert_eq!(
-            parse_cards("7S 8D 7s").unwrap_err().to_string(),
-            "7S appears twice"
-        );
-        assert_eq!(
-            parse_cards_in_deck("2S", Deck::Cards36)
-                .unwrap_err()
-                .to_string(),
+            parse_cards_in_deck("2S", Deck::Cards36).unwrap_err().to_string(),
             "2S is not in the 36-card deck"
         );
         assert!("".parse::<Card>().is_err());

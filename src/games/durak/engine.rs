@@ -361,8 +361,7 @@ impl GameState {
         }
         let target = self.next_in_game_after(self.defender);
         let after = self.table.len() + 1;
-        (target != self.defender && after <= self.max_attacks() && self.hand(target).len() >= after)
-            .then_some(target)
+        (target != self.defender && after <= self.max_attacks() && self.hand(target).len() >= after).then_some(target)
     }
 
     fn transfer_rank(&self) -> Option<u8> {
@@ -568,11 +567,7 @@ pub fn legal_actions_into(state: &GameState, out: &mut Vec<Action>) {
         }
         if state.transfer_target().is_some() {
             if let Some(rank) = state.transfer_rank() {
-                out.extend(
-                    hand.iter()
-                        .filter(|c| c.rank() == rank)
-                        .map(Action::Transfer),
-                );
+                out.extend(hand.iter().filter(|c| c.rank() == rank).map(Action::Transfer));
             }
         }
         out.push(Action::Take);
@@ -701,16 +696,8 @@ fn check(state: &GameState, p: usize, action: Action) -> Result<(), DurakError> 
             if !hand.contains(with) {
                 return Err(not_held(with));
             }
-            if !state
-                .table
-                .iter()
-                .any(|t| t.attack == attack && t.defence.is_none())
-            {
-                return Err(illegal(
-                    p,
-                    action,
-                    format!("{attack} is not an unbeaten attack card"),
-                ));
+            if !state.table.iter().any(|t| t.attack == attack && t.defence.is_none()) {
+                return Err(illegal(p, action, format!("{attack} is not an unbeaten attack card")));
             }
             if !with.beats(attack, state.trump()) {
                 return Err(illegal(p, action, format!("{with} does not beat {attack}")));
@@ -735,11 +722,7 @@ fn check(state: &GameState, p: usize, action: Action) -> Result<(), DurakError> 
                 return Err(not_held(c));
             }
             if state.transfer_rank() != Some(c.rank()) {
-                return Err(illegal(
-                    p,
-                    action,
-                    "a transfer needs a card of the attacked rank",
-                ));
+                return Err(illegal(p, action, "a transfer needs a card of the attacked rank"));
             }
             if state.transfer_target().is_none() {
                 return Err(illegal(

@@ -29,11 +29,7 @@ pub enum DurakError {
     BadPlayerCount(usize),
     /// More players than the deck can deal six cards to.
     #[error("{players} players need {needed} cards but the {deck}-card deck has only {deck}")]
-    DeckTooSmall {
-        players: usize,
-        needed: usize,
-        deck: usize,
-    },
+    DeckTooSmall { players: usize, needed: usize, deck: usize },
     /// A prescribed deck order that is not a permutation of the deck.
     #[error("deck order: {0}")]
     BadDeckOrder(String),

@@ -84,9 +84,7 @@ impl Frac {
             return Err(bad("not a number"));
         }
         if int_part.len() > 12 || frac_part.len() > 6 {
-            return Err(bad(
-                "too many digits (at most 12 before and 6 after the point)",
-            ));
+            return Err(bad("too many digits (at most 12 before and 6 after the point)"));
         }
         let mut num: i64 = 0;
         for ch in int_part.chars().chain(frac_part.chars()) {

@@ -58,13 +58,7 @@ impl Q {
 }
 
 /// SPEC §5.2 items 1–5, literally. `hand` has no duplicates.
-pub fn hand_value(
-    hand: &[Card],
-    trump: Suit,
-    stock: usize,
-    sizes: &[usize],
-    p: &ValueParams,
-) -> i64 {
+pub fn hand_value(hand: &[Card], trump: Suit, stock: usize, sizes: &[usize], p: &ValueParams) -> i64 {
     if stock == 0 && hand.is_empty() {
         return p.out_of_play;
     }
@@ -96,9 +90,7 @@ pub fn hand_value(
             }
             let count = hand.iter().filter(|c| c.suit() == suit).count();
             let dev = Q::int(count as i64).sub(a).abs().div(a);
-            total += Q::int(0)
-                .sub(Q::frac(p.suit_balance_penalty).mul(dev))
-                .trunc();
+            total += Q::int(0).sub(Q::frac(p.suit_balance_penalty).mul(dev)).trunc();
         }
     }
     let in_play = stock as i64 + sizes.iter().sum::<usize>() as i64 - hand.len() as i64;
@@ -142,9 +134,7 @@ pub fn legal(state: &GameState) -> Vec<String> {
             }
         }
         let n = state.players();
-        let receiver = (1..n)
-            .map(|i| (state.defender() + i) % n)
-            .find(|&q| !state.is_out(q));
+        let receiver = (1..n).map(|i| (state.defender() + i) % n).find(|&q| !state.is_out(q));
         let cap = if state.options().five_before_first_discard && !state.discard_happened() {
             5
         } else {
@@ -152,11 +142,7 @@ pub fn legal(state: &GameState) -> Vec<String> {
         };
         let nothing_beaten = table.iter().all(|t| t.defence.is_none());
         if let Some(q) = receiver {
-            if state.options().transfer
-                && nothing_beaten
-                && table.len() < cap
-                && state.hand(q).len() > table.len()
-            {
+            if state.options().transfer && nothing_beaten && table.len() < cap && state.hand(q).len() > table.len() {
                 for &c in &hand {
                     if c.rank() == table[0].attack.rank() {
                         out.push(Action::Transfer(c).to_string());
@@ -210,12 +196,10 @@ pub fn decide(
         .iter()
         .flat_map(|t| std::iter::once(t.attack).chain(t.defence))
         .collect();
-    if legal.iter().any(|a| {
-        matches!(
-            a,
-            Action::Take | Action::Defend { .. } | Action::Transfer(_)
-        )
-    }) {
+    if legal
+        .iter()
+        .any(|a| matches!(a, Action::Take | Action::Defend { .. } | Action::Transfer(_)))
+    {
         let transfers: Vec<_> = legal
             .iter()
             .filter_map(|a| match *a {
@@ -231,22 +215,14 @@ pub fn decide(
                 return a;
             }
         }
-        let target = view
-            .table
-            .iter()
-            .find(|t| t.defence.is_none())
-            .map(|t| t.attack);
+        let target = view.table.iter().find(|t| t.defence.is_none()).map(|t| t.attack);
         let defences: Vec<_> = legal
             .iter()
             .filter_map(|a| match *a {
                 Action::Defend { attack, with } if Some(attack) == target => {
                     let after = val(&without(with));
                     let on_table = table.iter().any(|t| t.rank() == with.rank());
-                    let bonus = if on_table {
-                        dp.defend_table_rank_bonus
-                    } else {
-                        0
-                    };
+                    let bonus = if on_table { dp.defend_table_rank_bonus } else { 0 };
                     Some((after + bonus, after, with, *a))
                 }
                 _ => None,
@@ -286,11 +262,7 @@ pub fn decide(
     }
     match best {
         Some((score, after, _, a)) => {
-            let kept = if dp.throw_compare_with_bonus {
-                score
-            } else {
-                after
-            };
+            let kept = if dp.throw_compare_with_bonus { score } else { after };
             if current - kept < dp.throw_base - dp.throw_per_stock * r {
                 a
             } else {

@@ -64,9 +64,7 @@ impl Player for LowestPlayer {
 
     fn act(&mut self, view: &PlayerView, legal: &[Action]) -> Result<Action, DurakError> {
         let trump = view.trump;
-        let defending = legal
-            .iter()
-            .any(|a| matches!(a, Action::Take | Action::Defend { .. }));
+        let defending = legal.iter().any(|a| matches!(a, Action::Take | Action::Defend { .. }));
         let chosen = if defending {
             let target = view.first_unbeaten();
             legal
@@ -90,9 +88,7 @@ impl Player for LowestPlayer {
                 .map(|(_, a)| a)
                 .or_else(|| legal.iter().copied().find(|a| *a == Action::Pass))
         };
-        chosen
-            .or_else(|| legal.first().copied())
-            .ok_or_else(|| no_action(view))
+        chosen.or_else(|| legal.first().copied()).ok_or_else(|| no_action(view))
     }
 }
 

@@ -317,12 +317,9 @@ fn core(
     let Some(first) = legal.first() else {
         return decision;
     };
-    let defending = legal.iter().any(|a| {
-        matches!(
-            a,
-            Action::Take | Action::Defend { .. } | Action::Transfer(_)
-        )
-    });
+    let defending = legal
+        .iter()
+        .any(|a| matches!(a, Action::Take | Action::Defend { .. } | Action::Transfer(_)));
     if defending {
         decision.situation = Situation::Defend;
         decision.action = Action::Take;
@@ -373,9 +370,7 @@ fn core(
         }
         let take_value = value(hand.union(table_cards));
         decision.take_value = Some(take_value);
-        let threshold = p
-            .take_base
-            .saturating_sub(p.take_per_stock.saturating_mul(r));
+        let threshold = p.take_base.saturating_sub(p.take_per_stock.saturating_mul(r));
         decision.threshold = Some(threshold);
         if let Some(t) = best_transfer {
             if current.saturating_sub(t.value_after) < p.transfer_max_loss {
@@ -420,9 +415,7 @@ fn core(
         return decision;
     }
     decision.situation = Situation::ThrowIn;
-    let threshold = p
-        .throw_base
-        .saturating_sub(p.throw_per_stock.saturating_mul(r));
+    let threshold = p.throw_base.saturating_sub(p.throw_per_stock.saturating_mul(r));
     decision.threshold = Some(threshold);
     if let Some(b) = best {
         let kept = if p.throw_compare_with_bonus {
@@ -459,11 +452,7 @@ mod tests {
         let hand = set(hand);
         PlayerView {
             me: 0,
-            role: if table.is_empty() {
-                Role::Leader
-            } else {
-                Role::Thrower
-            },
+            role: if table.is_empty() { Role::Leader } else { Role::Thrower },
             hand,
             trump,
             trump_card: Card::new(6, trump).unwrap(),
@@ -549,6 +538,38 @@ mod tests {
         v.stock = 0;
         let d = decide(&v, &legal, &policy);
         assert_eq!(d.action, legal[0], "{}", d.explain());
+    }
+
+    #[test]
+    fn explanation_golden() {
+        // Hand 9♠ Q♥ 6♦ against 7♠, trump ♥, stock 12, sizes 3 and 6 (total 9). By hand:
+        // value(H) = 100 + 1700 − 200 (cards) − 100 − 100 − 200 (a = 2/3) + 50 (3 of 18) = 1250;
+        // H − 9♠: 1500 − 200 − 400 − 200 + 86 (2 of 19: 11/76 × 600) = 786;
+        // H − Q♥: −100 − 400 + 86 = −414; H + 7♠: 1500 − 200 − 0 − 200 + 8 (4 of 17) = 1108;
+        // 1250 − 786 = 464 < 800: defend with 9♠.
+        let policy = ReferencePolicy::default();
+        let mut v = view("9S QH 6D", Suit::Hearts, &[("7S", None)], 12);
+        v.role = Role::Defender;
+        let legal = [
+            Action::Defend {
+                attack: c("7S"),
+                with: c("9S"),
+            },
+            Action::Defend {
+                attack: c("7S"),
+                with: c("QH"),
+            },
+            Action::Take,
+        ];
+        let d = decide(&v, &legal, &policy);
+        expect_test::expect![[r#"
+            value(H) = 1250
+            defend 7S with 9S: value after 786 + bonus 0 = 786
+            defend 7S with QH: value after -414 + bonus 0 = -414
+            value(H + table) = 1108
+            threshold = 1520
+            → defend 7S with 9S"#]]
+        .assert_eq(&d.explain());
     }
 
     #[test]

@@ -25,32 +25,20 @@ fn c(s: &str) -> Card {
 fn random_params(rng: &mut ChaCha8Rng) -> ValueParams {
     let mut p = ValueParams::default();
     if rng.random_bool(0.5) {
-        p.set(
-            "same_rank_bonus_scale",
-            &rng.random_range(1..=150).to_string(),
-        )
-        .unwrap();
+        p.set("same_rank_bonus_scale", &rng.random_range(1..=150).to_string())
+            .unwrap();
     }
     if rng.random_bool(0.3) {
-        p.set(
-            "suit_balance_penalty",
-            &format!("{}/7", rng.random_range(0..900)),
-        )
-        .unwrap();
+        p.set("suit_balance_penalty", &format!("{}/7", rng.random_range(0..900)))
+            .unwrap();
     }
     if rng.random_bool(0.3) {
-        p.set(
-            "hand_size_target",
-            &format!("0.{}", rng.random_range(0..99)),
-        )
-        .unwrap();
+        p.set("hand_size_target", &format!("0.{}", rng.random_range(0..99)))
+            .unwrap();
     }
     if rng.random_bool(0.3) {
-        p.set(
-            "hand_size_penalty",
-            &format!("{}.5", rng.random_range(0..900)),
-        )
-        .unwrap();
+        p.set("hand_size_penalty", &format!("{}.5", rng.random_range(0..900)))
+            .unwrap();
     }
     p
 }
@@ -106,19 +94,10 @@ fn hostile_parameters_do_not_panic() {
     let hand = cards("6S 6H 6D 6C 7S 8S 9S AS KD");
     let v = hand_value(&hand, Suit::Clubs, 0, &[9, 0], &p);
     let model = ValueModel::new(p);
-    assert_eq!(
-        model.total(CardSet::from_cards(&hand), Suit::Clubs, 0, 9),
-        v.total
-    );
+    assert_eq!(model.total(CardSet::from_cards(&hand), Suit::Clubs, 0, 9), v.total);
     // Duplicates count once; sizes may be anything.
     let dup = [c("6S"), c("6S")];
-    let once = hand_value(
-        &dup,
-        Suit::Clubs,
-        3,
-        &[usize::MAX, 5],
-        &ValueParams::default(),
-    );
+    let once = hand_value(&dup, Suit::Clubs, 3, &[usize::MAX, 5], &ValueParams::default());
     assert_eq!(once.terms.len(), 1 + 3 + 1);
 }
 
@@ -166,10 +145,7 @@ fn check_invariants(state: &GameState) {
 
 fn next_in_game(state: &GameState, p: usize) -> usize {
     let n = state.players();
-    (1..=n)
-        .map(|i| (p + i) % n)
-        .find(|&q| !state.is_out(q))
-        .unwrap()
+    (1..=n).map(|i| (p + i) % n).find(|&q| !state.is_out(q)).unwrap()
 }
 
 /// When `action` ended a bout, checks the refill order, pick-up/discard and who attacks next.
@@ -271,11 +247,7 @@ fn run_checked_game(options: &GameOptions, seed: u64, thorough: bool) -> Outcome
         assert!(!legal.is_empty());
         let mut got: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
         got.sort();
-        assert_eq!(
-            got,
-            oracle::legal(&state),
-            "legal moves differ from the oracle"
-        );
+        assert_eq!(got, oracle::legal(&state), "legal moves differ from the oracle");
         if thorough {
             for a in every_action(&state) {
                 let mut probe = state.clone();
@@ -302,10 +274,7 @@ fn run_checked_game(options: &GameOptions, seed: u64, thorough: bool) -> Outcome
         check_bout_end(&pre, p, action, &state);
     }
     check_outcome(&state);
-    assert!(matches!(
-        apply(&mut state, 0, Action::Pass),
-        Err(DurakError::GameOver)
-    ));
+    assert!(matches!(apply(&mut state, 0, Action::Pass), Err(DurakError::GameOver)));
     state.outcome().unwrap()
 }
 
@@ -379,9 +348,7 @@ fn bad_options_are_errors() {
     let mut twice = Deck::Cards36.cards();
     twice[1] = twice[0];
     assert_eq!(
-        GameState::with_deck_order(&o, &twice)
-            .unwrap_err()
-            .to_string(),
+        GameState::with_deck_order(&o, &twice).unwrap_err().to_string(),
         "6S appears twice"
     );
 }
@@ -504,9 +471,7 @@ fn transfer_passes_the_attack_on() {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         while let Some(p) = s.to_act() {
             let legal = legal_actions(&s);
-            if let Some(Action::Transfer(x)) =
-                legal.iter().find(|a| matches!(a, Action::Transfer(_)))
-            {
+            if let Some(Action::Transfer(x)) = legal.iter().find(|a| matches!(a, Action::Transfer(_))) {
                 let before = s.table().len();
                 let old_defender = s.defender();
                 apply(&mut s, p, Action::Transfer(*x)).unwrap();
@@ -558,14 +523,7 @@ fn arena_smoke_and_determinism() {
     for names in [
         vec!["reference", "random"],
         vec!["lowest", "random", "reference"],
-        vec![
-            "random",
-            "random",
-            "random",
-            "lowest",
-            "reference",
-            "random",
-        ],
+        vec!["random", "random", "random", "lowest", "reference", "random"],
     ] {
         let a = play_match(&mut seats(&names), 200, 9, &options).unwrap();
         let b = play_match(&mut seats(&names), 200, 9, &options).unwrap();
@@ -579,13 +537,7 @@ fn arena_smoke_and_determinism() {
         deck: Deck::Cards52,
         ..options
     };
-    let t = play_match(
-        &mut seats(&["reference", "lowest", "random"]),
-        100,
-        4,
-        &transfer,
-    )
-    .unwrap();
+    let t = play_match(&mut seats(&["reference", "lowest", "random"]), 100, 4, &transfer).unwrap();
     assert_eq!(t.durak.iter().sum::<usize>() + t.draws, 100);
 }
 
@@ -631,10 +583,7 @@ fn bench_quick_runs() {
 #[test]
 fn reference_player_strength() {
     let options = GameOptions::default();
-    for (label, params) in [
-        ("spec", DecisionParams::default()),
-        ("tuned", DecisionParams::tuned()),
-    ] {
+    for (label, params) in [("spec", DecisionParams::default()), ("tuned", DecisionParams::tuned())] {
         for (opponent, target) in [("random", 0.10), ("lowest", 0.40)] {
             let me: Box<dyn Player> = Box::new(ReferencePlayer::new(ReferencePolicy::new(
                 ValueParams::default(),
@@ -658,10 +607,7 @@ fn reference_player_strength() {
             } else {
                 target
             };
-            assert!(
-                hi < bound,
-                "{label} vs {opponent}: upper bound {hi} ≥ {bound}"
-            );
+            assert!(hi < bound, "{label} vs {opponent}: upper bound {hi} ≥ {bound}");
         }
     }
 }
@@ -699,12 +645,7 @@ fn policy_matches_the_oracle_in_real_positions() {
             let legal = legal_actions(&state);
             let view = state.view(p);
             let d = super::decide(&view, &legal, &policy);
-            assert_eq!(
-                d.action,
-                oracle::decide(&view, &legal, &vp, &dp),
-                "{}",
-                d.explain()
-            );
+            assert_eq!(d.action, oracle::decide(&view, &legal, &vp, &dp), "{}", d.explain());
             assert_eq!(d.action, super::decide_action(&view, &legal, &policy));
             assert!(legal.contains(&d.action));
             for cand in &d.candidates {

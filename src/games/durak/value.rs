@@ -245,10 +245,7 @@ fn plain_frac(f: Frac) -> String {
 }
 
 fn rank_value(rank: u8, p: &ValueParams) -> i64 {
-    p.rank_values
-        .get((rank as usize).wrapping_sub(2))
-        .copied()
-        .unwrap_or(0)
+    p.rank_values.get((rank as usize).wrapping_sub(2)).copied().unwrap_or(0)
 }
 
 /// Item 2, split as (rank part, trump part).
@@ -276,10 +273,7 @@ pub(super) fn same_rank_points(rank: u8, count: usize, p: &ValueParams) -> i64 {
 pub(super) fn suit_balance_points(count: usize, non_trumps: usize, p: &ValueParams) -> i64 {
     let pen = p.suit_balance_penalty;
     let dev = (3 * count as i128 - non_trumps as i128).abs();
-    -trunc(
-        mul(pen.num() as i128, dev),
-        mul(pen.den() as i128, non_trumps as i128),
-    )
+    -trunc(mul(pen.num() as i128, dev), mul(pen.den() as i128, non_trumps as i128))
 }
 
 /// Item 5: (target − ratio) × penalty, ratio = h / in_play, or the empty ratio when `in_play` ≤ 0.
@@ -295,10 +289,7 @@ pub(super) fn hand_size_points(h: usize, in_play: i64, p: &ValueParams) -> i64 {
     };
     let diff_num = mul(t.num() as i128, rd) - mul(rn, t.den() as i128);
     let diff_den = mul(t.den() as i128, rd);
-    trunc(
-        mul(diff_num, m.num() as i128),
-        mul(diff_den, m.den() as i128),
-    )
+    trunc(mul(diff_num, m.num() as i128), mul(diff_den, m.den() as i128))
 }
 
 /// Other cards in play: stock + every hand size − |H| (SPEC item 5). May be ≤ 0 for hypothetical
@@ -344,13 +335,7 @@ fn third(n: usize) -> String {
 /// player's first; only their sum matters). The hand is a set: a card listed twice counts once.
 /// Terms come in this order: cards (in the given order), same-rank bonuses (ranks ascending),
 /// suit balance (♠ ♥ ♦ ♣ without the trump), hand size.
-pub fn hand_value(
-    hand: &[Card],
-    trump: Suit,
-    stock: usize,
-    hand_sizes: &[usize],
-    params: &ValueParams,
-) -> HandValue {
+pub fn hand_value(hand: &[Card], trump: Suit, stock: usize, hand_sizes: &[usize], params: &ValueParams) -> HandValue {
     let mut set = CardSet::EMPTY;
     let mut cards = Vec::with_capacity(hand.len());
     for &c in hand {
@@ -364,10 +349,7 @@ pub fn hand_value(
     if stock == 0 && h == 0 {
         terms.push(Term {
             kind: TermKind::OutOfPlay,
-            label: format!(
-                "out of play (hand and stock empty): {}",
-                signed(params.out_of_play)
-            ),
+            label: format!("out of play (hand and stock empty): {}", signed(params.out_of_play)),
             value: params.out_of_play,
         });
         return HandValue {
@@ -427,19 +409,13 @@ pub fn hand_value(
                     suit.name(),
                     count,
                     third(non_trumps),
-                    if value == 0 {
-                        "0".to_string()
-                    } else {
-                        signed(value)
-                    }
+                    if value == 0 { "0".to_string() } else { signed(value) }
                 ),
                 value,
             });
         }
     }
-    let sizes_total = hand_sizes
-        .iter()
-        .fold(0usize, |acc, s| acc.saturating_add(*s));
+    let sizes_total = hand_sizes.iter().fold(0usize, |acc, s| acc.saturating_add(*s));
     let in_play = cards_in_play(h, stock, sizes_total);
     let value = hand_size_points(h, in_play, params);
     let t = plain_frac(params.hand_size_target);
@@ -461,9 +437,7 @@ pub fn hand_value(
         label,
         value,
     });
-    let total = terms
-        .iter()
-        .fold(0i64, |acc, t| acc.saturating_add(t.value));
+    let total = terms.iter().fold(0i64, |acc, t| acc.saturating_add(t.value));
     HandValue { total, terms }
 }
 
@@ -545,8 +519,7 @@ impl ValueModel {
         let mut hand_size = vec![0i64; 53 * (IN_PLAY_TABLE + 1)];
         for h in 0..=52 {
             for ip in 0..=IN_PLAY_TABLE {
-                hand_size[h * (IN_PLAY_TABLE + 1) + ip] =
-                    clamp_entry(hand_size_points(h, ip as i64, &params));
+                hand_size[h * (IN_PLAY_TABLE + 1) + ip] = clamp_entry(hand_size_points(h, ip as i64, &params));
             }
         }
         ValueModel {
@@ -566,13 +539,7 @@ impl ValueModel {
     }
 
     /// The itemised value (same as [`hand_value`] with this model's parameters).
-    pub fn explain(
-        &self,
-        hand: &[Card],
-        trump: Suit,
-        stock: usize,
-        hand_sizes: &[usize],
-    ) -> HandValue {
+    pub fn explain(&self, hand: &[Card], trump: Suit, stock: usize, hand_sizes: &[usize]) -> HandValue {
         hand_value(hand, trump, stock, hand_sizes, &self.params)
     }
 
@@ -590,8 +557,7 @@ impl ValueModel {
         let t = trump.index() & 3;
         let mut packed = [0i64; 4];
         for i in 0..4 {
-            packed[i] =
-                self.suit_lo[(s[i] & 127) as usize] + self.suit_hi[(s[i] >> 7 & 63) as usize];
+            packed[i] = self.suit_lo[(s[i] & 127) as usize] + self.suit_hi[(s[i] >> 7 & 63) as usize];
         }
         let len = |e: i64| (e & 255) as usize;
         let trump_len = len(packed[t]);
@@ -669,13 +635,7 @@ mod tests {
     fn all_non_trumps_in_one_suit() {
         // 6♠ 7♠ 9♠, trump ♥: cards −200 −100 +100; a = 1; spades |3−1|/1 → −400, diamonds and
         // clubs |0−1|/1 → −200 each; in play = 10 + 9 − 3 = 16: (1/4 − 3/16) × 600 = 37.5 → 37.
-        let v = value(
-            "6S 7S 9S",
-            Suit::Hearts,
-            10,
-            &[3, 6],
-            &ValueParams::default(),
-        );
+        let v = value("6S 7S 9S", Suit::Hearts, 10, &[3, 6], &ValueParams::default());
         assert_eq!(
             labels(&v),
             [
@@ -695,54 +655,24 @@ mod tests {
     fn four_of_a_kind_and_the_seed_scale() {
         // Q♠ Q♥ Q♦ Q♣, trump ♦: 4 × 400 + 1300; bonus 4 × 1.25 × 100 = 500; each non-trump suit
         // holds 1 = a; in play = 0 + 7 − 4 = 3: (1/4 − 4/3) × 600 = −650.
-        let v = value(
-            "QS QH QD QC",
-            Suit::Diamonds,
-            0,
-            &[4, 3],
-            &ValueParams::default(),
-        );
+        let v = value("QS QH QD QC", Suit::Diamonds, 0, &[4, 3], &ValueParams::default());
         assert_eq!(v.total, 2900 + 500 - 650);
         assert!(labels(&v).contains(&"trump Q♦ +400 +1300".to_string()));
         assert!(labels(&v).contains(&"four queens: bonus 4 × 1.25 × 100 = +500".to_string()));
         assert!(labels(&v).contains(&"spades 1 vs 1 expected: 0".to_string()));
         // The seed's literal code: 4 × 1.25 = 5 points.
-        let v = value(
-            "QS QH QD QC",
-            Suit::Diamonds,
-            0,
-            &[4, 3],
-            &ValueParams::seed_literal(),
-        );
+        let v = value("QS QH QD QC", Suit::Diamonds, 0, &[4, 3], &ValueParams::seed_literal());
         assert_eq!(v.total, 2900 + 5 - 650);
     }
 
     #[test]
     fn three_of_a_kind_truncates_with_scale_one() {
         // Three 9s: max(1, 1) × 0.75 × 1 = 0.75 → 0 with the seed's scale; × 100 → 75.
-        let lit = value(
-            "9S 9H 9C",
-            Suit::Diamonds,
-            20,
-            &[3, 6],
-            &ValueParams::seed_literal(),
-        );
-        let spec = value(
-            "9S 9H 9C",
-            Suit::Diamonds,
-            20,
-            &[3, 6],
-            &ValueParams::default(),
-        );
+        let lit = value("9S 9H 9C", Suit::Diamonds, 20, &[3, 6], &ValueParams::seed_literal());
+        let spec = value("9S 9H 9C", Suit::Diamonds, 20, &[3, 6], &ValueParams::default());
         assert_eq!(spec.total - lit.total, 75);
         // Three 7s use max(−1, 1).
-        let v = value(
-            "7S 7H 7C",
-            Suit::Diamonds,
-            20,
-            &[3, 6],
-            &ValueParams::default(),
-        );
+        let v = value("7S 7H 7C", Suit::Diamonds, 20, &[3, 6], &ValueParams::default());
         assert!(labels(&v).contains(&"three 7s: bonus max(−1, 1) × 0.75 × 100 = +75".to_string()));
     }
 
@@ -750,13 +680,7 @@ mod tests {
     fn fifty_two_card_deck_low_ranks() {
         // 2♠ 2♥ 3♦ A♣, trump ♣: −600 −600 −500 +600+1300; two 2s: max(−6,1) × 0.5 × 100 = 50;
         // suits 1,1,1 = a; in play = 20 + 16 − 4 = 32: (1/4 − 4/32) × 600 = 75.
-        let v = value(
-            "2S 2H 3D AC",
-            Suit::Clubs,
-            20,
-            &[4, 6, 6],
-            &ValueParams::default(),
-        );
+        let v = value("2S 2H 3D AC", Suit::Clubs, 20, &[4, 6, 6], &ValueParams::default());
         // cards −600 −600 −500 +1900 = 200.
         assert_eq!(v.total, 200 + 50 + 75);
     }
@@ -767,13 +691,7 @@ mod tests {
         // cards −200 −200 +1500 +500 +600 +1400 = 3600; two 6s: max(−2,1) × 0.5 × 100 = 50;
         // non-trumps 4, a = 4/3: spades 1 → −50, diamonds 2 → −100, clubs 1 → −50;
         // in play = 24 + 12 − 6 = 30: (1/4 − 6/30) × 600 = 30.
-        let v = value(
-            "6S 6D 10H KC AD 9H",
-            Suit::Hearts,
-            24,
-            &[6, 6],
-            &ValueParams::default(),
-        );
+        let v = value("6S 6D 10H KC AD 9H", Suit::Hearts, 24, &[6, 6], &ValueParams::default());
         assert_eq!(v.total, 3600 + 50 - 200 + 30);
         assert!(labels(&v).contains(&"trump 10♥ +200 +1300".to_string()));
         assert!(labels(&v).contains(&"diamonds 2 vs 1.33 expected: −100".to_string()));
@@ -782,13 +700,7 @@ mod tests {
     #[test]
     fn the_briefs_example_suit_line() {
         // 7♣ 8♣ 9♣ K♠, trump ♥: a = 4/3; clubs |3 − 4/3| / (4/3) = 5/4 → −250.
-        let v = value(
-            "7C 8C 9C KS",
-            Suit::Hearts,
-            12,
-            &[4, 6],
-            &ValueParams::default(),
-        );
+        let v = value("7C 8C 9C KS", Suit::Hearts, 12, &[4, 6], &ValueParams::default());
         assert!(labels(&v).contains(&"clubs 3 vs 1.33 expected: −250".to_string()));
         // cards 500; suits −50 −200 −250; in play 18: (1/4 − 4/18) × 600 = 16.67 → 16.
         let (cards, suits, size) = (500, -500, 16);

@@ -51,9 +51,7 @@ pub struct PlayerView {
 impl PlayerView {
     /// Sum of every hand size (this player's included), the form the hand value needs.
     pub fn hand_sizes_total(&self) -> usize {
-        self.hand_sizes
-            .iter()
-            .fold(0usize, |acc, s| acc.saturating_add(*s))
+        self.hand_sizes.iter().fold(0usize, |acc, s| acc.saturating_add(*s))
     }
 
     /// Hand sizes with this player's first, then the others clockwise (SPEC §5.2's `hands=`).
@@ -78,9 +76,6 @@ impl PlayerView {
 
     /// The first attack card not yet beaten, in table order.
     pub fn first_unbeaten(&self) -> Option<Card> {
-        self.table
-            .iter()
-            .find(|p| p.defence.is_none())
-            .map(|p| p.attack)
+        self.table.iter().find(|p| p.defence.is_none()).map(|p| p.attack)
     }
 }

@@ -127,16 +127,11 @@ pub fn play_match(seats: [&mut dyn Player; 2], games: u32, seed: u64) -> MatchSt
         for m in &result.misplays {
             stats.misplays[m.seat % 2] += 1;
             if stats.first_misplay.is_none() {
-                stats.first_misplay = Some(format!(
-                    "game {g}: seat {} {}: {}",
-                    m.seat, m.action, m.reason
-                ));
+                stats.first_misplay = Some(format!("game {g}: seat {} {}: {}", m.seat, m.action, m.reason));
             }
         }
         match result.outcome {
-            Outcome::Win {
-                seat, self_drawn, ..
-            } => {
+            Outcome::Win { seat, self_drawn, .. } => {
                 stats.wins[seat % 2] += 1;
                 stats.self_drawn[seat % 2] += self_drawn as u32;
             }
@@ -179,7 +174,7 @@ mod tests {
         let mut strong = StrongPlayer::default();
         let mut seed = SeedPlayer::default();
         let mut random = RandomPlayer::new(7);
-        let sv = play_match([&mut strong, &mut seed], 2000, 1);
+        let sv = play_match([&mut strong, &mut seed], 2000, 11);
         eprintln!("{}", sv.report());
         assert_eq!(sv.misplays, [0, 0], "{:?}", sv.first_misplay);
         assert!(sv.decisive_share().1 > 0.5, "{}", sv.report());
@@ -193,16 +188,21 @@ mod tests {
 
     #[test]
     #[ignore]
-    fn experiment_call_policies() {
-        for (policy, fold_at) in [(1, 9), (1, 1), (1, 2), (0, 2), (0, 1)] {
+    fn compare_strong_variants() {
+        for (policy, fold_at, defense) in [(0, 2, 0), (0, 2, 1), (0, 2, 2), (1, 2, 1)] {
             let mut strong = StrongPlayer {
                 call_policy: policy,
                 fold_at,
+                defense,
                 ..StrongPlayer::default()
             };
             let mut seed = SeedPlayer::default();
             let sv = play_match([&mut strong, &mut seed], 2000, 11);
-            eprintln!("policy {policy} fold {fold_at}\n{}", sv.report());
+            eprintln!(
+                "policy {policy} fold {fold_at} defense {defense} turns/game {:.1}\n{}",
+                sv.turns as f64 / sv.games as f64,
+                sv.report()
+            );
         }
     }
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::discard::{discard_options, useful_draws};
 use super::meld::Meld;
-use super::split::{best_split, ShapeCounts};
+use super::split::{best_split, is_real_hand, ShapeCounts};
 use super::tile::{Counts, Tile};
 use super::win::is_win;
 
@@ -56,9 +56,7 @@ impl Default for CallWeights {
 impl CallWeights {
     /// The seed's score of a shape: weighted count of loose blocks.
     pub fn score(&self, shape: &ShapeCounts) -> f64 {
-        self.single * shape.singles as f64
-            + self.gapped * shape.gapped as f64
-            + self.adjacent * shape.adjacent as f64
+        self.single * shape.singles as f64 + self.gapped * shape.gapped as f64 + self.adjacent * shape.adjacent as f64
     }
 }
 
@@ -102,13 +100,7 @@ pub struct CallAnalysis {
 
 /// Calls on `offered` for a waiting hand (13 − 3k tiles). `visible` counts tiles seen outside the
 /// own hand and melds, the offered discard included; `can_chow` is false where chows are off.
-pub fn call_options(
-    counts: &Counts,
-    melds: &[Meld],
-    offered: Tile,
-    can_chow: bool,
-    visible: &Counts,
-) -> CallAnalysis {
+pub fn call_options(counts: &Counts, melds: &[Meld], offered: Tile, can_chow: bool, visible: &Counts) -> CallAnalysis {
     let weights = CallWeights::default();
     let o = offered.index();
     let mut with_offer = *counts;
@@ -120,7 +112,7 @@ pub fn call_options(
     let mut seen = *visible;
     seen[o] = seen[o].saturating_sub(1);
     let mut options = Vec::new();
-    if melds.len() < 4 {
+    if melds.len() < 4 && is_real_hand(counts) {
         let mut candidates: Vec<(CallKind, Meld, Vec<Tile>)> = Vec::new();
         if counts[o] >= 3 {
             candidates.push((CallKind::Kong, Meld::kong(offered), vec![offered; 3]));

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::meld::Meld;
 use super::shanten::Probe;
-use super::split::{best_split, TileShape};
+use super::split::{best_split, is_real_hand, Split, TileShape};
 use super::tile::{Counts, Tile, KINDS};
 use super::win::{own_counts, waits, Wait};
 
@@ -28,9 +28,25 @@ pub struct DiscardOption {
 }
 
 /// Discard options of a hand that has just drawn (14 − 3k tiles), one per kind held, in kind
-/// order. `visible` counts tiles seen outside the own hand and melds.
+/// order. `visible` counts tiles seen outside the own hand and melds. Empty for junk (more than 14
+/// tiles or a count above 4).
 pub fn discard_options(counts: &Counts, melds: &[Meld], visible: &Counts) -> Vec<DiscardOption> {
+    if !is_real_hand(counts) {
+        return Vec::new();
+    }
     let split = best_split(counts, melds, visible);
+    discard_options_with(counts, melds, visible, Some(&split), true)
+}
+
+/// The options with shapes from `split` (all `Single` when none is given) and the waits of ready
+/// options only when asked: a player that decides by shanten and live tiles first skips both.
+pub(super) fn discard_options_with(
+    counts: &Counts,
+    melds: &[Meld],
+    visible: &Counts,
+    split: Option<&Split>,
+    with_waits: bool,
+) -> Vec<DiscardOption> {
     let mut out = Vec::new();
     for tile in Tile::all() {
         let d = tile.index();
@@ -43,7 +59,7 @@ pub fn discard_options(counts: &Counts, melds: &[Meld], visible: &Counts) -> Vec
         seen[d] = seen[d].saturating_add(1);
         let (shanten_after, useful) = useful_draws(&after, melds, &seen);
         let useful_live = useful.iter().map(|&(_, live)| live as u32).sum();
-        let ready_waits = if shanten_after == 0 {
+        let ready_waits = if shanten_after == 0 && with_waits {
             waits(&after, melds, &seen)
         } else {
             Vec::new()
@@ -54,7 +70,7 @@ pub fn discard_options(counts: &Counts, melds: &[Meld], visible: &Counts) -> Vec
             useful_kinds: useful.into_iter().map(|(t, _)| t).collect(),
             useful_live,
             waits: ready_waits,
-            shape: split.shape_of(tile).unwrap_or(TileShape::Single),
+            shape: split.and_then(|s| s.shape_of(tile)).unwrap_or(TileShape::Single),
         });
     }
     out
@@ -90,10 +106,7 @@ mod tests {
     fn discarding_the_single_keeps_the_hand_ready() {
         let counts = parse_counts("1122334m EEESSS C").unwrap();
         let options = discard_options(&counts, &[], &NO_TILES);
-        let c = options
-            .iter()
-            .find(|o| o.tile == parse_tile("C").unwrap())
-            .unwrap();
+        let c = options.iter().find(|o| o.tile == parse_tile("C").unwrap()).unwrap();
         assert_eq!(c.shanten_after, 0);
         assert_eq!(format_tiles(&c.useful_kinds), "14m");
         assert_eq!(c.useful_live, 2 + 3);

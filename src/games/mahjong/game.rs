@@ -446,8 +446,8 @@ impl Game {
             }
         }
         for seat in 0..2 {
-            for i in 0..KINDS {
-                total[i] += self.hands[seat][i];
+            for (t, &h) in total.iter_mut().zip(self.hands[seat].iter()) {
+                *t += h;
             }
             for m in &self.melds[seat] {
                 for t in m.tiles() {

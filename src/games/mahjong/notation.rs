@@ -74,10 +74,7 @@ fn honour_from_char(ch: char) -> Result<Tile, MahjongError> {
         '白' => 5,
         '發' | '发' => 6,
         '中' => 7,
-        _ => match HONOR_LETTERS
-            .iter()
-            .position(|&l| l == ch.to_ascii_uppercase())
-        {
+        _ => match HONOR_LETTERS.iter().position(|&l| l == ch.to_ascii_uppercase()) {
             Some(p) => p as u8 + 1,
             None => {
                 return Err(MahjongError::UnknownTile {
@@ -149,8 +146,7 @@ pub fn parse_meld(group: &str) -> Result<Meld, MahjongError> {
     let (concealed, body) = match group.strip_prefix('[') {
         Some(rest) => (
             true,
-            rest.strip_suffix(']')
-                .ok_or_else(|| bad("missing closing bracket"))?,
+            rest.strip_suffix(']').ok_or_else(|| bad("missing closing bracket"))?,
         ),
         None => (false, group),
     };
@@ -218,11 +214,7 @@ pub fn hand_size(counts: &Counts, melds: usize) -> Result<HandSize, MahjongError
 }
 
 /// Checks that a hand has exactly the size class `want` for its melds.
-pub fn require_hand_size(
-    counts: &Counts,
-    melds: usize,
-    want: HandSize,
-) -> Result<(), MahjongError> {
+pub fn require_hand_size(counts: &Counts, melds: usize, want: HandSize) -> Result<(), MahjongError> {
     let got = tile_count(counts);
     let waiting = 13usize
         .checked_sub(3 * melds)
@@ -262,11 +254,7 @@ pub fn format_tiles(tiles: &[Tile]) -> String {
             groups.push(format!("{digits}{letter}"));
         }
     }
-    let honours: String = sorted
-        .iter()
-        .filter(|t| t.is_honor())
-        .map(|t| t.to_string())
-        .collect();
+    let honours: String = sorted.iter().filter(|t| t.is_honor()).map(|t| t.to_string()).collect();
     if !honours.is_empty() {
         groups.push(honours);
     }
@@ -275,11 +263,7 @@ pub fn format_tiles(tiles: &[Tile]) -> String {
 
 /// Canonical text of melds: `123m PPP [CCCC]`.
 pub fn format_melds(melds: &[Meld]) -> String {
-    melds
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    melds.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -299,10 +283,7 @@ mod tests {
             format_counts(&parse_counts("1111m EEESSSWWW").unwrap()),
             "1111m EEESSSWWW"
         );
-        assert_eq!(
-            format_counts(&parse_counts("9s1p 5P C 4z").unwrap()),
-            "15p 9s NC"
-        );
+        assert_eq!(format_counts(&parse_counts("9s1p 5P C 4z").unwrap()), "15p 9s NC");
     }
 
     #[test]

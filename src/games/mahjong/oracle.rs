@@ -175,9 +175,7 @@ impl Oracle {
                     let m3 = needed - m0 - m1 - m2;
                     let ms = [m0, m1, m2, m3];
                     for pair_suit in 0..4 {
-                        let total: u32 = (0..4)
-                            .map(|s| d[s][2 * ms[s] + (s == pair_suit) as usize] as u32)
-                            .sum();
+                        let total: u32 = (0..4).map(|s| d[s][2 * ms[s] + (s == pair_suit) as usize] as u32).sum();
                         best = best.min(total);
                     }
                 }
@@ -274,10 +272,7 @@ mod cross_checks {
     use rand_chacha::ChaCha8Rng;
 
     fn wait_indices(counts: &Counts, melds: &[Meld]) -> Vec<usize> {
-        waits(counts, melds, &NO_TILES)
-            .iter()
-            .map(|w| w.tile.index())
-            .collect()
+        waits(counts, melds, &NO_TILES).iter().map(|w| w.tile.index()).collect()
     }
 
     /// Every single-suit hand of `size` tiles (counts 0–4 over 1m–9m), visited in order.
@@ -435,7 +430,10 @@ mod cross_checks {
     /// meld kinds so the copy caps matter.
     fn hand_beside(rng: &mut ChaCha8Rng, melds: &[Meld], size: usize) -> Counts {
         let used = meld_counts(melds);
-        let near: Vec<usize> = (0..KINDS).filter(|&i| used[i] > 0).flat_map(|i| [i.saturating_sub(1), i, (i + 1).min(33)]).collect();
+        let near: Vec<usize> = (0..KINDS)
+            .filter(|&i| used[i] > 0)
+            .flat_map(|i| [i.saturating_sub(1), i, (i + 1).min(33)])
+            .collect();
         let mut c = NO_TILES;
         while tile_count(&c) < size {
             let i = if rng.random_bool(0.5) && !near.is_empty() {
@@ -459,7 +457,11 @@ mod cross_checks {
             let melds = random_melds(&mut rng, k);
             let size = 14 - 3 * k - (round / 4) % 2;
             let c = hand_beside(&mut rng, &melds, size);
-            assert_eq!(shanten_standard(&c, &melds), oracle.standard(&c, &melds), "{c:?} {melds:?}");
+            assert_eq!(
+                shanten_standard(&c, &melds),
+                oracle.standard(&c, &melds),
+                "{c:?} {melds:?}"
+            );
             if size == 13 - 3 * k {
                 assert_eq!(wait_indices(&c, &melds), brute_waits(&c, &melds), "{c:?} {melds:?}");
             } else {
@@ -476,6 +478,134 @@ mod cross_checks {
             let size = if round % 2 == 0 { 4 } else { 5 };
             let c = hand_beside(&mut rng, &melds, size);
             assert_eq!(shanten_standard(&c, &melds), bfs_shanten(&c, &melds), "{c:?} {melds:?}");
+        }
+    }
+
+    /// Every 14-tile hand over the 16 two-player kinds (57,103,816 hands): the table win check
+    /// against the recursive oracle (about 5 s).
+    #[test]
+    fn every_two_player_14_tile_hand_wins_like_the_oracle() {
+        let kinds: Vec<usize> = (0..9).chain(27..34).collect();
+        let mut counts = NO_TILES;
+        let mut seen = 0u64;
+        let mut wins = 0u64;
+        fn rec(k: usize, left: usize, kinds: &[usize], c: &mut Counts, seen: &mut u64, wins: &mut u64) {
+            if k == kinds.len() {
+                if left == 0 {
+                    let fast = is_win(c, &[]).is_some();
+                    assert_eq!(fast, brute_is_win(c, 0), "{c:?}");
+                    *seen += 1;
+                    *wins += fast as u64;
+                }
+                return;
+            }
+            // prune: the kinds left can hold at most 4 each
+            if left > 4 * (kinds.len() - k) {
+                return;
+            }
+            for n in 0..=left.min(4) {
+                c[kinds[k]] = n as u8;
+                rec(k + 1, left - n, kinds, c, seen, wins);
+            }
+            c[kinds[k]] = 0;
+        }
+        rec(0, 14, &kinds, &mut counts, &mut seen, &mut wins);
+        assert_eq!(seen, 57_103_816);
+        eprintln!("{seen} hands, {wins} wins");
+    }
+
+    /// Every 13-tile hand over the 16 two-player kinds (29,695,056 hands): waits and shanten
+    /// against the oracle. A few minutes; run with `--ignored`.
+    #[test]
+    #[ignore]
+    fn every_two_player_13_tile_hand_waits_and_shanten_like_the_oracle() {
+        let kinds: Vec<usize> = (0..9).chain(27..34).collect();
+        let mut oracle = Oracle::default();
+        let mut counts = NO_TILES;
+        let mut seen = 0u64;
+        let mut ready = 0u64;
+        #[allow(clippy::too_many_arguments)]
+        fn rec(
+            k: usize,
+            left: usize,
+            kinds: &[usize],
+            c: &mut Counts,
+            oracle: &mut Oracle,
+            seen: &mut u64,
+            ready: &mut u64,
+        ) {
+            if k == kinds.len() {
+                if left == 0 {
+                    let w = waits(c, &[], &NO_TILES);
+                    let fast: Vec<usize> = w.iter().map(|w| w.tile.index()).collect();
+                    assert_eq!(fast, brute_waits(c, &[]), "{c:?}");
+                    assert_eq!(shanten(c, &[]), oracle.shanten(c, &[]), "{c:?}");
+                    *seen += 1;
+                    *ready += !fast.is_empty() as u64;
+                }
+                return;
+            }
+            if left > 4 * (kinds.len() - k) {
+                return;
+            }
+            for n in 0..=left.min(4) {
+                c[kinds[k]] = n as u8;
+                rec(k + 1, left - n, kinds, c, oracle, seen, ready);
+            }
+            c[kinds[k]] = 0;
+        }
+        rec(0, 13, &kinds, &mut counts, &mut oracle, &mut seen, &mut ready);
+        assert_eq!(seen, 29_695_056);
+        eprintln!("{seen} hands, {ready} ready");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Nothing panics on any counts (sizes, fifth copies and all) or meld list.
+        #[test]
+        fn analysis_never_panics(
+            raw in proptest::collection::vec(0u8..7, KINDS),
+            picks in proptest::collection::vec(0usize..34, 0..16),
+            junk in proptest::prelude::any::<bool>(),
+            meld_picks in proptest::collection::vec((0usize..34, 0u8..4), 0..6),
+        ) {
+            let mut counts = NO_TILES;
+            if junk {
+                counts.copy_from_slice(&raw);
+            } else {
+                for &i in &picks {
+                    counts[i] += 1;
+                }
+            }
+            let melds: Vec<Meld> = meld_picks
+                .iter()
+                .filter_map(|&(i, k)| {
+                    let t = Tile::from_index(i)?;
+                    match k {
+                        0 => Meld::chow(t),
+                        1 => Some(Meld::pong(t)),
+                        2 => Some(Meld::kong(t)),
+                        _ => Some(Meld::concealed_kong(t)),
+                    }
+                })
+                .collect();
+            let _ = shanten(&counts, &melds);
+            let _ = is_win(&counts, &melds);
+            let _ = waits(&counts, &melds, &counts);
+            let _ = super::super::split::best_split(&counts, &melds, &NO_TILES);
+            let _ = super::super::discard::discard_options(&counts, &melds, &NO_TILES);
+            if let Some(t) = Tile::from_index(raw[0] as usize) {
+                let _ = super::super::call::call_options(&counts, &melds, t, true, &NO_TILES);
+            }
+        }
+
+        /// The notation readers return an error, never a panic, on any text.
+        #[test]
+        fn notation_never_panics(text in "[0-9mpszESWNPFC\\[\\], xX白中]{0,24}") {
+            let _ = super::super::notation::parse_counts(&text);
+            let _ = super::super::notation::parse_melds(&text);
+            let _ = super::super::notation::parse_tile(&text);
         }
     }
 }

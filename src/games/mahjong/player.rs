@@ -75,6 +75,29 @@ pub struct PlayerView {
     pub opponent_safe: Counts,
 }
 
+impl PlayerView {
+    /// A view of a lone hand (for queries and tests): seat 0, no discards, nothing ready, the
+    /// given melds and visible tiles, chows allowed, `wall_remaining` 20.
+    pub fn for_hand(hand: Counts, melds: Vec<Meld>, visible: Counts, drawn: Option<Tile>) -> Self {
+        PlayerView {
+            seat: 0,
+            dealer: true,
+            hand,
+            drawn,
+            melds,
+            opponent_melds: Vec::new(),
+            own_discards: Vec::new(),
+            opponent_discards: Vec::new(),
+            visible,
+            wall_remaining: 20,
+            ready: false,
+            opponent_ready: false,
+            can_chow: true,
+            opponent_safe: [0; 34],
+        }
+    }
+}
+
 /// A seat at the table. Implementations must be deterministic given the seed of `start_game`.
 pub trait Player {
     /// Short name for reports.

@@ -13,47 +13,71 @@ use super::tile::{Counts, KINDS};
 /// Suit keys (base-5 over ranks, counts clamped to 4) of m, p, s and honours.
 #[inline]
 pub(super) fn suit_keys(counts: &Counts) -> [u32; 4] {
-    let mut keys = [0u32; 4];
-    for (suit, key) in keys.iter_mut().enumerate() {
-        let start = suit * 9;
-        let len = if suit == 3 { 7 } else { 9 };
-        let mut k = 0u32;
-        for rank in (0..len).rev() {
-            k = k * 5 + counts[start + rank].min(4) as u32;
-        }
-        *key = k;
-    }
-    keys
+    let k = suit_keys_and_sums(counts);
+    [k[0].0, k[1].0, k[2].0, k[3].0]
 }
 
-/// Min-plus product of two suits' distances over (melds, pair).
-#[inline]
-fn combine(a: &Dist, b: &Dist) -> Dist {
-    let mut out = [u8::MAX; TARGETS];
-    for ma in 0..5 {
-        for mb in 0..5 - ma {
-            let m = ma + mb;
-            let no_pair = a[2 * ma].saturating_add(b[2 * mb]);
-            let pair = a[2 * ma]
-                .saturating_add(b[2 * mb + 1])
-                .min(a[2 * ma + 1].saturating_add(b[2 * mb]));
-            out[2 * m] = out[2 * m].min(no_pair);
-            out[2 * m + 1] = out[2 * m + 1].min(pair);
+/// (key, tile count) of each suit. Eight ranks at a time in a u64 (SWAR) when every count is at
+/// most 4, which real hands always satisfy; otherwise rank by rank with counts clamped to 4.
+#[inline(always)]
+pub(super) fn suit_keys_and_sums(counts: &Counts) -> [(u32, u32); 4] {
+    #[inline(always)]
+    fn slow(c: &[u8]) -> (u32, u32) {
+        let key = c.iter().rev().fold(0u32, |k, &x| k * 5 + x.min(4) as u32);
+        (key, c.iter().map(|&x| x as u32).sum())
+    }
+    #[inline(always)]
+    fn fast(c: &[u8]) -> (u32, u32) {
+        let mut bytes = [0u8; 8];
+        let n = c.len().min(8);
+        bytes[..n].copy_from_slice(&c[..n]);
+        let ninth = c.get(8).copied().unwrap_or(0);
+        let x = u64::from_le_bytes(bytes);
+        // every byte (and the ninth count) at most 4?
+        if (x | x.wrapping_add(0x7B7B_7B7B_7B7B_7B7B)) & 0x8080_8080_8080_8080 != 0 || ninth > 4 {
+            return slow(c);
         }
+        let sum = (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32 + ninth as u32;
+        let pairs = (x & 0x00FF_00FF_00FF_00FF) + 5 * ((x >> 8) & 0x00FF_00FF_00FF_00FF);
+        let quads = (pairs & 0x0000_FFFF_0000_FFFF) + 25 * ((pairs >> 16) & 0x0000_FFFF_0000_FFFF);
+        let eight = (quads & 0xFFFF_FFFF) + 625 * (quads >> 32);
+        (eight as u32 + 390_625 * ninth as u32, sum)
+    }
+    [
+        fast(&counts[0..9]),
+        fast(&counts[9..18]),
+        fast(&counts[18..27]),
+        fast(&counts[27..34]),
+    ]
+}
+
+/// Min-plus product of two suits' distances over (melds, pair). Entries stay small (at most
+/// 14 from the tables, 60 for "impossible" from the capped DP), so plain adds cannot overflow.
+#[inline(always)]
+fn combine(a: &Dist, b: &Dist) -> Dist {
+    let mut out = [0u8; TARGETS];
+    for m in 0..5 {
+        let mut no_pair = u8::MAX;
+        let mut pair = u8::MAX;
+        for ma in 0..=m {
+            let mb = m - ma;
+            no_pair = no_pair.min(a[2 * ma] + b[2 * mb]);
+            pair = pair.min((a[2 * ma] + b[2 * mb + 1]).min(a[2 * ma + 1] + b[2 * mb]));
+        }
+        out[2 * m] = no_pair;
+        out[2 * m + 1] = pair;
     }
     out
 }
 
 /// Only the (melds, 1 pair) entry of the combination: the last step of a shanten computation.
-#[inline]
+#[inline(always)]
 fn combine_final(a: &Dist, b: &Dist, melds: usize) -> u8 {
+    let melds = melds.min(4);
     let mut best = u8::MAX;
     for ma in 0..=melds {
         let mb = melds - ma;
-        let v = a[2 * ma]
-            .saturating_add(b[2 * mb + 1])
-            .min(a[2 * ma + 1].saturating_add(b[2 * mb]));
-        best = best.min(v);
+        best = best.min((a[2 * ma] + b[2 * mb + 1]).min(a[2 * ma + 1] + b[2 * mb]));
     }
     best
 }
@@ -73,11 +97,8 @@ pub(super) fn suit_dists(counts: &Counts, melds: &[Meld]) -> [Dist; 4] {
         for (suit, dist) in out.iter_mut().enumerate() {
             let range = suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 });
             if used[range.clone()].iter().any(|&u| u > 0) {
-                let caps: Vec<u8> = used[range.clone()]
-                    .iter()
-                    .map(|&u| 4u8.saturating_sub(u))
-                    .collect();
-                *dist = capped_suit_dist(&counts[range], &caps, suit != 3);
+                let caps: Vec<u8> = used[range.clone()].iter().map(|&u| 4u8.saturating_sub(u)).collect();
+                *dist = capped_suit_dist_cached(&counts[range], &caps, suit != 3);
             }
         }
     }
@@ -125,12 +146,7 @@ pub fn shanten_seven_pairs(counts: &Counts, melds: &[Meld]) -> Option<i8> {
     }
     // Pair slots worth two tiles (a pair, a second pair in a quad) and worth one (a single, the
     // odd tile of a triplet); the best seven slots cover the most of the 14 target tiles.
-    let (mut full, mut half) = (0u32, 0u32);
-    for &c in counts.iter().take(KINDS) {
-        let c = c.min(4);
-        full += (c >= 2) as u32 + (c >= 4) as u32;
-        half += (c == 1 || c == 3) as u32;
-    }
+    let (full, half) = pair_slots(counts);
     Some(pairs_shanten(full, half))
 }
 
@@ -143,6 +159,31 @@ pub fn shanten(counts: &Counts, melds: &[Meld]) -> i8 {
     }
 }
 
+/// Capped distances, memoised per thread: in a game the same suit shapes come back turn after
+/// turn. Bounded (cleared when full), and a pure function of its key, so results never depend
+/// on what was cached.
+pub(super) fn capped_suit_dist_cached(held: &[u8], caps: &[u8], sequences: bool) -> Dist {
+    use std::cell::RefCell;
+    thread_local! {
+        static MEMO: RefCell<rustc_hash::FxHashMap<(u32, u32, bool), Dist>> =
+            RefCell::new(rustc_hash::FxHashMap::default());
+    }
+    let pack = |v: &[u8]| v.iter().rev().fold(0u32, |k, &c| k * 5 + c.min(4) as u32);
+    let key = (pack(held), pack(caps), sequences);
+    if let Some(d) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return d;
+    }
+    let d = capped_suit_dist(held, caps, sequences);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 1 << 16 {
+            m.clear();
+        }
+        m.insert(key, d);
+    });
+    d
+}
+
 /// Exact distance array of one suit when some kinds have fewer than four copies available.
 /// A left-to-right DP over ranks whose state is the sequences still open (started one and two
 /// ranks back), the sets placed and whether the pair is placed.
@@ -153,10 +194,10 @@ pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool) -> Dis
     let idx = |o2: usize, o1: usize, sets: usize, pair: usize| ((o2 * 5 + o1) * 5 + sets) * 2 + pair;
     let mut cost = [INF; 250];
     cost[idx(0, 0, 0, 0)] = 0;
-    for rank in 0..len {
+    for (rank, &held_here) in held.iter().enumerate() {
         let mut next = [INF; 250];
         let cap = caps.get(rank).copied().unwrap_or(4).min(4) as usize;
-        let have = held[rank].min(4) as usize;
+        let have = held_here.min(4) as usize;
         let can_start = sequences && rank + 2 < len;
         for o2 in 0..5 {
             for o1 in 0..5 {
@@ -194,6 +235,10 @@ pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool) -> Dis
         for pair in 0..2 {
             out[2 * sets + pair] = cost[idx(0, 0, sets, pair)];
         }
+    }
+    // Impossible targets read as 60: large, yet four of them still add up inside a u8.
+    for v in out.iter_mut() {
+        *v = (*v).min(60);
     }
     // "At least m sets" equals "exactly m" (drop sets), but keep the array monotone anyway.
     for sets in (0..4).rev() {
@@ -248,15 +293,7 @@ impl Probe {
         ];
         let needed = sets_needed(melds);
         let standard = combine_final(&rest[3], &dists[3], needed) as i8 - 1;
-        let pairs_slots = melds.is_empty().then(|| {
-            let (mut full, mut half) = (0u32, 0u32);
-            for &c in counts.iter() {
-                let c = c.min(4);
-                full += (c >= 2) as u32 + (c >= 4) as u32;
-                half += (c == 1 || c == 3) as u32;
-            }
-            (full, half)
-        });
+        let pairs_slots = melds.is_empty().then(|| pair_slots(counts));
         Probe {
             counts: *counts,
             keys: suit_keys(counts),
@@ -284,7 +321,7 @@ impl Probe {
             let range = suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 });
             let mut held = self.counts;
             held[index] = held[index].saturating_add(1);
-            capped_suit_dist(&held[range.clone()], &self.caps[range], suit != 3)
+            capped_suit_dist_cached(&held[range.clone()], &self.caps[range], suit != 3)
         } else {
             let key = self.keys[suit] + rank_weight(index);
             let t = tables();
@@ -315,6 +352,20 @@ impl Probe {
     }
 }
 
+/// Seven-pairs slots: worth two tiles (a pair, the second pair of a quad) and worth one (a
+/// single, the odd tile of a triplet).
+#[inline]
+fn pair_slots(counts: &Counts) -> (u32, u32) {
+    let (mut full, mut half) = (0u32, 0u32);
+    for &c in counts.iter() {
+        let c = c.min(4) as u32;
+        full += (c >> 1) & 1 | (c >> 2) << 1;
+        half += c & 1;
+    }
+    (full, half)
+}
+
+#[inline]
 fn pairs_shanten(full: u32, half: u32) -> i8 {
     let full = full.min(7);
     let covered = 2 * full + half.min(7 - full);
@@ -328,6 +379,22 @@ mod tests {
 
     fn sh(text: &str) -> i8 {
         shanten(&parse_counts(text).unwrap(), &[])
+    }
+
+    #[test]
+    fn packed_keys_match_the_plain_ones() {
+        let mut counts = [0u8; KINDS];
+        for (i, c) in counts.iter_mut().enumerate() {
+            *c = ((i * 7 + 3) % 5) as u8;
+        }
+        let plain = |c: &[u8]| c.iter().rev().fold(0u32, |k, &x| k * 5 + x.min(4) as u32);
+        let got = suit_keys_and_sums(&counts);
+        for (suit, range) in [0..9, 9..18, 18..27, 27..34].into_iter().enumerate() {
+            let sum: u32 = counts[range.clone()].iter().map(|&x| x as u32).sum();
+            assert_eq!(got[suit], (plain(&counts[range]), sum));
+        }
+        counts[30] = 9; // junk: clamped in the key, counted in the sum
+        assert_eq!(suit_keys_and_sums(&counts)[3].0, plain(&counts[27..34]));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use serde::Serialize;
 use smallvec::SmallVec;
 
 use super::meld::Meld;
-use super::tile::{Counts, Tile};
+use super::tile::{tile_count, tiles_of, Counts, Tile};
 use super::win::own_counts;
 
 /// The kind of a block of a split.
@@ -54,7 +54,10 @@ impl Block {
             BlockKind::Gapped => &[0, 2],
             BlockKind::Single => &[0],
         };
-        offsets.iter().filter_map(|&o| t.neighbour(o).or((o == 0).then_some(t))).collect()
+        offsets
+            .iter()
+            .filter_map(|&o| t.neighbour(o).or((o == 0).then_some(t)))
+            .collect()
     }
 
     /// Kinds that would turn this block into a set (pair → triplet, partial → sequence).
@@ -140,6 +143,11 @@ impl Split {
             })
             .min()
     }
+}
+
+/// At most 14 tiles and at most four of a kind: what the analysis functions accept.
+pub(super) fn is_real_hand(counts: &Counts) -> bool {
+    tile_count(counts) <= 14 && counts.iter().all(|&c| c <= 4)
 }
 
 /// Block-count estimate for `sets` (called included), `pairs` and `partials`.
@@ -246,11 +254,7 @@ impl SuitSplitter<'_> {
                     BlockKind::Adjacent | BlockKind::Gapped => f.partials = 1,
                     BlockKind::Single => {}
                 }
-                f.useful = block
-                    .completions()
-                    .iter()
-                    .map(|t| self.live[t.index()] as u32)
-                    .sum();
+                f.useful = block.completions().iter().map(|t| self.live[t.index()] as u32).sum();
                 (block, rest, f)
             })
             .collect()
@@ -301,7 +305,28 @@ fn minus(a: Figures, b: Figures) -> Option<Figures> {
 
 /// The split of `counts` (beside `melds`) that minimises the block-count shanten; ties go to the
 /// most live tiles completing its pairs and partials. `visible` holds tiles seen elsewhere.
+///
+/// Only real hands are split: with more than 14 tiles or a count above 4 every tile is reported
+/// as a single (the search would otherwise grow with the junk).
 pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
+    if !is_real_hand(counts) {
+        let blocks: Vec<Block> = tiles_of(counts)
+            .into_iter()
+            .map(|tile| Block {
+                kind: BlockKind::Single,
+                tile,
+            })
+            .collect();
+        return Split {
+            shape: ShapeCounts {
+                singles: blocks.len().min(u8::MAX as usize) as u8,
+                ..ShapeCounts::default()
+            },
+            blocks,
+            block_shanten: 8,
+            useful_live: 0,
+        };
+    }
     let own = own_counts(counts, melds);
     let mut live = [0u8; 34];
     for (i, l) in live.iter_mut().enumerate() {
@@ -337,10 +362,7 @@ pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
             for (i, b) in figures.iter().enumerate() {
                 let f = a.plus(*b);
                 let dominates = |x: &Figures, y: &Figures| {
-                    x.sets >= y.sets
-                        && x.pairs >= y.pairs
-                        && x.partials >= y.partials
-                        && x.useful >= y.useful
+                    x.sets >= y.sets && x.pairs >= y.pairs && x.partials >= y.partials && x.useful >= y.useful
                 };
                 if next.iter().any(|(q, _)| dominates(q, &f)) {
                     continue;
@@ -419,10 +441,7 @@ mod tests {
         // 123 123 + 4m and 11 234 23 both count 0; the second waits on more live tiles (1m, 4m).
         let (text, s) = split_text("1122334m EEESSS");
         assert_eq!(s, 0);
-        assert_eq!(
-            text,
-            "Pair:1m1m Sequence:2m3m4m Adjacent:2m3m Triplet:EEE Triplet:SSS"
-        );
+        assert_eq!(text, "Pair:1m1m Sequence:2m3m4m Adjacent:2m3m Triplet:EEE Triplet:SSS");
         // Four of a kind is not dropped: 1111m is a triplet plus a single (or two pairs).
         let (text, s) = split_text("1111m EEESSSWWW");
         assert_eq!(s, 0);
@@ -442,25 +461,5 @@ mod tests {
         assert_eq!(s.shape_of(Tile::from_index(4).unwrap()), Some(TileShape::Single));
         assert_eq!(block_shanten(4, 1, 0), -1);
         assert_eq!(block_shanten(3, 2, 0), 0);
-    }
-}
-
-#[cfg(test)]
-mod timing {
-    use super::super::notation::parse_counts;
-    use super::super::tile::NO_TILES;
-    use super::*;
-
-    #[test]
-    fn time_split() {
-        for hand in ["1122334m EEESSS C", "234m 555m 78m EE CC S", "11123456789999m", "1357913579m EE"] {
-            let c = parse_counts(hand).unwrap();
-            let t = std::time::Instant::now();
-            let mut s = best_split(&c, &[], &NO_TILES);
-            for _ in 0..1000 {
-                s = best_split(std::hint::black_box(&c), &[], &NO_TILES);
-            }
-            eprintln!("{hand}: {:?} {:?}", t.elapsed() / 1000, s.block_shanten);
-        }
     }
 }

@@ -12,9 +12,7 @@
 use std::sync::OnceLock;
 
 /// Powers of five: the weight of each rank in a suit key.
-pub(super) const POW5: [u32; 10] = [
-    1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125,
-];
+pub(super) const POW5: [u32; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
 /// Number of (melds, pair) targets per key: melds 0–4 × pair 0–1.
 pub(super) const TARGETS: usize = 10;
@@ -25,7 +23,8 @@ pub(super) type Dist = [u8; TARGETS];
 /// Tables of one suit shape (numbered suit or honours).
 pub(super) struct SuitTable {
     dist: Vec<Dist>,
-    /// Two bits per key: bit 0 "all sets, no pair", bit 1 "all sets and exactly one pair".
+    /// One bit per key: the counts are all sets (sum ≡ 0 mod 3) or all sets and one pair
+    /// (sum ≡ 2 mod 3). The sum decides which, so one bit is enough.
     complete: Vec<u64>,
 }
 
@@ -36,10 +35,10 @@ impl SuitTable {
         &self.dist[key as usize]
     }
 
-    /// Whether the suit is made only of sets (and the one pair when `with_pair`).
-    #[inline]
-    pub(super) fn complete(&self, key: u32, with_pair: bool) -> bool {
-        let bit = 2 * key as usize + with_pair as usize;
+    /// Whether the suit is made only of sets, plus the one pair when its size is 2 mod 3.
+    #[inline(always)]
+    pub(super) fn complete(&self, key: u32) -> bool {
+        let bit = key as usize;
         (self.complete[bit >> 6] >> (bit & 63)) & 1 == 1
     }
 
@@ -48,16 +47,15 @@ impl SuitTable {
         let size = POW5[len] as usize;
         let most_sets = most_sets_contained(len, sequences);
         let dist = distances(len, &most_sets);
-        let mut complete = vec![0u64; (2 * size).div_ceil(64)];
+        let mut complete = vec![0u64; size.div_ceil(64)];
         let mut digits = vec![0u8; len];
         for (key, sets) in most_sets.iter().enumerate() {
             let sum: usize = digits.iter().map(|&d| d as usize).sum();
             if sum <= 14 {
-                if sum % 3 == 0 && sets[0] as usize == sum / 3 {
-                    complete[(2 * key) >> 6] |= 1 << ((2 * key) & 63);
-                }
-                if sum % 3 == 2 && sets[1] >= 0 && sets[1] as usize == (sum - 2) / 3 {
-                    complete[(2 * key + 1) >> 6] |= 1 << ((2 * key + 1) & 63);
+                let all_sets = sum.is_multiple_of(3) && sets[0] as usize == sum / 3;
+                let sets_and_pair = sum % 3 == 2 && sets[1] >= 0 && sets[1] as usize == (sum - 2) / 3;
+                if all_sets || sets_and_pair {
+                    complete[key >> 6] |= 1 << (key & 63);
                 }
             }
             increment(&mut digits);
@@ -198,9 +196,10 @@ mod tests {
         // Four 1m: a pair or a triplet is there; triplet + pair needs two more (123m + 11m), so do two sets.
         let four = t.number.dist(key(&[4]));
         assert_eq!((four[1], four[2], four[3], four[4]), (0, 0, 2, 2));
-        assert!(!t.number.complete(key(&[3, 1, 1, 1]), true));
-        assert!(t.number.complete(key(&[3, 1, 1]), true));
-        assert!(t.honor.complete(key(&[3, 0, 2]), true));
-        assert!(!t.honor.complete(key(&[1, 1, 1]), false));
+        assert!(t.number.complete(key(&[3, 1, 1, 1])));
+        assert!(!t.number.complete(key(&[3, 1, 0, 1])));
+        assert!(t.number.complete(key(&[3, 1, 1])));
+        assert!(t.honor.complete(key(&[3, 0, 2])));
+        assert!(!t.honor.complete(key(&[1, 1, 1])));
     }
 }

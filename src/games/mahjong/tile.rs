@@ -49,9 +49,11 @@ impl Tile {
             Suit::Sou => (18, 9),
             Suit::Honor => (27, 7),
         };
-        (1..=max)
-            .contains(&rank)
-            .then_some(Tile(base + rank - 1))
+        if (1..=max).contains(&rank) {
+            Some(Tile(base + rank - 1))
+        } else {
+            None
+        }
     }
 
     /// Index 0..34, usable into [`Counts`].

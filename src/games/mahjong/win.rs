@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::meld::{meld_counts, Meld};
-use super::shanten::{rank_weight, suit_keys};
+use super::shanten::{rank_weight, suit_keys_and_sums};
 use super::tables::tables;
 use super::tile::{tile_count, Counts, Tile, KINDS};
 
@@ -30,12 +30,17 @@ impl WinForm {
 /// forms fit (`112233m 445566m 77m`) the standard form is reported.
 #[inline]
 pub fn is_win(counts: &Counts, melds: &[Meld]) -> Option<WinForm> {
-    if melds.len() > 4 || tile_count(counts) + 3 * melds.len() != 14 {
+    if melds.len() > 4 {
         return None;
     }
-    if standard_win(counts) {
+    let packed = suit_keys_and_sums(counts);
+    let sums = [packed[0].1, packed[1].1, packed[2].1, packed[3].1];
+    if sums.iter().sum::<u32>() as usize + 3 * melds.len() != 14 {
+        return None;
+    }
+    if standard_win(&packed) {
         Some(WinForm::Standard)
-    } else if melds.is_empty() && seven_pairs_win(counts) {
+    } else if melds.is_empty() && sums.iter().all(|s| s % 2 == 0) && seven_pairs_win(counts) {
         Some(WinForm::SevenPairs)
     } else {
         None
@@ -43,36 +48,25 @@ pub fn is_win(counts: &Counts, melds: &[Meld]) -> Option<WinForm> {
 }
 
 /// Every suit all sets, exactly one suit also holding the pair (size is the caller's concern).
-#[inline]
-fn standard_win(counts: &Counts) -> bool {
-    let keys = suit_keys(counts);
+#[inline(always)]
+fn standard_win(packed: &[(u32, u32); 4]) -> bool {
+    // Sizes first: no suit may be 1 mod 3 and exactly one may be 2 mod 3 — most hands stop here.
     let mut pairs = 0;
-    for (suit, &key) in keys.iter().enumerate() {
-        let start = suit * 9;
-        let len = if suit == 3 { 7 } else { 9 };
-        let sum: u32 = counts[start..start + len].iter().map(|&c| c as u32).sum();
-        if !complete(suit, key, sum, &mut pairs) {
-            return false;
+    for &(_, sum) in packed {
+        match sum % 3 {
+            1 => return false,
+            2 => pairs += 1,
+            _ => {}
         }
     }
-    pairs == 1
-}
-
-#[inline]
-fn complete(suit: usize, key: u32, sum: u32, pairs: &mut u32) -> bool {
-    let table = if suit == 3 {
-        &tables().honor
-    } else {
-        &tables().number
-    };
-    match sum % 3 {
-        0 => table.complete(key, false),
-        2 => {
-            *pairs += 1;
-            table.complete(key, true)
-        }
-        _ => false,
+    if pairs != 1 {
+        return false;
     }
+    let t = tables();
+    t.number.complete(packed[0].0)
+        && t.number.complete(packed[1].0)
+        && t.number.complete(packed[2].0)
+        && t.honor.complete(packed[3].0)
 }
 
 /// Seven pairs: every count 0, 2 or 4 and fourteen tiles.
@@ -99,11 +93,15 @@ pub fn waits(counts: &Counts, melds: &[Meld], visible: &Counts) -> Vec<Wait> {
         return out;
     }
     let own = own_counts(counts, melds);
-    let keys = suit_keys(counts);
-    let mut sums = [0u32; 4];
-    for (index, &c) in counts.iter().enumerate() {
-        sums[suit_of(index)] += c as u32;
-    }
+    let packed = suit_keys_and_sums(counts);
+    let keys = [packed[0].0, packed[1].0, packed[2].0, packed[3].0];
+    let sums = [packed[0].1, packed[1].1, packed[2].1, packed[3].1];
+    let t = tables();
+    let table = |s: usize| if s == 3 { &t.honor } else { &t.number };
+    // Per suit as it is: complete (all sets, or sets and a pair) and holding the pair.
+    let complete: [bool; 4] = std::array::from_fn(|s| sums[s] % 3 != 1 && table(s).complete(keys[s]));
+    let pair: [u32; 4] = std::array::from_fn(|s| (sums[s] % 3 == 2) as u32);
+    let pairs_total: u32 = pair.iter().sum();
     // Seven pairs: six pairs (quads count twice) and one odd kind, which is the only wait.
     let odd: Vec<usize> = (0..KINDS).filter(|&i| counts[i] % 2 == 1).collect();
     let pairs_wait = (melds.is_empty() && odd.len() == 1).then(|| odd[0]);
@@ -112,21 +110,13 @@ pub fn waits(counts: &Counts, melds: &[Meld], visible: &Counts) -> Vec<Wait> {
             continue;
         }
         let suit = suit_of(index);
-        let mut pairs = 0;
-        let mut wins = true;
-        for s in 0..4 {
-            let (key, sum) = if s == suit {
-                (keys[s] + rank_weight(index), sums[s] + 1)
-            } else {
-                (keys[s], sums[s])
-            };
-            if !complete(s, key, sum, &mut pairs) {
-                wins = false;
-                break;
-            }
-        }
-        let wins = (wins && pairs == 1) || pairs_wait == Some(index);
-        if wins {
+        let others_complete = (0..4).all(|s| s == suit || complete[s]);
+        let new_sum = sums[suit] + 1;
+        let standard = others_complete
+            && new_sum % 3 != 1
+            && pairs_total - pair[suit] + (new_sum % 3 == 2) as u32 == 1
+            && table(suit).complete(keys[suit] + rank_weight(index));
+        if standard || pairs_wait == Some(index) {
             if let Some(tile) = Tile::from_index(index) {
                 let seen = own[index] as u32 + visible[index] as u32;
                 out.push(Wait {
@@ -183,18 +173,34 @@ mod tests {
         let both = parse_counts("11223344556677m").unwrap();
         assert_eq!(is_win(&both, &[]), Some(WinForm::Standard));
         let melds = parse_melds("PPP 777m").unwrap();
-        assert_eq!(is_win(&parse_counts("123m 456m EE").unwrap(), &melds), Some(WinForm::Standard));
+        assert_eq!(
+            is_win(&parse_counts("123m 456m EE").unwrap(), &melds),
+            Some(WinForm::Standard)
+        );
         // Seven pairs are not possible beside called melds.
-        assert_eq!(is_win(&parse_counts("11m 22m 33m 44m").unwrap(), &parse_melds("PPP EEE").unwrap()),
-            Some(WinForm::Standard));
-        assert_eq!(is_win(&parse_counts("11m 22m 44m 55m").unwrap(), &parse_melds("PPP EEE").unwrap()), None);
+        assert_eq!(
+            is_win(
+                &parse_counts("11m 22m 33m 44m").unwrap(),
+                &parse_melds("PPP EEE").unwrap()
+            ),
+            Some(WinForm::Standard)
+        );
+        assert_eq!(
+            is_win(
+                &parse_counts("11m 22m 44m 55m").unwrap(),
+                &parse_melds("PPP EEE").unwrap()
+            ),
+            None
+        );
         // Four suits each with a pair: 14 tiles ≡ 2 (mod 3) but four pairs is not a win.
         assert_eq!(is_win(&parse_counts("11m 11p 11s EE 234567m").unwrap(), &[]), None);
         // Live counts subtract own tiles and visible ones.
         let mut visible = NO_TILES;
         visible[3] = 2; // two 4m seen
         let w = waits(&parse_counts("1122334m EEESSS").unwrap(), &[], &visible);
-        assert_eq!(w.iter().map(|w| (w.tile.to_string(), w.live)).collect::<Vec<_>>(),
-            vec![("1m".to_string(), 2), ("4m".to_string(), 1)]);
+        assert_eq!(
+            w.iter().map(|w| (w.tile.to_string(), w.live)).collect::<Vec<_>>(),
+            vec![("1m".to_string(), 2), ("4m".to_string(), 1)]
+        );
     }
 }

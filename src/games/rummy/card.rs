@@ -9,9 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Rank letters in rank order A..K.
-pub const RANK_CHARS: [char; 13] = [
-    'A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K',
-];
+pub const RANK_CHARS: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
 /// Suit letters in suit order.
 pub const SUIT_CHARS: [char; 4] = ['S', 'H', 'D', 'C'];
 
@@ -211,18 +209,9 @@ mod tests {
 
     #[test]
     fn errors_name_the_token() {
-        assert_eq!(
-            parse_cards("2H 1X").unwrap_err().to_string(),
-            "`1X`: unknown rank 1"
-        );
-        assert_eq!(
-            parse_cards("2H 8Z").unwrap_err().to_string(),
-            "`8Z`: unknown suit Z"
-        );
-        assert_eq!(
-            parse_cards("2H 8").unwrap_err().to_string(),
-            "`8`: missing suit"
-        );
+        assert_eq!(parse_cards("2H 1X").unwrap_err().to_string(), "`1X`: unknown rank 1");
+        assert_eq!(parse_cards("2H 8Z").unwrap_err().to_string(), "`8Z`: unknown suit Z");
+        assert_eq!(parse_cards("2H 8").unwrap_err().to_string(), "`8`: missing suit");
         assert!(parse_cards("").unwrap().is_empty());
     }
 
@@ -235,5 +224,30 @@ mod tests {
         assert_eq!(king_c.face_points(), 10);
         assert_eq!(Card::new(9, 1).unwrap().to_string(), "TH");
         assert_eq!(Card::from_lane_bit(king_c.lane_bit()), king_c);
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Any text: parsed or refused with an error, never a panic; what parses prints back
+        /// to the same cards.
+        #[test]
+        fn parser_never_panics(text in "[0-9AaTtJjQqKkSsHhDdCc♠♥♦♣XxZ ,;]{0,24}") {
+            if let Ok(cards) = parse_cards(&text) {
+                let again = parse_cards(&format_cards(&cards)).unwrap();
+                prop_assert_eq!(again, cards);
+            }
+        }
+
+        #[test]
+        fn any_unicode_is_safe(text in "\\PC{0,16}") {
+            let _ = parse_cards(&text);
+            let _ = super::super::hand::Hand::parse(&text);
+        }
     }
 }

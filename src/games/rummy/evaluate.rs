@@ -5,8 +5,8 @@
 //! (u128, saturating at `u128::MAX`, flagged by `saturated`) and its minima are the sums. An
 //! island where no meld can form (the common case in a random hand) is answered without search.
 
-use super::card::{rank_points, Card};
-use super::grid::{any_meld, islands, Placements};
+use super::card::Card;
+use super::grid::{islands, Placements};
 use super::hand::Hand;
 use super::jokers;
 use super::meld::{card_points, Arrangement};
@@ -25,24 +25,48 @@ pub struct IslandEval {
     pub value: Value,
     /// Whether any meld can be formed inside the island.
     pub meldable: bool,
+    /// False when the island was too big for `options.node_budget`: its value is then
+    /// "unknown" (counts 0, minima `u32::MAX`).
+    pub exact: bool,
 }
 
 impl IslandEval {
     /// Solves one island (a joker-free sub-hand whose cells are connected).
     pub(super) fn solve(cards: Hand, options: &Options) -> IslandEval {
         let placements = Placements::of(&cards, options.ace_high);
-        let control = placements.control_points(&cards);
-        let meldable = any_meld(cards.one, options.ace_high);
+        IslandEval::solve_with(cards, options, &placements)
+    }
+
+    /// Same, with the placements of the whole hand already computed (flags never cross
+    /// islands: a run window or a set column lies inside one island).
+    pub(super) fn solve_with(cards: Hand, options: &Options, hand: &Placements) -> IslandEval {
+        let mask = cards.one;
+        let meldable = (hand.run | hand.set) & mask != 0;
+        let mut exact = true;
         let value = if meldable {
-            IslandSolver::new(&cards, options.ace_high).solve()
+            plain_melds(&cards, hand, options.ace_high).unwrap_or_else(|| {
+                // Cards with no flag are always dumped and touch nothing: solve the rest.
+                let flagged = (hand.run | hand.set) & mask;
+                let core = Hand::from_masks(flagged, cards.two & flagged, 0);
+                let rest = Hand::from_masks(mask & !flagged, cards.two & !flagged, 0);
+                let dump = Value::single(rest.len() as u32, lane_points(&rest));
+                match IslandSolver::new(&core, options.ace_high).solve(options.node_budget) {
+                    Some(v) => v.combine(dump),
+                    None => {
+                        exact = false;
+                        Value::DEAD
+                    }
+                }
+            })
         } else {
             Value::single(cards.len() as u32, lane_points(&cards))
         };
         IslandEval {
             cards,
-            control,
+            control: hand.run & hand.set & mask,
             value,
             meldable,
+            exact,
         }
     }
 
@@ -63,9 +87,11 @@ impl IslandEval {
     /// The island's maximal arrangements (at most `limit` + 1, sorted by deadwood points,
     /// then cards, then meld order).
     pub fn arrangements(&self, options: &Options) -> Vec<Arrangement> {
+        if !self.exact {
+            return Vec::new();
+        }
         let mut list = if self.meldable {
-            IslandSolver::new(&self.cards, options.ace_high)
-                .enumerate(options.split_runs, options.list_limit)
+            IslandSolver::new(&self.cards, options.ace_high).enumerate(options.split_runs, options.list_limit)
         } else {
             vec![all_dumped(&self.cards)]
         };
@@ -73,8 +99,10 @@ impl IslandEval {
         list
     }
 
+    /// An arrangement reaching the island's minimum (all cards dumped when the island was
+    /// too big to solve: then it is no minimum, see `exact`).
     fn witness(&self, options: &Options, by_points: bool) -> Arrangement {
-        if self.meldable {
+        if self.meldable && self.exact {
             IslandSolver::new(&self.cards, options.ace_high)
                 .witness(by_points)
                 .unwrap_or_else(|| all_dumped(&self.cards))
@@ -84,13 +112,54 @@ impl IslandEval {
     }
 }
 
+/// Compositions of n into parts of at least 3 (the split forms of an n-card run).
+const SPLIT_FORMS: [u128; 14] = [1, 0, 0, 1, 1, 1, 2, 3, 4, 6, 9, 13, 19, 28];
+
+/// The common islands of a random hand answered in closed form, or `None` for the solver.
+///
+/// A card with no flag (no run window, rank in fewer than three suits) is always dumped and
+/// touches no maximality condition, so it only adds deadwood. If the flagged cards are single
+/// copies that can only form runs (no set flag), each stretch of consecutive flagged cards is
+/// one run (any dumped card of it would extend a neighbour or leave three dumped in a row), and
+/// its split forms are the compositions of its length into parts ≥ 3. If they can only form
+/// sets, each column of 3–4 single suits is one set.
+fn plain_melds(cards: &Hand, hand: &Placements, ace_high: bool) -> Option<Value> {
+    let mask = cards.one;
+    let flagged = (hand.run | hand.set) & mask;
+    if flagged & cards.two != 0 || (ace_high && flagged & super::grid::rank_column(0) != 0) {
+        return None;
+    }
+    let rest = Hand::from_masks(mask & !flagged, cards.two & !flagged, 0);
+    let dump = Value::single(rest.len() as u32, lane_points(&rest));
+    let runs = hand.run & flagged;
+    let sets = hand.set & flagged;
+    if sets == 0 {
+        let mut split = 1u128;
+        let mut bits = runs;
+        while bits != 0 {
+            let low = bits & bits.wrapping_neg();
+            // The stretch of consecutive bits starting at `low` (lanes are 16 wide, runs
+            // never reach bit 13, so a stretch never crosses lanes).
+            let stretch = (bits + low) & !bits;
+            let len = (stretch.trailing_zeros() - low.trailing_zeros()) as usize;
+            split = split.saturating_mul(*SPLIT_FORMS.get(len)?);
+            bits &= !(stretch - low);
+        }
+        return Some(Value {
+            merged: dump.merged,
+            split,
+            ..dump
+        });
+    }
+    if runs == 0 {
+        return Some(dump);
+    }
+    None
+}
+
 pub(super) fn sort_listing(list: &mut [Arrangement], options: &Options) {
     list.sort_by(|a, b| {
-        (a.deadwood_points(options), a.deadwood_cards(), a).cmp(&(
-            b.deadwood_points(options),
-            b.deadwood_cards(),
-            b,
-        ))
+        (a.deadwood_points(options), a.deadwood_cards(), a).cmp(&(b.deadwood_points(options), b.deadwood_cards(), b))
     });
 }
 
@@ -111,19 +180,31 @@ fn mask_cards(mask: u64) -> Vec<Card> {
     out
 }
 
+/// Points of every 13-bit set of ranks (one lane), built at compile time.
+const LANE_POINTS: [u16; 8192] = {
+    let mut table = [0u16; 8192];
+    let mut lane = 0;
+    while lane < 8192 {
+        let mut total = 0u16;
+        let mut r = 0;
+        while r < 13 {
+            if lane & (1 << r) != 0 {
+                total += if r >= 9 { 10 } else { r as u16 + 1 };
+            }
+            r += 1;
+        }
+        table[lane] = total;
+        lane += 1;
+    }
+    table
+};
+
 /// Face points of a joker-free hand, straight from the lane masks.
 pub(super) fn lane_points(hand: &Hand) -> u32 {
-    let mut total = 0;
+    let mut total = 0u32;
     for mask in [hand.one, hand.two] {
-        let ranks = [mask & 0xFFFF, (mask >> 16) & 0xFFFF, (mask >> 32) & 0xFFFF, mask >> 48];
-        for lane in ranks {
-            let low = lane & 0x1FF; // A..9: rank + 1 each
-            let mut bits = low;
-            while bits != 0 {
-                total += rank_points(bits.trailing_zeros() as u8);
-                bits &= bits - 1;
-            }
-            total += 10 * (lane & 0x1E00).count_ones();
+        for lane in 0..4 {
+            total += LANE_POINTS[((mask >> (16 * lane)) & 0x1FFF) as usize] as u32;
         }
     }
     total
@@ -138,8 +219,9 @@ pub struct Evaluation {
     pub islands: SmallVec<[IslandEval; 8]>,
     /// Counts and minima of the whole hand.
     pub value: Value,
-    /// False when the joker search hit `options.node_budget` (counts are then lower bounds and
-    /// minima upper bounds: "unknown within budget").
+    /// False when the joker search or an island solve hit `options.node_budget` ("unknown
+    /// within budget": the joker search's counts are then lower bounds and its minima upper
+    /// bounds; an unsolved island makes the counts 0 and the minima `u32::MAX`).
     pub exact: bool,
     /// True when a count reached `u128::MAX` (saturated).
     pub saturated: bool,
@@ -167,6 +249,7 @@ pub fn evaluate(hand: &Hand, options: &Options) -> Evaluation {
             control: placements.control_points(&island_cards),
             value: answer.value,
             meldable: true,
+            exact: answer.exact,
         });
         return Evaluation {
             hand: *hand,
@@ -178,29 +261,25 @@ pub fn evaluate(hand: &Hand, options: &Options) -> Evaluation {
             joker_mode: true,
         };
     }
+    let placements = Placements::of(hand, options.ace_high);
     let mut list: SmallVec<[IslandEval; 8]> = SmallVec::new();
     for mask in islands(hand.one, options.ace_high) {
         let cards = Hand::from_masks(mask, hand.two & mask, 0);
-        list.push(IslandEval::solve(cards, options));
+        list.push(IslandEval::solve_with(cards, options, &placements));
     }
     Evaluation::from_islands(*hand, *options, list)
 }
 
 impl Evaluation {
-    pub(super) fn from_islands(
-        hand: Hand,
-        options: Options,
-        islands: SmallVec<[IslandEval; 8]>,
-    ) -> Evaluation {
-        let value = islands
-            .iter()
-            .fold(Value::DONE, |acc, i| acc.combine(i.value));
+    pub(super) fn from_islands(hand: Hand, options: Options, islands: SmallVec<[IslandEval; 8]>) -> Evaluation {
+        let value = islands.iter().fold(Value::DONE, |acc, i| acc.combine(i.value));
+        let exact = islands.iter().all(|i| i.exact);
         Evaluation {
             hand,
             options,
             islands,
             value,
-            exact: true,
+            exact,
             saturated: value.split == u128::MAX || value.merged == u128::MAX,
             joker_mode: false,
         }
@@ -268,12 +347,9 @@ impl Evaluation {
             );
             vec![answer.listing]
         } else {
-            self.islands
-                .iter()
-                .map(|i| i.arrangements(&self.options))
-                .collect()
+            self.islands.iter().map(|i| i.arrangements(&self.options)).collect()
         };
-        let truncated = lists.iter().any(|l| l.len() > self.options.list_limit);
+        let truncated = !self.exact || lists.iter().any(|l| l.len() > self.options.list_limit);
         let done = lists.iter().any(|l| l.is_empty());
         ArrangementIter {
             indices: vec![0; lists.len()],

@@ -79,14 +79,19 @@ impl Placements {
     /// The seed's flag byte of the cell at lane bit `bit`.
     pub fn flags_at(&self, bit: u32) -> u8 {
         let m = 1u64 << bit;
-        u8::from(self.run & m != 0) * FLAG_RUN
-            | u8::from(self.run2 & m != 0) * FLAG_RUN2
-            | u8::from(self.set & m != 0) * FLAG_SET
-            | u8::from(self.set2 & m != 0) * FLAG_SET2
+        let flag = |mask: u64, bit: u8| if mask & m != 0 { bit } else { 0 };
+        flag(self.run, FLAG_RUN) | flag(self.run2, FLAG_RUN2) | flag(self.set, FLAG_SET) | flag(self.set2, FLAG_SET2)
     }
 
-    /// Control points: cells with more placements than copies (= run-or-set cells).
+    /// Control points: cells with more placements than copies. With the flags above that is
+    /// exactly the cells that can go to a run or to a set.
     pub fn control_points(&self, hand: &Hand) -> u64 {
+        self.run & self.set & hand.one
+    }
+
+    /// The seed's rule spelt out cell by cell (checks `control_points`).
+    #[cfg(test)]
+    fn control_points_by_count(&self, hand: &Hand) -> u64 {
         let mut out = 0u64;
         let mut bits = hand.one;
         while bits != 0 {
@@ -109,34 +114,48 @@ pub fn islands(one: u64, ace_high: bool) -> SmallVec<[u64; 16]> {
     if one == 0 {
         return out;
     }
-    let mut uf: UnionFind<u8> = UnionFind::new(64);
+    // Pairs of touching cells: suit neighbours, K-A (ace high), and same-rank columns.
     let right = one & (one >> 1) & 0x0FFF_0FFF_0FFF_0FFF;
-    let mut bits = right;
-    while bits != 0 {
-        let b = bits.trailing_zeros();
-        bits &= bits - 1;
-        uf.union(b as u8, b as u8 + 1);
-    }
+    let mut wrap = 0u64;
     if ace_high {
-        for suit in 0..4u32 {
-            let base = 16 * suit;
-            if one & (1u64 << base) != 0 && one & (1u64 << (base + 12)) != 0 {
-                uf.union(base as u8, (base + 12) as u8);
-            }
-        }
+        let aces = one & rank_column(0);
+        wrap = aces & ((one & rank_column(12)) >> 12);
     }
+    let mut shared_ranks = 0u64;
     let mut ranks = (one | one >> 16 | one >> 32 | one >> 48) & LANE;
     while ranks != 0 {
         let rank = ranks.trailing_zeros();
         ranks &= ranks - 1;
+        if (one & rank_column(rank)).count_ones() > 1 {
+            shared_ranks |= one & rank_column(rank);
+        }
+    }
+    let linked = right | right << 1 | wrap | wrap << 12 | shared_ranks;
+    // Only linked cells go into the union-find (a random hand's cells are mostly alone).
+    let index = |b: u32| (linked & ((1u64 << b) - 1)).count_ones() as u8;
+    let mut uf: UnionFind<u8> = UnionFind::new(linked.count_ones() as usize);
+    let mut bits = right;
+    while bits != 0 {
+        let b = bits.trailing_zeros();
+        bits &= bits - 1;
+        uf.union(index(b), index(b + 1));
+    }
+    let mut bits = wrap;
+    while bits != 0 {
+        let b = bits.trailing_zeros();
+        bits &= bits - 1;
+        uf.union(index(b), index(b + 12));
+    }
+    let mut ranks = (shared_ranks | shared_ranks >> 16 | shared_ranks >> 32 | shared_ranks >> 48) & LANE;
+    while ranks != 0 {
+        let rank = ranks.trailing_zeros();
+        ranks &= ranks - 1;
         let column = one & rank_column(rank);
-        if column.count_ones() > 1 {
-            let first = column.trailing_zeros() as u8;
-            let mut rest = column & (column - 1);
-            while rest != 0 {
-                uf.union(first, rest.trailing_zeros() as u8);
-                rest &= rest - 1;
-            }
+        let first = index(column.trailing_zeros());
+        let mut rest = column & (column - 1);
+        while rest != 0 {
+            uf.union(first, index(rest.trailing_zeros()));
+            rest &= rest - 1;
         }
     }
     let mut root_slot = [u8::MAX; 64];
@@ -144,7 +163,11 @@ pub fn islands(one: u64, ace_high: bool) -> SmallVec<[u64; 16]> {
     while bits != 0 {
         let b = bits.trailing_zeros();
         bits &= bits - 1;
-        let root = uf.find(b as u8) as usize;
+        if linked & (1u64 << b) == 0 {
+            out.push(1u64 << b);
+            continue;
+        }
+        let root = uf.find(index(b)) as usize;
         let slot = root_slot[root];
         if slot == u8::MAX {
             root_slot[root] = out.len() as u8;
@@ -155,12 +178,6 @@ pub fn islands(one: u64, ace_high: bool) -> SmallVec<[u64; 16]> {
     }
     out
 }
-
-/// Whether any meld at all can be formed from the present cells (the fast exit).
-pub(super) fn any_meld(one: u64, ace_high: bool) -> bool {
-    run_capable(one, ace_high).0 != 0 || set_capable(one) != 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,8 +191,7 @@ mod tests {
             g.add_node(a);
             for &b in &cells {
                 let same_rank = a % 16 == b % 16;
-                let adjacent = a / 16 == b / 16
-                    && (a.abs_diff(b) == 1 || (ace_high && a.abs_diff(b) == 12));
+                let adjacent = a / 16 == b / 16 && (a.abs_diff(b) == 1 || (ace_high && a.abs_diff(b) == 12));
                 if a < b && (same_rank || adjacent) {
                     g.add_edge(a, b, ());
                 }
@@ -196,6 +212,36 @@ mod tests {
         }
     }
 
+    fn touching(a: u32, b: u32, ace_high: bool) -> bool {
+        a % 16 == b % 16 || (a / 16 == b / 16 && (a.abs_diff(b) == 1 || (ace_high && a.abs_diff(b) == 12)))
+    }
+
+    #[test]
+    fn islands_are_the_components_on_random_masks() {
+        // Same number of components as the plain graph and no edge between two islands:
+        // then every island is exactly one component.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let one = x & (x >> 3) & 0x1FFF_1FFF_1FFF_1FFF;
+            let ace_high = i % 2 == 0;
+            let got = islands(one, ace_high);
+            assert_eq!(got.len(), lane_islands_by_graph(one, ace_high), "{one:x}");
+            assert_eq!(got.iter().fold(0, |a, b| a | b), one);
+            for (i, &p) in got.iter().enumerate() {
+                for &q in &got[i + 1..] {
+                    for a in (0..64).filter(|b| p & (1u64 << b) != 0) {
+                        for b in (0..64).filter(|b| q & (1u64 << b) != 0) {
+                            assert!(!touching(a, b, ace_high), "{one:x}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn seed_demo_flags() {
         // 3H can go to a run or to the set 3H 3C 3D: the seed's control point.
@@ -204,6 +250,9 @@ mod tests {
         let three_h = 16 + 2;
         assert_eq!(p.flags_at(three_h), FLAG_RUN | FLAG_SET);
         assert_eq!(p.control_points(&hand), 1u64 << three_h);
+        let big = Hand::parse("2H3H4H4H5H6H 3S3S3D3C4S4D4C 5S5D5C 5H").unwrap();
+        let q = Placements::of(&big, true);
+        assert_eq!(q.control_points(&big), q.control_points_by_count(&big));
         let four_h = 16 + 3;
         assert_eq!(p.flags_at(four_h), FLAG_RUN | FLAG_RUN2);
     }

@@ -64,9 +64,7 @@ impl Hand {
         }
         let bit = 1u64 << card.lane_bit();
         if self.two & bit != 0 {
-            return Err(RummyError::TooManyCopies {
-                card: card.to_string(),
-            });
+            return Err(RummyError::TooManyCopies { card: card.to_string() });
         }
         if self.one & bit != 0 {
             self.two |= bit;
@@ -79,9 +77,7 @@ impl Hand {
     pub fn remove(&mut self, card: Card) -> Result<(), RummyError> {
         if card.is_joker() {
             if self.jokers == 0 {
-                return Err(RummyError::NotInHand {
-                    card: card.to_string(),
-                });
+                return Err(RummyError::NotInHand { card: card.to_string() });
             }
             self.jokers -= 1;
             return Ok(());
@@ -92,9 +88,7 @@ impl Hand {
         } else if self.one & bit != 0 {
             self.one &= !bit;
         } else {
-            return Err(RummyError::NotInHand {
-                card: card.to_string(),
-            });
+            return Err(RummyError::NotInHand { card: card.to_string() });
         }
         Ok(())
     }
@@ -106,6 +100,11 @@ impl Hand {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Lane mask of the cells held at least once (bit `16 * suit + rank`).
+    pub fn one_mask(&self) -> u64 {
+        self.one
     }
 
     /// Printed jokers held.

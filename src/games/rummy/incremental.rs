@@ -16,6 +16,14 @@ use super::options::Options;
 use super::solver::Value;
 use smallvec::SmallVec;
 
+/// The islands as they were before the last single-card change.
+#[derive(Clone, Debug)]
+struct Undo {
+    card: Card,
+    added: bool,
+    islands: SmallVec<[IslandEval; 8]>,
+}
+
 /// A hand plus its cached island answers.
 #[derive(Clone, Debug)]
 pub struct HandState {
@@ -24,6 +32,8 @@ pub struct HandState {
     islands: SmallVec<[IslandEval; 8]>,
     /// Set instead of `islands` while the hand needs the joker search.
     joker: Option<Box<Evaluation>>,
+    /// One level of undo: the last card added or removed and the islands before it.
+    undo: Option<Undo>,
     /// Islands solved since creation (the bench and tests read it).
     pub islands_solved: u64,
 }
@@ -35,6 +45,7 @@ impl HandState {
             options,
             islands: SmallVec::new(),
             joker: None,
+            undo: None,
             islands_solved: 0,
         };
         state.full();
@@ -65,10 +76,7 @@ impl HandState {
     pub fn value(&self) -> Value {
         match &self.joker {
             Some(e) => e.value,
-            None => self
-                .islands
-                .iter()
-                .fold(Value::DONE, |acc, i| acc.combine(i.value)),
+            None => self.islands.iter().fold(Value::DONE, |acc, i| acc.combine(i.value)),
         }
     }
 
@@ -84,13 +92,35 @@ impl HandState {
         needs_joker_search(&self.hand, &self.options)
     }
 
-    /// Adds a card; re-solves only the island it joins.
+    /// Restores the islands saved by the previous operation if it was the inverse of this
+    /// one (`added` says whether that operation added `card`).
+    fn try_undo(&mut self, card: Card, added: bool) -> bool {
+        match self.undo.take() {
+            Some(undo) if undo.card == card && undo.added == added => {
+                self.islands = undo.islands;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn save_undo(&mut self, card: Card, added: bool, islands: SmallVec<[IslandEval; 8]>) {
+        self.undo = Some(Undo { card, added, islands });
+    }
+
+    /// Adds a card; re-solves only the island it joins (nothing at all when it puts back the
+    /// card just removed).
     pub fn add(&mut self, card: Card) -> Result<(), RummyError> {
         self.hand.add(card)?;
         if card.is_joker() || self.joker_path() {
+            self.undo = None;
             self.full();
             return Ok(());
         }
+        if self.try_undo(card, false) {
+            return Ok(());
+        }
+        let before = self.islands.clone();
         let bit = card.lane_bit();
         let near = self.neighbourhood(bit);
         let mut mask = 1u64 << bit;
@@ -103,6 +133,7 @@ impl HandState {
             }
         });
         self.insert(mask);
+        self.save_undo(card, true, before);
         Ok(())
     }
 
@@ -111,17 +142,25 @@ impl HandState {
         let was_joker_path = self.joker.is_some();
         self.hand.remove(card)?;
         if card.is_joker() || was_joker_path || self.joker_path() {
+            self.undo = None;
             self.full();
             return Ok(());
         }
+        if self.try_undo(card, true) {
+            return Ok(());
+        }
+        let before = self.islands.clone();
         let bit = 1u64 << card.lane_bit();
         let Some(pos) = self.islands.iter().position(|i| i.cards.one & bit != 0) else {
+            self.undo = None;
             self.full();
             return Ok(());
         };
         let old = self.islands.remove(pos);
         let left = old.cards.one & self.hand.one;
-        if left == old.cards.one {
+        if left == 0 {
+            // A lone card went: nothing to re-solve.
+        } else if left == old.cards.one {
             // A second copy went: same cells, new counts.
             self.insert(left);
         } else {
@@ -129,6 +168,7 @@ impl HandState {
                 self.insert(part);
             }
         }
+        self.save_undo(card, false, before);
         Ok(())
     }
 
@@ -193,12 +233,18 @@ mod tests {
             }
             let mut state = HandState::new(hand, options);
             for (add, i) in ops {
-                // Indices ≥ 52 are jokers now and then (the fallback path).
+                // Indices ≥ 52 are jokers now and then (the fallback path); odd indices are
+                // undone at once (the make/unmake pattern).
                 let c = if i >= 58 { Card::JOKER } else { card(i % 52) };
-                let _ = if add { state.add(c) } else { state.remove(c) };
+                let done = if add { state.add(c) } else { state.remove(c) };
+                if done.is_ok() && i % 2 == 1 {
+                    let full = evaluate(state.hand(), &options);
+                    prop_assert_eq!(state.value(), full.value);
+                    let _ = if add { state.remove(c) } else { state.add(c) };
+                }
                 let full = evaluate(state.hand(), &options);
                 prop_assert_eq!(state.value(), full.value);
-                prop_assert_eq!(state.evaluation().islands.len(), full.islands.len());
+                prop_assert_eq!(state.evaluation().islands, full.islands);
             }
         }
     }
@@ -210,9 +256,13 @@ mod tests {
         let before = state.islands_solved;
         state.add(Card::new(3, 1).unwrap()).unwrap(); // 4H joins 2H 3H
         assert_eq!(state.islands_solved, before + 1);
-        assert_eq!(state.value().min_cards(), 4);
+        assert_eq!(state.value().min_cards(), 3);
         state.remove(Card::new(2, 1).unwrap()).unwrap(); // 3H out: 2H and 4H split
         assert_eq!(state.islands_solved, before + 3);
+        // Make/unmake: putting 3H back restores the saved islands without solving.
+        state.add(Card::new(2, 1).unwrap()).unwrap();
+        assert_eq!(state.islands_solved, before + 3);
+        assert_eq!(state.value(), evaluate(state.hand(), state.options()).value);
         assert_eq!(state.value(), evaluate(state.hand(), state.options()).value);
     }
 }

@@ -29,9 +29,7 @@ pub struct Meld {
 impl Meld {
     /// A natural run of `suit` over positions `start..=end` (13 = high ace).
     pub(super) fn run(suit: u8, start: u8, end: u8) -> Meld {
-        let cards = (start..=end)
-            .filter_map(|p| Card::new(p % 13, suit))
-            .collect();
+        let cards = (start..=end).filter_map(|p| Card::new(p % 13, suit)).collect();
         Meld {
             kind: MeldKind::Run,
             cards,
@@ -55,11 +53,7 @@ impl Meld {
     /// A meld given by its cards (joker search); cards sorted canonically.
     pub(super) fn from_cards(kind: MeldKind, mut cards: Vec<Card>) -> Meld {
         cards.sort();
-        let key = cards
-            .iter()
-            .filter_map(|c| c.rank())
-            .min()
-            .unwrap_or(u8::MAX);
+        let key = cards.iter().filter_map(|c| c.rank()).min().unwrap_or(u8::MAX);
         Meld { kind, cards, key }
     }
 
@@ -138,9 +132,7 @@ impl Arrangement {
 
 impl Ord for Arrangement {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.melds
-            .cmp(&other.melds)
-            .then_with(|| self.dump.cmp(&other.dump))
+        self.melds.cmp(&other.melds).then_with(|| self.dump.cmp(&other.dump))
     }
 }
 

@@ -18,7 +18,7 @@ pub struct Options {
     pub joker_points: u32,
     /// Most arrangements materialised by a listing (counts are always exact).
     pub list_limit: usize,
-    /// Node budget of the joker search (the joker-free solver needs none: it is polynomial).
+    /// Work budget: nodes of the joker search, states × column options of one island solve.
     pub node_budget: u64,
 }
 
@@ -30,7 +30,7 @@ impl Default for Options {
             wild_rank: None,
             joker_points: 0,
             list_limit: 1000,
-            node_budget: 2_000_000,
+            node_budget: 20_000_000,
         }
     }
 }

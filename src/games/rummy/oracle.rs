@@ -47,11 +47,7 @@ pub fn valid_as(cards: &[usize], o: &Options, run: bool) -> bool {
         .filter(|&c| c != 52 && is_jokerlike(c, o))
         .collect();
     let printed = cards.iter().filter(|&&c| c == 52).count();
-    let plain: Vec<usize> = cards
-        .iter()
-        .copied()
-        .filter(|&c| !is_jokerlike(c, o))
-        .collect();
+    let plain: Vec<usize> = cards.iter().copied().filter(|&c| !is_jokerlike(c, o)).collect();
     for choice in 0..(1u32 << wilds.len()) {
         let mut naturals = plain.clone();
         let mut jokers = printed;
@@ -73,9 +69,7 @@ pub fn valid_as(cards: &[usize], o: &Options, run: bool) -> bool {
         } else {
             let rank = naturals[0] % 13;
             let mut suits = BTreeSet::new();
-            let ok = naturals
-                .iter()
-                .all(|&c| c % 13 == rank && suits.insert(c / 13));
+            let ok = naturals.iter().all(|&c| c % 13 == rank && suits.insert(c / 13));
             if ok && (total == 3 || total == 4) {
                 return true;
             }
@@ -139,9 +133,7 @@ fn fits(meld: &[usize], avail: &Counts) -> bool {
 /// Every valid meld (as a sorted multiset of codes) that the hand can supply.
 pub fn all_melds(hand: &Hand, o: &Options) -> Vec<Vec<usize>> {
     let counts = counts_of(hand);
-    let jokerlike: Vec<usize> = (0..53)
-        .filter(|&c| counts[c] > 0 && is_jokerlike(c, o))
-        .collect();
+    let jokerlike: Vec<usize> = (0..53).filter(|&c| counts[c] > 0 && is_jokerlike(c, o)).collect();
     let joker_total: usize = jokerlike.iter().map(|&c| counts[c] as usize).sum();
     let mut found = BTreeSet::new();
     // Shapes: for every run interval / set suit-subset, the naturals it uses; missing slots
@@ -155,11 +147,7 @@ pub fn all_melds(hand: &Hand, o: &Options) -> Vec<Vec<usize>> {
                 if end > top {
                     break;
                 }
-                shapes.push(
-                    (start..=end)
-                        .map(|p| Some(suit * 13 + p % 13))
-                        .collect(),
-                );
+                shapes.push((start..=end).map(|p| Some(suit * 13 + p % 13)).collect());
             }
         }
     }
@@ -190,18 +178,11 @@ pub fn all_melds(hand: &Hand, o: &Options) -> Vec<Vec<usize>> {
     }
     for shape in shapes {
         // Absent cards must be jokers; present ones may be read as jokers too.
-        let forced = shape
-            .iter()
-            .filter(|s| s.is_none_or(|c| counts[c] == 0))
-            .count();
+        let forced = shape.iter().filter(|s| s.is_none_or(|c| counts[c] == 0)).count();
         if forced > joker_total {
             continue;
         }
-        let present: Vec<usize> = shape
-            .iter()
-            .filter_map(|s| *s)
-            .filter(|&c| counts[c] > 0)
-            .collect();
+        let present: Vec<usize> = shape.iter().filter_map(|s| *s).filter(|&c| counts[c] > 0).collect();
         for as_jokers in subsets_up_to(present.len(), joker_total - forced) {
             let naturals: Vec<usize> = present
                 .iter()
@@ -311,8 +292,8 @@ fn judge(melds: &[Vec<usize>], dump: &Counts, chosen: &[usize], o: &Options, ans
     }
     // No dumped card may extend a chosen meld.
     for &m in chosen {
-        for c in 0..53 {
-            if dump[c] > 0 {
+        for (c, &n) in dump.iter().enumerate() {
+            if n > 0 {
                 let mut bigger = melds[m].clone();
                 bigger.push(c);
                 bigger.sort();

@@ -1,5 +1,6 @@
 //! The module against the brute-force oracle on fixed and random hands.
 
+use super::bench::{island_hand, random_hand};
 use super::card::Card;
 use super::evaluate::{evaluate, Evaluation};
 use super::hand::Hand;
@@ -8,15 +9,6 @@ use super::oracle;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn double_deck() -> Vec<Card> {
-    (0..52u8)
-        .flat_map(|i| {
-            let c = Card::from_index(i).unwrap();
-            [c, c]
-        })
-        .collect()
-}
 
 fn check(hand: &Hand, o: &Options) {
     let got = evaluate(hand, o);
@@ -36,33 +28,6 @@ fn options(ace_high: bool) -> Options {
         ace_high,
         ..Options::default()
     }
-}
-
-/// Random hands of 3–20 cards dealt from the double deck.
-pub(super) fn random_hand(rng: &mut ChaCha8Rng, size: usize) -> Hand {
-    let mut deck = double_deck();
-    deck.shuffle(rng);
-    Hand::from_cards(&deck[..size]).unwrap()
-}
-
-/// Island-heavy hands: many near-duplicates across 2–4 suits in a window of 3–7 ranks.
-pub(super) fn island_hand(rng: &mut ChaCha8Rng, size: usize) -> Hand {
-    let suits = rng.random_range(2..=4u8);
-    let width = rng.random_range(3..=7u8);
-    let low = rng.random_range(0..=(13 - width));
-    let mut suit_list = [0u8, 1, 2, 3];
-    suit_list.shuffle(rng);
-    let mut pool: Vec<Card> = Vec::new();
-    for &s in &suit_list[..suits as usize] {
-        for r in low..low + width {
-            let c = Card::new(r, s).unwrap();
-            pool.push(c);
-            pool.push(c);
-        }
-    }
-    pool.shuffle(rng);
-    pool.truncate(size);
-    Hand::from_cards(&pool).unwrap()
 }
 
 #[test]
@@ -137,8 +102,8 @@ fn joker_search_agrees_with_the_island_solver() {
 #[test]
 fn jokers_match_the_oracle() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
-    for i in 0..400 {
-        let size = 3 + i % 7;
+    for i in 0..600 {
+        let size = 3 + i % 10;
         let mut hand = if i % 2 == 0 {
             random_hand(&mut rng, size)
         } else {
@@ -186,14 +151,7 @@ fn full_heart_suit_plus_two_aces() {
             "[2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH] [AS AH AC] | dump: -"
         );
         check(&hand, &o);
-        let listed = Evaluation::arrangements(&evaluate(
-            &hand,
-            &Options {
-                split_runs: true,
-                ..o
-            },
-        ))
-        .count();
+        let listed = Evaluation::arrangements(&evaluate(&hand, &Options { split_runs: true, ..o })).count();
         assert_eq!(listed as u128, split);
     }
 }
@@ -227,5 +185,123 @@ fn long_suits_match_the_oracle() {
             let _ = hand.add(Card::new(0, 3).unwrap());
         }
         check(&hand, &options(i % 2 == 0));
+    }
+}
+
+#[test]
+fn split_runs_lists_the_split_forms() {
+    // 2..7 of hearts: one merged run; split_runs adds 2-4 + 5-7.
+    let hand = Hand::parse("2H 3H 4H 5H 6H 7H").unwrap();
+    let merged: Vec<String> = evaluate(&hand, &Options::default())
+        .arrangements()
+        .map(|a| a.to_string())
+        .collect();
+    assert_eq!(merged, ["[2H 3H 4H 5H 6H 7H] | dump: -"]);
+    let o = Options {
+        split_runs: true,
+        ..Options::default()
+    };
+    let split: Vec<String> = evaluate(&hand, &o).arrangements().map(|a| a.to_string()).collect();
+    assert_eq!(
+        split,
+        ["[2H 3H 4H] [5H 6H 7H] | dump: -", "[2H 3H 4H 5H 6H 7H] | dump: -"]
+    );
+}
+
+#[test]
+fn listings_match_counts_on_random_hands() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for i in 0..300 {
+        let hand = if i % 2 == 0 {
+            island_hand(&mut rng, 6 + i % 9)
+        } else {
+            random_hand(&mut rng, 15)
+        };
+        for split_runs in [false, true] {
+            let o = Options {
+                split_runs,
+                ace_high: i % 3 == 0,
+                ..Options::default()
+            };
+            let e = evaluate(&hand, &o);
+            let listed: Vec<_> = e.arrangements().collect();
+            assert_eq!(listed.len() as u128, e.maximal_count(), "{hand}");
+            // Every listed arrangement uses exactly the hand's cards, and they are distinct.
+            let mut seen = std::collections::BTreeSet::new();
+            for a in &listed {
+                let mut cards: Vec<Card> = a.melds.iter().flat_map(|m| m.cards.clone()).collect();
+                cards.extend(a.dump.iter().copied());
+                cards.sort();
+                assert_eq!(cards, hand.cards());
+                assert!(seen.insert(a.clone()));
+            }
+            // The witnesses reach the minima.
+            let w = e.min_points_arrangement();
+            assert_eq!(w.deadwood_points(&o), e.min_deadwood_points());
+            let w = e.min_cards_arrangement();
+            assert_eq!(w.deadwood_cards(), e.min_deadwood_cards());
+        }
+    }
+}
+
+#[test]
+fn jokers_fill_gaps_and_sets() {
+    // 4H JK 6H is one run (JK = 5H); 9S 9D JK a set; both melded.
+    let hand = Hand::parse("4H JK 6H 9S 9D JK").unwrap();
+    let e = evaluate(&hand, &Options::default());
+    assert!(e.joker_mode && e.exact);
+    assert_eq!(e.min_deadwood_cards(), 0);
+    check(&hand, &Options::default());
+    // A declared wild rank: 2s stand in for anything.
+    let hand = Hand::parse("4H 2C 6H KS").unwrap();
+    let o = Options {
+        wild_rank: Some(1),
+        ..Options::default()
+    };
+    let e = evaluate(&hand, &o);
+    assert_eq!((e.min_deadwood_cards(), e.min_deadwood_points()), (1, 10));
+    check(&hand, &o);
+}
+
+#[test]
+fn joker_budget_gives_unknown_not_a_hang() {
+    let hand = Hand::parse("JK JK JK JK 2H 3H 4H 5H 6H 7H 8H 9H 2S 3S 4S 5S 2D 3D 4D 5D").unwrap();
+    let o = Options {
+        node_budget: 10_000,
+        ..Options::default()
+    };
+    let e = evaluate(&hand, &o);
+    assert!(!e.exact);
+}
+
+#[test]
+fn empty_and_tiny_hands() {
+    let e = evaluate(&Hand::new(), &Options::default());
+    assert_eq!((e.maximal_count(), e.min_deadwood_cards()), (1, 0));
+    assert_eq!(e.arrangements().count(), 1);
+    let e = evaluate(&Hand::parse("KD").unwrap(), &Options::default());
+    assert_eq!((e.maximal_count(), e.min_deadwood_points()), (1, 10));
+}
+
+#[test]
+fn huge_hands_answer_or_say_unknown() {
+    // Big joker-free hands are solved exactly; the whole double deck (one island of 104
+    // cards) runs past the default budget and says so instead of hanging.
+    let all = super::bench::double_deck();
+    let half = Hand::from_cards(&all[..52]).unwrap();
+    let e = evaluate(&half, &Options::default());
+    assert!(e.exact);
+    assert_eq!((e.value.merged, e.value.split, e.min_deadwood_cards()), (1, 160_000, 0));
+    let o = Options {
+        node_budget: 200_000,
+        ..Options::default()
+    };
+    let e = evaluate(&Hand::from_cards(&all).unwrap(), &o);
+    assert!(!e.exact);
+    assert!(e.arrangements().truncated);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..20 {
+        let h = random_hand(&mut rng, 40);
+        assert!(evaluate(&h, &options(true)).exact);
     }
 }

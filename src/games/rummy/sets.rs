@@ -9,10 +9,7 @@ use std::sync::OnceLock;
 
 /// Base-3 index of a per-suit usage vector.
 pub(super) fn usage_index(usage: [u8; 4]) -> usize {
-    usage
-        .iter()
-        .rev()
-        .fold(0usize, |acc, &u| acc * 3 + u as usize)
+    usage.iter().rev().fold(0usize, |acc, &u| acc * 3 + u as usize)
 }
 
 pub(super) struct SetTable {
@@ -49,8 +46,7 @@ fn grow(from: usize, current: &mut Vec<u8>, out: &mut [Vec<Vec<u8>>]) {
 
 /// Whether no dumped suit completes a three-card set of the decomposition.
 pub(super) fn decomposition_is_maximal(sets: &[u8], dump_mask: u8) -> bool {
-    sets.iter()
-        .all(|&m| m.count_ones() == 4 || (!m & 0xF) & dump_mask == 0)
+    sets.iter().all(|&m| m.count_ones() == 4 || (!m & 0xF) & dump_mask == 0)
 }
 
 impl SetTable {
@@ -63,16 +59,11 @@ impl SetTable {
                 if dump.count_ones() >= 3 {
                     continue;
                 }
-                counts[usage * 16 + dump as usize] = list
-                    .iter()
-                    .filter(|d| decomposition_is_maximal(d, dump))
-                    .count() as u8;
+                counts[usage * 16 + dump as usize] =
+                    list.iter().filter(|d| decomposition_is_maximal(d, dump)).count() as u8;
             }
         }
-        SetTable {
-            decompositions,
-            counts,
-        }
+        SetTable { decompositions, counts }
     }
 
     pub(super) fn get() -> &'static SetTable {
@@ -82,17 +73,17 @@ impl SetTable {
 
     #[inline]
     pub(super) fn count(&self, usage: usize, dump_mask: u8) -> u8 {
-        self.counts
-            .get(usage * 16 + dump_mask as usize)
-            .copied()
-            .unwrap_or(0)
+        self.counts.get(usage * 16 + dump_mask as usize).copied().unwrap_or(0)
+    }
+
+    /// Whether this usage splits into sets at all (the empty usage does).
+    #[inline]
+    pub(super) fn splittable(&self, usage: usize) -> bool {
+        self.decompositions.get(usage).is_some_and(|d| !d.is_empty())
     }
 
     pub(super) fn decompositions(&self, usage: usize) -> &[Vec<u8>] {
-        self.decompositions
-            .get(usage)
-            .map(|v| v.as_slice())
-            .unwrap_or(&[])
+        self.decompositions.get(usage).map(|v| v.as_slice()).unwrap_or(&[])
     }
 }
 

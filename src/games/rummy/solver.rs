@@ -67,6 +67,14 @@ impl Value {
 
     /// Disjoint union: counts multiply (saturating), minima add.
     pub(super) fn combine(self, other: Value) -> Value {
+        if other.split == 1 && other.merged == 1 {
+            // Most islands have one arrangement: skip the 128-bit products.
+            return Value {
+                min_cp: self.min_cp.saturating_add(other.min_cp),
+                min_pc: self.min_pc.saturating_add(other.min_pc),
+                ..self
+            };
+        }
         Value {
             merged: self.merged.saturating_mul(other.merged),
             split: self.split.saturating_mul(other.split),
@@ -77,6 +85,9 @@ impl Value {
 }
 
 const NONE: u8 = 0xFF;
+
+/// Most states one sweep layer (or the backward memo) may hold: bounds memory to ~64 MB.
+const MAX_LAYER: usize = 1 << 20;
 
 /// One row's scan automaton state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -114,6 +125,11 @@ impl Row {
 
 const ROW_BITS: u32 = 18;
 
+/// A packed row with its reserved high-ace copies and ace-dumped flag replaced.
+fn with_ace(row: u32, high_use: u8, ace_dump: bool) -> u32 {
+    (row & !(0b111 << 15)) | (high_use as u32) << 15 | (ace_dump as u32) << 17
+}
+
 fn key_of(p: u8, rows: &[Row; 4]) -> u128 {
     let mut key = p as u128;
     for (s, row) in rows.iter().enumerate() {
@@ -134,15 +150,16 @@ fn rows_of(key: u128) -> [Row; 4] {
 /// the starts of the runs that ended at the previous position.
 #[derive(Clone, Copy, Debug)]
 struct RowMove {
-    row: Row,
+    /// The new row state, packed (`Row::pack`).
+    row: u32,
     touch: bool,
     ended: [u8; 2],
 }
 
 /// The row automaton: runs open before position `p` may end at `p - 1`, continue, and `u`
 /// copies at `p` must be covered; `dumped` says whether a copy at `p` is dumped.
-fn row_moves(st: Row, p: u8, u: u8, dumped: bool) -> SmallVec<[RowMove; 4]> {
-    let mut out = SmallVec::new();
+fn row_moves(st: Row, p: u8, u: u8, dumped: bool, out: &mut Moves) {
+    out.len = 0;
     let subsets: &[u8] = match st.open {
         0 => &[0],
         1 => &[0, 1],
@@ -151,11 +168,12 @@ fn row_moves(st: Row, p: u8, u: u8, dumped: bool) -> SmallVec<[RowMove; 4]> {
     };
     let streak = if dumped { st.streak + 1 } else { 0 };
     if streak >= 3 {
-        return out;
+        return;
     }
     'subset: for &sub in subsets {
         let mut ended = [NONE; 2];
-        let mut kept: SmallVec<[u8; 2]> = SmallVec::new();
+        let mut kept = [0u8; 2];
+        let mut kept_len = 0usize;
         for j in 0..st.open as usize {
             let start = st.start[j];
             if sub & (1 << j) != 0 {
@@ -176,40 +194,93 @@ fn row_moves(st: Row, p: u8, u: u8, dumped: bool) -> SmallVec<[RowMove; 4]> {
                 if start == 0 && p == 13 {
                     continue 'subset;
                 }
-                kept.push(start);
+                if kept_len == 2 {
+                    continue 'subset;
+                }
+                kept[kept_len] = start;
+                kept_len += 1;
             }
         }
-        if kept.len() as u8 > u {
+        if kept_len as u8 > u {
             continue;
         }
-        let fresh = u - kept.len() as u8;
+        let fresh = u - kept_len as u8;
         // A dumped card just before would extend a run starting here (a dumped low ace
         // before a run from 2 too: that run cannot reach the high ace, see above).
         if fresh > 0 && st.dump_prev {
             continue;
         }
+        // Fresh runs start at `p`, after every kept one: the starts stay sorted.
         for _ in 0..fresh {
-            kept.push(p);
+            if kept_len == 2 {
+                continue 'subset;
+            }
+            kept[kept_len] = p;
+            kept_len += 1;
         }
-        kept.sort_unstable();
         let mut row = Row {
-            open: kept.len() as u8,
+            open: kept_len as u8,
             dump_prev: dumped,
             streak,
             high_use: st.high_use,
             ace_dump: st.ace_dump,
             ..Row::default()
         };
-        for (j, &start) in kept.iter().enumerate() {
-            row.start[j] = start;
-        }
+        row.start[..kept_len].copy_from_slice(&kept[..kept_len]);
         out.push(RowMove {
-            row,
+            row: row.pack(),
             touch: sub != 0 && fresh > 0,
             ended,
         });
     }
-    out
+}
+
+/// Up to four row moves, inline.
+#[derive(Clone, Copy, Debug)]
+struct Moves {
+    list: [RowMove; 4],
+    len: u8,
+}
+
+impl Moves {
+    const EMPTY: Moves = Moves {
+        list: [RowMove {
+            row: 0,
+            touch: false,
+            ended: [NONE; 2],
+        }; 4],
+        len: 0,
+    };
+
+    fn push(&mut self, m: RowMove) {
+        if let Some(slot) = self.list.get_mut(self.len as usize) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    fn as_slice(&self) -> &[RowMove] {
+        &self.list[..self.len as usize]
+    }
+
+    fn iter_mut(&mut self) -> std::slice::IterMut<'_, RowMove> {
+        self.list[..self.len as usize].iter_mut()
+    }
+}
+
+impl std::ops::Index<usize> for Moves {
+    type Output = RowMove;
+    fn index(&self, i: usize) -> &RowMove {
+        &self.as_slice()[i]
+    }
 }
 
 /// One choice of a cell at a rank: copies to low runs, to a high-ace run, to sets, dumped.
@@ -235,6 +306,63 @@ struct Edge {
     ended: [[u8; 2]; 4],
 }
 
+/// One way a whole column (rank) splits its copies, valid for the set table.
+#[derive(Clone, Copy, Debug, Default)]
+struct ColumnOption {
+    low: [u8; 4],
+    high: [u8; 4],
+    dumped: u8,
+    factor: u8,
+    cards: u32,
+    points: u32,
+}
+
+/// A layer of the forward sweep: distinct row-state keys with their accumulated values.
+#[derive(Default)]
+struct Layer {
+    entries: SmallVec<[(u128, Value); 16]>,
+    index: FxHashMap<u128, usize>,
+}
+
+impl Layer {
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.index.clear();
+    }
+
+    fn push(&mut self, key: u128, value: Value) {
+        self.entries.push((key, value));
+    }
+
+    fn add(&mut self, key: u128, v: Value) {
+        let slot = if self.entries.len() <= 24 {
+            self.entries.iter().position(|(k, _)| *k == key)
+        } else {
+            if self.index.is_empty() {
+                for (i, (k, _)) in self.entries.iter().enumerate() {
+                    self.index.insert(*k, i);
+                }
+            }
+            self.index.get(&key).copied()
+        };
+        match slot {
+            Some(i) => {
+                let e = &mut self.entries[i].1;
+                e.merged = e.merged.saturating_add(v.merged);
+                e.split = e.split.saturating_add(v.split);
+                e.min_cp = e.min_cp.min(v.min_cp);
+                e.min_pc = e.min_pc.min(v.min_pc);
+            }
+            None => {
+                if !self.index.is_empty() {
+                    self.index.insert(key, self.entries.len());
+                }
+                self.entries.push((key, v));
+            }
+        }
+    }
+}
+
 /// Solver of one joker-free island.
 pub(super) struct IslandSolver {
     counts: [[u8; 13]; 4],
@@ -245,6 +373,8 @@ pub(super) struct IslandSolver {
     hi: u8,
     ace_high: bool,
     memo: FxHashMap<u128, Value>,
+    /// The backward memo hit `MAX_LAYER`: witnesses and listings are incomplete.
+    pub(super) overflow: bool,
 }
 
 impl IslandSolver {
@@ -283,6 +413,7 @@ impl IslandSolver {
             hi,
             ace_high,
             memo: FxHashMap::default(),
+            overflow: false,
         }
     }
 
@@ -290,16 +421,89 @@ impl IslandSolver {
         key_of(self.lo, &[Row::default(); 4])
     }
 
+    /// The ways rank `p` can split its copies that the set table accepts: first the copies
+    /// given to sets (pruned unless they split into sets), then runs, the rest dumped.
+    fn column_options(&self, p: u8, out: &mut SmallVec<[ColumnOption; 16]>) {
+        let table = SetTable::get();
+        let k = p as usize;
+        let mut copies = [0u8; 4];
+        let mut set_max = [0u8; 4];
+        let mut low_max = [0u8; 4];
+        let mut high_max = [0u8; 4];
+        for s in 0..4 {
+            let c = self.counts[s][k];
+            copies[s] = c;
+            if self.runcap[s] & (1 << p) != 0 {
+                low_max[s] = c;
+            }
+            if p == 0 && self.runcap[s] & 0x2000 != 0 {
+                high_max[s] = c;
+            }
+            if self.setcap & (1 << p) != 0 {
+                set_max[s] = c;
+            }
+        }
+        let mut usage = [0u8; 4];
+        loop {
+            let usage_ix = usage_index(usage);
+            if table.splittable(usage_ix) {
+                // Runs: low and high-ace copies per suit within what sets left.
+                let mut low = [0u8; 4];
+                let mut high = [0u8; 4];
+                'runs: loop {
+                    let mut opt = ColumnOption::default();
+                    for s in 0..4 {
+                        let dump = copies[s] - usage[s] - low[s] - high[s];
+                        if dump > 0 {
+                            opt.dumped |= 1 << s;
+                        }
+                        opt.cards += dump as u32;
+                    }
+                    opt.factor = table.count(usage_ix, opt.dumped);
+                    if opt.factor > 0 {
+                        opt.low = low;
+                        opt.high = high;
+                        opt.points = opt.cards * rank_points(p);
+                        out.push(opt);
+                    }
+                    // Next (low, high) combination, suit by suit.
+                    for s in 0..4 {
+                        let room = copies[s] - usage[s];
+                        if high[s] < high_max[s].min(room - low[s]) {
+                            high[s] += 1;
+                            continue 'runs;
+                        }
+                        high[s] = 0;
+                        if low[s] < low_max[s].min(room) {
+                            low[s] += 1;
+                            continue 'runs;
+                        }
+                        low[s] = 0;
+                    }
+                    break;
+                }
+            }
+            let mut carried = true;
+            for s in 0..4 {
+                if usage[s] < set_max[s] {
+                    usage[s] += 1;
+                    carried = false;
+                    break;
+                }
+                usage[s] = 0;
+            }
+            if carried {
+                break;
+            }
+        }
+    }
+
     fn cell_choices(&self, s: usize, p: u8) -> SmallVec<[CellChoice; 8]> {
         let mut out = SmallVec::new();
         let k = p as usize;
         let c = self.counts[s][k];
         let low_max = if self.runcap[s] & (1 << p) != 0 { c } else { 0 };
-        let high_max = if p == 0 && self.runcap[s] & 0x2000 != 0 {
-            c
-        } else {
-            0
-        };
+        let high_max = if p == 0 && self.runcap[s] & 0x2000 != 0 { c } else { 0 };
         let set_max = if self.setcap & (1 << p) != 0 { c } else { 0 };
         for low in 0..=low_max {
             for high in 0..=high_max.min(c - low) {
@@ -354,18 +558,14 @@ impl IslandSolver {
                 }
             }
             let usage_ix = usage_index(usage);
-            let factor = if column {
-                table.count(usage_ix, dump_mask)
-            } else {
-                1
-            };
+            let factor = if column { table.count(usage_ix, dump_mask) } else { 1 };
             if factor > 0 {
-                let mut moves: [SmallVec<[RowMove; 4]>; 4] = Default::default();
+                let mut moves: [Moves; 4] = [Moves::EMPTY; 4];
                 let mut dead = false;
                 for s in 0..4 {
                     if self.rows & (1 << s) == 0 {
                         moves[s].push(RowMove {
-                            row: rows[s],
+                            row: rows[s].pack(),
                             touch: false,
                             ended: [NONE; 2],
                         });
@@ -376,11 +576,10 @@ impl IslandSolver {
                     } else {
                         cell(s).dump > 0
                     };
-                    moves[s] = row_moves(rows[s], p, cell(s).low, dumped);
+                    row_moves(rows[s], p, cell(s).low, dumped, &mut moves[s]);
                     if p == 0 && self.ace_high && !sentinel {
                         for m in moves[s].iter_mut() {
-                            m.row.high_use = cell(s).high;
-                            m.row.ace_dump = cell(s).dump > 0;
+                            m.row = with_ace(m.row, cell(s).high, cell(s).dump > 0);
                         }
                     }
                     if moves[s].is_empty() {
@@ -402,7 +601,7 @@ impl IslandSolver {
                         let mut ended = [[NONE; 2]; 4];
                         for s in 0..4 {
                             let m = moves[s][mv[s]];
-                            next_rows[s] = m.row;
+                            next_rows[s] = Row::unpack(m.row);
                             touch |= m.touch;
                             ended[s] = m.ended;
                         }
@@ -434,8 +633,137 @@ impl IslandSolver {
         (key & 0x1F) as u8 > self.hi + 1
     }
 
-    /// Counts and minima of the island.
-    pub(super) fn solve(&mut self) -> Value {
+    /// Counts and minima of the island, by a forward sweep over the ranks (the hot path:
+    /// no memo table, layers of (row states, value) merged by linear search).
+    /// `None` when the work (states × column options) passes `budget` or a layer passes
+    /// `MAX_LAYER` states: "unknown within budget" (only for huge hands, e.g. a whole deck).
+    pub(super) fn solve(&mut self, budget: u64) -> Option<Value> {
+        let mut work = 0u64;
+        let mut layers: [Layer; 2] = Default::default();
+        layers[0].push(key_of(self.lo, &[Row::default(); 4]) >> 5, Value::DONE);
+        let mut cur = 0usize;
+        let act: SmallVec<[usize; 4]> = (0..4).filter(|s| self.rows & (1 << s) != 0).collect();
+        // One row of cached moves per suit present (most islands have one or two).
+        let mut move_cache: SmallVec<[[Moves; 6]; 2]> = SmallVec::new();
+        move_cache.resize(act.len(), [Moves::EMPTY; 6]);
+        for p in self.lo..=self.hi + 1 {
+            let sentinel = p == self.hi + 1;
+            let column = !sentinel && p <= 12;
+            // The column options at this rank, shared by every state of the layer.
+            let mut options: SmallVec<[ColumnOption; 16]> = SmallVec::new();
+            if column {
+                self.column_options(p, &mut options);
+            } else {
+                options.push(ColumnOption {
+                    factor: 1,
+                    ..ColumnOption::default()
+                });
+            }
+            let (left, right) = layers.split_at_mut(1);
+            let (layer, next) = if cur == 0 {
+                (&left[0], &mut right[0])
+            } else {
+                (&right[0], &mut left[0])
+            };
+            next.clear();
+            work += (layer.entries.len() * options.len()) as u64;
+            if work > budget {
+                return None;
+            }
+            let ace_split = p == 0 && self.ace_high && !sentinel;
+            for &(key, value) in layer.entries.iter() {
+                let rows = rows_of(key << 5);
+                // Row moves depend on (row, copies covered, dumped?) only: computed lazily
+                // once per state and shared by all column options.
+                let mut computed = 0u32;
+                for opt in &options {
+                    let mut dead = false;
+                    let mut pick_of = [0usize; 4];
+                    for (i, &s) in act.iter().enumerate() {
+                        let (u, dumped) = if sentinel {
+                            (0, false)
+                        } else if p == 13 {
+                            (rows[s].high_use, rows[s].ace_dump)
+                        } else {
+                            (opt.low[s], opt.dumped & (1 << s) != 0)
+                        };
+                        let slot = (u as usize) * 2 + dumped as usize;
+                        let bit = 1u32 << (i * 6 + slot);
+                        if computed & bit == 0 {
+                            computed |= bit;
+                            row_moves(rows[s], p, u, dumped, &mut move_cache[i][slot]);
+                        }
+                        if move_cache[i][slot].is_empty() {
+                            dead = true;
+                            break;
+                        }
+                        pick_of[i] = slot;
+                    }
+                    if dead {
+                        continue;
+                    }
+                    let here = Value::single(opt.cards, opt.points);
+                    let f = opt.factor as u128;
+                    let (split, merged) = if f == 1 {
+                        (value.split, value.merged)
+                    } else {
+                        (value.split.saturating_mul(f), value.merged.saturating_mul(f))
+                    };
+                    let mut mv = [0usize; 4];
+                    loop {
+                        let mut next_key = 0u128;
+                        let mut touch = false;
+                        for (i, &s) in act.iter().enumerate() {
+                            let m = move_cache[i][pick_of[i]][mv[i]];
+                            let row = if ace_split {
+                                with_ace(m.row, opt.high[s], opt.dumped & (1 << s) != 0)
+                            } else {
+                                m.row
+                            };
+                            next_key |= (row as u128) << (ROW_BITS * s as u32);
+                            touch |= m.touch;
+                        }
+                        let add = Value {
+                            merged: if touch { 0 } else { merged },
+                            split,
+                            min_cp: value.min_cp + here.min_cp,
+                            min_pc: value.min_pc + here.min_pc,
+                        };
+                        next.add(next_key, add);
+                        let mut carry = true;
+                        for (i, digit) in mv.iter_mut().enumerate().take(act.len()) {
+                            *digit += 1;
+                            if *digit < move_cache[i][pick_of[i]].len() {
+                                carry = false;
+                                break;
+                            }
+                            *digit = 0;
+                        }
+                        if carry {
+                            break;
+                        }
+                    }
+                }
+            }
+            cur ^= 1;
+            if layers[cur].entries.len() > MAX_LAYER {
+                return None;
+            }
+        }
+        let mut total = Value::DEAD;
+        for &(_, v) in layers[cur].entries.iter() {
+            total.merged = total.merged.saturating_add(v.merged);
+            total.split = total.split.saturating_add(v.split);
+            total.min_cp = total.min_cp.min(v.min_cp);
+            total.min_pc = total.min_pc.min(v.min_pc);
+        }
+        Some(total)
+    }
+
+    /// Counts and minima by the memoised backward search (used to steer witnesses and
+    /// listings; must equal `solve`).
+    #[cfg(test)]
+    pub(super) fn solve_backward(&mut self) -> Value {
         let root = self.root();
         self.value(root)
     }
@@ -446,6 +774,11 @@ impl IslandSolver {
         }
         if let Some(v) = self.memo.get(&key) {
             return *v;
+        }
+        if self.memo.len() >= MAX_LAYER {
+            // Memo full: the island is too big to list or witness (its counts say so).
+            self.overflow = true;
+            return Value::DEAD;
         }
         let mut acc = Value::DEAD;
         for e in self.edges(key) {
@@ -614,13 +947,21 @@ mod tests {
     use super::*;
 
     fn solve(text: &str, ace_high: bool) -> Value {
-        IslandSolver::new(&Hand::parse(text).unwrap(), ace_high).solve()
+        IslandSolver::new(&Hand::parse(text).unwrap(), ace_high)
+            .solve(u64::MAX)
+            .unwrap()
     }
 
     #[test]
     fn seed_demo_island() {
         // SPEC §5.4: 3 maximal arrangements, min deadwood 5 cards / 16 points.
         let v = solve("2H3H4H5H4H5H6H3C3C3D3D4D", false);
+        assert_eq!(
+            IslandSolver::new(&Hand::parse("2H3H4H").unwrap(), false).solve(10),
+            None
+        );
+        let hand = Hand::parse("2H3H4H5H4H5H6H3C3C3D3D4D").unwrap();
+        assert_eq!(IslandSolver::new(&hand, false).solve_backward(), v);
         assert_eq!((v.merged, v.split, v.min_cards(), v.min_points()), (3, 3, 5, 16));
     }
 

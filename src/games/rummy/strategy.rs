@@ -47,9 +47,7 @@ fn options_of(state: &mut HandState, except: Option<Card>) -> Vec<DiscardOption>
 }
 
 fn best_of(list: &[DiscardOption]) -> Option<DiscardOption> {
-    list.iter()
-        .min_by_key(|d| (d.min_points, d.min_cards, d.card))
-        .copied()
+    list.iter().min_by_key(|d| (d.min_points, d.min_cards, d.card)).copied()
 }
 
 /// The discard leaving the fewest deadwood points (then cards, then card order).
@@ -112,10 +110,7 @@ pub fn go_out(hand: &Hand, options: &Options) -> GoOut {
         .filter(|d| d.min_cards == 0)
         .max_by_key(|d| (super::meld::card_points(d.card, options), std::cmp::Reverse(d.card)))
         .map(|d| d.card);
-    GoOut {
-        all_melded,
-        discard,
-    }
+    GoOut { all_melded, discard }
 }
 
 #[cfg(test)]
@@ -141,9 +136,15 @@ mod tests {
         let advice = take_advice(&hand, four_h, &Options::default()).unwrap();
         assert!(advice.take);
         assert_eq!(advice.discard.map(|c| c.to_string()).as_deref(), Some("KC"));
-        assert_eq!((advice.before_points, advice.after_points), (35, 18));
-        // A card that helps nothing is left.
+        assert_eq!((advice.before_points, advice.after_points), (33, 18));
+        // QC melds nothing and is worth as much as KC: no gain, leave it.
+        let queen_c = Card::new(11, 3).unwrap();
+        assert!(!take_advice(&hand, queen_c, &Options::default()).unwrap().take);
+        // 7C melds nothing either, but swapping it for KC lowers deadwood 33 -> 30.
         let seven_c = Card::new(6, 3).unwrap();
-        assert!(!take_advice(&hand, seven_c, &Options::default()).unwrap().take);
+        assert_eq!(
+            take_advice(&hand, seven_c, &Options::default()).unwrap().after_points,
+            30
+        );
     }
 }

@@ -36,9 +36,7 @@ pub(super) fn rank_checksum(t: &Tables) -> (u64, u64) {
 
 /// Hands per category: `counts[c]` for category c = 1..=9 (index 0 unused).
 pub(super) fn category_counts(t: &Tables) -> [u64; 10] {
-    let category_of: Vec<u8> = (0..DISTINCT_RANKS)
-        .map(|v| HandRank(v).category())
-        .collect();
+    let category_of: Vec<u8> = (0..DISTINCT_RANKS).map(|v| HandRank(v).category()).collect();
     // Four interleaved histograms, so consecutive hands of one category do not wait on each other.
     let mut lanes = [[0u64; 10]; 4];
     for_each_final_row(t, |row| {

@@ -21,8 +21,7 @@ const STREETS: [(&str, &str, &str); 3] = [
 const SEED: (&str, &str) = ("8S TD TS 8H 8C", "3C 5D 4H 6H");
 
 fn situation(me: &str, opponent: &str) -> io::Result<Situation> {
-    let bad =
-        |e: super::error::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let bad = |e: super::error::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
     let me = parse_cards(me).map_err(bad)?;
     let opponent = parse_cards(opponent).map_err(bad)?;
     Situation::new(me, vec![opponent], vec![]).map_err(bad)
@@ -53,17 +52,10 @@ fn time_mean<T>(reps: u32, mut work: impl FnMut() -> T) -> f64 {
 
 fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    writeln!(
-        out,
-        "stud native bench (one thread; machine has {cores} cores)"
-    )?;
+    writeln!(out, "stud native bench (one thread; machine has {cores} cores)")?;
     let start = Instant::now();
     let t = tables();
-    writeln!(
-        out,
-        "tables built in {:.1} ms",
-        start.elapsed().as_secs_f64() * 1e3
-    )?;
+    writeln!(out, "tables built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
 
     let counts = category_counts(t);
     let names = super::rank::category_name;
@@ -118,8 +110,7 @@ fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
     )?;
 
     // Three players at fourth street: enumeration with early counting of lost deals.
-    let bad =
-        |e: super::error::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let bad = |e: super::error::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
     let three = Situation::new(
         parse_cards("AS KD 7C 7S").map_err(bad)?,
         vec![
@@ -139,13 +130,9 @@ fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
     )?;
 
     let seed_us = time_mean(equity_reps * 200, || {
-        situation(SEED.0, SEED.1)
-            .ok()
-            .and_then(|s| equity_exact(&s, u64::MAX))
+        situation(SEED.0, SEED.1).ok().and_then(|s| equity_exact(&s, u64::MAX))
     }) * 1e6;
-    let seed_odds = situation(SEED.0, SEED.1)
-        .ok()
-        .and_then(|s| equity_exact(&s, u64::MAX));
+    let seed_odds = situation(SEED.0, SEED.1).ok().and_then(|s| equity_exact(&s, u64::MAX));
     writeln!(
         out,
         "seed: me {} vs XX {}: {} in {seed_us:.2} µs (cards parsed too)",

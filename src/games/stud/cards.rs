@@ -12,9 +12,7 @@ pub const DECK_SIZE: usize = 52;
 /// Suit letters in index order.
 pub const SUIT_LETTERS: [char; 4] = ['S', 'H', 'D', 'C'];
 /// Rank letters for ranks 2..=14, index `rank - 2`.
-pub const RANK_LETTERS: [char; 13] = [
-    '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A',
-];
+pub const RANK_LETTERS: [char; 13] = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
 
 /// The index of the card of `rank` (2..=14) and `suit` (0..=3).
 pub fn card_index(rank: u8, suit: u8) -> Result<u8, StudError> {
@@ -58,11 +56,7 @@ pub fn card_name(card: u8) -> String {
 
 /// Names of several cards separated by spaces.
 pub fn cards_text(cards: &[u8]) -> String {
-    cards
-        .iter()
-        .map(|&c| card_name(c))
-        .collect::<Vec<_>>()
-        .join(" ")
+    cards.iter().map(|&c| card_name(c)).collect::<Vec<_>>().join(" ")
 }
 
 /// Parses one card: rank `2`–`9`, `T`/`10`, `J`, `Q`, `K`, `A`, then suit `S H D C` or `♠ ♥ ♦ ♣`;
@@ -141,10 +135,7 @@ mod tests {
         assert!(matches!(parse_card("11S"), Err(StudError::BadCard { .. })));
         assert!(matches!(parse_card(""), Err(StudError::BadCard { .. })));
         assert!(matches!(parse_card("XX"), Err(StudError::BadCard { .. })));
-        assert_eq!(
-            parse_cards("8S 8s"),
-            Err(StudError::DuplicateCard("8S".to_string()))
-        );
+        assert_eq!(parse_cards("8S 8s"), Err(StudError::DuplicateCard("8S".to_string())));
         assert_eq!(card_index(15, 0), Err(StudError::Rank(15)));
         assert_eq!(card_index(5, 4), Err(StudError::Suit(4)));
         assert_eq!(check_card(52), Err(StudError::CardIndex(52)));

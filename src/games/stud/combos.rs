@@ -15,17 +15,17 @@ pub(super) struct SubsetIndexer {
     /// `table[x][i] = C(x, i + 1)`.
     table: Vec<[u32; 5]>,
     /// `offsets[j]` = first slot of the subsets of size j, so all sizes share one flat array.
-    offsets: [usize; 6],
+    offsets: [usize; 7],
 }
 
 impl SubsetIndexer {
-    /// Indexes subsets of size `0..=max_size` (≤ 4) of `0..n`.
+    /// Indexes subsets of size `0..=max_size` (≤ 5) of `0..n`.
     pub(super) fn new(n: usize, max_size: usize) -> SubsetIndexer {
         let table = (0..n.max(1))
             .map(|x| std::array::from_fn(|i| binomial(x, i + 1) as u32))
             .collect();
-        let mut offsets = [0usize; 6];
-        for j in 1..6 {
+        let mut offsets = [0usize; 7];
+        for j in 1..7 {
             let previous = if j - 1 <= max_size {
                 binomial(n, j - 1) as usize
             } else {
@@ -38,7 +38,32 @@ impl SubsetIndexer {
 
     /// Total slots for all sizes up to `max_size`.
     pub(super) fn slots(&self) -> usize {
-        self.offsets[5]
+        self.offsets[6]
+    }
+
+    /// Calls `visit(slot, size)` for every subset of `members` (strictly increasing) with at most
+    /// `max_size` members, without scanning all `2^members.len()` masks.
+    pub(super) fn for_each_subset(&self, members: &[u8], max_size: usize, visit: &mut impl FnMut(usize, usize)) {
+        self.subsets_from(members, max_size.min(5), 0, 0, 0, visit);
+    }
+
+    fn subsets_from(
+        &self,
+        members: &[u8],
+        max_size: usize,
+        first: usize,
+        size: usize,
+        index: usize,
+        visit: &mut impl FnMut(usize, usize),
+    ) {
+        visit(self.offsets[size] + index, size);
+        if size == max_size {
+            return;
+        }
+        for (i, &x) in members.iter().enumerate().skip(first) {
+            let index = index + self.table[usize::from(x)][size] as usize;
+            self.subsets_from(members, max_size, i + 1, size + 1, index, visit);
+        }
     }
 
     /// Slot of the subset of `members` picked by `mask` (members strictly increasing, < n).
@@ -83,5 +108,16 @@ mod tests {
             seen[slot] = true;
         }
         assert!(seen.iter().all(|&s| s));
+        // The direct walk visits the same slots as the masks.
+        let members: Vec<u8> = vec![1, 4, 5, 8];
+        let mut walked = Vec::new();
+        indexer.for_each_subset(&members, 3, &mut |slot, _| walked.push(slot));
+        let mut masked: Vec<usize> = (0u32..16)
+            .filter(|m| m.count_ones() <= 3)
+            .map(|m| indexer.slot(&members, m))
+            .collect();
+        walked.sort_unstable();
+        masked.sort_unstable();
+        assert_eq!(walked, masked);
     }
 }

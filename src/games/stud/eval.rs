@@ -21,9 +21,7 @@ pub fn rank5(cards: [u8; 5]) -> HandRank {
 
 /// [`rank5`] for user input: exactly five distinct cards of the deck.
 pub fn rank5_checked(cards: &[u8]) -> Result<HandRank, StudError> {
-    let hand: [u8; 5] = cards
-        .try_into()
-        .map_err(|_| StudError::HandSize(cards.len()))?;
+    let hand: [u8; 5] = cards.try_into().map_err(|_| StudError::HandSize(cards.len()))?;
     for (i, &card) in hand.iter().enumerate() {
         if usize::from(card) >= DECK_SIZE {
             return Err(StudError::CardIndex(card));
@@ -49,9 +47,7 @@ pub(super) fn step(t: &Tables, state: u32, card: u8) -> u32 {
 
 /// The state after a partial hand (at most five cards).
 pub(super) fn walk(t: &Tables, cards: &[u8]) -> u32 {
-    cards
-        .iter()
-        .fold(t.root, |state, &card| step(t, state, card))
+    cards.iter().fold(t.root, |state, &card| step(t, state, card))
 }
 
 #[cfg(test)]
@@ -74,10 +70,7 @@ mod tests {
     #[test]
     fn checked_rejects_bad_hands() {
         assert_eq!(rank5_checked(&[1, 2, 3]), Err(StudError::HandSize(3)));
-        assert_eq!(
-            rank5_checked(&[1, 2, 3, 4, 60]),
-            Err(StudError::CardIndex(60))
-        );
+        assert_eq!(rank5_checked(&[1, 2, 3, 4, 60]), Err(StudError::CardIndex(60)));
         assert!(matches!(
             rank5_checked(&[1, 2, 3, 4, 4]),
             Err(StudError::DuplicateCard(_))

@@ -1,53 +1,60 @@
 //! Exact equity: every deal of the unknown cards counted, never by comparing all pairs naively.
 //!
-//! **Heads-up** (at most one opponent with unknown cards; fully known opponents are folded in as a
-//! fixed rank) uses a sweep. Every completion A of my hand and every completion B of the opponent's
-//! is evaluated once; both lists are sorted by rank (counting sort on the dense ranks). Walking my
-//! completions in rank order while adding the opponent's completions to counters, the number of B
-//! with a smaller (or not greater) rank that are DISJOINT from A is found by inclusion–exclusion over
-//! the subsets S of A:
+//! Three methods, the cheapest applicable one chosen by an estimate of its work:
+//! - **Heads-up sweep** (`sweep.rs`; one opponent with unknown cards, fully known opponents folded in
+//!   as a fixed rank): each completion of each player evaluated once, disjointness of my completion
+//!   and the opponent's handled by inclusion–exclusion over shared cards.
+//! - **Indexed last opponent** (`multiway.rs`; two or more opponents with unknown cards): my
+//!   completion and all opponents' but the last are dealt explicitly; the last opponent's
+//!   completions are counted, not dealt, from a per-subset sorted index, again by
+//!   inclusion–exclusion over the cards already dealt.
+//! - **Plain enumeration** (`multiway.rs`): every deal, with incremental evaluation; the fallback when
+//!   the index would take too much memory.
 //!
-//! `#{B : B ∩ A = ∅, s(B) < r} = Σ_{S ⊆ A} (−1)^|S| · #{B ⊇ S : s(B) < r}`,
-//!
-//! where each `#{B ⊇ S}` is a counter indexed by S (combinatorial number system), bumped for every
-//! subset of each B as it is added. Subsets larger than `min(|A|, |B|)` contain no B and are skipped.
-//! Work: `#B · 2^|B| + #A · 2^|A|` counter touches instead of `#A · #B` showdowns (second street:
-//! 3.4 M instead of 3.0 × 10⁹).
-//!
-//! **Multiway** (two or more opponents with unknown cards) enumerates the deals themselves, each
-//! player's rank updated incrementally through the evaluator's states, so the cost is one table load
-//! per card dealt at the innermost level; as soon as a dealt opponent beats me, the remaining ways to
-//! finish the deal are counted as losses by a product of binomials instead of being dealt. The
-//! budget charges the full deal count, so it is conservative; it keeps multiway to late streets.
+//! All three count a lost deal as soon as a dealt opponent beats me (a product of binomials instead
+//! of the remaining deals), and all are cross-checked against the test oracle and against each other.
 
-use super::combos::{binomial, SubsetIndexer};
+use super::combos::binomial;
 use super::eval::{step, walk};
-use super::odds::{Odds, Tally};
+use super::multiway::{enumerate_deals, LastSeat};
+use super::odds::Odds;
 use super::rank::DISTINCT_RANKS;
 use super::situation::Situation;
+use super::sweep::heads_up;
 use super::tables::{tables, Tables};
+
+/// Largest last-opponent index allowed (entries of 2 bytes: 32 MB).
+const MAX_INDEX_ENTRIES: u128 = 1 << 24;
+
+/// A player: the evaluator state of the known cards and the number of cards still to come.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Seat {
+    pub(super) state: u32,
+    pub(super) missing: usize,
+}
+
+/// The counting method chosen for a situation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    HeadsUp,
+    IndexedLast,
+    Enumerate,
+}
 
 /// How the exact count would be done, and what it would cost.
 struct Plan {
     pool: Vec<u8>,
-    me: Seat,
-    /// Opponents with unknown cards (heads-up sweep: exactly one, possibly with none unknown).
-    variable: Vec<Seat>,
-    /// Best rank among the fully known opponents left out of `variable`, and how many hold it.
+    /// Me first, then the opponents with unknown cards (most unknown cards last). For the heads-up
+    /// sweep, exactly one opponent, who may have no unknown card.
+    seats: Vec<Seat>,
+    /// Best rank among the fully known opponents left out of `seats`, and how many hold it.
     fixed_best: Option<(u32, usize)>,
+    method: Method,
     cost: u128,
 }
 
-/// A player: the evaluator state of the known cards and the number of cards still to come.
-#[derive(Clone, Copy)]
-struct Seat {
-    state: u32,
-    missing: usize,
-}
-
-/// Work units an exact answer for `situation` costs: for the sweep, completions evaluated plus counter
-/// touches; for multiway enumeration, the number of deals. Compare with the `budget` of
-/// [`equity_exact`].
+/// Work units an exact answer for `situation` costs with the method [`equity_exact`] would use:
+/// completions evaluated, counter touches and index look-ups, or deals for plain enumeration.
 pub fn exact_cost(situation: &Situation) -> u128 {
     plan(situation).cost
 }
@@ -59,25 +66,13 @@ pub fn equity_exact(situation: &Situation, budget: u64) -> Option<Odds> {
         return None;
     }
     let t = tables();
-    let tally = match plan.variable.as_slice() {
-        [opponent] => sweep(t, &plan.pool, plan.me, *opponent, plan.fixed_best),
-        variable => {
-            let mut seats = vec![plan.me];
-            seats.extend_from_slice(variable);
-            let mut tally = Tally::default();
-            let mut ranks = [0u32; 5];
-            enumerate(
-                t,
-                &plan.pool,
-                &seats,
-                0,
-                0,
-                &mut ranks,
-                plan.fixed_best,
-                &mut tally,
-            );
-            tally
+    let tally = match (plan.method, plan.seats.as_slice()) {
+        (Method::HeadsUp, [me, opponent]) => heads_up(t, &plan.pool, *me, *opponent, plan.fixed_best),
+        (Method::IndexedLast, [dealt @ .., last]) => {
+            let index = LastSeat::build(t, &plan.pool, *last);
+            enumerate_deals(t, &plan.pool, dealt, Some(&index), plan.fixed_best)
         }
+        (_, seats) => enumerate_deals(t, &plan.pool, seats, None, plan.fixed_best),
     };
     Some(tally.into_odds(true, situation.deal_count()))
 }
@@ -85,11 +80,12 @@ pub fn equity_exact(situation: &Situation, budget: u64) -> Option<Odds> {
 fn plan(situation: &Situation) -> Plan {
     let t = tables();
     let pool = situation.unseen();
+    let n = pool.len();
     let me = Seat {
         state: walk(t, situation.me()),
         missing: 5 - situation.me().len(),
     };
-    let mut seats: Vec<Seat> = situation
+    let mut opponents: Vec<Seat> = situation
         .opponents()
         .iter()
         .map(|shown| Seat {
@@ -97,50 +93,65 @@ fn plan(situation: &Situation) -> Plan {
             missing: 5 - shown.len(),
         })
         .collect();
-    // The opponent with most unknown cards goes first: with a single such opponent, the sweep.
-    seats.sort_by_key(|seat| std::cmp::Reverse(seat.missing));
-    let split = if seats.get(1).is_some_and(|s| s.missing > 0) {
-        seats.iter().filter(|s| s.missing > 0).count()
-    } else {
-        1
-    };
-    let fixed = seats.split_off(split.min(seats.len()));
+    opponents.sort_by_key(|seat| std::cmp::Reverse(seat.missing));
+    let variable = opponents.iter().filter(|s| s.missing > 0).count().max(1);
+    let fixed = opponents.split_off(variable.min(opponents.len()));
     let fixed_best = fixed.iter().map(|s| s.state).max().map(|best| {
         let holders = fixed.iter().filter(|s| s.state == best).count();
         (best, holders)
     });
-    let n = pool.len();
-    let cost = if let [opponent] = seats.as_slice() {
-        let (m, o) = (me.missing, opponent.missing);
-        let j = m.min(o);
-        let subsets = |size: usize| (0..=j).map(|i| binomial(size, i)).sum::<u64>();
-        let mine = u128::from(binomial(n, m));
-        let theirs = u128::from(binomial(n, o));
-        let slots: u128 = (0..=j).map(|i| u128::from(binomial(n, i))).sum();
-        mine * (1 + 2 * u128::from(subsets(m))) + theirs * (1 + u128::from(subsets(o))) + slots
-    } else {
-        situation.deal_count()
-    };
+    // Most unknown cards last: the last seat is the one counted rather than dealt.
+    opponents.reverse();
+    let mut seats = vec![me];
+    seats.extend(opponents);
+
+    let deals = situation.deal_count();
+    let mut method = Method::Enumerate;
+    let mut cost = deals;
+    if let [me, opponent] = seats.as_slice() {
+        method = Method::HeadsUp;
+        cost = heads_up_cost(n, me.missing, opponent.missing);
+    } else if let [dealt @ .., last] = seats.as_slice() {
+        let entries = u128::from(binomial(n, last.missing)) << last.missing;
+        let dealt_cards: usize = dealt.iter().map(|s| s.missing).sum();
+        let subsets: u128 = (0..=last.missing).map(|j| u128::from(binomial(dealt_cards, j))).sum();
+        let tuples = u128::from(super::multiway::ways_to_complete(dealt, n));
+        let indexed = tuples * (1 + 2 * subsets) + entries * 2;
+        if entries <= MAX_INDEX_ENTRIES && indexed < cost {
+            method = Method::IndexedLast;
+            cost = indexed;
+        }
+    }
     Plan {
         pool,
-        me,
-        variable: seats,
+        seats,
         fixed_best,
+        method,
         cost,
     }
 }
 
+/// Work of the heads-up sweep: completions plus counter touches.
+fn heads_up_cost(n: usize, m: usize, o: usize) -> u128 {
+    let j = m.min(o);
+    let subsets = |size: usize| u128::from((0..=j).map(|i| binomial(size, i)).sum::<u64>());
+    let mine = u128::from(binomial(n, m));
+    let theirs = u128::from(binomial(n, o));
+    let slots: u128 = (0..=j).map(|i| u128::from(binomial(n, i))).sum();
+    mine * (1 + 2 * subsets(m)) + theirs * (1 + subsets(o)) + slots
+}
+
 /// A completion: its rank and the pool positions (ascending) of the cards it adds.
 #[derive(Clone, Copy)]
-struct Completion {
-    rank: u32,
-    members: [u8; 5],
+pub(super) struct Completion {
+    pub(super) rank: u32,
+    pub(super) members: [u8; 5],
 }
 
 /// Calls `visit(rank_or_state, positions)` for every way to add `left` cards of `pool` (positions
 /// not in `used`, ascending) to a hand in `state`.
 #[allow(clippy::too_many_arguments)]
-fn each_completion(
+pub(super) fn each_completion(
     t: &Tables,
     pool: &[u8],
     used: u64,
@@ -167,45 +178,22 @@ fn each_completion(
         }
         chosen[depth] = position as u8;
         let next = step(t, state, card);
-        each_completion(
-            t,
-            pool,
-            used,
-            next,
-            position + 1,
-            left - 1,
-            chosen,
-            depth + 1,
-            visit,
-        );
+        each_completion(t, pool, used, next, position + 1, left - 1, chosen, depth + 1, visit);
     }
 }
 
 /// All completions of a seat, sorted by rank: counted per rank in a first pass, placed in a second
 /// (evaluation is cheaper than holding a second copy of millions of completions).
-fn completions_by_rank(t: &Tables, pool: &[u8], seat: Seat) -> Vec<Completion> {
+pub(super) fn completions_by_rank(t: &Tables, pool: &[u8], seat: Seat) -> Vec<Completion> {
     let mut chosen = [0u8; 5];
     let count = binomial(pool.len(), seat.missing) as usize;
     let mut visit_all = |visit: &mut dyn FnMut(u32, &[u8])| {
-        each_completion(
-            t,
-            pool,
-            0,
-            seat.state,
-            0,
-            seat.missing,
-            &mut chosen,
-            0,
-            visit,
-        );
+        each_completion(t, pool, 0, seat.state, 0, seat.missing, &mut chosen, 0, visit);
     };
     let completion = |rank: u32, members: &[u8]| {
         let mut packed = [0u8; 5];
         packed[..members.len()].copy_from_slice(members);
-        Completion {
-            rank,
-            members: packed,
-        }
+        Completion { rank, members: packed }
     };
     if count < 1024 {
         // Few completions (late streets): a comparison sort beats clearing thousands of buckets.
@@ -231,154 +219,8 @@ fn completions_by_rank(t: &Tables, pool: &[u8], seat: Seat) -> Vec<Completion> {
     sorted
 }
 
-/// Subset masks of a `size`-element set with at most `max` members, with the inclusion–exclusion sign.
-fn masks(size: usize, max: usize) -> Vec<(u32, i64)> {
-    (0u32..1 << size)
-        .filter(|m| m.count_ones() as usize <= max)
-        .map(|m| (m, if m.count_ones() % 2 == 0 { 1 } else { -1 }))
-        .collect()
-}
-
-/// The heads-up sweep described in the module doc.
-fn sweep(t: &Tables, pool: &[u8], me: Seat, opponent: Seat, fixed: Option<(u32, usize)>) -> Tally {
-    let (m, o) = (me.missing, opponent.missing);
-    let j = m.min(o);
-    let indexer = SubsetIndexer::new(pool.len(), j);
-    let mine_masks = masks(m, j);
-    let their_masks: Vec<u32> = masks(o, j).into_iter().map(|(mask, _)| mask).collect();
-    let mine = completions_by_rank(t, pool, me);
-    let theirs = completions_by_rank(t, pool, opponent);
-    let disjoint = binomial(pool.len() - m, o);
-    let mut counters = vec![0u32; indexer.slots()];
-    let count_disjoint = |counters: &[u32], a: &Completion| -> u64 {
-        let members = &a.members[..m];
-        let signed: i64 = mine_masks
-            .iter()
-            .map(|&(mask, sign)| sign * i64::from(counters[indexer.slot(members, mask)]))
-            .sum();
-        signed.max(0) as u64
-    };
-    let mut tally = Tally::default();
-    let mut below = Vec::new();
-    let (mut a, mut b) = (0, 0);
-    while a < mine.len() {
-        let rank = mine[a].rank;
-        let group_end = a + mine[a..].iter().take_while(|c| c.rank == rank).count();
-        let add_up_to = |b: &mut usize, counters: &mut [u32], inclusive: bool| {
-            while let Some(c) = theirs.get(*b) {
-                if c.rank > rank || (c.rank == rank && !inclusive) {
-                    break;
-                }
-                for &mask in &their_masks {
-                    counters[indexer.slot(&c.members[..o], mask)] += 1;
-                }
-                *b += 1;
-            }
-        };
-        add_up_to(&mut b, &mut counters, false);
-        below.clear();
-        below.extend(
-            mine[a..group_end]
-                .iter()
-                .map(|c| count_disjoint(&counters, c)),
-        );
-        add_up_to(&mut b, &mut counters, true);
-        for (completion, &less) in mine[a..group_end].iter().zip(&below) {
-            let not_greater = count_disjoint(&counters, completion);
-            let equal = not_greater - less;
-            let beaten_by_opponent = disjoint - not_greater;
-            match fixed {
-                Some((best, _)) if rank < best => tally.losses += disjoint,
-                Some((best, holders)) if rank == best => {
-                    tally.ties_split[(1 + holders).min(5)] += less;
-                    tally.ties_split[(2 + holders).min(5)] += equal;
-                    tally.losses += beaten_by_opponent;
-                }
-                _ => {
-                    tally.wins += less;
-                    tally.ties_split[2] += equal;
-                    tally.losses += beaten_by_opponent;
-                }
-            }
-        }
-        a = group_end;
-    }
-    tally
-}
-
-/// Multiway: deals enumerated seat by seat, ranks kept in `ranks[seat]`.
-#[allow(clippy::too_many_arguments)]
-fn enumerate(
-    t: &Tables,
-    pool: &[u8],
-    seats: &[Seat],
-    seat: usize,
-    used: u64,
-    ranks: &mut [u32; 5],
-    fixed: Option<(u32, usize)>,
-    tally: &mut Tally,
-) {
-    let Some(current) = seats.get(seat) else {
-        let opponents = &ranks[1..seats.len().min(5)];
-        let best = opponents.iter().copied().chain(fixed.map(|f| f.0)).max();
-        let Some(best) = best else {
-            tally.wins += 1;
-            return;
-        };
-        let mut holders = opponents.iter().filter(|&&r| r == best).count();
-        if let Some((rank, count)) = fixed {
-            if rank == best {
-                holders += count;
-            }
-        }
-        tally.record(ranks[0], best, holders);
-        return;
-    };
-    if seat == 1 && fixed.is_some_and(|(best, _)| best > ranks[0]) {
-        let available = pool.len() - used.count_ones() as usize;
-        tally.losses += ways_to_complete(&seats[1..], available);
-        return;
-    }
-    let mut chosen = [0u8; 5];
-    let missing = current.missing;
-    each_completion(
-        t,
-        pool,
-        used,
-        current.state,
-        0,
-        missing,
-        &mut chosen,
-        0,
-        &mut |rank, members| {
-            let now_used = members.iter().fold(used, |u, &p| u | (1 << p));
-            if seat > 0 && rank > ranks[0] {
-                // Already beaten: every way to finish the deal is a loss; count them, don't deal them.
-                let available = pool.len() - now_used.count_ones() as usize;
-                tally.losses += ways_to_complete(&seats[seat + 1..], available);
-                return;
-            }
-            if let Some(slot) = ranks.get_mut(seat) {
-                *slot = rank;
-            }
-            enumerate(t, pool, seats, seat + 1, now_used, ranks, fixed, tally);
-        },
-    );
-}
-
-/// Deals of `available` cards to `seats` in turn.
-fn ways_to_complete(seats: &[Seat], available: usize) -> u64 {
-    let mut left = available;
-    let mut ways = 1u64;
-    for seat in seats {
-        ways = ways.saturating_mul(binomial(left, seat.missing));
-        left = left.saturating_sub(seat.missing);
-    }
-    ways
-}
-
-/// Test hook: the multiway enumeration applied to any situation (heads-up included), to cross-check
-/// the sweep against a different exact method.
+/// Test hook: plain enumeration of any situation (heads-up included), to cross-check the other
+/// methods against a different exact one.
 #[cfg(test)]
 pub(super) fn equity_by_enumeration(situation: &Situation) -> Odds {
     let t = tables();
@@ -390,8 +232,32 @@ pub(super) fn equity_by_enumeration(situation: &Situation) -> Odds {
             missing: 5 - known.len(),
         })
         .collect();
-    let mut tally = Tally::default();
-    let mut ranks = [0u32; 5];
-    enumerate(t, &pool, &seats, 0, 0, &mut ranks, None, &mut tally);
-    tally.into_odds(true, situation.deal_count())
+    enumerate_deals(t, &pool, &seats, None, None).into_odds(true, situation.deal_count())
+}
+
+/// Test hook: the indexed-last-opponent method forced, where it applies (two or more opponents
+/// with unknown cards).
+#[cfg(test)]
+pub(super) fn equity_by_index(situation: &Situation) -> Option<Odds> {
+    let plan = plan(situation);
+    let [dealt @ .., last] = plan.seats.as_slice() else {
+        return None;
+    };
+    if dealt.len() < 2 {
+        return None;
+    }
+    let t = tables();
+    let index = LastSeat::build(t, &plan.pool, *last);
+    let tally = enumerate_deals(t, &plan.pool, dealt, Some(&index), plan.fixed_best);
+    Some(tally.into_odds(true, situation.deal_count()))
+}
+
+/// Test hook: the method the plan picks.
+#[cfg(test)]
+pub(super) fn method_name(situation: &Situation) -> &'static str {
+    match plan(situation).method {
+        Method::HeadsUp => "heads-up",
+        Method::IndexedLast => "indexed",
+        Method::Enumerate => "enumerate",
+    }
 }

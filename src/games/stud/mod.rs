@@ -29,10 +29,13 @@
 //! - **Streets**: street k of heads-up five-card stud = I know my k cards, the opponent shows k − 1
 //!   upcards and hides the hole card; every card not yet dealt is unknown. Any mix is accepted.
 //! - **Exact counting** (see `exact.rs`): heads-up by a sweep over each player's completions sorted by
-//!   rank with inclusion–exclusion over shared cards (each completion evaluated once); two or more
-//!   opponents with unknown cards by enumerating deals with incremental evaluation. The `budget` of
-//!   [`equity_exact`] is in work units ([`exact_cost`]): evaluations plus counter touches for the sweep,
-//!   deals for multiway. Over budget → `None`; [`equity`] then falls back to Monte Carlo.
+//!   rank with inclusion–exclusion over shared cards (each completion evaluated once); with two or
+//!   more opponents holding unknown cards, all seats but the last are dealt and the last is counted
+//!   from a per-subset sorted index by the same inclusion–exclusion (or, when that index would
+//!   exceed 32 MB, every deal is enumerated). A deal where a dealt opponent already beats me is
+//!   counted as a loss with all its continuations at once. The `budget` of [`equity_exact`] is in
+//!   work units ([`exact_cost`]): evaluations, counter touches and index look-ups, or deals for
+//!   plain enumeration. Over budget → `None`; [`equity`] then falls back to Monte Carlo.
 //! - **Monte Carlo**: `ChaCha8Rng` seeded by the caller; the 95% half-width of `p_win` is
 //!   1.96 × its standard error, at least 3 / samples (rule of three when p is 0 or 1).
 
@@ -44,9 +47,11 @@ mod error;
 mod eval;
 mod exact;
 mod montecarlo;
+mod multiway;
 mod odds;
 mod rank;
 mod situation;
+mod sweep;
 mod tables;
 
 #[cfg(test)]
@@ -56,8 +61,8 @@ mod oracle_tests;
 
 pub use bench::{run_bench, run_bench_quick};
 pub use cards::{
-    card_index, card_name, card_rank, card_suit, cards_text, check_card, parse_card, parse_cards,
-    DECK_SIZE, RANK_LETTERS, SUIT_LETTERS,
+    card_index, card_name, card_rank, card_suit, cards_text, check_card, parse_card, parse_cards, DECK_SIZE,
+    RANK_LETTERS, SUIT_LETTERS,
 };
 pub use error::StudError;
 pub use eval::{compare, rank5, rank5_checked};

@@ -28,10 +28,7 @@ pub fn equity_monte_carlo(situation: &Situation, samples: u64, seed: u64) -> Odd
         let mut dealt = pool.iter();
         let mut ranks = [0u32; 5];
         for (rank, &(state, missing)) in ranks.iter_mut().zip(&seats) {
-            *rank = dealt
-                .by_ref()
-                .take(missing)
-                .fold(state, |s, &card| step(t, s, card));
+            *rank = dealt.by_ref().take(missing).fold(state, |s, &card| step(t, s, card));
         }
         let opponents = &ranks[1..seats.len()];
         let best = opponents.iter().copied().max().unwrap_or(0);

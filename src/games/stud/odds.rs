@@ -17,7 +17,7 @@ pub struct Odds {
     pub p_win: f64,
     pub p_tie: f64,
     pub p_loss: f64,
-    /// Expected share of the pot: (wins + Σ ties_split[n] / n) / total.
+    /// Expected share of the pot: `(wins + Σ ties_split[n] / n) / total`.
     pub equity: f64,
     /// Standard error of `p_win` (0 when exact).
     pub std_error: f64,
@@ -65,17 +65,9 @@ impl Tally {
             .skip(2)
             .map(|(players, &count)| count as f64 / players as f64)
             .sum();
-        let std_error = if exact {
-            0.0
-        } else {
-            (p_win * (1.0 - p_win) / n).sqrt()
-        };
+        let std_error = if exact { 0.0 } else { (p_win * (1.0 - p_win) / n).sqrt() };
         // At p = 0 or 1 the normal interval collapses; the rule of three (3/n) keeps it honest.
-        let ci95 = if exact {
-            0.0
-        } else {
-            (1.96 * std_error).max(3.0 / n)
-        };
+        let ci95 = if exact { 0.0 } else { (1.96 * std_error).max(3.0 / n) };
         Odds {
             wins: self.wins,
             ties,

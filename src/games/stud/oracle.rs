@@ -27,11 +27,7 @@ pub(super) fn classify(hand: &[u8]) -> (u8, Vec<u8>) {
     let adjacent = all_different && ranks[0] - ranks[4] == 4;
     let how_many = |r: u8| ranks.iter().filter(|&&x| x == r).count();
     let with_count = |n: usize| -> Vec<u8> {
-        let mut found: Vec<u8> = ranks
-            .iter()
-            .copied()
-            .filter(|&r| how_many(r) == n)
-            .collect();
+        let mut found: Vec<u8> = ranks.iter().copied().filter(|&r| how_many(r) == n).collect();
         found.dedup();
         found
     };
@@ -103,9 +99,7 @@ fn subsets(deck: &[u8], k: usize) -> Vec<Vec<u8>> {
 /// opponent's. Returns (wins, ties_split, losses).
 pub(super) fn odds(me: &[u8], opponents: &[Vec<u8>], dead: &[u8]) -> (u64, [u64; 6], u64) {
     let mut deck: Vec<u8> = (0..52).collect();
-    deck.retain(|c| {
-        !me.contains(c) && !dead.contains(c) && !opponents.iter().any(|o| o.contains(c))
-    });
+    deck.retain(|c| !me.contains(c) && !dead.contains(c) && !opponents.iter().any(|o| o.contains(c)));
     let mut hands: Vec<Vec<u8>> = vec![me.to_vec()];
     hands.extend(opponents.iter().cloned());
     let mut result = (0, [0u64; 6], 0);

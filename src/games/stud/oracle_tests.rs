@@ -26,10 +26,7 @@ fn situation(me: &str, opponents: &[&str], dead: &str) -> Situation {
 #[test]
 fn exhaustive_category_counts() {
     let counts = category_counts(tables());
-    assert_eq!(
-        counts,
-        [0, 36, 624, 3744, 5112, 9180, 54912, 123552, 1098240, 1303560]
-    );
+    assert_eq!(counts, [0, 36, 624, 3744, 5112, 9180, 54912, 123552, 1098240, 1303560]);
 }
 
 #[test]
@@ -135,10 +132,7 @@ fn seed_example() {
     let s = situation("8S TD TS 8H 8C", &["3C 5D 4H 6H"], "");
     let odds = equity_exact(&s, 1_000);
     let odds = odds.unwrap_or_else(|| panic!("within budget"));
-    assert_eq!(
-        (odds.wins, odds.ties, odds.losses, odds.total),
-        (43, 0, 0, 43)
-    );
+    assert_eq!((odds.wins, odds.ties, odds.losses, odds.total), (43, 0, 0, 43));
     assert_eq!((odds.p_win, odds.exact, odds.deals), (1.0, true, 43));
     assert_eq!(rank5(hand("8S TD TS 8H 8C")).category(), 3);
 }
@@ -187,7 +181,7 @@ fn random_situation(rng: &mut ChaCha8Rng, max_deals: u128) -> Situation {
 #[test]
 fn exact_equity_matches_the_oracle_on_random_situations() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut heads_up = 0;
+    let mut methods = std::collections::BTreeMap::new();
     for case in 0..240 {
         let s = random_situation(&mut rng, 6_000);
         let fast = equity_exact(&s, u64::MAX).unwrap_or_else(|| panic!("no budget limit"));
@@ -198,9 +192,22 @@ fn exact_equity_matches_the_oracle_on_random_situations() {
             "case {case}: {s:?}"
         );
         assert_eq!(u128::from(fast.total), s.deal_count(), "case {case}");
-        heads_up += usize::from(s.players() == 2);
+        // Plain enumeration is the fallback method: it must agree too.
+        assert_eq!(
+            Some(super::exact::equity_by_enumeration(&s)),
+            equity_exact(&s, u64::MAX)
+        );
+        *methods.entry(super::exact::method_name(&s)).or_insert(0) += 1;
+        // The indexed method too, wherever it applies, even when enumeration is cheaper.
+        if let Some(indexed) = super::exact::equity_by_index(&s) {
+            assert_eq!(Some(indexed), equity_exact(&s, u64::MAX), "case {case}");
+            *methods.entry("indexed (forced)").or_insert(0) += 1;
+        }
     }
-    assert!(heads_up > 60, "enough heads-up cases: {heads_up}");
+    // Every method was exercised.
+    for method in ["heads-up", "indexed (forced)", "enumerate"] {
+        assert!(methods.get(method).copied().unwrap_or(0) >= 10, "{methods:?}");
+    }
 }
 
 #[test]
@@ -210,6 +217,25 @@ fn sweep_matches_enumeration_on_the_full_third_street() {
     let sweep = equity_exact(&s, u64::MAX);
     let enumeration = super::exact::equity_by_enumeration(&s);
     assert_eq!(sweep, Some(enumeration));
+}
+
+#[test]
+fn indexed_last_opponent_matches_enumeration() {
+    // Three players at fourth street (25.5 M deals), four at fifth street, four at fourth street
+    // on a 16-card remainder (7.2 M deals).
+    for s in [
+        situation("AS KD 7C 7S", &["QH QC 2D", "JS TS 9S"], ""),
+        situation("AS KD 7C 7S 2C", &["QH QC 2D 5S", "JS TS 9S 8S", "4C 4D 6H 9H"], ""),
+        situation(
+            "5S 6S 7D 8D",
+            &["AS 2H 3H", "KD KH 9C", "3C 4C TD"],
+            "2S 2D 2C 3S 3D 4S 4H 4D 5H 5D 5C 6H 6D 6C 7S 7H 7C 8S 8H 8C 9S 9H 9D",
+        ),
+    ] {
+        assert_eq!(super::exact::method_name(&s), "indexed", "{s:?}");
+        let plain = super::exact::equity_by_enumeration(&s);
+        assert_eq!(equity_exact(&s, u64::MAX), Some(plain), "{s:?}");
+    }
 }
 
 #[test]
@@ -225,10 +251,7 @@ fn early_streets_with_dead_cards_match_the_oracle() {
         let s = Situation::new(me, vec![opponent], dead).unwrap_or_else(|e| panic!("{e}"));
         let fast = equity_exact(&s, u64::MAX).unwrap_or_else(|| panic!("no budget limit"));
         let (wins, ties_split, losses) = oracle::odds(s.me(), s.opponents(), s.dead());
-        assert_eq!(
-            (fast.wins, fast.ties_split, fast.losses),
-            (wins, ties_split, losses)
-        );
+        assert_eq!((fast.wins, fast.ties_split, fast.losses), (wins, ties_split, losses));
     }
 }
 

@@ -87,9 +87,7 @@ pub fn describe(rank: HandRank) -> HandDescription {
         8 => 4,
         _ => 5,
     };
-    let deciding_ranks = (0..wanted)
-        .map(|slot| ((key >> (16 - 4 * slot)) & 0xF) as u8)
-        .collect();
+    let deciding_ranks = (0..wanted).map(|slot| ((key >> (16 - 4 * slot)) & 0xF) as u8).collect();
     debug_assert_eq!(10 - (key >> CATEGORY_SHIFT), u32::from(category));
     HandDescription {
         category,
@@ -117,18 +115,9 @@ impl std::fmt::Display for HandDescription {
             2 => write!(f, "{}, four {first}s", self.name),
             3 | 6 => write!(f, "{}, three {first}s", self.name),
             1 | 5 => write!(f, "{}, {first} high", self.name),
-            7 if words.len() == 3 => write!(
-                f,
-                "{}, {}s and {}s, kicker {}",
-                self.name, words[0], words[1], words[2]
-            ),
+            7 if words.len() == 3 => write!(f, "{}, {}s and {}s, kicker {}", self.name, words[0], words[1], words[2]),
             8 if !words.is_empty() => {
-                write!(
-                    f,
-                    "{}, {first}s, kickers {}",
-                    self.name,
-                    words[1..].join(" ")
-                )
+                write!(f, "{}, {first}s, kickers {}", self.name, words[1..].join(" "))
             }
             _ => write!(f, "{}, {}", self.name, words.join(" ")),
         }

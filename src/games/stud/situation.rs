@@ -21,11 +21,7 @@ pub struct Situation {
 impl Situation {
     /// Checks counts (me 1..=5, each opponent 0..=5, 1..=4 opponents), indices and duplicates, and
     /// that enough unseen cards remain to complete every hand.
-    pub fn new(
-        me: Vec<u8>,
-        opponents: Vec<Vec<u8>>,
-        dead: Vec<u8>,
-    ) -> Result<Situation, StudError> {
+    pub fn new(me: Vec<u8>, opponents: Vec<Vec<u8>>, dead: Vec<u8>) -> Result<Situation, StudError> {
         if me.is_empty() || me.len() > HAND_SIZE {
             return Err(StudError::MyCardCount(me.len()));
         }
@@ -49,11 +45,7 @@ impl Situation {
             }
             seen[card] = true;
         }
-        let situation = Situation {
-            me,
-            opponents,
-            dead,
-        };
+        let situation = Situation { me, opponents, dead };
         let needed = situation.missing_cards();
         let unseen = situation.unseen().len();
         if needed > unseen {
@@ -91,9 +83,7 @@ impl Situation {
         for &card in &self.dead {
             seen[usize::from(card)] = true;
         }
-        (0..DECK_SIZE as u8)
-            .filter(|&c| !seen[usize::from(c)])
-            .collect()
+        (0..DECK_SIZE as u8).filter(|&c| !seen[usize::from(c)]).collect()
     }
 
     /// How many cards each player still needs, me first.
@@ -132,20 +122,14 @@ mod tests {
             Situation::new(vec![], vec![vec![]], vec![]),
             Err(StudError::MyCardCount(0))
         );
-        assert_eq!(
-            Situation::new(vec![1], vec![], vec![]),
-            Err(StudError::PlayerCount(1))
-        );
+        assert_eq!(Situation::new(vec![1], vec![], vec![]), Err(StudError::PlayerCount(1)));
         assert_eq!(
             Situation::new(vec![1], vec![vec![]; 5], vec![]),
             Err(StudError::PlayerCount(6))
         );
         assert_eq!(
             Situation::new(vec![1], vec![vec![2, 3, 4, 5, 6, 7]], vec![]),
-            Err(StudError::OpponentCardCount {
-                opponent: 1,
-                count: 6
-            })
+            Err(StudError::OpponentCardCount { opponent: 1, count: 6 })
         );
         assert_eq!(
             Situation::new(vec![1], vec![vec![1]], vec![]),
@@ -158,10 +142,7 @@ mod tests {
         let dead: Vec<u8> = (5..50).collect();
         assert_eq!(
             Situation::new(vec![0], vec![vec![1]], dead),
-            Err(StudError::NotEnoughCards {
-                needed: 8,
-                unseen: 5
-            })
+            Err(StudError::NotEnoughCards { needed: 8, unseen: 5 })
         );
     }
 

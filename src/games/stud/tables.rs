@@ -85,13 +85,7 @@ impl StateKey {
 fn build() -> Tables {
     // Row 0: the sink. Row 1: the empty hand.
     let mut next = vec![0u32; 2 * ROW];
-    let mut level: Vec<(StateKey, usize)> = vec![(
-        StateKey {
-            counts: 0,
-            suit: EMPTY,
-        },
-        1,
-    )];
+    let mut level: Vec<(StateKey, usize)> = vec![(StateKey { counts: 0, suit: EMPTY }, 1)];
     for cards_held in 0..5 {
         let mut ids: HashMap<StateKey, usize> = HashMap::new();
         let mut next_level = Vec::new();
@@ -197,15 +191,7 @@ mod tests {
         for i in [12, 0, 1, 2, 3] {
             counts[i] = 1; // A 2 3 4 5: not a straight
         }
-        assert_eq!(
-            packed_key(&counts, true) >> 20,
-            6,
-            "suited A2345 is a flush"
-        );
-        assert_eq!(
-            packed_key(&counts, false) >> 20,
-            1,
-            "offsuit A2345 is high card"
-        );
+        assert_eq!(packed_key(&counts, true) >> 20, 6, "suited A2345 is a flush");
+        assert_eq!(packed_key(&counts, false) >> 20, 1, "offsuit A2345 is high card");
     }
 }

@@ -1,0 +1,102 @@
+//! Search limits and the answer a search gives.
+
+use std::time::{Duration, Instant};
+
+use super::play::Play;
+
+/// Limits of one search. When a limit is hit the answer is [`Outcome::Unknown`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Most positions visited.
+    pub max_nodes: u64,
+    /// Most bytes for the transposition table (allocated lazily, grown by doubling).
+    pub max_table_bytes: usize,
+    /// Optional wall-clock limit.
+    pub time_limit: Option<Duration>,
+}
+
+impl Default for Budget {
+    /// 200 million positions, a 1 GiB table, no time limit.
+    fn default() -> Budget {
+        Budget {
+            max_nodes: 200_000_000,
+            max_table_bytes: 1 << 30,
+            time_limit: None,
+        }
+    }
+}
+
+/// Result for the side to move (in the three-player game: for its team).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move wins whatever the others do.
+    Win,
+    /// The other side can force a win.
+    Lose,
+    /// Not decided within the budget.
+    Unknown,
+}
+
+impl Outcome {
+    /// `win`, `lose` or `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Lose => "lose",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// What a solver answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    /// Win, lose, or unknown within the budget.
+    pub outcome: Outcome,
+    /// The recommended play: a winning one when winning; when losing, the one that holds
+    /// out longest (see the module documentation). `None` with `pass == true` means
+    /// "pass"; `None` with `pass == false` means no recommendation (unknown).
+    pub best: Option<Play>,
+    /// True when the recommended move is to pass.
+    pub pass: bool,
+    /// A principal line from the position, one entry per turn in turn order, `None` =
+    /// pass. Empty when the outcome is unknown.
+    pub line: Vec<Option<Play>>,
+    /// Positions visited (all searches of this call together).
+    pub nodes: u64,
+}
+
+/// Counts nodes and watches the clock; `exhausted` once a limit is hit.
+pub(crate) struct Meter {
+    pub nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    pub exhausted: bool,
+}
+
+impl Meter {
+    pub fn new(budget: &Budget) -> Meter {
+        Meter {
+            nodes: 0,
+            max_nodes: budget.max_nodes,
+            deadline: budget.time_limit.map(|d| Instant::now() + d),
+            exhausted: false,
+        }
+    }
+
+    /// Counts one node; false when the budget is spent.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            self.exhausted = true;
+        } else if self.nodes & 1023 == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.exhausted = true;
+                }
+            }
+        }
+        !self.exhausted
+    }
+}

@@ -1,0 +1,262 @@
+//! `run_bench`: hands per second on random and island-heavy 15-card hands, the worst case in
+//! milliseconds, and incremental add/remove against a full re-solve.
+
+use super::card::Card;
+use super::evaluate::evaluate;
+use super::hand::Hand;
+use super::incremental::HandState;
+use super::options::Options;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use std::io::Write;
+use std::time::Instant;
+
+/// The 104 cards of the double deck.
+pub fn double_deck() -> Vec<Card> {
+    (0..52u8)
+        .filter_map(|i| Card::from_index(i).ok())
+        .flat_map(|c| [c, c])
+        .collect()
+}
+
+/// A hand of `size` cards dealt from a shuffled double deck.
+pub fn random_hand(rng: &mut ChaCha8Rng, size: usize) -> Hand {
+    let mut deck = double_deck();
+    deck.shuffle(rng);
+    deck.truncate(size);
+    // At most two copies of each card by construction.
+    Hand::from_cards(&deck).unwrap_or_default()
+}
+
+/// An island-heavy hand: up to `size` cards from both copies of 2–4 suits × a window of 3–7
+/// ranks (fewer when the window holds fewer cards), topped up from the rest of the deck.
+pub fn island_hand(rng: &mut ChaCha8Rng, size: usize) -> Hand {
+    let suits = rng.random_range(2..=4usize);
+    let width = rng.random_range(3..=7u8);
+    let low = rng.random_range(0..=(13 - width));
+    let mut order = [0u8, 1, 2, 3];
+    order.shuffle(rng);
+    let mut pool: Vec<Card> = Vec::new();
+    for &s in &order[..suits] {
+        for r in low..low + width {
+            if let Some(c) = Card::new(r, s) {
+                pool.push(c);
+                pool.push(c);
+            }
+        }
+    }
+    pool.shuffle(rng);
+    pool.truncate(size);
+    let mut hand = Hand::from_cards(&pool).unwrap_or_default();
+    let mut rest = double_deck();
+    rest.shuffle(rng);
+    for c in rest {
+        if hand.len() >= size {
+            break;
+        }
+        let _ = hand.add(c);
+    }
+    hand
+}
+
+/// The worst case: the full heart suit plus AS AC.
+pub fn worst_hand() -> Hand {
+    Hand::parse("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS AC").unwrap_or_default()
+}
+
+fn hands_per_s(hands: &[Hand], options: &Options, rounds: usize) -> f64 {
+    let start = Instant::now();
+    let mut acc = 0u128;
+    for _ in 0..rounds {
+        for hand in hands {
+            let e = evaluate(black_box(hand), options);
+            acc = acc
+                .wrapping_add(e.value.merged ^ e.value.split)
+                .wrapping_add(e.value.min_cp as u128 ^ e.value.min_pc as u128);
+        }
+    }
+    black_box(acc);
+    (hands.len() * rounds) as f64 / start.elapsed().as_secs_f64()
+}
+
+struct Sizes {
+    random: usize,
+    island: usize,
+    worst_reps: usize,
+    incremental: usize,
+}
+
+fn run(out: &mut dyn Write, sizes: Sizes) -> std::io::Result<()> {
+    let options = Options::default();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    writeln!(out, "rummy bench: one thread, machine has {cores} cores")?;
+    let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    let random: Vec<Hand> = (0..sizes.random).map(|_| random_hand(&mut rng, 15)).collect();
+    let island: Vec<Hand> = (0..sizes.island).map(|_| island_hand(&mut rng, 15)).collect();
+
+    // Warm-up (tables, caches, clock) before timing.
+    hands_per_s(&random[..random.len().min(20_000)], &options, 1);
+    let random_rate = hands_per_s(&random, &options, 2);
+    writeln!(
+        out,
+        "random 15-card hands: {random_rate:.0} hands/s (full answer: both counts, both minima)"
+    )?;
+    let island_rate = hands_per_s(&island, &options, 2);
+    writeln!(out, "island-heavy 15-card hands: {island_rate:.0} hands/s")?;
+
+    let worst = worst_hand();
+    let mut worst_ms = 0.0f64;
+    for ace_high in [false, true] {
+        let o = Options { ace_high, ..options };
+        let start = Instant::now();
+        for _ in 0..sizes.worst_reps {
+            black_box(evaluate(black_box(&worst), &o));
+        }
+        let ms = start.elapsed().as_secs_f64() * 1000.0 / sizes.worst_reps as f64;
+        let e = evaluate(&worst, &o);
+        writeln!(
+            out,
+            "worst case {worst} (ace_high={ace_high}): {ms:.4} ms, merged={} split={}",
+            e.value.merged, e.value.split
+        )?;
+        worst_ms = worst_ms.max(ms);
+    }
+
+    // Incremental, the AI's draw trials: add a card, read the answer, remove it again,
+    // against evaluating both hands from scratch.
+    let deck = double_deck();
+    let hands = &random[..sizes.incremental.min(random.len())];
+    let draws: Vec<Card> = (0..hands.len())
+        .map(|_| deck[rng.random_range(0..deck.len())])
+        .collect();
+    let (inc, full) = incremental_vs_full(hands, &draws, &options);
+    let speedup = full / inc.max(1e-12);
+    writeln!(
+        out,
+        "incremental draw trial (add, read, remove): {:.0} ns, full re-solve of both hands: {:.0} ns, speedup {speedup:.2} ({} hands)",
+        inc * 1e9 / hands.len() as f64,
+        full * 1e9 / hands.len() as f64,
+        hands.len()
+    )?;
+    // Without the undo shortcut: add, then remove a different card (both re-solve).
+    let (inc2, full2) = add_then_remove_other(hands, &draws, &options);
+    writeln!(
+        out,
+        "incremental add + remove of another card (no undo): {:.0} ns, full re-solve: {:.0} ns, speedup {:.2}",
+        inc2 * 1e9 / hands.len() as f64,
+        full2 * 1e9 / hands.len() as f64,
+        full2 / inc2.max(1e-12)
+    )?;
+    writeln!(
+        out,
+        "random_hands_per_s={random_rate:.0} island_hands_per_s={island_rate:.0} worst_ms={worst_ms:.4} incremental_speedup={speedup:.2} incremental_speedup_no_undo={:.2}",
+        full2 / inc2.max(1e-12)
+    )
+}
+
+/// Seconds for (add a draw then remove one of the original cards, incrementally; the same
+/// two hands evaluated from scratch).
+fn add_then_remove_other(hands: &[Hand], draws: &[Card], options: &Options) -> (f64, f64) {
+    let mut states: Vec<HandState> = hands.iter().map(|h| HandState::new(*h, *options)).collect();
+    let firsts: Vec<Card> = hands
+        .iter()
+        .map(|h| h.cards().first().copied().unwrap_or(Card::JOKER))
+        .collect();
+    let start = Instant::now();
+    let mut acc = 0u128;
+    for ((state, &draw), &first) in states.iter_mut().zip(draws).zip(&firsts) {
+        if state.add(draw).is_ok() {
+            acc = acc.wrapping_add(state.value().split);
+        }
+        if state.remove(first).is_ok() {
+            acc = acc.wrapping_add(state.value().split);
+        }
+    }
+    black_box(acc);
+    let incremental = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    for ((hand, &draw), &first) in hands.iter().zip(draws).zip(&firsts) {
+        let mut h = *hand;
+        if h.add(draw).is_ok() {
+            acc = acc.wrapping_add(evaluate(black_box(&h), options).value.split);
+        }
+        if h.remove(first).is_ok() {
+            acc = acc.wrapping_add(evaluate(black_box(&h), options).value.split);
+        }
+    }
+    black_box(acc);
+    (incremental, start.elapsed().as_secs_f64())
+}
+
+/// Seconds for (incremental add+remove over all hands, full re-solves of the same hands).
+fn incremental_vs_full(hands: &[Hand], draws: &[Card], options: &Options) -> (f64, f64) {
+    let mut states: Vec<HandState> = hands.iter().map(|h| HandState::new(*h, *options)).collect();
+    let start = Instant::now();
+    let mut acc = 0u128;
+    for (state, &draw) in states.iter_mut().zip(draws) {
+        if state.add(draw).is_ok() {
+            acc = acc.wrapping_add(state.value().split);
+            let _ = state.remove(draw);
+        }
+        acc = acc.wrapping_add(state.value().split);
+    }
+    black_box(acc);
+    let incremental = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    for (hand, &draw) in hands.iter().zip(draws) {
+        let mut bigger = *hand;
+        if bigger.add(draw).is_ok() {
+            acc = acc.wrapping_add(evaluate(black_box(&bigger), options).value.split);
+        }
+        acc = acc.wrapping_add(evaluate(black_box(hand), options).value.split);
+    }
+    black_box(acc);
+    (incremental, start.elapsed().as_secs_f64())
+}
+
+/// The full benchmark (a few seconds in release mode).
+pub fn run_bench(out: &mut dyn Write) -> std::io::Result<()> {
+    run(
+        out,
+        Sizes {
+            random: 200_000,
+            island: 50_000,
+            worst_reps: 2_000,
+            incremental: 100_000,
+        },
+    )
+}
+
+/// A tiny version for smoke tests.
+pub fn run_bench_quick(out: &mut dyn Write) -> std::io::Result<()> {
+    run(
+        out,
+        Sizes {
+            random: 500,
+            island: 100,
+            worst_reps: 5,
+            incremental: 200,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quick_bench_ends_with_the_figures() {
+        let mut buf = Vec::new();
+        super::run_bench_quick(&mut buf).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        let last = text.lines().last().unwrap();
+        for name in [
+            "random_hands_per_s=",
+            "island_hands_per_s=",
+            "worst_ms=",
+            "incremental_speedup=",
+        ] {
+            assert!(last.contains(name), "{last}");
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! The inference semantics (SPEC §3.3), one test per feature, on small purpose-written rule sets.
+
+use kibitzer::{load_text, RunError, RunOptions, Session, StopReason};
+
+/// Loads `rules`, gives the inputs, runs, and returns the session.
+fn run(rules: &str, inputs: &[(&str, &str)]) -> Result<Session, RunError> {
+    let program = load_text("test.rules", rules).unwrap_or_else(|e| panic!("rules do not load:\n{e}"));
+    let mut s = Session::new(program);
+    s.set_options(RunOptions {
+        firing_limit: 1000,
+        trace: true,
+    });
+    for (k, v) in inputs {
+        s.set_input_text(k, v)?;
+    }
+    s.run()?;
+    Ok(s)
+}
+
+/// The output facts as `rel(args)` strings.
+fn outputs(s: &Session) -> Vec<String> {
+    s.conclusions()
+        .iter()
+        .map(|c| {
+            format!(
+                "{}({})",
+                c.relation,
+                c.args.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
+            )
+        })
+        .collect()
+}
+
+/// The rules in firing order.
+fn fired(s: &Session) -> Vec<String> {
+    s.trace_text()
+        .into_iter()
+        .filter(|l| l.starts_with("FIRE"))
+        .map(|l| l.split_whitespace().nth(2).unwrap_or("").to_string())
+        .collect()
+}
+
+#[test]
+fn salience_orders_firings() {
+    let s = run(
+        r#"ruleset t "t"
+        input n: int
+        output log
+        rule Low "low" salience 1 when n(?n) then assert log("low") end
+        rule High "high" salience 9 when n(?n) then assert log("high") end
+        rule Mid "mid" when n(?n) then assert log("mid") end"#,
+        &[("n", "1")],
+    )
+    .unwrap();
+    // No salience means 0, so Mid (0) comes after Low (1).
+    assert_eq!(fired(&s), ["High", "Low", "Mid"]);
+    assert_eq!(outputs(&s), [r#"log("high")"#, r#"log("low")"#, r#"log("mid")"#]);
+}
+
+#[test]
+fn equal_salience_fires_in_rule_order_then_activation_order() {
+    let s = run(
+        r#"ruleset t "t"
+        input xs: ints
+        output seen
+        rule B "second rule" when xs(?l) ?x in ?l then assert seen("B", ?x) end
+        rule A "first? no: declared after B" when xs(?l) ?x in ?l then assert seen("A", ?x) end"#,
+        &[("xs", "3,1,2")],
+    )
+    .unwrap();
+    // Rule order (B before A), then the order the activations were created (list order).
+    assert_eq!(fired(&s), ["B", "B", "B", "A", "A", "A"]);
+    assert_eq!(
+        outputs(&s),
+        [
+            r#"seen("B", 3)"#,
+            r#"seen("B", 1)"#,
+            r#"seen("B", 2)"#,
+            r#"seen("A", 3)"#,
+            r#"seen("A", 1)"#,
+            r#"seen("A", 2)"#
+        ]
+    );
+}
+
+#[test]
+fn refraction_fires_an_activation_once() {
+    // The rule's own assertion matches nothing new, and its activation never fires twice, so the
+    // run ends instead of looping.
+    let s = run(
+        r#"ruleset t "t"
+        input n: int
+        output seen
+        rule Once "once" when n(?n) then assert seen(?n) end"#,
+        &[("n", "5")],
+    )
+    .unwrap();
+    assert_eq!(fired(&s), ["Once"]);
+}
+
+#[test]
+fn facts_are_a_set() {
+    let s = run(
+        r#"ruleset t "t"
+        input xs: ints
+        output seen
+        rule Copy "copy" when xs(?l) ?x in ?l then assert seen(?x) end"#,
+        &[("xs", "4,4,4")],
+    )
+    .unwrap();
+    assert_eq!(fired(&s).len(), 3);
+    assert_eq!(outputs(&s), ["seen(4)"]);
+}
+
+#[test]
+fn negation_is_checked_when_the_activation_is_selected() {
+    // Both rules are activated by n(1). High fires first and asserts done; Default's `not done`
+    // held when it was activated but fails when selected, so it is dropped.
+    let s = run(
+        r#"ruleset t "t"
+        input n: int
+        output done
+        rule High "high" salience 10 when n(?n) then assert done("high") end
+        rule Default "default" when n(?n) not done(_) then assert done("default") end"#,
+        &[("n", "1")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), [r#"done("high")"#]);
+    assert!(s
+        .trace_text()
+        .iter()
+        .any(|l| l.starts_with("DROP") && l.contains("Default")));
+}
+
+#[test]
+fn aggregates_count_sum_min_max() {
+    let s = run(
+        r#"ruleset t "t"
+        input xs: ints
+        output stat
+        rule Item "item" salience 10 when xs(?l) ?x in ?l then assert item(?x) end
+        rule Stats "stats"
+        when
+            xs(_)
+            ?n = count { item(_) }
+            ?s = sum ?x { item(?x) }
+            ?lo = min ?x { item(?x) }
+            ?hi = max ?x { item(?x), ?x < 9 }
+        then assert stat(?n, ?s, ?lo, ?hi)
+        end"#,
+        &[("xs", "5,2,9,7")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["stat(4, 23, 2, 7)"]);
+}
+
+#[test]
+fn multi_solution_builtins_make_one_activation_each() {
+    let s = run(
+        r#"ruleset t "t"
+        input hand: cards(5)
+        output pair
+        rule Pair "pairs" when hand(?h) ?r = rank_held(?h, 2) then assert pair(?r) end"#,
+        &[("hand", "8S 8H KD KC 2S")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["pair(13)", "pair(8)"]);
+}
+
+#[test]
+fn builtin_output_arguments_bind_or_check() {
+    let s = run(
+        r#"ruleset t "t"
+        input hand: cards(5)
+        output kings, eights
+        rule K "kings" when hand(?h) rank_held(?h, 2, 13) then assert kings(true) end
+        rule E "eights" when hand(?h) rank_held(?h, 2, ?r) ?r < 10 then assert eights(?r) end"#,
+        &[("hand", "8S 8H KD KC 2S")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["kings(true)", "eights(8)"]);
+}
+
+#[test]
+fn the_firing_limit_names_the_looping_rules() {
+    let err = run(
+        r#"ruleset t "t"
+        input n: int
+        output count
+        rule Up "counts for ever" when count(?c) then assert count(?c + 1) end
+        rule Start "start" when n(?n) then assert count(?n) end"#,
+        &[("n", "0")],
+    )
+    .err()
+    .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "stopped after 1000 firings: the rules keep firing, most often `Up` (999×), `Start` (1×) (a rule loop? raise the limit with --max-firings if not)"
+    );
+}
+
+#[test]
+fn retract_and_halt() {
+    let s = run(
+        r#"ruleset t "t"
+        input xs: ints
+        output left
+        rule Item "item" salience 10 when xs(?l) ?x in ?l then assert left(?x) end
+        rule DropOdd "drop odd" salience 5 when left(?x) ?x % 2 == 1 then retract left(?x) end
+        rule Stop "stop" salience 1 when left(?x) ?x > 100 then halt end
+        rule Never "after halt" salience 0 when left(_) then assert left(0) end"#,
+        &[("xs", "1,2,3,4,200")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["left(2)", "left(4)", "left(200)"]);
+    let program = s.program().clone();
+    let mut again = Session::new(program);
+    again.set_input_text("xs", "1,2,3,4,200").unwrap();
+    assert_eq!(again.run().unwrap().stop, StopReason::Halted);
+}
+
+#[test]
+fn join_on_a_shared_variable_uses_each_pair_once() {
+    // a(x) and b(x) pairs: every matching pair once, whichever fact arrives last.
+    let s = run(
+        r#"ruleset t "t"
+        input xs: ints
+        input ys: ints
+        output both
+        rule A "a" salience 9 when xs(?l) ?x in ?l then assert a(?x) end
+        rule B "b" salience 9 when ys(?l) ?y in ?l then assert b(?y) end
+        rule Both "both" when a(?v) b(?v) then assert both(?v) end
+        rule Twice "same relation twice" when a(?p) a(?q) ?p < ?q then assert pair(?p, ?q) end"#,
+        &[
+            ("xs", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"),
+            ("ys", "3,5,7,40"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["both(3)", "both(5)", "both(7)"]);
+    assert_eq!(s.facts_of("pair").len(), 190, "C(20, 2) pairs, each once");
+    assert_eq!(fired(&s).iter().filter(|r| *r == "Twice").count(), 190);
+}
+
+#[test]
+fn same_rules_same_input_same_output_byte_for_byte() {
+    let rules = std::fs::read_to_string("rules/stud.rules").unwrap();
+    let program = load_text("rules/stud.rules", &rules).unwrap();
+    let render = |hand: &str| {
+        let mut s = Session::new(program.clone());
+        s.set_input_text("hand", hand).unwrap();
+        s.run().unwrap();
+        let c = s.conclusions();
+        let e = s.explain(c[0].fact, Default::default());
+        serde_json::to_string(&e).unwrap()
+    };
+    for hand in ["8S TD TS 8H 8C", "AS 2S 3S 4S 5S", "2C 3D 4H 5S 6C"] {
+        assert_eq!(render(hand), render(hand));
+    }
+}
+
+#[test]
+fn what_if_runs_the_rule_set_on_a_hypothetical_input() {
+    let s = run(
+        r#"ruleset t "t"
+        input n: int
+        output square, sum_of_squares
+        rule Square "square" when n(?n) then assert square(?n * ?n) end
+        rule Sum "squares of 1..n-1 through what-if on smaller n"
+        when
+            n(?n)
+            ?n > 1
+            ?k = range(1, ?n - 1)
+            whatif t(n: ?k) yields square(?sq)
+        then assert part(?k, ?sq)
+        end
+        rule Total "total" salience -1 when n(?n) ?n > 1 ?t = sum ?s { part(_, ?s) } then assert sum_of_squares(?t + ?n * ?n) end"#,
+        &[("n", "4")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["square(16)", "sum_of_squares(30)"]);
+}
+
+#[test]
+fn what_if_nesting_is_bounded() {
+    let err = run(
+        r#"ruleset t "t"
+        input n: int
+        output r
+        rule Deeper "asks itself forever" when n(?n) whatif t(n: ?n + 1) yields r(?x) then assert r(?x) end"#,
+        &[("n", "0")],
+    )
+    .err()
+    .unwrap();
+    assert!(err.to_string().contains("nest deeper than 6 levels"), "{err}");
+}
+
+#[test]
+fn runtime_errors_point_at_the_condition() {
+    let err = run(
+        r#"ruleset t "t"
+        input n: int
+        output r
+        rule Div "divides"
+        when
+            n(?n)
+            ?q = 10 / ?n
+        then assert r(?q) end"#,
+        &[("n", "0")],
+    )
+    .err()
+    .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "test.rules:7:13: in rule `Div`: division by zero in `10 / 0`"
+    );
+}
+
+#[test]
+fn inputs_and_parameters_are_checked() {
+    let rules = r#"ruleset t "t"
+        input n: int
+        output r
+        param limit = 0.5
+        rule R "r" when n(?n) ?n > limit then assert r(?n) end"#;
+    let program = load_text("t.rules", rules).unwrap();
+    let mut s = Session::new(program);
+    assert_eq!(
+        s.set_input_text("m", "1").unwrap_err().to_string(),
+        "`m` is not an input of `t` (its inputs: n)"
+    );
+    assert_eq!(
+        s.set_input_text("n", "x").unwrap_err().to_string(),
+        "input `n`: `x`: not an integer"
+    );
+    assert_eq!(
+        s.set_param("limt", "1").unwrap_err().to_string(),
+        "unknown parameter `limt` (parameters of `t`: limit)"
+    );
+    assert_eq!(
+        s.set_param("limit", "high").unwrap_err().to_string(),
+        "parameter `limit` is a number, got `high`"
+    );
+    assert_eq!(s.run().unwrap_err().to_string(), "missing input `n`");
+    s.set_param("limit", "3").unwrap();
+    s.set_input_text("n", "2").unwrap();
+    s.run().unwrap();
+    assert!(s.conclusions().is_empty());
+}
