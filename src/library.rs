@@ -9,7 +9,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Every shipped rule file: (file name, text). The first of each rule set is its main file.
-pub const SHIPPED: &[(&str, &str)] = &[("stud.rules", include_str!("../rules/stud.rules"))];
+pub const SHIPPED: &[(&str, &str)] = &[
+    ("stud.rules", include_str!("../rules/stud.rules")),
+    ("durak.rules", include_str!("../rules/durak.rules")),
+    ("mahjong.rules", include_str!("../rules/mahjong.rules")),
+    ("mahjong_seed.rules", include_str!("../rules/mahjong_seed.rules")),
+    ("rummy.rules", include_str!("../rules/rummy.rules")),
+    ("doudizhu.rules", include_str!("../rules/doudizhu.rules")),
+];
 
 /// The shipped rule-set names (file names without `.rules`).
 pub fn shipped_names() -> Vec<String> {

@@ -12,17 +12,49 @@ use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// classify (all 2,598,960 stud hands through the rules).
+    /// classify (all 2,598,960 stud hands through the rules), or a game's workload (`kibitzer bench
+    /// list` lists them).
     workload: String,
+    /// Extra NAME=VALUE settings for the workload.
+    settings: Vec<String>,
     /// A smaller run for smoke tests (a sample of the work, figures not comparable).
     #[arg(long)]
     quick: bool,
 }
 
 pub fn run(a: BenchArgs) -> i32 {
-    match a.workload.as_str() {
-        "classify" => classify(a.quick),
-        other => fail(format!("unknown benchmark `{other}` (known: classify)")),
+    let workloads = crate::games::workloads();
+    if a.workload == "classify" {
+        return classify(a.quick);
+    }
+    if a.workload == "list" {
+        println!("{:<16} all 2,598,960 stud hands through Rule1–Rule9", "classify");
+        for w in &workloads {
+            println!("{:<16} {}", w.name, w.about);
+        }
+        return 0;
+    }
+    let Some(w) = workloads.iter().find(|w| w.name == a.workload) else {
+        let mut known = vec!["classify"];
+        known.extend(workloads.iter().map(|w| w.name));
+        return fail(format!(
+            "unknown benchmark `{}` (known: {})",
+            a.workload,
+            known.join(", ")
+        ));
+    };
+    let mut args = Vec::new();
+    for s in &a.settings {
+        match super::split_assignment(s) {
+            Ok((k, v)) => args.push((k.to_string(), v.to_string())),
+            Err(e) => return fail(e),
+        }
+    }
+    let options = crate::games::BenchOptions { quick: a.quick, args };
+    let mut print = |line: &str| println!("{line}");
+    match (w.run)(&options, &mut print) {
+        Ok(()) => 0,
+        Err(e) => fail(e),
     }
 }
 

@@ -5,6 +5,7 @@ mod ask;
 mod batch;
 pub mod bench;
 mod check;
+mod play;
 mod rules;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ enum Command {
     Batch(batch::BatchArgs),
     /// Run a benchmark; the last line holds the figures as NAME=VALUE.
     Bench(bench::BenchArgs),
+    /// Self-play arena: seats are rule sets or built-in players; prints rates with 95% intervals.
+    Play(play::PlayArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -58,6 +61,7 @@ pub fn main() -> i32 {
         Command::Rules(a) => rules::run(a),
         Command::Batch(a) => batch::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Play(a) => play::run(a),
     });
     match result {
         Ok(code) => code,
@@ -70,8 +74,12 @@ pub fn main() -> i32 {
 
 /// Prints a problem as one line per problem on stderr and returns exit code 2.
 pub(crate) fn fail(message: impl std::fmt::Display) -> i32 {
-    for line in message.to_string().lines() {
-        eprintln!("kibitzer: {line}");
+    let text = message.to_string();
+    if text.lines().count() > 1 {
+        // Rendered diagnostics: `file:line:col: error: …`, the source line and a caret, as is.
+        eprintln!("{}", text.trim_end());
+    } else {
+        eprintln!("kibitzer: {text}");
     }
     EXIT_BAD_INPUT
 }

@@ -51,6 +51,7 @@ mod movegen;
 #[cfg(test)]
 mod oracle;
 mod play;
+pub mod plugin;
 #[cfg(test)]
 mod puzzles;
 #[cfg(test)]

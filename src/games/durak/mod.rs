@@ -61,6 +61,7 @@ mod engine;
 mod error;
 mod frac;
 mod players;
+pub mod plugin;
 mod policy;
 mod value;
 mod view;

@@ -99,6 +99,7 @@ mod notation;
 mod oracle;
 mod player;
 mod players;
+pub mod plugin;
 mod shanten;
 mod split;
 mod tables;

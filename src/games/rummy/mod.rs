@@ -75,6 +75,7 @@ pub mod incremental;
 mod jokers;
 pub mod meld;
 pub mod options;
+pub mod plugin;
 mod sets;
 mod solver;
 pub mod strategy;

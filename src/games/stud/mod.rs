@@ -49,6 +49,7 @@ mod exact;
 mod montecarlo;
 mod multiway;
 mod odds;
+pub mod plugin;
 mod rank;
 mod situation;
 mod sweep;

@@ -1,0 +1,54 @@
+//! `kibitzer play GAME --seats A,B --games N --seed S`: self-play arenas (durak, mahjong). A seat is a
+//! rule set (shipped name or path) or a built-in player; the arena reports rates with 95% intervals.
+
+use super::fail;
+use crate::games::{arenas, PlayOptions};
+
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The game (`kibitzer play list` lists the arenas).
+    game: String,
+    /// Extra NAME=VALUE settings for the arena.
+    settings: Vec<String>,
+    /// Comma-separated seats: rule sets or built-in players (random, lowest, …).
+    #[arg(long, value_delimiter = ',')]
+    seats: Vec<String>,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Seed of the deals (the same seed plays the same games).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(a: PlayArgs) -> i32 {
+    let all = arenas();
+    if a.game == "list" {
+        for arena in &all {
+            println!("{:<10} {}", arena.game, arena.about);
+        }
+        return 0;
+    }
+    let Some(arena) = all.iter().find(|x| x.game == a.game) else {
+        let known: Vec<&str> = all.iter().map(|x| x.game).collect();
+        return fail(format!("no arena for `{}` (arenas: {})", a.game, known.join(", ")));
+    };
+    let mut args = Vec::new();
+    for s in &a.settings {
+        match super::split_assignment(s) {
+            Ok((k, v)) => args.push((k.to_string(), v.to_string())),
+            Err(e) => return fail(e),
+        }
+    }
+    let options = PlayOptions {
+        seats: a.seats,
+        games: a.games,
+        seed: a.seed,
+        args,
+    };
+    let mut print = |line: &str| println!("{line}");
+    match (arena.run)(&options, &mut print) {
+        Ok(()) => 0,
+        Err(e) => fail(e),
+    }
+}
