@@ -95,9 +95,10 @@ fn classify(quick: bool) -> i32 {
     };
     let firsts: Vec<u8> = if quick { vec![30, 40] } else { (0..48).collect() };
     let cores = rayon::current_num_threads();
-    println!("classify: every five-card hand through stud Rule1–Rule9, a fresh working memory per hand, explanations recorded ({} cores)", cores);
+    println!("classify: every five-card hand through the stud rules (the query asks for `category`: Rule1–Rule9 run), a fresh working memory per hand, explanations recorded ({} cores)", cores);
 
     let mut session = Session::new(program.clone());
+    session.set_goal(&["category"]);
     let mut counts = [0u64; 9];
     let t = Instant::now();
     let mut hands = 0;
@@ -113,7 +114,11 @@ fn classify(quick: bool) -> i32 {
     let results: Vec<Result<(u64, [u64; 9]), String>> = firsts
         .par_iter()
         .map_init(
-            || Session::new(program.clone()),
+            || {
+                let mut s = Session::new(program.clone());
+                s.set_goal(&["category"]);
+                s
+            },
             |s, &f| {
                 let mut c = [0u64; 9];
                 classify_from(s, f, &mut c).map(|n| (n, c))

@@ -363,12 +363,15 @@ pub fn solve(
                     eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?,
                 ));
             }
-            let outcome = ctx.whatif.run(target, values, ctx.prog, ctx.params).map_err(|e| {
-                Box::new(MatchError {
-                    span: at.span,
-                    error: MatchErrorKind::WhatIf(Box::new(e)),
-                })
-            })?;
+            let outcome = ctx
+                .whatif
+                .run(target, rel_name, values, ctx.prog, ctx.params)
+                .map_err(|e| {
+                    Box::new(MatchError {
+                        span: at.span,
+                        error: MatchErrorKind::WhatIf(Box::new(e)),
+                    })
+                })?;
             for (rel, fact_args) in outcome.facts.iter() {
                 if rel != rel_name || fact_args.len() != args.len() {
                     continue;

@@ -202,6 +202,51 @@ impl Program {
         self.params.iter().position(|p| p.name == name)
     }
 
+    /// Which rules can matter to facts of `rel`: the rules that assert or retract a relation in
+    /// the closure of `rel` under "is asserted by a rule whose conditions mention". A what-if that
+    /// only looks at `rel` runs just these rules (the others cannot change what it sees), and
+    /// rules that can halt the run are always kept.
+    pub fn relevant_to(&self, rel: RelId) -> Vec<bool> {
+        fn mentions(conds: &[CondAt], out: &mut Vec<RelId>) {
+            for c in conds {
+                match &c.cond {
+                    Cond::Pattern { rel, .. } => out.push(*rel),
+                    Cond::Not { body } | Cond::Aggregate { body, .. } => mentions(body, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut needed = vec![false; self.relations.len()];
+        let mut keep = vec![false; self.rules.len()];
+        if let Some(n) = needed.get_mut(rel as usize) {
+            *n = true;
+        }
+        loop {
+            let mut changed = false;
+            for (i, rule) in self.rules.iter().enumerate() {
+                if keep[i] {
+                    continue;
+                }
+                let touches = rule.actions.iter().any(|a| match a {
+                    Action::Assert { rel, .. } | Action::Retract { rel, .. } => needed[*rel as usize],
+                    Action::Halt => true,
+                });
+                if touches {
+                    keep[i] = true;
+                    changed = true;
+                    let mut rels = Vec::new();
+                    mentions(&rule.conds, &mut rels);
+                    for r in rels {
+                        needed[r as usize] = true;
+                    }
+                }
+            }
+            if !changed {
+                return keep;
+            }
+        }
+    }
+
     /// The parameter values as declared.
     pub fn default_params(&self) -> Vec<Value> {
         self.params.iter().map(|p| p.value.clone()).collect()

@@ -139,6 +139,20 @@ pub struct Conclusion {
     pub fact: FactId,
 }
 
+impl std::fmt::Display for Conclusion {
+    /// `category(3, "full house")`: the relation and its arguments as a rule file would write them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}(", self.relation)?;
+        for (i, a) in self.args.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{a}")?;
+        }
+        f.write_str(")")
+    }
+}
+
 /// A rule set being queried.
 pub struct Session {
     prog: Arc<Program>,
@@ -152,6 +166,9 @@ pub struct Session {
     fired_per_rule: Vec<u64>,
     trace: Vec<TraceEvent>,
     pub(crate) whatif: WhatIfRunner,
+    /// When a what-if looks at one relation only: the rules that can matter to it (the others
+    /// are never seeded). None = every rule.
+    relevant: Option<Arc<[bool]>>,
     frame: Frame,
     /// The frame a selection-time match is copied into (kept to reuse its allocation).
     found: Frame,
@@ -184,6 +201,7 @@ impl Session {
             firing_facts: Vec::new(),
             fired_per_rule: vec![0; program.rules.len()],
             trace: Vec::new(),
+            relevant: None,
             whatif: WhatIfRunner {
                 library,
                 self_program: Some(program.clone()),
@@ -355,6 +373,9 @@ impl Session {
             }
         }
         for &r in &prog.initial {
+            if self.relevant.as_ref().is_some_and(|m| !m[r as usize]) {
+                continue;
+            }
             self.join_initial(&prog, r)?;
         }
         let mut stop = StopReason::Quiescent;
@@ -544,6 +565,9 @@ impl Session {
     fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId) -> Result<(), RunError> {
         let rel = self.mem.fact(fact).rel;
         for &(rule_idx, seed_idx) in &prog.triggers[rel as usize] {
+            if self.relevant.as_ref().is_some_and(|m| !m[rule_idx as usize]) {
+                continue;
+            }
             let rule = &prog.rules[rule_idx as usize];
             let seed = &prog.plans[rule_idx as usize].seeds[seed_idx as usize];
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
@@ -655,6 +679,31 @@ impl Session {
     }
 
     /// The output facts as (relation, arguments), for what-ifs.
+    /// Asks only for some relations: the next runs seed only the rules that can contribute to them
+    /// (`Program::relevant_to`), so a query for `category` does not pay for the odds rules. The
+    /// conclusions of those relations are exactly those of a full run; other outputs may be missing.
+    /// An empty list (or an unknown name) asks for everything again.
+    pub fn set_goal(&mut self, relations: &[&str]) {
+        let mut mask: Option<Vec<bool>> = None;
+        for name in relations {
+            let Some(rel) = self.prog.relation(name) else {
+                self.relevant = None;
+                return;
+            };
+            let r = self.prog.relevant_to(rel);
+            mask = Some(match mask {
+                None => r,
+                Some(m) => m.iter().zip(&r).map(|(a, b)| *a || *b).collect(),
+            });
+        }
+        self.relevant = mask.map(Into::into);
+    }
+
+    /// Restricts the next runs to the rules marked (what-if sub-queries; see `Program::relevant_to`).
+    pub(crate) fn set_relevant(&mut self, relevant: Option<Arc<[bool]>>) {
+        self.relevant = relevant;
+    }
+
     pub(crate) fn output_facts(&self) -> Vec<(String, Vec<Value>)> {
         self.conclusions().into_iter().map(|c| (c.relation, c.args)).collect()
     }

@@ -27,7 +27,8 @@ pub const MAX_WHATIF_DEPTH: usize = 6;
 /// Memo entries kept before the memo is cleared.
 const MEMO_LIMIT: usize = 1 << 18;
 
-type Key = (Option<String>, Vec<(String, Value)>);
+/// A sub-query: the rule set (None = itself), the relation looked at, the inputs.
+type Key = (Option<String>, String, Vec<(String, Value)>);
 
 /// Runs and remembers sub-queries for one session.
 #[derive(Default)]
@@ -36,6 +37,9 @@ pub struct WhatIfRunner {
     pub(crate) self_program: Option<Arc<Program>>,
     pub(crate) depth: usize,
     pub(crate) memo: FxHashMap<Key, Arc<WhatIfOutcome>>,
+    /// Per (rule set, relation looked at): the rules that can matter (see `Program::relevant_to`).
+    /// Kept across runs: it depends only on the program.
+    pub(crate) relevance: FxHashMap<(usize, String), Arc<[bool]>>,
     #[allow(clippy::vec_box)] // sessions are large and move in and out of the pool by pointer
     pub(crate) pool: Vec<Box<Session>>,
     /// Sub-queries asked, and how many the memo answered.
@@ -54,35 +58,46 @@ impl WhatIfRunner {
         self.sub_fired = 0;
     }
 
-    /// The remembered outcome of a sub-query, if it ran.
-    pub fn remembered(&self, target: &WhatIfTarget, inputs: &[(String, Value)]) -> Option<Arc<WhatIfOutcome>> {
-        self.memo.get(&key(target, inputs)).cloned()
-    }
-
     /// Runs (or recalls) `target` on `inputs`. `current` is the running program and `params` its
     /// parameter values, which a run of the rule set itself inherits.
     pub fn run(
         &mut self,
         target: &WhatIfTarget,
+        looked_at: &str,
         inputs: Vec<(String, Value)>,
         current: &Program,
         params: &[Value],
     ) -> Result<Arc<WhatIfOutcome>, RunError> {
         self.asked += 1;
-        let k = (target_name(target), inputs);
+        let k = (target_name(target), looked_at.to_string(), inputs);
         if let Some(hit) = self.memo.get(&k) {
             self.memo_hits += 1;
             return Ok(hit.clone());
         }
         let (program, inherit) = self.resolve(target, current)?;
+        let relevant = {
+            let rk = (Arc::as_ptr(&program) as usize, looked_at.to_string());
+            match self.relevance.get(&rk) {
+                Some(r) => r.clone(),
+                None => {
+                    let mask: Arc<[bool]> = match program.relation(looked_at) {
+                        Some(rel) => program.relevant_to(rel).into(),
+                        None => vec![true; program.rules.len()].into(),
+                    };
+                    self.relevance.insert(rk, mask.clone());
+                    mask
+                }
+            }
+        };
         let mut sub = self.take_session(&program)?;
         sub.reset();
+        sub.set_relevant(Some(relevant));
         if inherit {
             sub.set_param_values(params.to_vec());
         } else {
             sub.set_param_values(program.default_params());
         }
-        for (name, v) in &k.1 {
+        for (name, v) in &k.2 {
             sub.set_input(name, v.clone())?;
         }
         let result = sub.run();
@@ -158,8 +173,4 @@ fn target_name(t: &WhatIfTarget) -> Option<String> {
         WhatIfTarget::SelfSet => None,
         WhatIfTarget::Named(n) => Some(n.clone()),
     }
-}
-
-fn key(t: &WhatIfTarget, inputs: &[(String, Value)]) -> Key {
-    (target_name(t), inputs.to_vec())
 }

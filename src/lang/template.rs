@@ -150,6 +150,9 @@ pub fn format_value(v: &Value, f: &Format) -> String {
         (Format::RankPlural, Value::Int(r)) => {
             u8::try_from(*r).map_or_else(|_| r.to_string(), |r| rank_plural(r).to_string())
         }
+        (Format::Rank | Format::RankPlural, Value::List(items)) => {
+            items.iter().map(|x| format_value(x, f)).collect::<Vec<_>>().join(" ")
+        }
         (Format::Places(n), v) if v.as_f64().is_some() => format!("{:.*}", n, v.as_f64().unwrap_or(0.0)),
         (Format::Signed, Value::Int(i)) => {
             if *i >= 0 {

@@ -41,6 +41,7 @@
 
 mod allhands;
 mod bench;
+mod bench_rules;
 mod cards;
 mod combos;
 mod error;

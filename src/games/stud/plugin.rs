@@ -1,18 +1,248 @@
-//! How stud plugs into the engine and the CLI: its built-ins and input types, its benchmarks, its
-//! arenas.
+//! How stud plugs into the engine and the CLI: the `stud.*` built-ins the rule set calls for deals
+//! and for the native fast path, and the `stud-odds` benchmark.
+//!
+//! The rules stay the source of truth: `rules/stud.rules` classifies and compares hands itself.
+//! These built-ins only enumerate the ways unseen cards can fall (`stud.deals`), count them
+//! (`stud.deal_count`), and answer through the native evaluator when a query asks for it or when
+//! the deals are too many for the rules path (`stud.equity`, `stud.category`).
 
-use crate::builtins::Registry;
+use super::{describe, equity, rank5, Situation};
+use crate::builtins::{BuiltinError, Registry, Solutions};
+use crate::cards::{Card, Cards};
+use crate::engine::value::{Value, ValueType as T};
 use crate::games::{Arena, Workload};
+use std::sync::Arc;
 
-/// Registers stud's built-ins and input types.
-pub fn register(_registry: &mut Registry) {}
+/// Registers stud's built-ins.
+pub fn register(r: &mut Registry) {
+    let h = ("cards", T::Cards);
+    r.func(
+        "stud.deal_count",
+        &[("mine", T::Cards), ("opponent", T::Cards), ("dead", T::Cards)],
+        T::Int,
+        "heads-up: how many ways the unseen cards can complete both hands to five cards",
+        |a| {
+            let (mine, opp) = (cards(&a[0], "stud.deal_count", 1)?, cards(&a[1], "stud.deal_count", 2)?);
+            let dead = cards(&a[2], "stud.deal_count", 3)?;
+            let plan = DealPlan::new(mine, opp, dead).map_err(|e| BuiltinError::failed("stud.deal_count", e))?;
+            Ok(Value::Int(i64::try_from(plan.count()).unwrap_or(i64::MAX)))
+        },
+    );
+    r.function(
+        "stud.deals",
+        &[("mine", T::Cards), ("opponent", T::Cards), ("dead", T::Cards)],
+        &[T::Cards, T::Cards],
+        true,
+        "heads-up: every completion of both hands from the unseen cards, one solution each (mine, theirs)",
+        deals,
+    );
+    r.func(
+        "stud.seated",
+        &[("hands", T::List)],
+        T::List,
+        "the hands of the list that hold at least one card (shown or hidden): the opponents in the game",
+        |a| match &a[0] {
+            Value::List(items) => Ok(Value::list(
+                items
+                    .iter()
+                    .filter(|v| matches!(v, Value::Cards(c) if c.len() + c.hidden() as usize > 0))
+                    .cloned(),
+            )),
+            other => Err(BuiltinError::bad_argument("stud.seated", 1, "a list of hands", other)),
+        },
+    );
+    r.function(
+        "stud.category",
+        &[h],
+        &[T::Int, T::Str, T::Str],
+        false,
+        "native evaluator: category number, name and the deciding ranks in words (five visible cards)",
+        |a, o| {
+            let c = cards(&a[0], "stud.category", 1)?;
+            let idx = five(c, "stud.category")?;
+            let d = describe(rank5(idx));
+            o.push(&[
+                Value::Int(d.category as i64),
+                Value::str(d.name),
+                Value::str(&d.to_string()),
+            ]);
+            Ok(())
+        },
+    );
+    r.function(
+        "stud.equity",
+        &[
+            ("mine", T::Cards),
+            ("opponents", T::List),
+            ("dead", T::Cards),
+            ("budget", T::Int),
+            ("samples", T::Int),
+            ("seed", T::Int),
+        ],
+        &[T::Int, T::Int, T::Int, T::Int, T::Num, T::Num, T::Str],
+        false,
+        "native odds (wins, ties, losses, deals counted, p(win), 95% half-width, method): exact when the \
+         work is within budget, else Monte Carlo over `samples` deals seeded by `seed`",
+        native_equity,
+    );
+}
+
+fn cards<'a>(v: &'a Value, builtin: &str, position: usize) -> Result<&'a Cards, BuiltinError> {
+    match v {
+        Value::Cards(c) => Ok(c),
+        other => Err(BuiltinError::bad_argument(builtin, position, "cards", other)),
+    }
+}
+
+fn five(c: &Cards, builtin: &str) -> Result<[u8; 5], BuiltinError> {
+    match c.cards() {
+        [a, b, d, e, f] if c.hidden() == 0 => Ok([a.index(), b.index(), d.index(), e.index(), f.index()]),
+        _ => Err(BuiltinError::failed(
+            builtin,
+            format!("needs five visible cards, got {c}"),
+        )),
+    }
+}
+
+/// The unseen cards and how many each side still needs.
+struct DealPlan {
+    unseen: Vec<Card>,
+    need_mine: usize,
+    need_theirs: usize,
+}
+
+impl DealPlan {
+    fn new(mine: &Cards, theirs: &Cards, dead: &Cards) -> Result<DealPlan, String> {
+        if mine.hidden() > 0 {
+            return Err("my hand cannot hold hidden cards".into());
+        }
+        if mine.len() > 5 || theirs.len() + theirs.hidden() as usize > 5 {
+            return Err("a stud hand has at most five cards".into());
+        }
+        if mine.mask() & theirs.mask() != 0 {
+            return Err(format!("{mine} and {theirs} share a card"));
+        }
+        if (mine.mask() | theirs.mask()) & dead.mask() != 0 {
+            return Err(format!("a dead card ({dead}) is also in a hand"));
+        }
+        let seen = mine.mask() | theirs.mask() | dead.mask();
+        Ok(DealPlan {
+            unseen: Card::deck().filter(|c| seen & (1u64 << c.index()) == 0).collect(),
+            need_mine: 5 - mine.len(),
+            need_theirs: 5 - theirs.len(),
+        })
+    }
+
+    fn count(&self) -> u128 {
+        let n = self.unseen.len() as u128;
+        choose(n, self.need_mine as u128) * choose(n - self.need_mine as u128, self.need_theirs as u128)
+    }
+}
+
+fn choose(n: u128, k: u128) -> u128 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u128, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Calls `f` with every k-subset of `items` (indices ascending), skipping `taken`.
+fn subsets(items: &[Card], k: usize, taken: u64, f: &mut dyn FnMut(&[Card])) {
+    fn go(items: &[Card], k: usize, start: usize, taken: u64, acc: &mut Vec<Card>, f: &mut dyn FnMut(&[Card])) {
+        if acc.len() == k {
+            f(acc);
+            return;
+        }
+        for i in start..items.len() {
+            if taken & (1u64 << items[i].index()) != 0 {
+                continue;
+            }
+            acc.push(items[i]);
+            go(items, k, i + 1, taken, acc, f);
+            acc.pop();
+        }
+    }
+    go(items, k, 0, taken, &mut Vec::with_capacity(k), f);
+}
+
+/// Upper bound on the deals `stud.deals` lists in one call: beyond it the rules path is not the
+/// right tool, and the rule set routes the query to `stud.equity`.
+const MAX_LISTED_DEALS: u128 = 2_000_000;
+
+fn deals(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
+    let (mine, theirs) = (cards(&a[0], "stud.deals", 1)?, cards(&a[1], "stud.deals", 2)?);
+    let dead = cards(&a[2], "stud.deals", 3)?;
+    let plan = DealPlan::new(mine, theirs, dead).map_err(|e| BuiltinError::failed("stud.deals", e))?;
+    if plan.count() > MAX_LISTED_DEALS {
+        return Err(BuiltinError::failed(
+            "stud.deals",
+            format!(
+                "{} deals is more than the {MAX_LISTED_DEALS} this built-in lists",
+                plan.count()
+            ),
+        ));
+    }
+    let visible_theirs: Vec<Card> = theirs.cards().to_vec();
+    subsets(&plan.unseen, plan.need_mine, 0, &mut |extra_mine| {
+        let my_hand = Value::Cards(Arc::new(Cards::new(mine.cards().iter().chain(extra_mine).copied(), 0)));
+        let taken = extra_mine.iter().fold(0u64, |m, c| m | 1u64 << c.index());
+        subsets(&plan.unseen, plan.need_theirs, taken, &mut |extra_theirs| {
+            let their_hand = Cards::new(visible_theirs.iter().chain(extra_theirs).copied(), 0);
+            o.push(&[my_hand.clone(), Value::Cards(Arc::new(their_hand))]);
+        });
+    });
+    Ok(())
+}
+
+fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
+    const NAME: &str = "stud.equity";
+    let me: Vec<u8> = cards(&a[0], NAME, 1)?.cards().iter().map(|c| c.index()).collect();
+    let opponents: Vec<Vec<u8>> = match &a[1] {
+        Value::List(items) => items
+            .iter()
+            .map(|v| cards(v, NAME, 2).map(|c| c.cards().iter().map(|c| c.index()).collect()))
+            .collect::<Result<_, _>>()?,
+        other => return Err(BuiltinError::bad_argument(NAME, 2, "a list of hands", other)),
+    };
+    let dead: Vec<u8> = cards(&a[2], NAME, 3)?.cards().iter().map(|c| c.index()).collect();
+    let int_arg = |i: usize| match &a[i] {
+        Value::Int(n) if *n >= 0 => Ok(*n as u64),
+        other => Err(BuiltinError::bad_argument(NAME, i + 1, "a non-negative integer", other)),
+    };
+    let (budget, samples, seed) = (int_arg(3)?, int_arg(4)?.max(1), int_arg(5)?);
+    let situation = Situation::new(me, opponents, dead).map_err(|e| BuiltinError::failed(NAME, e.to_string()))?;
+    let odds = equity(&situation, budget, samples, seed);
+    let method = if odds.exact {
+        format!("exact, every one of the {} deals, native evaluator", odds.total)
+    } else {
+        format!(
+            "Monte Carlo, {} random deals of {} (seed {seed}), native evaluator",
+            odds.total, odds.deals
+        )
+    };
+    let as_int = |n: u64| Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    o.push(&[
+        as_int(odds.wins),
+        as_int(odds.ties),
+        as_int(odds.losses),
+        as_int(odds.total),
+        Value::Num(odds.p_win),
+        Value::Num(odds.ci95),
+        Value::str(&method),
+    ]);
+    Ok(())
+}
 
 /// stud's benchmarks for `kibitzer bench`.
 pub fn workloads() -> Vec<Workload> {
-    Vec::new()
+    vec![Workload {
+        name: "stud-odds",
+        about: "the seed query through the rules; native evaluator over all hands; exact equity at streets 2-4",
+        run: super::bench_rules::run,
+    }]
 }
 
-/// stud's arenas for `kibitzer play`.
+/// stud has no arena (the issue asks for none).
 pub fn arenas() -> Vec<Arena> {
     Vec::new()
 }
