@@ -1,0 +1,200 @@
+//! Parser and checker: every problem a rule author can make, pinned as the full rendered message
+//! (`file:line:col`, the source line, a caret). `UPDATE_EXPECT=1 cargo test --test lang` re-pins.
+
+use expect_test::{expect, Expect};
+
+fn check(rules: &str, expected: Expect) {
+    let text = match kibitzer::load_text("t.rules", rules) {
+        Ok(p) => format!("loaded `{}` with {} warning(s)", p.name, p.warnings.len()),
+        Err(e) => e.to_string(),
+    };
+    expected.assert_eq(&text);
+}
+
+const HEAD: &str = "ruleset t \"t\"\ninput hand: cards(5)\noutput category\n";
+
+#[test]
+fn syntax_error_points_at_the_token() {
+    check(
+        &format!("{HEAD}rule A \"a\" when hand(?h) then assert category(1, \"x\"\nend\n"),
+        expect![[r#"
+            t.rules:5:1: error: syntax error: unexpected `end`; expected a comparison, an operator or something else
+              |
+            5 | end
+              | ^^^"#]],
+    );
+}
+
+#[test]
+fn unbound_variables_in_then_because_and_tests() {
+    check(
+        &format!("{HEAD}rule A \"a\" when hand(?h) ?q > 3 then assert category(1, ?z) because \"{{?w}}\" end\n"),
+        expect![[r#"
+            t.rules:4:26: error: variable `?q` is compared but never bound (bind it with a pattern or `?q = ...` first)
+              |
+            4 | rule A "a" when hand(?h) ?q > 3 then assert category(1, ?z) because "{?w}" end
+              |                          ^^
+            t.rules:4:57: error: variable `?z` is used in `then` but never bound (bind it with a pattern or `?z = ...` first)
+              |
+            4 | rule A "a" when hand(?h) ?q > 3 then assert category(1, ?z) because "{?w}" end
+              |                                                         ^^
+            t.rules:4:70: error: variable `?w` in the `because` text is never bound in `when`
+              |
+            4 | rule A "a" when hand(?h) ?q > 3 then assert category(1, ?z) because "{?w}" end
+              |                                                                      ^^^^
+            t.rules:3:8: warning: no rule produces output `category`
+              |
+            3 | output category
+              |        ^^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn unknown_relation_builtin_and_arity() {
+    check(
+        &format!("{HEAD}rule A \"a\" when hand(?h, 2) colour(?h) ?x = no_such(?h) then assert category(?x) end\n"),
+        expect![[r#"
+            t.rules:4:17: error: arity mismatch: `hand` has 1 argument(s), got 2
+              |
+            4 | rule A "a" when hand(?h, 2) colour(?h) ?x = no_such(?h) then assert category(?x) end
+              |                 ^^^^^^^^^^^
+            t.rules:4:29: error: unknown relation or built-in `colour` (no input declares it and no rule asserts it)
+              |
+            4 | rule A "a" when hand(?h, 2) colour(?h) ?x = no_such(?h) then assert category(?x) end
+              |                             ^^^^^^
+            t.rules:4:45: error: unknown built-in `no_such`
+              |
+            4 | rule A "a" when hand(?h, 2) colour(?h) ?x = no_such(?h) then assert category(?x) end
+              |                                             ^^^^^^^
+            t.rules:4:78: error: variable `?x` is used in `then` but never bound (bind it with a pattern or `?x = ...` first)
+              |
+            4 | rule A "a" when hand(?h, 2) colour(?h) ?x = no_such(?h) then assert category(?x) end
+              |                                                                              ^^
+            t.rules:3:8: warning: no rule produces output `category`
+              |
+            3 | output category
+              |        ^^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn duplicate_rule_names_and_bad_salience() {
+    check(
+        &format!(
+            "{HEAD}rule A \"a\" when hand(?h) then assert category(1, \"x\") end\nrule A \"b\" salience 99999999999999999999 when hand(?h) then assert category(2, \"y\") end\n"
+        ),
+        expect![[r#"
+            t.rules:5:21: error: integer `99999999999999999999` is out of range
+              |
+            5 | rule A "b" salience 99999999999999999999 when hand(?h) then assert category(2, "y") end
+              |                     ^^^^^^^^^^^^^^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn unreachable_output_and_dead_rule() {
+    check(
+        "ruleset t \"t\"\ninput hand: cards(5)\noutput category, advice\nrule A \"a\" when hand(?h) then assert category(1, \"x\") end\nrule B \"b\" when odds(?p) then assert advice(?p) end\n",
+        expect![[r#"
+            t.rules:5:17: error: unknown relation or built-in `odds` (no input declares it and no rule asserts it)
+              |
+            5 | rule B "b" when odds(?p) then assert advice(?p) end
+              |                 ^^^^
+            t.rules:5:45: error: variable `?p` is used in `then` but never bound (bind it with a pattern or `?p = ...` first)
+              |
+            5 | rule B "b" when odds(?p) then assert advice(?p) end
+              |                                             ^^
+            t.rules:3:18: warning: no rule produces output `advice`
+              |
+            3 | output category, advice
+              |                  ^^^^^^"#]],
+    );
+}
+
+#[test]
+fn bad_input_type_and_parameter() {
+    check(
+        "ruleset t \"t\"\ninput hand: cardz(5)\nparam p = 0.5\noutput category\nrule A \"a\" when hand(?h) ?h > q then assert category(1, \"x\") end\n",
+        expect![[r#"
+            t.rules:2:13: error: unknown input type `cardz` (known: int, decimal, string, symbol, bool, ints, card, cards)
+              |
+            2 | input hand: cardz(5)
+              |             ^^^^^
+            t.rules:5:17: error: unknown relation or built-in `hand` (no input declares it and no rule asserts it)
+              |
+            5 | rule A "a" when hand(?h) ?h > q then assert category(1, "x") end
+              |                 ^^^^
+            t.rules:5:26: error: variable `?h` is compared but never bound (bind it with a pattern or `?h = ...` first)
+              |
+            5 | rule A "a" when hand(?h) ?h > q then assert category(1, "x") end
+              |                          ^^
+            t.rules:5:31: error: unknown name `q` (not a parameter or constant; variables start with `?`)
+              |
+            5 | rule A "a" when hand(?h) ?h > q then assert category(1, "x") end
+              |                               ^
+            t.rules:4:8: warning: no rule produces output `category`
+              |
+            4 | output category
+              |        ^^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn missing_header_and_unterminated_string() {
+    check(
+        "rule A \"a when hand(?h) then end\n",
+        expect![[r#"
+        t.rules:1:8: error: syntax error: unexpected `"a`; expected `salience`, a string or something else
+          |
+        1 | rule A "a when hand(?h) then end
+          |        ^^"#]],
+    );
+}
+
+#[test]
+fn parameter_overrides_are_checked() {
+    let program = kibitzer::load_shipped("stud").expect("stud");
+    let mut s = kibitzer::Session::new(program);
+    let errors: Vec<String> = [("no_such", "1"), ("bet_big_above", "lots"), ("odds_path", "7")]
+        .iter()
+        .map(|(k, v)| match s.set_param(k, v) {
+            Ok(()) => format!("{k}={v}: accepted"),
+            Err(e) => format!("{k}={v}: {e}"),
+        })
+        .collect();
+    expect![[r#"
+        no_such=1: unknown parameter `no_such` (parameters of `stud`: bet_big_above, fold_below, odds_path, rules_deal_limit, exact_budget, samples, seed)
+        bet_big_above=lots: parameter `bet_big_above` is a number, got `lots`
+        odds_path=7: accepted"#]].assert_eq(&errors.join("\n"));
+}
+
+#[test]
+fn firing_limit_names_the_looping_rules() {
+    let program = kibitzer::load_text(
+        "loop.rules",
+        "ruleset t \"t\"\ninput n: int\noutput out\nrule Count \"count up\" when n(?n) ?k = ?n then assert n(?k + 1) end\nrule Out \"never\" salience -1 when n(1000000) then assert out(1) end\n",
+    )
+    .expect("loads");
+    let mut s = kibitzer::Session::new(program);
+    s.set_options(kibitzer::RunOptions {
+        firing_limit: 500,
+        trace: false,
+    });
+    s.set_input_text("n", "1").expect("n");
+    let e = s.run().expect_err("the loop hits the limit");
+    expect!["stopped after 500 firings: the rules keep firing, most often `Count` (500×) (a rule loop? raise the limit with --max-firings if not)"].assert_eq(&e.to_string());
+}
+
+#[test]
+fn duplicate_rule_names() {
+    check(
+        &format!(
+            "{HEAD}rule A \"a\" when hand(?h) then assert category(1, \"x\") end\nrule A \"b\" when hand(?h) then assert category(2, \"y\") end\n"
+        ),
+        expect![[r#"
+            t.rules:5:6: error: duplicate rule name `A` (first defined at byte 56)
+              |
+            5 | rule A "b" when hand(?h) then assert category(2, "y") end
+              |      ^"#]],
+    );
+}
