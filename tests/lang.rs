@@ -192,7 +192,7 @@ fn duplicate_rule_names() {
             "{HEAD}rule A \"a\" when hand(?h) then assert category(1, \"x\") end\nrule A \"b\" when hand(?h) then assert category(2, \"y\") end\n"
         ),
         expect![[r#"
-            t.rules:5:6: error: duplicate rule name `A` (first defined at byte 56)
+            t.rules:5:6: error: duplicate rule name `A` (first defined at t.rules:4:6)
               |
             5 | rule A "b" when hand(?h) then assert category(2, "y") end
               |      ^"#]],

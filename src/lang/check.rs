@@ -28,6 +28,7 @@ pub struct CheckInput<'a> {
 /// Checks and resolves; `Err` holds every problem found (errors and warnings) when any is an error.
 pub fn check(input: CheckInput<'_>) -> Result<Program, (Vec<Diagnostic>, SourceMap)> {
     let mut c = Checker {
+        sources: &input.sources,
         reg: input.registry,
         known: input.known_rulesets,
         diags: Vec::new(),
@@ -37,21 +38,22 @@ pub fn check(input: CheckInput<'_>) -> Result<Program, (Vec<Diagnostic>, SourceM
         name: None,
     };
     let program = c.run(input.files);
-    let has_errors = c
-        .diags
-        .iter()
-        .any(|d| d.severity == super::diagnostics::Severity::Error);
+    let diags = std::mem::take(&mut c.diags);
+    drop(c);
+    let has_errors = diags.iter().any(|d| d.severity == super::diagnostics::Severity::Error);
     match program {
         Some(mut p) if !has_errors => {
             p.sources = input.sources;
-            p.warnings = c.diags;
+            p.warnings = diags;
             Ok(p)
         }
-        _ => Err((c.diags, input.sources)),
+        _ => Err((diags, input.sources)),
     }
 }
 
 struct Checker<'a> {
+    /// For positions inside messages ("first defined at file:line:col").
+    sources: &'a SourceMap,
     reg: &'a Registry,
     known: &'a [String],
     diags: Vec<Diagnostic>,
@@ -225,13 +227,11 @@ impl<'a> Checker<'a> {
         let mut seen_rules: FxHashMap<String, Span> = FxHashMap::default();
         for r in rules_ast {
             if let Some(prev) = seen_rules.get(&r.name.name) {
-                let loc = *prev;
+                let first = self.sources.locate(*prev);
+                let first = format!("{}:{}:{}", first.file, first.line, first.col);
                 self.error(
                     r.name.span,
-                    format!(
-                        "duplicate rule name `{}` (first defined at byte {})",
-                        r.name.name, loc.start
-                    ),
+                    format!("duplicate rule name `{}` (first defined at {first})", r.name.name),
                 );
                 continue;
             }
