@@ -6,7 +6,8 @@ use smallvec::SmallVec;
 use std::fmt;
 
 /// Cards in the order given, plus how many are hidden (`XX`), with precomputed counts.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// Equality is on the cards in order and the hidden count (the summary follows from them).
+#[derive(Clone)]
 pub struct Cards {
     cards: SmallVec<[Card; 8]>,
     hidden: u8,
@@ -16,6 +17,22 @@ pub struct Cards {
     rank_mask: u16,
     held: [u16; 5],
     suit_mask: u8,
+}
+
+impl PartialEq for Cards {
+    fn eq(&self, other: &Cards) -> bool {
+        self.hidden == other.hidden && self.cards == other.cards
+    }
+}
+
+impl Eq for Cards {}
+
+impl std::hash::Hash for Cards {
+    /// Working memory hashes facts on every insert: the set of cards (a bit mask) and the hidden
+    /// count identify a hand well enough, at the cost of one word instead of the whole summary.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.mask() ^ (u64::from(self.hidden) << 56) ^ ((self.cards.len() as u64) << 60));
+    }
 }
 
 impl Cards {
