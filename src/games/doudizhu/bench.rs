@@ -19,6 +19,7 @@ const P1_LANDLORD: &str = "BJ RJ J J 9 9 9";
 const HARD_ME: &str = "4 4 8 9 9 9 T J J Q Q A RJ";
 const HARD_ENEMY: &str = "3 3 6 6 8 8 T A A 2 2 BJ";
 
+/// Runs per puzzle (the median is reported); `--quick` runs each once.
 const PUZZLE_RUNS: usize = 5;
 
 fn hard_rules() -> Rules {
@@ -36,44 +37,72 @@ fn timed(me: Hand, enemy: Hand, rules: &Rules, budget: &Budget) -> (f64, Outcome
     (t.elapsed().as_secs_f64() * 1e3, s.outcome, s.nodes)
 }
 
-fn puzzle(out: &mut dyn Write, name: &str, me: &str, enemy: &str, rules: &Rules) -> std::io::Result<f64> {
+/// Times one puzzle: (proof ms, whole answer ms).
+fn puzzle(
+    out: &mut dyn Write,
+    name: &str,
+    (me, enemy): (&str, &str),
+    rules: &Rules,
+    runs_wanted: usize,
+) -> std::io::Result<(f64, f64)> {
     let (me, enemy) = match (parse_hand(me), parse_hand(enemy)) {
         (Ok(a), Ok(b)) => (a, b),
-        _ => return Ok(f64::NAN),
+        _ => return Ok((f64::NAN, f64::NAN)),
     };
-    // Median of five runs: the first run also pays for cold caches and fresh pages.
-    let mut runs: Vec<(f64, Outcome, u64)> = (0..PUZZLE_RUNS)
-        .map(|_| timed(me, enemy, rules, &Budget::default()))
-        .collect();
-    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let (ms, outcome, nodes) = runs[PUZZLE_RUNS / 2];
-    let first = runs.iter().map(|r| r.0).fold(0.0, f64::max);
-    writeln!(
-        out,
-        "{name}: {} in {ms:.3} ms median of {PUZZLE_RUNS} runs (slowest {first:.3} ms), \
-         {nodes} nodes",
-        outcome.as_str()
-    )?;
-    Ok(ms)
+    // Median of five runs: the first run also pays for cold caches and fresh pages. First the
+    // proof (outcome and a move that achieves it), then the whole answer of `kibitzer ask` (the
+    // line measured: fastest win / longest resistance).
+    let proof = Budget {
+        line_nodes: 0,
+        ..Budget::default()
+    };
+    let mut figures = [0.0; 2];
+    for (slot, (what, budget)) in [("proof", proof), ("with line", Budget::default())]
+        .into_iter()
+        .enumerate()
+    {
+        let mut runs: Vec<(f64, Outcome, u64)> = (0..runs_wanted).map(|_| timed(me, enemy, rules, &budget)).collect();
+        runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (ms, outcome, nodes) = runs[runs_wanted / 2];
+        let slowest = runs.iter().map(|r| r.0).fold(0.0, f64::max);
+        writeln!(
+            out,
+            "{name} ({what}): {} in {ms:.3} ms median of {runs_wanted} run(s) (slowest {slowest:.3} ms), \
+             {nodes} nodes",
+            outcome.as_str()
+        )?;
+        figures[slot] = ms;
+    }
+    Ok((figures[0], figures[1]))
 }
 
 /// Median and maximum solve times of `count` random `size`v`size` deals (standard rules).
-fn random_deals(out: &mut dyn Write, size: usize, count: usize, limit: Duration, seed: u64) -> std::io::Result<f64> {
+/// Median solve time (proof) of random deals; prints median, p90, max and the whole distribution.
+fn random_deals(
+    out: &mut dyn Write,
+    size: usize,
+    count: usize,
+    limit: Duration,
+    seed: u64,
+) -> std::io::Result<(f64, f64)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut deck: Vec<u8> = (0..13u8).flat_map(|r| [r; 4]).collect();
     deck.extend([13, 14]);
     let budget = Budget {
         time_limit: Some(limit),
+        line_nodes: 0,
         ..Budget::default()
     };
     let mut times = Vec::with_capacity(count);
+    let mut node_counts = Vec::with_capacity(count);
     let (mut wins, mut unknown) = (0, 0);
     for _ in 0..count {
         deck.shuffle(&mut rng);
         let hand = |cards: &[u8]| cards.iter().fold(Hand::EMPTY, |h, &r| h.with_added(r, 1));
         let me = hand(&deck[..size]);
         let enemy = hand(&deck[size..2 * size]);
-        let (ms, outcome, _) = timed(me, enemy, &Rules::default(), &budget);
+        let (ms, outcome, nodes) = timed(me, enemy, &Rules::default(), &budget);
+        node_counts.push(nodes);
         match outcome {
             Outcome::Win => wins += 1,
             Outcome::Unknown => unknown += 1,
@@ -82,30 +111,30 @@ fn random_deals(out: &mut dyn Write, size: usize, count: usize, limit: Duration,
         times.push(ms);
     }
     times.sort_by(f64::total_cmp);
+    node_counts.sort_unstable();
+    let median_nodes = node_counts.get(node_counts.len() / 2).copied().unwrap_or(0);
     let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
     let max = times.last().copied().unwrap_or(f64::NAN);
     let p90 = times.get(times.len() * 9 / 10).copied().unwrap_or(f64::NAN);
     writeln!(
         out,
         "{size}v{size}: {count} deals, median {median:.3} ms, p90 {p90:.3} ms, max {max:.3} ms, \
-         {wins} won by the side to move, {unknown} unknown within {} ms",
+         median {median_nodes} nodes, {wins} won by the side to move, {unknown} unknown within {} ms",
         limit.as_millis()
     )?;
-    Ok(median)
+    let all: Vec<String> = times.iter().map(|t| format!("{t:.1}")).collect();
+    writeln!(out, "  {size}v{size} all times (ms, sorted): {}", all.join(" "))?;
+    Ok((median, max))
 }
 
 fn run(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     writeln!(out, "doudizhu endgame solver benchmark ({cores} cores)")?;
-    let p1_seed = puzzle(out, "puzzle 1, seed rules", P1_FARMER, P1_LANDLORD, &Rules::seed())?;
-    let p1_std = puzzle(
-        out,
-        "puzzle 1, standard rules",
-        P1_FARMER,
-        P1_LANDLORD,
-        &Rules::default(),
-    )?;
-    let hard = puzzle(out, "hard puzzle", HARD_ME, HARD_ENEMY, &hard_rules())?;
+    let runs = if quick { 1 } else { PUZZLE_RUNS };
+    let p1 = (P1_FARMER, P1_LANDLORD);
+    let p1_seed = puzzle(out, "puzzle 1, seed rules", p1, &Rules::seed(), runs)?;
+    let p1_std = puzzle(out, "puzzle 1, standard rules", p1, &Rules::default(), runs)?;
+    let hard = puzzle(out, "hard puzzle", (HARD_ME, HARD_ENEMY), &hard_rules(), runs)?;
     let plan: &[(usize, usize, u64)] = if quick {
         &[(5, 3, 200), (8, 2, 200)]
     } else {
@@ -123,19 +152,24 @@ fn run(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
         let m = random_deals(out, size, count, Duration::from_millis(limit_ms), 17)?;
         medians.push((size, m));
     }
-    let median_of = |size: usize| medians.iter().find(|(s, _)| *s == size).map_or(f64::NAN, |(_, m)| *m);
-    writeln!(
-        out,
-        "puzzle1_seed_ms={p1_seed:.3} puzzle1_std_ms={p1_std:.3} hard_puzzle_ms={hard:.3} \
-         median_5v5_ms={:.3} median_8v8_ms={:.3} median_10v10_ms={:.3} median_12v12_ms={:.3} \
-         median_14v14_ms={:.3} median_17v17_ms={:.3}",
-        median_of(5),
-        median_of(8),
-        median_of(10),
-        median_of(12),
-        median_of(14),
-        median_of(17)
-    )
+    let of = |size: usize| {
+        medians
+            .iter()
+            .find(|(s, _)| *s == size)
+            .map_or((f64::NAN, f64::NAN), |(_, m)| *m)
+    };
+    let mut last = format!(
+        "puzzle1_seed_ms={:.3} puzzle1_std_ms={:.3} hard_puzzle_ms={:.3} puzzle1_seed_line_ms={:.3} \
+         puzzle1_std_line_ms={:.3} hard_puzzle_line_ms={:.3}",
+        p1_seed.0, p1_std.0, hard.0, p1_seed.1, p1_std.1, hard.1
+    );
+    for size in [5, 8, 10, 12, 14, 17] {
+        let (median, max) = of(size);
+        last.push_str(&format!(
+            " median_{size}v{size}_ms={median:.3} max_{size}v{size}_ms={max:.3}"
+        ));
+    }
+    writeln!(out, "{last} cores={cores}")
 }
 
 /// The full benchmark (about a minute or two in release mode).
@@ -158,5 +192,8 @@ mod tests {
         let last = text.lines().last().unwrap();
         assert!(last.starts_with("puzzle1_seed_ms="), "{last}");
         assert!(last.contains("hard_puzzle_ms=") && last.contains("median_17v17_ms="));
+        for name in ["puzzle1_std_ms=", "median_12v12_ms=", "median_14v14_ms=", "cores="] {
+            assert!(last.contains(name), "{name} missing: {last}");
+        }
     }
 }

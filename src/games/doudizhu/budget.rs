@@ -13,15 +13,20 @@ pub struct Budget {
     pub max_table_bytes: usize,
     /// Optional wall-clock limit.
     pub time_limit: Option<Duration>,
+    /// Extra positions the principal line may cost once the outcome is proven: within it the
+    /// winner's moves are the fastest wins and the loser's hold out longest; past it the line
+    /// takes the first move in search order. 0 = always the first move in search order.
+    pub line_nodes: u64,
 }
 
 impl Default for Budget {
-    /// 200 million positions, a 1 GiB table, no time limit.
+    /// 200 million positions, a 1 GiB table, no time limit, 200,000 positions for the line.
     fn default() -> Budget {
         Budget {
             max_nodes: 200_000_000,
             max_table_bytes: 1 << 30,
             time_limit: None,
+            line_nodes: 200_000,
         }
     }
 }
@@ -62,8 +67,10 @@ pub struct Solution {
     /// A principal line from the position, one entry per turn in turn order, `None` =
     /// pass. Empty when the outcome is unknown.
     pub line: Vec<Option<Play>>,
-    /// Positions visited (all searches of this call together).
+    /// Positions visited (all searches of this call together, the line's included).
     pub nodes: u64,
+    /// Positions visited to prove the outcome (before the line was chosen).
+    pub proof_nodes: u64,
 }
 
 /// Counts nodes and watches the clock; `exhausted` once a limit is hit.

@@ -18,7 +18,8 @@
 //!   [`solve3`]`(&[landlord, down, up], to_move: Seat, last: Option<(Seat, &Play)>, &rules,
 //!   &budget) -> Solution` ([`Seat`]: `Landlord`, `DownFarmer`, `UpFarmer`).
 //!   [`Solution`] `{ outcome: Win|Lose|Unknown, best, pass, line, nodes }`, [`Budget`]
-//!   `{ max_nodes, max_table_bytes, time_limit }` (default 200 M nodes, 1 GiB, no time).
+//!   `{ max_nodes, max_table_bytes, time_limit, line_nodes }` (default 200 M nodes, 1 GiB,
+//!   no time, 200,000 nodes for the line).
 //! - [`run_bench`], [`run_bench_quick`]; errors: [`DoudizhuError`].
 //!
 //! # Decisions where the spec is silent
@@ -33,12 +34,11 @@
 //! - Airplanes with wings need `airplanes` AND `three_one` (single wings) / `three_two`
 //!   (pair wings). `four_two` covers both four+two forms. Answers of the same type as the
 //!   play on the table are generated whatever the toggles (the play is already there).
-//! - Solver: see `solver.rs`. The recommended move of a lost two-player position holds out
-//!   longest = most plies (turns, passes included) before the winner empties its hand,
-//!   the winner finishing fastest and the loser lasting longest; measured exactly within
-//!   a small extra budget (about the proof's node count, at least 1,000 nodes), else the
-//!   first move in search order. In a won position the line plays the first winning move
-//!   in search order (not necessarily the fastest).
+//! - Solver: see `solver.rs`. The recommended move of a won position is the fastest win
+//!   and that of a lost position holds out longest (most plies, turns and passes included,
+//!   before the winner empties its hand, the winner finishing fastest and the loser lasting
+//!   longest), measured within `Budget::line_nodes` extra positions (default 200,000; 0 =
+//!   no measuring), else the first move of the right value in search order.
 //! - `Solution.best == None && pass` means "pass"; the line lists every turn including
 //!   forced passes (`None`).
 //! - Outcome is for the side to move (three players: for its team). Budgets give

@@ -17,11 +17,11 @@
 //!   then the lowest main rank. (Measured: this order visits 3–4× fewer nodes than
 //!   "unbeatable plays first" or "history first" on random 12v12 and 14v14 deals.)
 //!
-//! "Holds out longest" (the recommended move of a lost position) is measured in plies
-//! (turns, passes included) until the winner empties its hand when the winner plays to
-//! finish as fast as possible and the loser to last as long as possible. It is computed
-//! exactly when that second search fits in a small budget; otherwise the first move in
-//! search order is given.
+//! The principal line: every move of it (the recommended one first) is chosen by a second
+//! search measuring plies (turns, passes included) until the winner empties its hand, the
+//! winner finishing as fast as possible and the loser holding out as long as possible. It
+//! runs within `Budget::line_nodes` extra positions (default 200,000); once past it, the
+//! rest of the line takes the first move of the right value in search order.
 
 use rustc_hash::FxHashMap;
 
@@ -53,6 +53,7 @@ pub fn solve(me: Hand, enemy: Hand, last: Option<&Play>, rules: &Rules, budget: 
         pass: false,
         line: Vec::new(),
         nodes,
+        proof_nodes: nodes,
     };
     if me.is_empty() || enemy.is_empty() {
         // Somebody already went out: no move to recommend.
@@ -62,7 +63,8 @@ pub fn solve(me: Hand, enemy: Hand, last: Option<&Play>, rules: &Rules, budget: 
     let Some(wins) = s.wins(me, enemy, last.copied(), 0) else {
         return unknown(s.meter.nodes);
     };
-    let mut lengths = Longest::new(s.meter.nodes);
+    let proof_nodes = s.meter.nodes;
+    let mut lengths = Longest::new(proof_nodes, budget.line_nodes);
     let line = s.principal_line(me, enemy, last.copied(), &mut lengths);
     let first = line.first().copied().flatten();
     let pass = matches!(line.first(), Some(None));
@@ -72,6 +74,7 @@ pub fn solve(me: Hand, enemy: Hand, last: Option<&Play>, rules: &Rules, budget: 
         pass,
         line,
         nodes: s.meter.nodes,
+        proof_nodes,
     }
 }
 
@@ -318,9 +321,6 @@ impl<'r> Solver<'r> {
         measure: bool,
     ) -> Option<(Cand, bool)> {
         let wins = self.wins(me, opp, last, 0)?;
-        // A winner plays its first winning move in search order; only a loser's choice
-        // is measured.
-        let measure = measure && !wins;
         let mut moves = Vec::new();
         self.moves(me, opp, last, false, &mut moves);
         let mut chosen: Option<(Cand, Option<u32>)> = None;
@@ -365,7 +365,7 @@ impl<'r> Solver<'r> {
     ) -> Vec<Option<Play>> {
         let mut line = Vec::new();
         while line.len() < MAX_LINE && !me.is_empty() && !opp.is_empty() {
-            let Some((c, _)) = self.choose(me, opp, last, longest, line.is_empty()) else {
+            let Some((c, _)) = self.choose(me, opp, last, longest, true) else {
                 break;
             };
             line.push(c.play);
@@ -404,14 +404,14 @@ struct Longest {
 }
 
 impl Longest {
-    /// `spent`: nodes the proof took; the extra search may spend about as much again.
-    fn new(spent: u64) -> Longest {
+    /// `spent`: nodes the proof took; the line may spend `extra` more (0: no measuring).
+    fn new(spent: u64, extra: u64) -> Longest {
         Longest {
             memo: FxHashMap::default(),
             nodes: 0,
             max_nodes: LONGEST_LINE_NODES,
-            node_cap: spent + spent.max(LONGEST_LINE_NODES / 300),
-            failed: false,
+            node_cap: spent.saturating_add(extra),
+            failed: extra == 0,
         }
     }
 }

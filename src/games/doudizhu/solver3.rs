@@ -69,6 +69,7 @@ pub fn solve3(
             pass: false,
             line: Vec::new(),
             nodes: 0,
+            proof_nodes: 0,
         };
     }
     let Some(wins) = s.wins(&state) else {
@@ -78,8 +79,10 @@ pub fn solve3(
             pass: false,
             line: Vec::new(),
             nodes: s.meter.nodes,
+            proof_nodes: s.meter.nodes,
         };
     };
+    let proof_nodes = s.meter.nodes;
     // Principal line: every side plays its first move that keeps its proven result.
     let mut line = Vec::new();
     while line.len() < MAX_LINE {
@@ -116,6 +119,7 @@ pub fn solve3(
         pass: matches!(first, Some(None)),
         line,
         nodes: s.meter.nodes,
+        proof_nodes,
     }
 }
 

@@ -15,13 +15,34 @@ pub(crate) struct Key {
     pub meta: u32,
 }
 
+/// One slot: the key's fields flattened so that the flags fill the key's padding (32 bytes,
+/// a bucket of four = two cache lines).
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    key: Key,
+    a: u64,
+    b: u64,
+    c: u64,
+    meta: u32,
     /// 0 = empty slot, 1 = side to move loses, 2 = side to move wins.
     value: u8,
     /// log2 of the nodes spent proving the value (replacement priority).
     work: u8,
+}
+
+impl Entry {
+    #[inline]
+    fn holds(&self, key: &Key) -> bool {
+        self.a == key.a && self.b == key.b && self.c == key.c && self.meta == key.meta
+    }
+
+    fn key(&self) -> Key {
+        Key {
+            a: self.a,
+            b: self.b,
+            c: self.c,
+            meta: self.meta,
+        }
+    }
 }
 
 const BUCKET: usize = 4;
@@ -64,7 +85,7 @@ impl Table {
         let i = self.index(key);
         self.slots[i..i + BUCKET]
             .iter()
-            .find(|e| e.value != 0 && e.key == *key)
+            .find(|e| e.value != 0 && e.holds(key))
             .map(|e| e.value == 2)
     }
 
@@ -76,7 +97,10 @@ impl Table {
             self.grow();
         }
         let entry = Entry {
-            key,
+            a: key.a,
+            b: key.b,
+            c: key.c,
+            meta: key.meta,
             value: if wins { 2 } else { 1 },
             work: (64 - nodes.leading_zeros()) as u8,
         };
@@ -84,9 +108,10 @@ impl Table {
     }
 
     fn insert(&mut self, entry: Entry) {
-        let i = self.index(&entry.key);
+        let key = entry.key();
+        let i = self.index(&key);
         let bucket = &mut self.slots[i..i + BUCKET];
-        if let Some(slot) = bucket.iter_mut().find(|e| e.value == 0 || e.key == entry.key) {
+        if let Some(slot) = bucket.iter_mut().find(|e| e.value == 0 || e.holds(&key)) {
             if slot.value == 0 {
                 self.used += 1;
             }
@@ -119,6 +144,11 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bucket_is_two_cache_lines() {
+        assert_eq!(std::mem::size_of::<Entry>() * BUCKET, 128);
+    }
 
     #[test]
     fn stores_and_stays_within_its_cap() {

@@ -63,6 +63,9 @@ mod frac;
 mod players;
 pub mod plugin;
 mod policy;
+mod rules_ai;
+mod rules_arena;
+mod rules_bench;
 mod value;
 mod view;
 
@@ -81,5 +84,7 @@ pub use error::DurakError;
 pub use frac::Frac;
 pub use players::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
 pub use policy::{decide, decide_action, Candidate, Decision, DecisionParams, ReferencePolicy, Situation};
+pub use rules_ai::{action_of, decision_inputs, RulePlayer, RuleValuer};
+pub use rules_bench::{sample_hands, sample_positions};
 pub use value::{hand_value, parse_hand_sizes, HandValue, Term, TermKind, ValueModel, ValueParams, VALUE_PARAM_NAMES};
 pub use view::{PlayerView, Role};

@@ -1,18 +1,442 @@
-//! How durak plugs into the engine and the CLI: its built-ins and input types, its benchmarks, its
-//! arenas.
+//! How durak plugs into the engine and the CLI: its built-ins and input types (for
+//! `rules/durak.rules`), its benchmark (`kibitzer bench durak`) and its arena (`kibitzer play durak`).
+//!
+//! Input types: `durak_suit` (the trump: `D`, `♦`, `diamonds`), `durak_sizes` (every player's
+//! hand size, this player's first: `6,6,5`) and `durak_table` (the table: attack cards in the order
+//! played, each followed by `/` and the card that beat it: `7S/9S 7D`). Built-ins `durak.*` answer
+//! the questions about cards and the table that the decision rules ask (what beats what, the first
+//! unbeaten card, a hand without a card or with the table added) and check a position.
 
-use crate::builtins::Registry;
+use super::cards::{Card as DCard, Deck, Suit as DSuit};
+use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
+use crate::cards::{parse_card, Card, Cards, NotationError, Suit};
+use crate::engine::value::{Value, ValueType as T};
 use crate::games::{Arena, Workload};
+use std::sync::Arc;
 
 /// Registers durak's built-ins and input types.
-pub fn register(_registry: &mut Registry) {}
+pub fn register(r: &mut Registry) {
+    r.input_type(InputType {
+        name: "durak_suit",
+        keys: &[],
+        max_positional: 0,
+        value_type: T::Str,
+        parse: parse_suit_input,
+        doc: "a suit (the trump): S H D C, ♠ ♥ ♦ ♣ or spades, hearts, diamonds, clubs",
+    });
+    r.input_type(InputType {
+        name: "durak_sizes",
+        keys: &[],
+        max_positional: 0,
+        value_type: T::List,
+        parse: parse_sizes_input,
+        doc: "every player's hand size, this player's first: `6,6,5` (whole numbers 0..52)",
+    });
+    r.input_type(InputType {
+        name: "durak_table",
+        keys: &[],
+        max_positional: 0,
+        value_type: T::List,
+        parse: parse_table_input,
+        doc: "the durak table: attack cards in the order played, a beaten one followed by `/` and its beater: `7S/9S 7D`",
+    });
+    r.func(
+        "durak.rank_value",
+        &[("values", T::List), ("card", T::Card)],
+        T::Int,
+        "the card's rank value: entry rank − 2 of the list of values of the ranks 2..A (`rank_values`)",
+        |a| {
+            let Value::List(values) = &a[0] else {
+                return Err(BuiltinError::bad_argument(
+                    "durak.rank_value",
+                    1,
+                    "a list of 13 integers",
+                    &a[0],
+                ));
+            };
+            let c = card_arg(&a[1], "durak.rank_value", 2)?;
+            match values.get(c.rank() as usize - 2) {
+                Some(Value::Int(v)) => Ok(Value::Int(*v)),
+                _ => Err(BuiltinError::failed(
+                    "durak.rank_value",
+                    format!("no integer value for rank {} in {}", c.rank(), a[0]),
+                )),
+            }
+        },
+    );
+    r.func(
+        "durak.suit_name",
+        &[("suit", T::Str)],
+        T::Str,
+        "the suit's English name: spades, hearts, diamonds, clubs",
+        |a| Ok(Value::str(suit_arg(&a[0], "durak.suit_name", 1)?.name())),
+    );
+    r.func(
+        "durak.without",
+        &[("cards", T::Cards), ("card", T::Card)],
+        T::Cards,
+        "the cards without this card",
+        |a| {
+            let h = cards_arg(&a[0], "durak.without", 1)?;
+            let c = card_arg(&a[1], "durak.without", 2)?;
+            Ok(Value::Cards(Arc::new(Cards::new(
+                h.cards().iter().copied().filter(|x| *x != c),
+                0,
+            ))))
+        },
+    );
+    r.func(
+        "durak.union",
+        &[("a", T::Cards), ("b", T::Cards)],
+        T::Cards,
+        "the cards of a, then those of b not in a",
+        |a| {
+            let x = cards_arg(&a[0], "durak.union", 1)?;
+            let y = cards_arg(&a[1], "durak.union", 2)?;
+            let mask = x.mask();
+            Ok(Value::Cards(Arc::new(Cards::new(
+                x.cards()
+                    .iter()
+                    .copied()
+                    .chain(y.cards().iter().copied().filter(|c| mask >> c.index() & 1 == 0)),
+                0,
+            ))))
+        },
+    );
+    r.func(
+        "durak.beats",
+        &[("card", T::Card), ("attack", T::Card), ("trump", T::Str)],
+        T::Bool,
+        "true when `card` beats `attack`: same suit and higher rank, or a trump on a non-trump",
+        |a| {
+            let c = card_arg(&a[0], "durak.beats", 1)?;
+            let x = card_arg(&a[1], "durak.beats", 2)?;
+            let t = suit_arg(&a[2], "durak.beats", 3)?;
+            Ok(Value::Bool(if c.suit() == x.suit() {
+                c.rank() > x.rank()
+            } else {
+                c.suit() == t
+            }))
+        },
+    );
+    r.func(
+        "durak.low_order",
+        &[("card", T::Card), ("trump", T::Str)],
+        T::Int,
+        "the card's place in the tie-break order, lowest first: non-trumps before trumps, then rank, then suit ♠ ♥ ♦ ♣ (0..103)",
+        |a| {
+            let c = card_arg(&a[0], "durak.low_order", 1)?;
+            let t = suit_arg(&a[1], "durak.low_order", 2)?;
+            Ok(Value::Int(low_order(c, t)))
+        },
+    );
+    r.func(
+        "durak.table_cards",
+        &[("table", T::List)],
+        T::Cards,
+        "every card on the table (attack and defence cards)",
+        |a| {
+            let t = table_arg(&a[0], "durak.table_cards")?;
+            Ok(Value::Cards(Arc::new(Cards::new(
+                t.iter().flat_map(|(x, d)| std::iter::once(*x).chain(*d)),
+                0,
+            ))))
+        },
+    );
+    r.func(
+        "durak.attacks",
+        &[("table", T::List)],
+        T::Int,
+        "how many attack cards are on the table",
+        |a| Ok(Value::Int(table_arg(&a[0], "durak.attacks")?.len() as i64)),
+    );
+    r.func(
+        "durak.beaten",
+        &[("table", T::List)],
+        T::Int,
+        "how many attack cards on the table are beaten",
+        |a| {
+            Ok(Value::Int(
+                table_arg(&a[0], "durak.beaten")?
+                    .iter()
+                    .filter(|(_, d)| d.is_some())
+                    .count() as i64,
+            ))
+        },
+    );
+    r.function(
+        "durak.unbeaten",
+        &[("table", T::List)],
+        &[T::Card],
+        false,
+        "the first attack card not yet beaten, in table order (no solution when every card is beaten)",
+        |a, out| {
+            if let Some((x, _)) = table_arg(&a[0], "durak.unbeaten")?.iter().find(|(_, d)| d.is_none()) {
+                out.push1(Value::Card(*x));
+            }
+            Ok(())
+        },
+    );
+    r.function(
+        "durak.check",
+        &[
+            ("hand", T::Cards),
+            ("table", T::List),
+            ("trump", T::Str),
+            ("deck", T::Int),
+            ("stock", T::Int),
+            ("hands", T::List),
+        ],
+        &[T::Str],
+        false,
+        "checks a position (every card in the deck, none twice, defences beat their attack cards, sizes possible); yields it in words",
+        check,
+    );
+}
+
+/// Non-trumps before trumps, then rank, then suit ♠ ♥ ♦ ♣: the order of [`DCard::low_key`].
+pub(crate) fn low_order(c: Card, trump: Suit) -> i64 {
+    i64::from(c.suit() == trump) * 52 + i64::from(c.rank() - 2) * 4 + i64::from(c.suit().index())
+}
+
+fn bad(token: &str, why: impl Into<String>) -> NotationError {
+    NotationError::BadValue {
+        token: token.to_string(),
+        why: why.into(),
+    }
+}
+
+/// Reads a suit: a letter, a symbol or an English name.
+pub(crate) fn read_suit(text: &str) -> Result<Suit, NotationError> {
+    let t = text.trim();
+    let lower = t.to_lowercase();
+    let by_name = ["spades", "hearts", "diamonds", "clubs"]
+        .iter()
+        .position(|n| *n == lower || n.trim_end_matches('s') == lower);
+    if let Some(i) = by_name {
+        return Suit::from_index(i as u8).ok_or_else(|| bad(t, "unknown suit"));
+    }
+    match t.parse::<DSuit>() {
+        Ok(s) => Suit::from_index(s.index() as u8).ok_or_else(|| bad(t, "unknown suit")),
+        Err(_) => Err(bad(
+            t,
+            "unknown suit (S, H, D, C, ♠ ♥ ♦ ♣ or spades, hearts, diamonds, clubs)",
+        )),
+    }
+}
+
+fn parse_suit_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    Ok(Value::str(&read_suit(text)?.letter().to_string()))
+}
+
+fn parse_sizes_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    if text.trim().is_empty() {
+        return Ok(Value::list([]));
+    }
+    let sizes = super::value::parse_hand_sizes(text).map_err(|e| match e {
+        super::DurakError::BadNumber { token, reason } => bad(&token, reason),
+        other => bad(text, other.to_string()),
+    })?;
+    if sizes.len() > 6 {
+        return Err(bad(
+            text,
+            format!("{} hand sizes: durak is played by 2 to 6", sizes.len()),
+        ));
+    }
+    Ok(Value::list(sizes.into_iter().map(|s| Value::Int(s as i64))))
+}
+
+/// Reads `7S/9S 7D`: attack cards in order, a beaten one written `attack/defence`.
+pub(crate) fn read_table(text: &str) -> Result<Vec<(Card, Option<Card>)>, NotationError> {
+    let mut out: Vec<(Card, Option<Card>)> = Vec::new();
+    let mut seen = 0u64;
+    let mut note = |c: Card| -> Result<Card, NotationError> {
+        if seen >> c.index() & 1 == 1 {
+            return Err(NotationError::TooManyCopies {
+                card: c.to_string(),
+                times: 2,
+                allowed: 1,
+            });
+        }
+        seen |= 1 << c.index();
+        Ok(c)
+    };
+    for token in text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|t| !t.is_empty())
+    {
+        let mut parts = token.split('/');
+        let attack = parts.next().unwrap_or_default();
+        let defence = parts.next();
+        if parts.next().is_some() {
+            return Err(bad(token, "one attack card and at most one defence: `7S/9S`"));
+        }
+        let a = note(parse_card(attack)?)?;
+        let d = match defence {
+            Some(d) if !d.is_empty() => Some(note(parse_card(d)?)?),
+            Some(_) => return Err(bad(token, "nothing after `/`: write the card that beat it, or no `/`")),
+            None => None,
+        };
+        out.push((a, d));
+    }
+    if out.len() > 6 {
+        return Err(bad(text, format!("{} attack cards: a bout holds at most 6", out.len())));
+    }
+    Ok(out)
+}
+
+fn parse_table_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    Ok(table_value(&read_table(text)?))
+}
+
+/// The table as rules see it: a list of `[attack]` or `[attack, defence]` lists.
+pub(crate) fn table_value(table: &[(Card, Option<Card>)]) -> Value {
+    Value::list(table.iter().map(|(a, d)| match d {
+        Some(d) => Value::list([Value::Card(*a), Value::Card(*d)]),
+        None => Value::list([Value::Card(*a)]),
+    }))
+}
+
+fn cards_arg<'a>(v: &'a Value, name: &str, pos: usize) -> Result<&'a Cards, BuiltinError> {
+    match v {
+        Value::Cards(c) => Ok(c),
+        other => Err(BuiltinError::bad_argument(name, pos, "cards", other)),
+    }
+}
+
+fn card_arg(v: &Value, name: &str, pos: usize) -> Result<Card, BuiltinError> {
+    match v {
+        Value::Card(c) => Ok(*c),
+        other => Err(BuiltinError::bad_argument(name, pos, "a card", other)),
+    }
+}
+
+fn suit_arg(v: &Value, name: &str, pos: usize) -> Result<Suit, BuiltinError> {
+    match v {
+        Value::Str(s) => read_suit(s).map_err(|e| BuiltinError::failed(name, e.to_string())),
+        other => Err(BuiltinError::bad_argument(name, pos, "a suit letter", other)),
+    }
+}
+
+fn table_arg(v: &Value, name: &str) -> Result<Vec<(Card, Option<Card>)>, BuiltinError> {
+    let Value::List(items) = v else {
+        return Err(BuiltinError::bad_argument(name, 1, "a table", v));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        match item {
+            Value::List(pair) => match &pair[..] {
+                [Value::Card(a)] => out.push((*a, None)),
+                [Value::Card(a), Value::Card(d)] => out.push((*a, Some(*d))),
+                _ => return Err(BuiltinError::bad_argument(name, 1, "a table", v)),
+            },
+            _ => return Err(BuiltinError::bad_argument(name, 1, "a table", v)),
+        }
+    }
+    Ok(out)
+}
+
+fn to_dcard(c: Card) -> Option<DCard> {
+    let s = DSuit::from_index(c.suit().index() as usize)?;
+    DCard::new(c.rank(), s).ok()
+}
+
+fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const NAME: &str = "durak.check";
+    let hand = cards_arg(&a[0], NAME, 1)?;
+    let table = table_arg(&a[1], NAME)?;
+    let trump = suit_arg(&a[2], NAME, 3)?;
+    let deck_size = a[3]
+        .as_int()
+        .ok_or_else(|| BuiltinError::bad_argument(NAME, 4, "an integer", &a[3]))?;
+    let stock = a[4]
+        .as_int()
+        .ok_or_else(|| BuiltinError::bad_argument(NAME, 5, "an integer", &a[4]))?;
+    let fail = |m: String| BuiltinError::failed(NAME, m);
+    let deck = usize::try_from(deck_size)
+        .ok()
+        .and_then(|n| Deck::from_size(n).ok())
+        .ok_or_else(|| fail(format!("deck={deck_size}: a durak deck has 24, 32, 36 or 52 cards")))?;
+    let mut seen = 0u64;
+    let all = hand.cards().iter().map(|c| (*c, "hand")).chain(
+        table
+            .iter()
+            .flat_map(|(x, d)| std::iter::once((*x, "table")).chain(d.map(|d| (d, "table")))),
+    );
+    for (c, place) in all {
+        if to_dcard(c).is_none_or(|d| !deck.contains(d)) {
+            return Err(fail(format!(
+                "{} ({place}) is not in the {}-card deck (ranks {} to A)",
+                c.pretty(),
+                deck.size(),
+                super::cards::rank_pretty(deck.lowest_rank())
+            )));
+        }
+        if seen >> c.index() & 1 == 1 {
+            return Err(fail(format!("{} is both in the hand and on the table", c.pretty())));
+        }
+        seen |= 1 << c.index();
+    }
+    for (x, d) in &table {
+        if let Some(d) = d {
+            let beats = if d.suit() == x.suit() {
+                d.rank() > x.rank()
+            } else {
+                d.suit() == trump
+            };
+            if !beats {
+                return Err(fail(format!(
+                    "{} does not beat {} (trump {})",
+                    d.pretty(),
+                    x.pretty(),
+                    trump.symbol()
+                )));
+            }
+        }
+    }
+    if stock < 0 || stock as usize > deck.size() {
+        return Err(fail(format!(
+            "stock={stock}: the stock holds 0 to {} cards",
+            deck.size()
+        )));
+    }
+    let sizes: Vec<i64> = match &a[5] {
+        Value::List(items) => items.iter().filter_map(Value::as_int).collect(),
+        _ => Vec::new(),
+    };
+    let total = stock + sizes.iter().sum::<i64>() + table.iter().map(|(_, d)| 1 + i64::from(d.is_some())).sum::<i64>();
+    if total > deck.size() as i64 {
+        return Err(fail(format!(
+            "{stock} in the stock, {} in the hands and the table: more than the {}-card deck",
+            total - stock,
+            deck.size()
+        )));
+    }
+    out.push1(Value::str(&format!(
+        "{}-card deck, trump {}, {} in the stock",
+        deck.size(),
+        trump.symbol(),
+        stock
+    )));
+    Ok(())
+}
 
 /// durak's benchmarks for `kibitzer bench`.
 pub fn workloads() -> Vec<Workload> {
-    Vec::new()
+    vec![Workload {
+        name: "durak",
+        about:
+            "durak: hand values/s through the rules, rule-AI decisions/s, arena games/s with the rule AI in every seat",
+        run: super::rules_bench::run,
+    }]
 }
 
 /// durak's arenas for `kibitzer play`.
 pub fn arenas() -> Vec<Arena> {
-    Vec::new()
+    vec![Arena {
+        game: "durak",
+        about: "whole durak games: seats durak (the rule AI) or a .rules path, random, lowest, reference (native); \
+                settings deck=24|32|36|52 transfer=true five_before_first_discard=false, any other NAME=VALUE is a rule parameter",
+        run: super::rules_arena::run,
+    }]
 }

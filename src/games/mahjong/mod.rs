@@ -45,6 +45,12 @@
 //! intervals via [`wilson_interval`]). Native players: [`RandomPlayer`], [`SeedPlayer`],
 //! [`StrongPlayer`] (and their discard choices [`seed_discard`], [`strong_discard`]).
 //!
+//! **Rules** — [`rules_api`]: the `mahjong.*` built-ins and the `tiles` / `melds` input types the
+//! rule sets `rules/mahjong.rules` (strong) and `rules/mahjong_seed.rules` (the seed's bot) call;
+//! [`rule_player`]: [`rule_player::RulePlayer`] (a rule set as an arena seat, one reused session)
+//! and [`rule_player::TwinCheck`] (a native and a rule player deciding side by side);
+//! [`plugin`]: registration, `kibitzer play mahjong`, `kibitzer bench mahjong`.
+//!
 //! **Benchmark** — [`run_bench`], [`run_bench_quick`]; the last line is
 //! `win_checks_per_s=… shanten_per_s=… waits_per_s=… decision_us=… games_per_s=…`.
 //!
@@ -100,6 +106,9 @@ mod oracle;
 mod player;
 mod players;
 pub mod plugin;
+mod rule_bench;
+pub mod rule_player;
+pub mod rules_api;
 mod shanten;
 mod split;
 mod tables;

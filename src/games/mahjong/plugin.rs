@@ -1,18 +1,170 @@
 //! How mahjong plugs into the engine and the CLI: its built-ins and input types, its benchmarks, its
 //! arenas.
 
+use std::time::Instant;
+
 use crate::builtins::Registry;
-use crate::games::{Arena, Workload};
+use crate::games::{Arena, BenchOptions, PlayOptions, Report, Workload};
+use crate::library::load_any;
+
+use super::arena::play_match;
+use super::bench::{run_bench, run_bench_quick};
+use super::player::Player;
+use super::players::{RandomPlayer, SeedPlayer, StrongPlayer};
+use super::rule_player::RulePlayer;
 
 /// Registers mahjong's built-ins and input types.
-pub fn register(_registry: &mut Registry) {}
+pub fn register(registry: &mut Registry) {
+    super::rules_api::register(registry);
+}
 
 /// mahjong's benchmarks for `kibitzer bench`.
 pub fn workloads() -> Vec<Workload> {
-    Vec::new()
+    vec![Workload {
+        name: "mahjong",
+        about: "win checks, shanten and waits per second (random and near-ready hands), decision time of the rule set and of the native player, arena games per second",
+        run: bench,
+    }]
 }
 
 /// mahjong's arenas for `kibitzer play`.
 pub fn arenas() -> Vec<Arena> {
-    Vec::new()
+    vec![Arena {
+        game: "mahjong",
+        about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, seed, strong, strong-plain)",
+        run: arena,
+    }]
+}
+
+/// The native players a seat may name.
+pub const NATIVE_SEATS: [&str; 4] = ["random", "seed", "strong", "strong-plain"];
+
+/// A seat: native, or a rule set whose failed decisions are reported.
+pub enum Seat {
+    /// A native player.
+    Native(Box<dyn Player>),
+    /// A rule set.
+    Rules(Box<RulePlayer>),
+}
+
+impl Seat {
+    /// A seat by name: a native player, else a rule set (shipped name or path).
+    pub fn by_name(name: &str, index: usize, seed: u64) -> Result<Seat, String> {
+        Ok(match name {
+            "random" => Seat::Native(Box::new(RandomPlayer::new(seed ^ (index as u64 + 1)))),
+            "seed" => Seat::Native(Box::new(SeedPlayer::default())),
+            "strong" => Seat::Native(Box::new(StrongPlayer::default())),
+            "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
+            other => {
+                let file = if other == "mahjong-seed" { "mahjong_seed" } else { other };
+                let program = load_any(file).map_err(|e| format!("seat {}: {e}", index + 1))?;
+                if program.relation("discard").is_none() || program.relation("call").is_none() {
+                    return Err(format!(
+                        "seat {}: rule set `{}` concludes no `discard` and `call`: not a mahjong player (native players: {})",
+                        index + 1,
+                        program.name,
+                        NATIVE_SEATS.join(", ")
+                    ));
+                }
+                Seat::Rules(Box::new(RulePlayer::new(other, program)))
+            }
+        })
+    }
+
+    fn player(&mut self) -> &mut dyn Player {
+        match self {
+            Seat::Native(p) => p.as_mut(),
+            Seat::Rules(r) => r.as_mut(),
+        }
+    }
+}
+
+fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
+    let names: Vec<String> = if opts.seats.is_empty() {
+        vec!["mahjong".to_string(), "mahjong_seed".to_string()]
+    } else {
+        opts.seats.clone()
+    };
+    if names.len() != 2 {
+        return Err(format!("two-player mahjong needs exactly 2 seats, got {}", names.len()));
+    }
+    if let Some((k, _)) = opts.args.first() {
+        return Err(format!("the mahjong arena takes no setting `{k}`"));
+    }
+    let games = u32::try_from(opts.games).map_err(|_| format!("--games {} is too many", opts.games))?;
+    let mut a = Seat::by_name(&names[0], 0, opts.seed)?;
+    let mut b = Seat::by_name(&names[1], 1, opts.seed)?;
+    let start = Instant::now();
+    let stats = play_match([a.player(), b.player()], games, opts.seed);
+    let secs = start.elapsed().as_secs_f64();
+    report(&format!(
+        "mahjong arena: {} vs {}, {} games, seed {}, dealer alternates",
+        names[0], names[1], games, opts.seed
+    ));
+    for line in stats.report().lines() {
+        report(line);
+    }
+    if let Some(m) = &stats.first_misplay {
+        report(&format!("first misplay (replaced by a fallback): {m}"));
+    }
+    for (i, s) in [&a, &b].into_iter().enumerate() {
+        if let Seat::Rules(r) = s {
+            if r.failures > 0 {
+                report(&format!(
+                    "seat {i} {}: {} decision(s) the rules could not make (fallback played), first: {}",
+                    names[i],
+                    r.failures,
+                    r.first_failure.as_deref().unwrap_or("")
+                ));
+            }
+        }
+    }
+    let per_game = stats.turns as f64 / f64::from(games.max(1));
+    report(&format!(
+        "{:.1} discards per game; {:.0} games/s ({:.2} s)",
+        per_game,
+        f64::from(games) / secs.max(1e-9),
+        secs
+    ));
+    Ok(())
+}
+
+fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
+    if let Some((k, _)) = opts.args.first() {
+        return Err(format!("the mahjong bench takes no setting `{k}`"));
+    }
+    let mut buf = Vec::new();
+    if opts.quick {
+        run_bench_quick(&mut buf)
+    } else {
+        run_bench(&mut buf)
+    }
+    .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let native_figures = lines.pop().unwrap_or("").to_string();
+    for l in lines {
+        report(l);
+    }
+    let (positions, games) = if opts.quick { (60, 6) } else { (2000, 200) };
+    let rules = super::rule_bench::measure(positions, games)?;
+    for l in &rules.lines {
+        report(l);
+    }
+    // The native line's decision_us becomes native_decision_us; decision_us is the rule set's.
+    let mut figures = Vec::new();
+    for pair in native_figures.split_whitespace() {
+        match pair.split_once('=') {
+            Some(("decision_us", v)) => {
+                figures.push(format!("decision_us={:.2}", rules.decision_us));
+                figures.push(format!("native_decision_us={v}"));
+            }
+            _ => figures.push(pair.to_string()),
+        }
+    }
+    figures.push(format!("call_decision_us={:.2}", rules.call_decision_us));
+    figures.push(format!("rule_games_per_s={:.0}", rules.games_per_s));
+    figures.push("cores=2".to_string());
+    report(&figures.join(" "));
+    Ok(())
 }

@@ -160,16 +160,16 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>, RummyError> {
         } else {
             (rank_of(c), 1)
         };
-        let token_end = (i + rank_len + 1).min(chars.len());
-        let token: String = chars[i..token_end].iter().collect();
+        // The token as written, for error messages only.
+        let token = || -> String { chars[i..(i + rank_len + 1).min(chars.len())].iter().collect() };
         let Some(rank) = rank else {
             return Err(RummyError::UnknownRank {
-                token,
+                token: token(),
                 rank: c.to_string(),
             });
         };
         let Some(&suit_char) = chars.get(i + rank_len) else {
-            return Err(RummyError::MissingSuit { token });
+            return Err(RummyError::MissingSuit { token: token() });
         };
         if is_separator(suit_char) {
             return Err(RummyError::MissingSuit {
@@ -178,7 +178,7 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>, RummyError> {
         }
         let Some(suit) = suit_of(suit_char) else {
             return Err(RummyError::UnknownSuit {
-                token,
+                token: token(),
                 suit: suit_char.to_string(),
             });
         };

@@ -9,7 +9,7 @@
 //!   accepts the seed's `2H3H4H5H`, `10H`/`TH`, spaces, commas, ♠♥♦♣, any case).
 //! - [`Options`]: `ace_high`, `split_runs`, `wild_rank`, `joker_points`, `list_limit`,
 //!   `node_budget`.
-//! - [`evaluate`]`(&Hand, &Options) -> `[`Evaluation`]: islands ([`IslandEval`]: cards,
+//! - [`evaluate()`]`(&Hand, &Options) -> `[`Evaluation`]: islands ([`IslandEval`]: cards,
 //!   control points, counts, minima), whole-hand [`Value`] (`merged` and `split` counts,
 //!   `min_cards()`, `min_points()`), `maximal_count()` under the options' convention,
 //!   `min_cards_arrangement()` / `min_points_arrangement()` witnesses, `arrangements()` (a lazy
@@ -18,6 +18,8 @@
 //! - Incremental: [`HandState`] (`new`, `add`, `remove`, `value`, `evaluation`).
 //! - Strategy: [`discard_options`], [`best_discard`], [`take_advice`], [`go_out`].
 //! - [`RummyError`], [`run_bench`], [`run_bench_quick`].
+//! - [`plugin`]: the `rummy.*` built-ins and input types of `rules/rummy.rules`, and the
+//!   `kibitzer bench rummy` workload (native figures, then whole queries through the rules).
 //!
 //! # Decisions where the spec is silent
 //! - Card order (canonical listings): suit S H D C, then rank A..K, jokers last. Printing:
@@ -62,7 +64,8 @@
 //!   naturals. Dumped jokers and wild cards score `joker_points` (default 0). A joker joins
 //!   every island, so such hands are one island solved by an owner-ordered enumeration of
 //!   meld multisets (`node_budget`, default 20,000,000 nodes; past it `exact = false`).
-//! - Strategy: see `strategy.rs` (discard by fewest remaining deadwood points, then cards;
+//! - Strategy: see `strategy.rs` (discard by fewest remaining deadwood points, then cards,
+//!   then the card worth more;
 //!   take the discard-pile card when it strictly lowers the minimum deadwood points after the
 //!   best other discard; go out when all cards meld, or all but one final discard).
 pub mod bench;
@@ -76,6 +79,7 @@ mod jokers;
 pub mod meld;
 pub mod options;
 pub mod plugin;
+mod rules_bench;
 mod sets;
 mod solver;
 pub mod strategy;

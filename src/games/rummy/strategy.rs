@@ -2,7 +2,8 @@
 //! card, and whether the hand can go out.
 //!
 //! Conventions (the spec leaves them open): a discard is judged by the minimum deadwood points
-//! of the hand left (then its minimum deadwood cards, then card order); taking the discard-pile
+//! of the hand left (then its minimum deadwood cards, then the card worth more points, then
+//! card order); taking the discard-pile
 //! card is advised when, after taking it and discarding the best *other* card (never a copy of
 //! the card just taken), the minimum deadwood points are strictly lower than now; a hand can go
 //! out when every card is melded, or when one final discard leaves every other card melded (the
@@ -46,13 +47,25 @@ fn options_of(state: &mut HandState, except: Option<Card>) -> Vec<DiscardOption>
     out
 }
 
-fn best_of(list: &[DiscardOption]) -> Option<DiscardOption> {
-    list.iter().min_by_key(|d| (d.min_points, d.min_cards, d.card)).copied()
+/// Fewest deadwood points left, then fewest cards, then the card worth more (it would cost
+/// more if it stayed), then card order.
+fn best_of(list: &[DiscardOption], options: &Options) -> Option<DiscardOption> {
+    list.iter()
+        .min_by_key(|d| {
+            (
+                d.min_points,
+                d.min_cards,
+                std::cmp::Reverse(super::meld::card_points(d.card, options)),
+                d.card,
+            )
+        })
+        .copied()
 }
 
-/// The discard leaving the fewest deadwood points (then cards, then card order).
+/// The discard leaving the fewest deadwood points (then cards, then the card worth more, then
+/// card order).
 pub fn best_discard(hand: &Hand, options: &Options) -> Option<DiscardOption> {
-    best_of(&discard_options(hand, options))
+    best_of(&discard_options(hand, options), options)
 }
 
 /// Whether to take the discard-pile card.
@@ -72,7 +85,7 @@ pub fn take_advice(hand: &Hand, top: Card, options: &Options) -> Result<TakeAdvi
     let mut state = HandState::new(*hand, *options);
     let before = state.value();
     state.add(top)?;
-    let best = best_of(&options_of(&mut state, Some(top)));
+    let best = best_of(&options_of(&mut state, Some(top)), options);
     let (after_points, after_cards, discard) = match best {
         Some(d) => (d.min_points, d.min_cards, Some(d.card)),
         None => (before.min_points(), before.min_cards(), None),

@@ -1,0 +1,213 @@
+//! The rule-driven side of durak: `rules/durak.rules` run through a reused [`Session`] — the hand
+//! value by the rules ([`RuleValuer`]) and the rule AI as an arena player ([`RulePlayer`]).
+
+use super::cards::{Card as DCard, CardSet, Suit as DSuit};
+use super::engine::Action;
+use super::error::DurakError;
+use super::players::Player;
+use super::view::{PlayerView, Role};
+use crate::cards::{Card, Cards, Suit};
+use crate::engine::program::Program;
+use crate::engine::session::Session;
+use crate::engine::value::Value;
+use std::sync::Arc;
+
+/// The engine's card for a durak card.
+pub fn to_card(c: DCard) -> Card {
+    let suit = Suit::from_index(c.suit().index() as u8).unwrap_or(Suit::Spades);
+    Card::new(c.rank(), suit).unwrap_or_else(unreachable_card)
+}
+
+#[cold]
+fn unreachable_card() -> Card {
+    // Durak cards always have ranks 2..=14, which the engine's cards accept.
+    Card::from_index(0).unwrap_or_else(|| unreachable!())
+}
+
+/// The durak card for an engine card.
+pub fn from_card(c: Card) -> Option<DCard> {
+    let suit = DSuit::from_index(c.suit().index() as usize)?;
+    DCard::new(c.rank(), suit).ok()
+}
+
+/// A card set as the engine's card group (cards in index order).
+pub fn cards_value(set: CardSet) -> Value {
+    Value::Cards(Arc::new(Cards::new(set.iter().map(to_card), 0)))
+}
+
+fn suit_value(s: DSuit) -> Value {
+    Value::str(&s.letter().to_string())
+}
+
+fn sizes_value(sizes: &[usize]) -> Value {
+    Value::list(sizes.iter().map(|s| Value::Int(*s as i64)))
+}
+
+fn run_error(e: impl std::fmt::Display) -> DurakError {
+    DurakError::PlayerFailed {
+        seat: 0,
+        message: e.to_string(),
+    }
+}
+
+/// The hand value through the rules, one reused session (explanations recorded as always).
+pub struct RuleValuer {
+    session: Session,
+}
+
+impl RuleValuer {
+    /// A valuer running `program` (the shipped `durak` rule set or an edited copy).
+    pub fn new(program: Arc<Program>) -> RuleValuer {
+        let mut session = Session::new(program);
+        session.set_goal(&["hand_value"]);
+        RuleValuer { session }
+    }
+
+    /// The session, e.g. to set parameters or to explain the last run.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// `hand_value` of the rules for this hand (`sizes`: every hand size, this player's first).
+    pub fn value(&mut self, hand: &Value, trump: DSuit, stock: usize, sizes: &Value) -> Result<i64, DurakError> {
+        let s = &mut self.session;
+        s.set_input("hand", hand.clone()).map_err(run_error)?;
+        s.set_input("trump", suit_value(trump)).map_err(run_error)?;
+        s.set_input("stock", Value::Int(stock as i64)).map_err(run_error)?;
+        s.set_input("hands", sizes.clone()).map_err(run_error)?;
+        s.run().map_err(run_error)?;
+        s.first_output_arg()
+            .and_then(Value::as_int)
+            .ok_or_else(|| run_error("the rules gave no hand_value"))
+    }
+
+    /// Same, from a card set and plain sizes.
+    pub fn value_of(&mut self, hand: CardSet, trump: DSuit, stock: usize, sizes: &[usize]) -> Result<i64, DurakError> {
+        self.value(&cards_value(hand), trump, stock, &sizes_value(sizes))
+    }
+}
+
+/// The inputs of a decision query for a player's view: hand, trump, stock, hands (this player's
+/// first, players still in the game only), role, table, room, transfer.
+pub fn decision_inputs(view: &PlayerView, legal: &[Action]) -> Vec<(&'static str, Value)> {
+    let n = view.hand_sizes.len();
+    let sizes: Vec<usize> = (0..n)
+        .map(|i| (view.me + i) % n)
+        .filter(|&p| p == view.me || !view.out.get(p).copied().unwrap_or(false))
+        .filter_map(|p| view.hand_sizes.get(p).copied())
+        .collect();
+    let table: Vec<(Card, Option<Card>)> = view
+        .table
+        .iter()
+        .map(|p| (to_card(p.attack), p.defence.map(to_card)))
+        .collect();
+    let role = match view.role {
+        Role::Defender => "defend",
+        Role::Leader | Role::Thrower => "attack",
+    };
+    let room = view.attack_limit.saturating_sub(view.table.len());
+    let transfer = legal.iter().any(|a| matches!(a, Action::Transfer(_)));
+    vec![
+        ("hand", cards_value(view.hand)),
+        ("trump", suit_value(view.trump)),
+        ("stock", Value::Int(view.stock as i64)),
+        ("hands", sizes_value(&sizes)),
+        ("role", Value::str(role)),
+        ("table", super::plugin::table_value(&table)),
+        ("room", Value::Int(room as i64)),
+        ("transfer", Value::Bool(transfer)),
+    ]
+}
+
+/// Reads the rules' `play(ACTION, CARDS)` as an engine action.
+pub fn action_of(kind: &str, cards: &Value, view: &PlayerView) -> Result<Action, DurakError> {
+    let first = match cards {
+        Value::Cards(c) => c.cards().first().copied().and_then(from_card),
+        Value::List(items) => match items.first() {
+            Some(Value::Card(c)) => from_card(*c),
+            _ => None,
+        },
+        Value::Card(c) => from_card(*c),
+        _ => None,
+    };
+    let need = || run_error(format!("the rules' play `{kind}` names no card"));
+    Ok(match kind {
+        "attack" | "throw in" => Action::Attack(first.ok_or_else(need)?),
+        "pass" => Action::Pass,
+        "take" => Action::Take,
+        "transfer" => Action::Transfer(first.ok_or_else(need)?),
+        "defend" => Action::Defend {
+            attack: view
+                .first_unbeaten()
+                .ok_or_else(|| run_error("the rules defend but no attack card is unbeaten"))?,
+            with: first.ok_or_else(need)?,
+        },
+        other => return Err(run_error(format!("the rules' play `{other}` is not an action"))),
+    })
+}
+
+/// The rule AI as an arena player: each decision is one run of the rule set (one reused session;
+/// the candidates' values come from what-if sub-queries of the same rules).
+pub struct RulePlayer {
+    session: Session,
+    name: String,
+}
+
+impl RulePlayer {
+    pub fn new(program: Arc<Program>, name: &str) -> RulePlayer {
+        let mut session = Session::new(program);
+        session.set_goal(&["play"]);
+        RulePlayer {
+            session,
+            name: name.to_string(),
+        }
+    }
+
+    /// The session, e.g. to set parameters.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// The rules' decision for this view (not checked against `legal`).
+    pub fn decide(&mut self, view: &PlayerView, legal: &[Action]) -> Result<Action, DurakError> {
+        let s = &mut self.session;
+        for (name, v) in decision_inputs(view, legal) {
+            s.set_input(name, v).map_err(run_error)?;
+        }
+        s.run().map_err(run_error)?;
+        let plays = s.facts_of("play");
+        let [play] = plays.as_slice() else {
+            return Err(run_error(format!(
+                "the rules gave {} plays for {}",
+                plays.len(),
+                super::cards::format_cards(&view.hand.to_vec())
+            )));
+        };
+        let kind = match play.first() {
+            Some(Value::Str(k)) => k.to_string(),
+            _ => return Err(run_error("the rules' play has no action name")),
+        };
+        action_of(&kind, play.get(1).unwrap_or(&Value::Int(0)), view)
+    }
+}
+
+impl Player for RulePlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn act(&mut self, view: &PlayerView, legal: &[Action]) -> Result<Action, DurakError> {
+        let a = self.decide(view, legal).map_err(|e| DurakError::PlayerFailed {
+            seat: view.me,
+            message: e.to_string(),
+        })?;
+        if legal.contains(&a) {
+            Ok(a)
+        } else {
+            Err(DurakError::PlayerFailed {
+                seat: view.me,
+                message: format!("the rules chose `{a}`, which is not legal here"),
+            })
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! `kibitzer play durak --seats durak,random --games N --seed S`: whole games between the rule AI
+//! (a seat named `durak`, or a path to an edited `.rules` file), the native players `random`,
+//! `lowest` and `reference`; per-seat durak rates with Wilson 95% intervals, draws, games/s.
+
+use super::arena::play_match;
+use super::cards::Deck;
+use super::engine::GameOptions;
+use super::players::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
+use super::rules_ai::RulePlayer;
+use crate::games::{PlayOptions, Report};
+use crate::library::load_any;
+use std::time::Instant;
+
+/// Builds the player of one seat.
+pub fn seat_player(name: &str, seat: usize, seed: u64, params: &[(String, String)]) -> Result<Box<dyn Player>, String> {
+    Ok(match name {
+        "random" => Box::new(RandomPlayer::new(seed.wrapping_mul(31).wrapping_add(seat as u64 + 1))),
+        "lowest" => Box::new(LowestPlayer),
+        "reference" => Box::new(ReferencePlayer::default()),
+        other => {
+            let program = load_any(other).map_err(|e| format!("seat {}: `{other}`: {e}", seat + 1))?;
+            if program.relation("play").is_none() {
+                return Err(format!(
+                    "seat {}: rule set `{other}` has no `play` output (players: durak, random, lowest, reference, or a durak .rules file)",
+                    seat + 1
+                ));
+            }
+            let mut player = RulePlayer::new(program, other);
+            for (k, v) in params {
+                player.session().set_param(k, v).map_err(|e| {
+                    format!("setting {k}={v} (not a game setting: deck, transfer, five_before_first_discard): {e}")
+                })?;
+            }
+            Box::new(player)
+        }
+    })
+}
+
+/// Splits the arena settings into game options and rule-set parameters (any other `NAME=VALUE`,
+/// given to every rule-AI seat as `--param NAME=VALUE`).
+fn options(args: &[(String, String)]) -> Result<(GameOptions, Vec<(String, String)>), String> {
+    let mut params = Vec::new();
+    let mut o = GameOptions::default();
+    let flag = |k: &str, v: &str| match v {
+        "true" | "on" | "yes" | "1" => Ok(true),
+        "false" | "off" | "no" | "0" => Ok(false),
+        _ => Err(format!("{k}={v}: expected true or false")),
+    };
+    for (k, v) in args {
+        match k.as_str() {
+            "deck" => {
+                o.deck = v
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| Deck::from_size(n).ok())
+                    .ok_or_else(|| format!("deck={v}: 24, 32, 36 or 52"))?
+            }
+            "transfer" => o.transfer = flag(k, v)?,
+            "five_before_first_discard" => o.five_before_first_discard = flag(k, v)?,
+            _ => params.push((k.clone(), v.clone())),
+        }
+    }
+    Ok((o, params))
+}
+
+/// The `durak` arena.
+pub fn run(opts: &PlayOptions, report: Report) -> Result<(), String> {
+    let n = opts.seats.len();
+    if !(2..=6).contains(&n) {
+        return Err(format!("durak needs 2 to 6 seats, got {n} (e.g. --seats durak,random)"));
+    }
+    let (options, params) = options(&opts.args)?;
+    if n * 6 > options.deck.size() {
+        return Err(format!(
+            "{n} players need {} cards; the {}-card deck is too small",
+            n * 6,
+            options.deck.size()
+        ));
+    }
+    let mut seats = opts
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| seat_player(s.trim(), i, opts.seed, &params))
+        .collect::<Result<Vec<_>, _>>()?;
+    let games = usize::try_from(opts.games).map_err(|_| "too many games".to_string())?;
+    let start = Instant::now();
+    let stats = play_match(&mut seats, games, opts.seed, &options).map_err(|e| e.to_string())?;
+    let secs = start.elapsed().as_secs_f64();
+    let shown: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    report(&format!(
+        "durak: {} games, {} players, {}-card deck{}{}, seed {}{}, positions rotate every game",
+        stats.games,
+        n,
+        options.deck.size(),
+        if options.transfer { ", transfer on" } else { "" },
+        if options.five_before_first_discard {
+            ""
+        } else {
+            ", no 5-card limit before the first discard"
+        },
+        opts.seed,
+        if shown.is_empty() {
+            String::new()
+        } else {
+            format!(", rule parameters {}", shown.join(" "))
+        }
+    ));
+    for (i, name) in opts.seats.iter().enumerate() {
+        let (lo, hi) = stats.durak_interval(i);
+        report(&format!(
+            "seat {} {:<10} durak {:>6} of {} = {:6.2}%  95% CI [{:.2}%, {:.2}%]",
+            i + 1,
+            name,
+            stats.durak.get(i).copied().unwrap_or(0),
+            stats.games,
+            100.0 * stats.durak_rate(i),
+            100.0 * lo,
+            100.0 * hi
+        ));
+    }
+    let (dlo, dhi) = super::arena::wilson(stats.draws, stats.games);
+    report(&format!(
+        "draws {} = {:.2}% [{:.2}%, {:.2}%], aborted {}",
+        stats.draws,
+        100.0 * stats.draws as f64 / stats.games.max(1) as f64,
+        100.0 * dlo,
+        100.0 * dhi,
+        stats.aborted
+    ));
+    let rates: Vec<String> = (0..n)
+        .map(|i| {
+            let (_, hi) = stats.durak_interval(i);
+            format!(
+                "seat{}_durak_rate={:.4} seat{}_durak_hi={:.4}",
+                i + 1,
+                stats.durak_rate(i),
+                i + 1,
+                hi
+            )
+        })
+        .collect();
+    report(&format!(
+        "games={} {} draws={} games_per_s={:.0} actions_per_game={:.1}",
+        stats.games,
+        rates.join(" "),
+        stats.draws,
+        stats.games as f64 / secs.max(1e-9),
+        stats.actions as f64 / stats.games.max(1) as f64
+    ));
+    Ok(())
+}

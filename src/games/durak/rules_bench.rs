@@ -1,0 +1,190 @@
+//! `kibitzer bench durak`: the rule set's speed — hand values/s through the rules (explanations
+//! recorded, one reused session), rule-AI decisions/s, arena games/s with the rule AI in every
+//! seat — each beside the native anchor (the same work in compiled Rust) on the same inputs.
+
+use super::arena::play_match;
+use super::cards::{CardSet, Deck, Suit};
+use super::engine::{apply, legal_actions_into, Action, GameOptions, GameState};
+use super::players::{Player, RandomPlayer, ReferencePlayer};
+use super::policy::{decide_action, ReferencePolicy};
+use super::rules_ai::{cards_value, RulePlayer, RuleValuer};
+use super::value::ValueModel;
+use super::view::PlayerView;
+use crate::engine::value::Value;
+use crate::games::{BenchOptions, Report};
+use crate::library::load_shipped;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Random hands of 0..=12 cards from the 36-card deck with a stock and hand sizes that fit:
+/// (hand, trump, stock, every hand size with this one first).
+pub fn sample_hands(count: usize, seed: u64) -> Vec<(CardSet, Suit, usize, Vec<usize>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let deck = Deck::Cards36.cards();
+    (0..count)
+        .map(|_| {
+            let mut cards = deck.clone();
+            cards.shuffle(&mut rng);
+            let h = rng.random_range(0..=12usize);
+            let hand = CardSet::from_cards(&cards[..h]);
+            let trump = Suit::ALL[rng.random_range(0..4usize)];
+            let stock = rng.random_range(0..=(36 - h).min(24));
+            let others = rng.random_range(0..=(36 - h - stock).min(18));
+            let mut sizes = vec![h];
+            if others > 0 {
+                let split = rng.random_range(0..=others);
+                sizes.push(split);
+                if others > split {
+                    sizes.push(others - split);
+                }
+            }
+            (hand, trump, stock, sizes)
+        })
+        .collect()
+}
+
+/// Positions where a player had a real choice, from reference-vs-reference games.
+pub fn sample_positions(games: usize, options: &GameOptions) -> Vec<(PlayerView, Vec<Action>)> {
+    let policy = ReferencePolicy::default();
+    let mut out = Vec::new();
+    let mut legal = Vec::new();
+    for g in 0..games {
+        let Ok(mut state) = GameState::new(options, 1000 + g as u64) else {
+            continue;
+        };
+        while let Some(p) = state.to_act() {
+            legal_actions_into(&state, &mut legal);
+            let view = state.view(p);
+            let action = decide_action(&view, &legal, &policy);
+            out.push((view, legal.clone()));
+            if apply(&mut state, p, action).is_err() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn rate(min_time: Duration, per_call: usize, mut f: impl FnMut() -> Result<(), String>) -> Result<f64, String> {
+    let start = Instant::now();
+    let mut calls = 0usize;
+    loop {
+        f()?;
+        calls += per_call;
+        let t = start.elapsed();
+        if t >= min_time {
+            return Ok(calls as f64 / t.as_secs_f64());
+        }
+    }
+}
+
+/// The `durak` workload.
+pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
+    let quick = opts.quick;
+    let min_time = Duration::from_millis(if quick { 100 } else { 1500 });
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let program = match opts.args.iter().find(|(k, _)| k == "rules") {
+        Some((_, path)) => crate::library::load_any(path),
+        None => load_shipped("durak"),
+    }
+    .map_err(|e| e.to_string())?;
+    report(&format!(
+        "durak: rules/durak.rules through one reused session on one thread, explanations recorded ({cores} cores)"
+    ));
+
+    // Hand values.
+    let hands = sample_hands(if quick { 512 } else { 4096 }, 7);
+    let inputs: Vec<(Value, Suit, usize, Value)> = hands
+        .iter()
+        .map(|(h, t, s, sz)| {
+            (
+                cards_value(*h),
+                *t,
+                *s,
+                Value::list(sz.iter().map(|x| Value::Int(*x as i64))),
+            )
+        })
+        .collect();
+    let mut valuer = RuleValuer::new(program.clone());
+    let mut checksum = 0i64;
+    let hv = rate(min_time, inputs.len(), || {
+        for (h, t, s, sz) in &inputs {
+            checksum = checksum.wrapping_add(valuer.value(h, *t, *s, sz).map_err(|e| e.to_string())?);
+        }
+        Ok(())
+    })?;
+    if opts.args.iter().any(|(k, v)| k == "only" && v == "values") {
+        report(&format!("hand_values_per_s={hv:.0} checksum={checksum}"));
+        return Ok(());
+    }
+    let model = ValueModel::default();
+    let native = rate(min_time, hands.len(), || {
+        for (h, t, s, sz) in &hands {
+            black_box(model.total(black_box(*h), *t, *s, sz.iter().sum()));
+        }
+        Ok(())
+    })?;
+    report(&format!(
+        "hand values through the rules: {hv:.0}/s (native tables: {native:.0}/s, {:.0}× faster) over {} random hands of 0–12 cards",
+        native / hv.max(1.0),
+        hands.len()
+    ));
+
+    // Decisions.
+    let options = GameOptions::default();
+    let positions = sample_positions(if quick { 3 } else { 200 }, &options);
+    let mut player = RulePlayer::new(program.clone(), "durak");
+    let dps = rate(min_time, positions.len().max(1), || {
+        for (view, legal) in &positions {
+            black_box(player.decide(view, legal).map_err(|e| e.to_string())?);
+        }
+        Ok(())
+    })?;
+    let policy = ReferencePolicy::default();
+    let native_dps = rate(min_time, positions.len().max(1), || {
+        for (view, legal) in &positions {
+            black_box(decide_action(black_box(view), legal, &policy));
+        }
+        Ok(())
+    })?;
+    report(&format!(
+        "decisions through the rules (what-if on every candidate): {dps:.0}/s (native: {native_dps:.0}/s, {:.0}× faster) over {} positions",
+        native_dps / dps.max(1.0),
+        positions.len()
+    ));
+
+    // Whole games, rule AI in every seat.
+    let games = if quick { 20 } else { 2000 };
+    let mut seats: Vec<Box<dyn Player>> = vec![
+        Box::new(RulePlayer::new(program.clone(), "durak")),
+        Box::new(RulePlayer::new(program.clone(), "durak")),
+    ];
+    let start = Instant::now();
+    let stats = play_match(&mut seats, games, 1, &options).map_err(|e| e.to_string())?;
+    let t = start.elapsed().as_secs_f64();
+    let gps = stats.games as f64 / t;
+    let mut native_seats: Vec<Box<dyn Player>> = vec![
+        Box::new(ReferencePlayer::default()),
+        Box::new(ReferencePlayer::default()),
+    ];
+    let start = Instant::now();
+    let nstats = play_match(&mut native_seats, games, 1, &options).map_err(|e| e.to_string())?;
+    let native_gps = nstats.games as f64 / start.elapsed().as_secs_f64();
+    report(&format!(
+        "arena, rule AI in both seats (2 players, 36 cards): {} games in {t:.2}s = {gps:.0} games/s, {:.1} actions/game (native reference players: {native_gps:.0} games/s)",
+        stats.games,
+        stats.actions as f64 / stats.games.max(1) as f64
+    ));
+    let mut random: Vec<Box<dyn Player>> = vec![Box::new(RandomPlayer::new(1)), Box::new(RandomPlayer::new(2))];
+    let start = Instant::now();
+    play_match(&mut random, games, 1, &options).map_err(|e| e.to_string())?;
+    let random_gps = games as f64 / start.elapsed().as_secs_f64();
+    black_box(checksum);
+    report(&format!(
+        "hand_values_per_s={hv:.0} decisions_per_s={dps:.0} games_per_s={gps:.0} native_hand_values_per_s={native:.0} native_decisions_per_s={native_dps:.0} native_games_per_s={native_gps:.0} random_games_per_s={random_gps:.0} cores={cores}"
+    ));
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! The rule side of `kibitzer bench mahjong`: the shipped strong rule set's decision time on real
+//! game positions (turns and calls, one reused session, in-process) and rule-vs-rule games/s.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use crate::library::load_shipped;
+
+use super::arena::play_match;
+use super::player::{CallAction, Player, PlayerView, TurnAction};
+use super::players::{SeedPlayer, StrongPlayer};
+use super::rule_player::RulePlayer;
+use super::tile::Tile;
+
+/// Figures of the rule side.
+pub struct RuleFigures {
+    /// Report lines.
+    pub lines: Vec<String>,
+    /// Mean turn decision (win / kong / discard) of `mahjong.rules`, µs.
+    pub decision_us: f64,
+    /// Mean call decision of `mahjong.rules`, µs.
+    pub call_decision_us: f64,
+    /// `mahjong` vs `mahjong_seed` rule sets, games per second.
+    pub games_per_s: f64,
+}
+
+/// Records the positions a strong player decides on in real games.
+struct Recorder {
+    inner: StrongPlayer,
+    turns: Vec<PlayerView>,
+    calls: Vec<(PlayerView, Tile)>,
+    limit: usize,
+}
+
+impl Player for Recorder {
+    fn name(&self) -> String {
+        "strong".into()
+    }
+    fn on_draw(&mut self, view: &PlayerView) -> TurnAction {
+        if self.turns.len() < self.limit {
+            self.turns.push(view.clone());
+        }
+        self.inner.on_draw(view)
+    }
+    fn on_discard(&mut self, view: &PlayerView, offered: Tile) -> CallAction {
+        if self.calls.len() < self.limit {
+            self.calls.push((view.clone(), offered));
+        }
+        self.inner.on_discard(view, offered)
+    }
+}
+
+/// Measures on `positions` recorded positions and a `games`-game rule-vs-rule match.
+pub fn measure(positions: usize, games: u32) -> Result<RuleFigures, String> {
+    let strong = load_shipped("mahjong").map_err(|e| e.to_string())?;
+    let seed_rules = load_shipped("mahjong_seed").map_err(|e| e.to_string())?;
+    let mut recorder = Recorder {
+        inner: StrongPlayer::plain(),
+        turns: Vec::new(),
+        calls: Vec::new(),
+        limit: positions,
+    };
+    let mut seed = SeedPlayer::default();
+    let mut g = 0;
+    while (recorder.turns.len() < positions || recorder.calls.len() < positions) && g < 20_000 {
+        play_match([&mut recorder, &mut seed], 1, 77 + g);
+        g += 1;
+    }
+    let mut player = RulePlayer::new("mahjong", strong.clone());
+    let mut lines = Vec::new();
+    // One warm-up pass (tables, allocations), then the timed pass.
+    for v in recorder.turns.iter().take(20) {
+        player.decide_turn(v)?;
+    }
+    let start = Instant::now();
+    for v in &recorder.turns {
+        black_box(player.decide_turn(black_box(v))?);
+    }
+    let decision_us = start.elapsed().as_secs_f64() * 1e6 / recorder.turns.len().max(1) as f64;
+    let start = Instant::now();
+    for (v, t) in &recorder.calls {
+        black_box(player.decide_call(black_box(v), *t)?);
+    }
+    let call_decision_us = start.elapsed().as_secs_f64() * 1e6 / recorder.calls.len().max(1) as f64;
+    lines.push(format!(
+        "rule set `mahjong` (reused session, in-process): turn decision {:.2} µs over {} game positions, call decision {:.2} µs over {}",
+        decision_us,
+        recorder.turns.len(),
+        call_decision_us,
+        recorder.calls.len()
+    ));
+    let mut a = RulePlayer::new("mahjong", strong);
+    let mut b = RulePlayer::new("mahjong_seed", seed_rules);
+    let start = Instant::now();
+    let stats = play_match([&mut a, &mut b], games, 5);
+    let games_per_s = f64::from(games) / start.elapsed().as_secs_f64().max(1e-9);
+    lines.push(format!(
+        "arena rule sets mahjong vs mahjong_seed: {games_per_s:.0} games/s over {games} games"
+    ));
+    lines.extend(stats.report().lines().map(str::to_string));
+    if a.failures + b.failures > 0 {
+        return Err(format!(
+            "the rule players failed {} decision(s): {}",
+            a.failures + b.failures,
+            a.first_failure.or(b.first_failure).unwrap_or_default()
+        ));
+    }
+    Ok(RuleFigures {
+        lines,
+        decision_us,
+        call_decision_us,
+        games_per_s,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::discard::{discard_options, discard_options_with};
+    use super::super::split::best_split;
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn where_the_time_goes() {
+        let mut recorder = Recorder {
+            inner: StrongPlayer::plain(),
+            turns: Vec::new(),
+            calls: Vec::new(),
+            limit: 2000,
+        };
+        let mut seed = SeedPlayer::default();
+        let mut g = 0;
+        while recorder.turns.len() < 2000 && g < 20_000 {
+            play_match([&mut recorder, &mut seed], 1, 77 + g);
+            g += 1;
+        }
+        let views = &recorder.turns;
+        let n = views.len() as f64;
+        let time = |label: &str, f: &mut dyn FnMut(&PlayerView)| {
+            let start = Instant::now();
+            for v in views {
+                f(v);
+            }
+            eprintln!("{label}: {:.2} µs", start.elapsed().as_secs_f64() * 1e6 / n);
+        };
+        let mut strong = StrongPlayer::plain();
+        time("native strong plain", &mut |v| {
+            black_box(strong.on_draw(v));
+        });
+        time("discard_options full", &mut |v| {
+            black_box(discard_options(&v.hand, &v.melds, &v.visible));
+        });
+        time("discard_options no split/waits", &mut |v| {
+            black_box(discard_options_with(&v.hand, &v.melds, &v.visible, None, false));
+        });
+        time("best_split", &mut |v| {
+            black_box(best_split(&v.hand, &v.melds, &v.visible));
+        });
+        let mut player = RulePlayer::new("mahjong", load_shipped("mahjong").unwrap());
+        time("rules", &mut |v| {
+            black_box(player.decide_turn(v).unwrap());
+        });
+    }
+}
+
+#[cfg(test)]
+mod profile {
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn rules_only() {
+        let mut recorder = Recorder {
+            inner: StrongPlayer::plain(),
+            turns: Vec::new(),
+            calls: Vec::new(),
+            limit: 2000,
+        };
+        let mut seed = SeedPlayer::default();
+        let mut g = 0;
+        while recorder.turns.len() < 2000 && g < 20_000 {
+            play_match([&mut recorder, &mut seed], 1, 77 + g);
+            g += 1;
+        }
+        let mut player = RulePlayer::new("mahjong", load_shipped("mahjong").unwrap());
+        for _ in 0..5 {
+            for v in &recorder.turns {
+                black_box(player.decide_turn(v).unwrap());
+            }
+        }
+    }
+}

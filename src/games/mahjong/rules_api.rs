@@ -1,0 +1,742 @@
+//! The `mahjong.*` built-ins and the `tiles` / `melds` input types: how rule files reach the native
+//! analysis. Values: a tile is its canonical string (`"5m"`, `"E"`), a hand or any group of tiles a
+//! list of them in kind order, a called meld its canonical string (`"123m"`, `"PPP"`, `"[CCCC]"`).
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use crate::builtins::registry::{InputType, TypeArgs};
+use crate::builtins::{BuiltinError, Registry, Solutions};
+use crate::cards::NotationError;
+use crate::engine::value::{Value, ValueType as T};
+
+use super::call::call_options;
+use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};
+use super::error::MahjongError;
+use super::meld::{meld_counts, Meld, MeldKind};
+use super::notation::{
+    check_copies, format_tiles, hand_size, parse_meld, parse_melds, parse_tile, parse_tiles, HandSize,
+};
+use super::shanten::{shanten, shanten_seven_pairs, shanten_standard};
+use super::split::{best_split, BlockKind, Split, TileShape};
+use super::tile::{tile_count, tiles_of, Counts, Suit, Tile, HONOR_LETTERS, KINDS, NO_TILES};
+use super::win::{is_win, waits, WinForm};
+
+// ---- values ---------------------------------------------------------------------------------------
+
+fn tile_values() -> &'static [Value] {
+    static V: OnceLock<Vec<Value>> = OnceLock::new();
+    V.get_or_init(|| Tile::all().map(|t| Value::str(&t.to_string())).collect())
+}
+
+/// A tile as a rule value: its canonical string.
+pub fn tile_value(t: Tile) -> Value {
+    tile_values()[t.index()].clone()
+}
+
+/// Tiles (any order) as a rule value: the list of their strings in kind order.
+pub fn tiles_value(counts: &Counts) -> Value {
+    Value::list(tiles_of(counts).into_iter().map(tile_value))
+}
+
+/// Some tiles as a list value, in the order given.
+pub fn tile_list(tiles: &[Tile]) -> Value {
+    Value::list(tiles.iter().map(|&t| tile_value(t)))
+}
+
+/// Melds as a rule value: the list of their canonical strings.
+pub fn melds_value(melds: &[Meld]) -> Value {
+    Value::list(melds.iter().map(|m| Value::str(&m.to_string())))
+}
+
+/// Reads one tile string: the canonical forms directly, anything else through the notation.
+pub fn read_tile(s: &str) -> Option<Tile> {
+    match s.as_bytes() {
+        [d @ b'1'..=b'9', suit] => {
+            let rank = d - b'0';
+            match suit {
+                b'm' => Tile::new(Suit::Man, rank),
+                b'p' => Tile::new(Suit::Pin, rank),
+                b's' => Tile::new(Suit::Sou, rank),
+                _ => parse_tile(s).ok(),
+            }
+        }
+        [c] => HONOR_LETTERS
+            .iter()
+            .position(|&h| h as u8 == *c)
+            .and_then(|i| Tile::from_index(27 + i))
+            .or_else(|| parse_tile(s).ok()),
+        _ => parse_tile(s).ok(),
+    }
+}
+
+fn bad_arg(name: &str, pos: usize, expected: &'static str, got: &Value) -> BuiltinError {
+    BuiltinError::bad_argument(name, pos, expected, got)
+}
+
+fn failed(name: &str, e: impl std::fmt::Display) -> BuiltinError {
+    BuiltinError::failed(name, e.to_string())
+}
+
+/// A list of tile strings (or one string in tile notation) as counts; at most four of a kind.
+fn counts_arg(name: &str, pos: usize, v: &Value) -> Result<Counts, BuiltinError> {
+    let mut c = NO_TILES;
+    match v {
+        Value::List(items) => {
+            for item in items.iter() {
+                let Value::Str(s) = item else {
+                    return Err(bad_arg(name, pos, "a list of tiles", v));
+                };
+                let t = read_tile(s).ok_or_else(|| bad_arg(name, pos, "a list of tiles", item))?;
+                c[t.index()] += 1;
+                if c[t.index()] > 4 {
+                    return Err(failed(
+                        name,
+                        MahjongError::TooManyCopies {
+                            tile: t.to_string(),
+                            count: c[t.index()] as usize,
+                        },
+                    ));
+                }
+            }
+        }
+        Value::Str(s) => {
+            for t in parse_tiles(s).map_err(|e| failed(name, e))? {
+                c[t.index()] += 1;
+            }
+            check_copies(&[&c]).map_err(|e| failed(name, e))?;
+        }
+        _ => return Err(bad_arg(name, pos, "a list of tiles", v)),
+    }
+    Ok(c)
+}
+
+/// A list of meld strings (or one string of melds) as melds.
+fn melds_arg(name: &str, pos: usize, v: &Value) -> Result<Vec<Meld>, BuiltinError> {
+    match v {
+        Value::List(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                let Value::Str(s) = item else {
+                    return Err(bad_arg(name, pos, "a list of melds", v));
+                };
+                out.push(parse_meld(s).map_err(|e| failed(name, e))?);
+            }
+            if out.len() > 4 {
+                return Err(failed(name, MahjongError::TooManyMelds { count: out.len() }));
+            }
+            Ok(out)
+        }
+        Value::Str(s) => parse_melds(s).map_err(|e| failed(name, e)),
+        _ => Err(bad_arg(name, pos, "a list of melds", v)),
+    }
+}
+
+fn tile_arg(name: &str, pos: usize, v: &Value) -> Result<Tile, BuiltinError> {
+    match v {
+        Value::Str(s) => read_tile(s).ok_or_else(|| bad_arg(name, pos, "a tile", v)),
+        Value::List(items) if items.len() == 1 => tile_arg(name, pos, &items[0]),
+        _ => Err(bad_arg(name, pos, "a tile", v)),
+    }
+}
+
+fn int_arg(name: &str, pos: usize, v: &Value) -> Result<i64, BuiltinError> {
+    v.as_int().ok_or_else(|| bad_arg(name, pos, "an integer", v))
+}
+
+fn bool_arg(name: &str, pos: usize, v: &Value) -> Result<bool, BuiltinError> {
+    v.as_bool().ok_or_else(|| bad_arg(name, pos, "true or false", v))
+}
+
+// ---- text -------------------------------------------------------------------------------------------
+
+/// Where a tile sits in the best split, as words: `a single`, `in a gapped partial`, ….
+pub fn shape_phrase(shape: TileShape) -> &'static str {
+    match shape {
+        TileShape::Single => "a single",
+        TileShape::Gapped => "in a gapped partial",
+        TileShape::Adjacent => "in an adjacent partial",
+        TileShape::Pair => "in a pair",
+        TileShape::Set => "in a set",
+    }
+}
+
+/// `ready`, `won`, `2-shanten`.
+pub fn steps(n: i64) -> String {
+    match n {
+        i64::MIN..=-1 => "won".to_string(),
+        0 => "ready".to_string(),
+        n => format!("{n}-shanten"),
+    }
+}
+
+/// Tiles one by one, spaced: `3m 6m C`; `none` for no tiles.
+pub fn spaced(tiles: &[Tile]) -> String {
+    if tiles.is_empty() {
+        return "none".to_string();
+    }
+    let mut s = String::new();
+    for (i, t) in tiles.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{t}");
+    }
+    s
+}
+
+fn block_text(tiles: &[Tile]) -> String {
+    format_tiles(tiles)
+}
+
+/// A split in words: `sets 123m 456m EEE; pair 99m; partials 78m 13m; singles 5m C`.
+pub fn split_text(split: &Split, melds: &[Meld]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if !melds.is_empty() {
+        parts.push(format!(
+            "called {}",
+            melds.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    let group = |kinds: &[BlockKind]| -> Vec<String> {
+        split
+            .blocks
+            .iter()
+            .filter(|b| kinds.contains(&b.kind))
+            .map(|b| block_text(&b.tiles()))
+            .collect()
+    };
+    for (one, many, kinds) in [
+        ("set", "sets", &[BlockKind::Sequence, BlockKind::Triplet][..]),
+        ("pair", "pairs", &[BlockKind::Pair][..]),
+        ("partial", "partials", &[BlockKind::Adjacent, BlockKind::Gapped][..]),
+        ("single", "singles", &[BlockKind::Single][..]),
+    ] {
+        let g = group(kinds);
+        if !g.is_empty() {
+            parts.push(format!("{} {}", if g.len() == 1 { one } else { many }, g.join(" ")));
+        }
+    }
+    if parts.is_empty() {
+        "no tiles".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// How a winning hand wins, in words: `123m 456m 789m EEE and the pair SS`.
+pub fn win_text(counts: &Counts, melds: &[Meld], form: WinForm) -> String {
+    match form {
+        WinForm::SevenPairs => {
+            let mut pairs = Vec::new();
+            for t in Tile::all() {
+                for _ in 0..counts[t.index()] / 2 {
+                    pairs.push(block_text(&[t, t]));
+                }
+            }
+            let quads: Vec<String> = Tile::all()
+                .filter(|t| counts[t.index()] == 4)
+                .map(|t| block_text(&[t; 4]))
+                .collect();
+            let mut s = format!("seven pairs {}", pairs.join(" "));
+            if !quads.is_empty() {
+                let _ = write!(s, " ({} counts as two pairs)", quads.join(", "));
+            }
+            s
+        }
+        WinForm::Standard => {
+            let split = best_split(counts, melds, &NO_TILES);
+            let mut sets: Vec<String> = melds.iter().map(|m| m.to_string()).collect();
+            let mut pair = String::new();
+            for b in &split.blocks {
+                match b.kind {
+                    BlockKind::Sequence | BlockKind::Triplet => sets.push(block_text(&b.tiles())),
+                    BlockKind::Pair => pair = block_text(&b.tiles()),
+                    _ => {}
+                }
+            }
+            format!("{} and the pair {}", sets.join(" "), pair)
+        }
+    }
+}
+
+/// Shanten by form, in words, with a note on tiles held four times.
+pub fn shanten_forms_text(counts: &Counts, melds: &[Meld]) -> String {
+    let all = shanten(counts, melds);
+    if all < 0 {
+        let form = is_win(counts, melds).map_or("a win", |f| f.name());
+        return format!("the tiles already win ({form})");
+    }
+    let standard = shanten_standard(counts, melds) as i64;
+    let mut s = format!("four sets and a pair: {}", steps(standard));
+    match shanten_seven_pairs(counts, melds) {
+        Some(p) => {
+            let _ = write!(s, "; seven pairs: {}", steps(p as i64));
+        }
+        None => s.push_str("; seven pairs impossible beside called melds"),
+    }
+    let quads: Vec<Tile> = Tile::all().filter(|t| counts[t.index()] == 4).collect();
+    if !quads.is_empty() {
+        let _ = write!(
+            s,
+            " ({} held four times: no fifth copy to draw)",
+            quads.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    s
+}
+
+// ---- input types --------------------------------------------------------------------------------------
+
+fn notation_error(text: &str, e: MahjongError) -> NotationError {
+    match e {
+        MahjongError::UnknownTile { token, reason } => NotationError::BadValue {
+            token,
+            why: format!("unknown tile ({reason})"),
+        },
+        MahjongError::MissingSuit { token } => NotationError::BadValue {
+            token,
+            why: "digits without a suit letter (m, p, s or z)".into(),
+        },
+        MahjongError::TooManyCopies { tile, count } => NotationError::BadValue {
+            token: tile,
+            why: format!("appears {count} times (there are only 4)"),
+        },
+        MahjongError::BadMeld { token, reason } => NotationError::BadValue {
+            token,
+            why: format!("not a meld ({reason})"),
+        },
+        other => NotationError::BadValue {
+            token: text.trim().to_string(),
+            why: other.to_string(),
+        },
+    }
+}
+
+fn parse_tiles_input(text: &str, args: &TypeArgs, what: &str) -> Result<Value, NotationError> {
+    let (min, max) = args.positional.first().copied().unwrap_or((0, 136));
+    let tiles = parse_tiles(text).map_err(|e| notation_error(text, e))?;
+    let mut c = NO_TILES;
+    for t in &tiles {
+        c[t.index()] += 1;
+    }
+    check_copies(&[&c]).map_err(|e| notation_error(text, e))?;
+    let n = tiles.len() as i64;
+    if n < min || n > max {
+        let range = if min == max {
+            format!("{min}")
+        } else {
+            format!("{min} to {max}")
+        };
+        return Err(NotationError::BadValue {
+            token: text.trim().to_string(),
+            why: format!("{what} takes {range} tiles, got {n}"),
+        });
+    }
+    Ok(tiles_value(&c))
+}
+
+fn parse_melds_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    let melds = parse_melds(text).map_err(|e| notation_error(text, e))?;
+    Ok(melds_value(&melds))
+}
+
+// ---- built-ins -------------------------------------------------------------------------------------------
+
+const HAND: (&str, T) = ("hand", T::List);
+const MELDS: (&str, T) = ("melds", T::List);
+const VISIBLE: (&str, T) = ("visible", T::List);
+
+fn hand_melds(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>), BuiltinError> {
+    Ok((counts_arg(name, 1, &a[0])?, melds_arg(name, 2, &a[1])?))
+}
+
+fn hand_melds_visible(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>, Counts), BuiltinError> {
+    Ok((
+        counts_arg(name, 1, &a[0])?,
+        melds_arg(name, 2, &a[1])?,
+        counts_arg(name, 3, &a[2])?,
+    ))
+}
+
+fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const N: &str = "mahjong.deal";
+    let (hand, melds, visible) = hand_melds_visible(N, a)?;
+    let offered = counts_arg(N, 4, &a[3])?;
+    let drawn = counts_arg(N, 5, &a[4])?;
+    let own_melds = meld_counts(&melds);
+    check_copies(&[&hand, &own_melds, &visible, &offered]).map_err(|e| failed(N, e))?;
+    let size = hand_size(&hand, melds.len()).map_err(|e| failed(N, e))?;
+    let n_offered = tile_count(&offered);
+    let n_drawn = tile_count(&drawn);
+    if n_offered > 1 || n_drawn > 1 {
+        return Err(failed(N, "at most one offered and one drawn tile"));
+    }
+    if n_offered == 1 && size != HandSize::Waiting {
+        return Err(failed(
+            N,
+            format!(
+                "a tile is offered to a hand of {} tiles: a call needs the waiting hand ({})",
+                tile_count(&hand),
+                13 - 3 * melds.len()
+            ),
+        ));
+    }
+    if n_drawn == 1 {
+        if size != HandSize::Drawn {
+            return Err(failed(
+                N,
+                "a drawn tile is given but the hand has not drawn (13 − 3 per meld tiles)",
+            ));
+        }
+        if let Some(d) = (0..KINDS).find(|&i| drawn[i] > 0) {
+            if hand[d] == 0 {
+                return Err(failed(
+                    N,
+                    format!("the drawn tile {} is not in the hand", tiles_of(&drawn)[0]),
+                ));
+            }
+        }
+    }
+    let mut about = format!(
+        "{} tiles in hand: {}",
+        tile_count(&hand),
+        format_tiles(&tiles_of(&hand))
+    );
+    if !melds.is_empty() {
+        let _ = write!(
+            about,
+            "; called {}",
+            melds.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+        );
+    }
+    let seen = tile_count(&visible);
+    if seen > 0 {
+        let _ = write!(about, "; {seen} tiles seen elsewhere");
+    }
+    if n_drawn == 1 {
+        let _ = write!(about, "; just drew {}", tiles_of(&drawn)[0]);
+    }
+    if n_offered == 1 {
+        let _ = write!(about, "; the opponent discards {}", tiles_of(&offered)[0]);
+    }
+    let mut seen = visible;
+    for i in 0..KINDS {
+        seen[i] += offered[i];
+    }
+    let two_player = bool_arg(N, 6, &a[5])?;
+    let any_other_suit = |c: &Counts| (9..27).any(|i| c[i] > 0);
+    if two_player && !any_other_suit(&hand) && !any_other_suit(&own_melds) && !any_other_suit(&seen) {
+        for k in &mut seen[9..27] {
+            *k = 4;
+        }
+        about.push_str("; two-player: only characters and honours are in play");
+    }
+    let size = match size {
+        HandSize::Waiting => "waiting",
+        HandSize::Drawn => "drawn",
+    };
+    out.push(&[Value::str(size), tiles_value(&seen), Value::str(&about)]);
+    Ok(())
+}
+
+fn mj_shanten(a: &[Value]) -> Result<Value, BuiltinError> {
+    let (hand, melds) = hand_melds("mahjong.shanten", a)?;
+    Ok(Value::Int(shanten(&hand, &melds) as i64))
+}
+
+fn mj_shanten_forms(a: &[Value]) -> Result<Value, BuiltinError> {
+    let (hand, melds) = hand_melds("mahjong.shanten_forms", a)?;
+    Ok(Value::str(&shanten_forms_text(&hand, &melds)))
+}
+
+fn mj_steps(a: &[Value]) -> Result<Value, BuiltinError> {
+    Ok(Value::str(&steps(int_arg("mahjong.steps", 1, &a[0])?)))
+}
+
+fn mj_text(a: &[Value]) -> Result<Value, BuiltinError> {
+    let c = counts_arg("mahjong.text", 1, &a[0])?;
+    Ok(Value::str(&spaced(&tiles_of(&c))))
+}
+
+fn mj_is_win(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    let (hand, melds) = hand_melds("mahjong.is_win", a)?;
+    if let Some(form) = is_win(&hand, &melds) {
+        out.push(&[Value::str(form.name()), Value::str(&win_text(&hand, &melds, form))]);
+    }
+    Ok(())
+}
+
+fn mj_waits(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    let (hand, melds, visible) = hand_melds_visible("mahjong.waits", a)?;
+    for w in waits(&hand, &melds, &visible) {
+        let mut won = hand;
+        won[w.tile.index()] += 1;
+        let how = is_win(&won, &melds).map_or_else(String::new, |f| win_text(&won, &melds, f));
+        out.push(&[tile_value(w.tile), Value::Int(w.live as i64), Value::str(&how)]);
+    }
+    Ok(())
+}
+
+fn mj_wait_tiles(a: &[Value]) -> Result<Value, BuiltinError> {
+    let (hand, melds, visible) = hand_melds_visible("mahjong.wait_tiles", a)?;
+    let tiles: Vec<Tile> = waits(&hand, &melds, &visible).iter().map(|w| w.tile).collect();
+    Ok(tile_list(&tiles))
+}
+
+fn mj_useful(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    let (hand, melds, visible) = hand_melds_visible("mahjong.useful", a)?;
+    let (_, useful) = useful_draws(&hand, &melds, &visible);
+    let tiles: Vec<Tile> = useful.iter().map(|&(t, _)| t).collect();
+    let live: i64 = useful.iter().map(|&(_, l)| l as i64).sum();
+    out.push(&[tile_list(&tiles), Value::Int(live)]);
+    Ok(())
+}
+
+fn mj_discards(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const N: &str = "mahjong.discards";
+    let (hand, melds, visible) = hand_melds_visible(N, a)?;
+    let detail = bool_arg(N, 4, &a[3])?;
+    let options = if detail {
+        discard_options(&hand, &melds, &visible)
+    } else {
+        // Only what the strong decision needs: shapes when the best (shanten, live tiles) is tied;
+        // no waits.
+        let mut options = discard_options_with(&hand, &melds, &visible, None, false);
+        let key = |o: &DiscardOption| (o.shanten_after, std::cmp::Reverse(o.useful_live));
+        if let Some(top) = options.iter().map(key).min() {
+            if options.iter().filter(|o| key(o) == top).count() > 1 {
+                let split = best_split(&hand, &melds, &visible);
+                for o in options.iter_mut() {
+                    o.shape = split.shape_of(o.tile).unwrap_or(TileShape::Single);
+                }
+            }
+        }
+        options
+    };
+    for o in options {
+        let wait_list = o.waits;
+        let wait_tiles: Vec<Tile> = wait_list.iter().map(|w| w.tile).collect();
+        let wait_live: i64 = wait_list.iter().map(|w| w.live as i64).sum();
+        out.push(&[
+            tile_value(o.tile),
+            Value::Int(o.tile.index() as i64),
+            Value::Int(o.shanten_after as i64),
+            Value::Int(o.useful_live as i64),
+            tile_list(&o.useful_kinds),
+            Value::str(shape_phrase(o.shape)),
+            Value::Int(o.shape as i64),
+            tile_list(&wait_tiles),
+            Value::Int(wait_live),
+        ]);
+    }
+    Ok(())
+}
+
+fn mj_calls(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const N: &str = "mahjong.calls";
+    let (hand, melds, seen) = hand_melds_visible(N, a)?;
+    let offered = tile_arg(N, 4, &a[3])?;
+    let can_chow = bool_arg(N, 5, &a[4])?;
+    let analysis = call_options(&hand, &melds, offered, can_chow, &seen);
+    for (order, o) in analysis.options.iter().enumerate() {
+        out.push(&[
+            Value::str(o.kind.name()),
+            Value::str(&o.meld.to_string()),
+            tile_list(&o.meld.tiles()),
+            tile_list(&o.from_hand),
+            Value::Int(order as i64),
+            Value::Int(o.shape.singles as i64),
+            Value::Int(o.shape.gapped as i64),
+            Value::Int(o.shape.adjacent as i64),
+            Value::Int(o.shanten_after as i64),
+            Value::Int(o.useful_live_after as i64),
+            Value::str(&o.best_discard.map_or_else(
+                || "before its replacement draw".to_string(),
+                |t| format!("after discarding {t}"),
+            )),
+        ]);
+    }
+    Ok(())
+}
+
+fn mj_shape(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    let (hand, melds, visible) = hand_melds_visible("mahjong.shape", a)?;
+    let split = best_split(&hand, &melds, &visible);
+    out.push(&[
+        Value::Int(split.shape.singles as i64),
+        Value::Int(split.shape.gapped as i64),
+        Value::Int(split.shape.adjacent as i64),
+        Value::str(&split_text(&split, &melds)),
+    ]);
+    Ok(())
+}
+
+fn mj_kongs(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    let (hand, melds) = hand_melds("mahjong.kongs", a)?;
+    if melds.len() >= 4 {
+        return Ok(());
+    }
+    for tile in Tile::all() {
+        let i = tile.index();
+        let concealed = hand[i] == 4;
+        let added = hand[i] >= 1 && melds.contains(&Meld::pong(tile));
+        if !concealed && !added {
+            continue;
+        }
+        let mut h = hand;
+        let mut m = melds.clone();
+        if concealed {
+            h[i] = 0;
+            m.push(Meld::concealed_kong(tile));
+        } else {
+            h[i] -= 1;
+            if let Some(p) = m.iter_mut().find(|x| **x == Meld::pong(tile)) {
+                p.kind = MeldKind::Kong;
+            }
+        }
+        out.push(&[
+            tile_value(tile),
+            Value::Int(i as i64),
+            Value::str(if concealed { "concealed" } else { "added" }),
+            Value::Int(shanten(&h, &m) as i64),
+        ]);
+    }
+    Ok(())
+}
+
+fn mj_highest(a: &[Value]) -> Result<Value, BuiltinError> {
+    let hand = counts_arg("mahjong.highest", 1, &a[0])?;
+    let t = (0..KINDS)
+        .rev()
+        .find(|&i| hand[i] > 0)
+        .and_then(Tile::from_index)
+        .unwrap_or(Tile::ONE_MAN);
+    Ok(tile_value(t))
+}
+
+/// Registers the `mahjong.*` built-ins and the `tiles` and `melds` input types.
+pub fn register(r: &mut Registry) {
+    r.input_type(InputType {
+        name: "tiles",
+        keys: &[],
+        max_positional: 1,
+        value_type: T::List,
+        parse: parse_tiles_input,
+        doc: "mahjong tiles(N) or tiles(MIN..MAX): `1122334m EEESSS`, `123m55z`, `1m,2m,E` (at most 4 of a kind)",
+    });
+    r.input_type(InputType {
+        name: "melds",
+        keys: &[],
+        max_positional: 0,
+        value_type: T::List,
+        parse: parse_melds_input,
+        doc: "called mahjong melds: `123m PPP 7777m [CCCC]` (chow, pong, kong, concealed kong)",
+    });
+    r.function(
+        "mahjong.deal",
+        &[HAND, MELDS, VISIBLE, ("offered", T::List), ("drawn", T::List), ("two_player", T::Bool)],
+        &[T::Str, T::List, T::Str],
+        false,
+        "checks a position (no fifth copy anywhere, hand size for the melds); gives \"waiting\" or \"drawn\", the tiles seen (visible + offered, and every pin and bamboo copy in a two-player position) and a description",
+        deal,
+    );
+    r.func(
+        "mahjong.shanten",
+        &[HAND, MELDS],
+        T::Int,
+        "shanten, the minimum of four-sets-and-a-pair and seven pairs (−1 won, 0 ready)",
+        mj_shanten,
+    );
+    r.func(
+        "mahjong.shanten_forms",
+        &[HAND, MELDS],
+        T::Str,
+        "shanten per winning form, in words",
+        mj_shanten_forms,
+    );
+    r.func(
+        "mahjong.steps",
+        &[("shanten", T::Int)],
+        T::Str,
+        "a shanten in words: won, ready, N-shanten",
+        mj_steps,
+    );
+    r.func(
+        "mahjong.text",
+        &[("tiles", T::List)],
+        T::Str,
+        "tiles spaced in kind order (`3m 6m C`), `none` for none",
+        mj_text,
+    );
+    r.function(
+        "mahjong.is_win",
+        &[HAND, MELDS],
+        &[T::Str, T::Str],
+        false,
+        "the winning form (\"standard\" or \"seven pairs\") and the hand's sets and pair in words; no solution if it does not win",
+        mj_is_win,
+    );
+    r.function(
+        "mahjong.waits",
+        &[HAND, MELDS, VISIBLE],
+        &[T::Str, T::Int, T::Str],
+        true,
+        "one solution per winning kind of a waiting hand: tile, live copies, the completed hand in words",
+        mj_waits,
+    );
+    r.func(
+        "mahjong.wait_tiles",
+        &[HAND, MELDS, VISIBLE],
+        T::List,
+        "the winning kinds of a waiting hand (both forms; kinds whose four copies are all own are not waits)",
+        mj_wait_tiles,
+    );
+    r.function(
+        "mahjong.useful",
+        &[HAND, MELDS, VISIBLE],
+        &[T::List, T::Int],
+        false,
+        "the kinds whose draw lowers shanten (live ones only) and their live copies",
+        mj_useful,
+    );
+    r.function(
+        "mahjong.discards",
+        &[HAND, MELDS, VISIBLE, ("detail", T::Bool)],
+        &[T::Str, T::Int, T::Int, T::Int, T::List, T::Str, T::Int, T::List, T::Int],
+        true,
+        "one solution per kind held: tile, kind index, shanten after, live useful tiles, useful kinds, where it sits in the best split (`a single`, `in a gapped partial`, …), shape rank 0–4, waits if ready, their live copies; with detail false the shapes are computed only when the best (shanten, live tiles) is tied (all `a single` otherwise) and no waits",
+        mj_discards,
+    );
+    r.function(
+        "mahjong.calls",
+        &[HAND, MELDS, ("seen", T::List), ("offered", T::Str), ("chow", T::Bool)],
+        &[T::Str, T::Str, T::List, T::List, T::Int, T::Int, T::Int, T::Int, T::Int, T::Int, T::Str],
+        true,
+        "one solution per legal call on the offered tile (seen includes it): kind, meld, its tiles, tiles from hand, order (kong, pong, chows low first), singles, gapped, adjacent left, shanten after, live useful tiles after, the best discard in words",
+        mj_calls,
+    );
+    r.function(
+        "mahjong.shape",
+        &[HAND, MELDS, VISIBLE],
+        &[T::Int, T::Int, T::Int, T::Str],
+        false,
+        "the best split's singles, gapped and adjacent partials, and the split in words",
+        mj_shape,
+    );
+    r.function(
+        "mahjong.kongs",
+        &[HAND, MELDS],
+        &[T::Str, T::Int, T::Str, T::Int],
+        true,
+        "one solution per kong the own turn allows: tile, kind index, concealed or added, shanten after",
+        mj_kongs,
+    );
+    r.func(
+        "mahjong.highest",
+        &[HAND],
+        T::Str,
+        "the highest tile held (honours above numbers)",
+        mj_highest,
+    );
+}

@@ -1,0 +1,662 @@
+//! Durak through the shipped rules (SPEC §5.2): each hand-value term pinned by hand-computed
+//! cases, golden explained answers, the rules against the native hand value on random hands and
+//! against the native decision policy in real positions, every rule exercised, the arena.
+
+use expect_test::expect_file;
+use kibitzer::games::durak::{
+    self, decide, hand_value, parse_cards, sample_hands, sample_positions, Action, GameOptions, ReferencePolicy,
+    RulePlayer, RuleValuer, Suit, ValueParams,
+};
+use kibitzer::games::{arenas, PlayOptions};
+use kibitzer::{load_shipped, render_tree, ExplainLimits, Session};
+use std::collections::BTreeMap;
+
+fn session() -> Session {
+    Session::new(load_shipped("durak").expect("the shipped durak rules load"))
+}
+
+/// Runs a query; returns the session for inspection.
+fn run(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Session {
+    let mut s = session();
+    for (k, v) in params {
+        s.set_param(k, v).unwrap_or_else(|e| panic!("--param {k}={v}: {e}"));
+    }
+    for (k, v) in inputs {
+        s.set_input_text(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    s.run().unwrap_or_else(|e| panic!("{inputs:?}: {e}"));
+    s
+}
+
+/// The hand value and its terms' `because` lines (from the `term` facts' explanations).
+fn value_and_terms(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> (i64, Vec<String>) {
+    let mut s = run(inputs, params);
+    let c = s.conclusions();
+    let hv = c
+        .iter()
+        .find(|c| c.relation == "hand_value")
+        .unwrap_or_else(|| panic!("no hand_value for {inputs:?}"));
+    let v = hv.args[0].as_int().expect("an integer value");
+    let e = s.explain(hv.fact, ExplainLimits::default());
+    let terms = e.aggregated.iter().filter_map(|g| g.example.because.clone()).collect();
+    (v, terms)
+}
+
+fn value(inputs: &[(&str, &str)]) -> i64 {
+    value_and_terms(inputs, &[]).0
+}
+
+#[test]
+fn out_of_play_empty_hand_and_empty_stock() {
+    let (v, terms) = value_and_terms(&[("hand", ""), ("trump", "D"), ("stock", "0"), ("hands", "0,4")], &[]);
+    assert_eq!(v, 30000);
+    assert_eq!(terms, ["hand and stock empty: out of play +30000"]);
+    // With cards left in the stock an empty hand is valued normally: only the hand-size term,
+    // (0.25 − 0/16) × 600 = 150.
+    let (v, terms) = value_and_terms(&[("hand", ""), ("trump", "D"), ("stock", "10"), ("hands", "0,6")], &[]);
+    assert_eq!(v, 150);
+    assert_eq!(terms, ["0 cards, 16 others in play: (0.25 − 0/16) × 600 = +150"]);
+    // An empty hand while another player still holds cards, stock empty: out of play too.
+    assert_eq!(value(&[("hand", ""), ("trump", "S"), ("hands", "0,3")]), 30000);
+}
+
+#[test]
+fn card_values_and_trump_bonus() {
+    // Ranks: A +600 … 8 0 … 6 −200; a trump adds 1300. Suits: 2 non-trumps (♠, ♣), a = 2/3:
+    // ♠ 1: −200 × |3 − 2| / 2 = −100; ♥ 0: −200; ♣ 1: −100. Size: 4 of 4 + 12 + 10 − 4 = 22 →
+    // (0.25 − 4/22) × 600 = 40.9 → 40.
+    let (v, terms) = value_and_terms(
+        &[
+            ("hand", "AS 8H 6H 7C"),
+            ("trump", "H"),
+            ("stock", "12"),
+            ("hands", "4,10"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        terms,
+        [
+            "A♠ +600",
+            "7♣ −100",
+            "trump 8♥ +0 +1300",
+            "trump 6♥ −200 +1300",
+            "spades 1 vs 0.67 expected: −100",
+            "diamonds 0 vs 0.67 expected: −200",
+            "clubs 1 vs 0.67 expected: −100",
+            "4 cards, 22 others in play: (0.25 − 4/22) × 600 = +40",
+        ]
+    );
+    assert_eq!(v, 600 - 100 + 1300 + 1100 - 100 - 200 - 100 + 40);
+}
+
+#[test]
+fn all_non_trumps_in_one_suit() {
+    // 6♠ 7♠ 8♠, trump ♥: cards −300; a = 1: ♠ 3 → −400, ♦ 0 → −200, ♣ 0 → −200; size: 3 others
+    // in play (stock 0, sizes 3 + 3 − 3): (0.25 − 1) × 600 = −450.
+    let (v, terms) = value_and_terms(&[("hand", "6S 7S 8S"), ("trump", "H"), ("hands", "3,3")], &[]);
+    assert_eq!(v, -300 - 800 - 450);
+    assert!(
+        terms.contains(&"spades 3 vs 1.00 expected: −400".to_string()),
+        "{terms:?}"
+    );
+    assert!(
+        terms.contains(&"diamonds 0 vs 1.00 expected: −200".to_string()),
+        "{terms:?}"
+    );
+    // Only trumps: no suit terms at all.
+    let (_, terms) = value_and_terms(
+        &[("hand", "6H 7H"), ("trump", "H"), ("stock", "5"), ("hands", "2,6")],
+        &[],
+    );
+    assert!(!terms.iter().any(|t| t.contains("expected")), "{terms:?}");
+}
+
+#[test]
+fn four_of_a_kind_and_the_seed_literal_scale() {
+    // 7♠ 7♥ 7♦ 7♣, trump ♦: cards −100 × 3 + 1200; four sevens: max(−1, 1) × 1.25 × 100 = 125;
+    // suits a = 1, each 1: 0; size: 4 of 4 others → (0.25 − 1) × 600 = −450.
+    let inputs = [("hand", "7S 7H 7D 7C"), ("trump", "D"), ("hands", "4,4")];
+    let (v, terms) = value_and_terms(&inputs, &[]);
+    assert!(
+        terms.contains(&"four sevens: bonus max(-1, 1) × 1.25 × 100 = +125".to_string()),
+        "{terms:?}"
+    );
+    assert_eq!(v, 900 + 125 - 450);
+    // The seed's code forgot the × 100: 1.25 → 1.
+    let (v, terms) = value_and_terms(&inputs, &[("same_rank_bonus_scale", "1")]);
+    assert!(
+        terms.contains(&"four sevens: bonus max(-1, 1) × 1.25 × 1 = +1".to_string()),
+        "{terms:?}"
+    );
+    assert_eq!(v, 900 + 1 - 450);
+    // Three aces: 6 × 0.75 × 100 = 450.
+    let (_, terms) = value_and_terms(
+        &[("hand", "AS AH AC"), ("trump", "D"), ("stock", "9"), ("hands", "3,6")],
+        &[],
+    );
+    assert!(
+        terms.contains(&"three aces: bonus max(6, 1) × 0.75 × 100 = +450".to_string()),
+        "{terms:?}"
+    );
+}
+
+#[test]
+fn thirds_are_exact() {
+    // 7 non-trumps, a = 7/3: ♠ 3 → −200 × 2/7 = −57.14 → −57; ♥ 2 → −28.57 → −28; ♦ 2 → −28.
+    let (_, terms) = value_and_terms(
+        &[
+            ("hand", "6S 7S 8S 9H TH 6D 7D"),
+            ("trump", "C"),
+            ("stock", "4"),
+            ("hands", "7,6"),
+        ],
+        &[],
+    );
+    assert!(
+        terms.contains(&"spades 3 vs 2.33 expected: −57".to_string()),
+        "{terms:?}"
+    );
+    assert!(
+        terms.contains(&"hearts 2 vs 2.33 expected: −28".to_string()),
+        "{terms:?}"
+    );
+}
+
+#[test]
+fn decks_of_36_and_52() {
+    // 52 cards: 2♠ 2♥ A♠, trump ♣: cards −600 − 600 + 600; two deuces: max(−6, 1) × 0.5 × 100 = 50;
+    // a = 1: ♠ 2 → −200, ♥ 1 → 0, ♦ 0 → −200; size: 3 of 20 + 9 − 3 = 26 → 3.5 × 600 / 26 = 80.
+    let (v, terms) = value_and_terms(
+        &[
+            ("hand", "2S 2H AS"),
+            ("trump", "C"),
+            ("stock", "20"),
+            ("hands", "3,6"),
+            ("deck", "52"),
+        ],
+        &[],
+    );
+    assert!(
+        terms.contains(&"two twos: bonus max(-6, 1) × 0.5 × 100 = +50".to_string()) || v == -870,
+        "{terms:?}"
+    );
+    assert_eq!(v, -600 + 50 - 400 + 80);
+    // The same hand in the 36-card deck is refused, naming the card.
+    let mut s = session();
+    for (k, v) in [("hand", "2S 2H AS"), ("trump", "C"), ("stock", "20"), ("hands", "3,6")] {
+        s.set_input_text(k, v).unwrap();
+    }
+    let err = s.run().unwrap_err().to_string();
+    assert!(
+        err.contains("2♠ (hand) is not in the 36-card deck (ranks 6 to A)"),
+        "{err}"
+    );
+    // 36 cards, a normal hand: matches the native function.
+    let native = hand_value(
+        &parse_cards("6S 9D QD KH AC").unwrap(),
+        Suit::Diamonds,
+        12,
+        &[5, 6, 5],
+        &ValueParams::default(),
+    );
+    assert_eq!(
+        value(&[
+            ("hand", "6S 9D QD KH AC"),
+            ("trump", "D"),
+            ("stock", "12"),
+            ("hands", "5,6,5")
+        ]),
+        native.total
+    );
+}
+
+#[test]
+fn nothing_else_in_play_uses_the_ratio_10() {
+    // A hypothetical hand bigger than everything in play: (0.25 − 10) × 600 = −5850.
+    let (_, terms) = value_and_terms(&[("hand", "6S 7S"), ("trump", "H"), ("hands", "1")], &[]);
+    assert!(
+        terms.contains(&"2 cards, nothing else in play: (0.25 − 10) × 600 = −5850".to_string()),
+        "{terms:?}"
+    );
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let mut s = session();
+    let e = s.set_input_text("trump", "X").unwrap_err().to_string();
+    assert!(e.contains("unknown suit"), "{e}");
+    let e = s.set_input_text("hands", "6,-1").unwrap_err().to_string();
+    assert!(e.contains("-1"), "{e}");
+    let e = s.set_input_text("table", "7S/9S/TS").unwrap_err().to_string();
+    assert!(e.contains("one attack card"), "{e}");
+    let e = s.set_input_text("table", "7S/9S 9S").unwrap_err().to_string();
+    assert!(e.contains("9S appears 2 times"), "{e}");
+    for (k, v) in [
+        ("hand", "7S 8H"),
+        ("trump", "D"),
+        ("table", "7C/6C"),
+        ("stock", "3"),
+        ("hands", "2,2"),
+    ] {
+        s.set_input_text(k, v).unwrap();
+    }
+    let e = s.run().unwrap_err().to_string();
+    assert!(e.contains("6♣ does not beat 7♣"), "{e}");
+    let mut s = session();
+    for (k, v) in [
+        ("hand", "7S 8H"),
+        ("trump", "D"),
+        ("table", "7S"),
+        ("stock", "3"),
+        ("hands", "2,2"),
+    ] {
+        s.set_input_text(k, v).unwrap();
+    }
+    let e = s.run().unwrap_err().to_string();
+    assert!(e.contains("7♠ is both in the hand and on the table"), "{e}");
+}
+
+/// Rules against the native hand value: identical totals on random hands, for the defaults, the
+/// seed's literal scale and other parameter sets.
+#[test]
+fn rules_equal_native_on_random_hands() {
+    let program = load_shipped("durak").unwrap();
+    let variants: [(&[(&str, &str)], ValueParams); 3] = [
+        (&[], ValueParams::default()),
+        (&[("same_rank_bonus_scale", "1")], ValueParams::seed_literal()),
+        (
+            &[
+                ("trump_bonus", "1000"),
+                ("hand_size_target", "0.375"),
+                ("suit_balance_penalty", "150"),
+                ("same_rank_bonus", "[0, 0, 0.25, 1.5, 2]"),
+                ("same_rank_min_value", "2"),
+                ("hand_size_empty_ratio", "4"),
+            ],
+            {
+                let mut p = ValueParams::default();
+                for (k, v) in [
+                    ("trump_bonus", "1000"),
+                    ("hand_size_target", "0.375"),
+                    ("suit_balance_penalty", "150"),
+                    ("same_rank_bonus_2", "0.25"),
+                    ("same_rank_bonus_3", "1.5"),
+                    ("same_rank_bonus_4", "2"),
+                    ("same_rank_min_value", "2"),
+                    ("hand_size_empty_ratio", "4"),
+                ] {
+                    p.set(k, v).unwrap();
+                }
+                p
+            },
+        ),
+    ];
+    for (i, (overrides, params)) in variants.iter().enumerate() {
+        let mut valuer = RuleValuer::new(program.clone());
+        for (k, v) in *overrides {
+            valuer.session().set_param(k, v).unwrap();
+        }
+        for (hand, trump, stock, sizes) in sample_hands(1500, 11 + i as u64) {
+            let native = hand_value(&hand.to_vec(), trump, stock, &sizes, params);
+            let rules = valuer.value_of(hand, trump, stock, &sizes).unwrap();
+            assert_eq!(
+                rules, native.total,
+                "variant {i}: hand {hand} trump {trump} stock {stock} sizes {sizes:?}: native terms {:?}",
+                native.terms
+            );
+        }
+    }
+}
+
+/// Every hand of 0..=3 cards from the 36-card deck under one trump, against the native value
+/// (four of a kind, empty hands and empty stocks included).
+#[test]
+fn rules_equal_native_on_small_hands() {
+    let program = load_shipped("durak").unwrap();
+    let mut valuer = RuleValuer::new(program);
+    let deck = durak::Deck::Cards36.cards();
+    let mut checked = 0;
+    for a in 0..=deck.len() {
+        for b in a..=deck.len() {
+            if b == a && a < deck.len() {
+                continue;
+            }
+            let mut hand = durak::CardSet::EMPTY;
+            for i in [a, b] {
+                if let Some(c) = deck.get(i) {
+                    hand.insert(*c);
+                }
+            }
+            for (stock, sizes) in [(0usize, vec![hand.len(), 2]), (7, vec![hand.len(), 6, 5])] {
+                let native = hand_value(&hand.to_vec(), Suit::Clubs, stock, &sizes, &ValueParams::default());
+                assert_eq!(valuer.value_of(hand, Suit::Clubs, stock, &sizes).unwrap(), native.total);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1300);
+}
+
+/// The rule AI's decisions equal the native reference policy's in positions from real games
+/// (two to four players, with and without transfers).
+#[test]
+fn rule_decisions_equal_the_native_policy() {
+    let program = load_shipped("durak").unwrap();
+    let policy = ReferencePolicy::default();
+    let mut player = RulePlayer::new(program, "durak");
+    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    for options in [
+        GameOptions::default(),
+        GameOptions {
+            players: 3,
+            transfer: true,
+            ..GameOptions::default()
+        },
+        GameOptions {
+            players: 4,
+            deck: durak::Deck::Cards52,
+            ..GameOptions::default()
+        },
+    ] {
+        for (view, legal) in sample_positions(4, &options) {
+            let native = decide(&view, &legal, &policy);
+            let rules = player.decide(&view, &legal).unwrap();
+            assert_eq!(rules, native.action, "view {view:?}\n{}", native.explain());
+            *kinds
+                .entry(match rules {
+                    Action::Attack(_) if view.table.is_empty() => "lead",
+                    Action::Attack(_) => "throw in",
+                    Action::Pass => "pass",
+                    Action::Defend { .. } => "defend",
+                    Action::Take => "take",
+                    Action::Transfer(_) => "transfer",
+                })
+                .or_default() += 1;
+        }
+    }
+    for k in ["lead", "throw in", "pass", "defend", "take"] {
+        assert!(kinds.get(k).copied().unwrap_or(0) > 0, "no `{k}` among {kinds:?}");
+    }
+}
+
+/// The explained answer as `kibitzer ask` prints it (what-ifs expanded `depth` levels).
+fn explained(inputs: &[(&str, &str)], depth: usize) -> String {
+    let mut s = run(inputs, &[]);
+    let limits = ExplainLimits {
+        whatif_depth: depth,
+        ..ExplainLimits::default()
+    };
+    let mut out = String::new();
+    for c in s.conclusions() {
+        out.push_str(&render_tree(&s.explain(c.fact, limits)));
+    }
+    out
+}
+
+#[test]
+fn golden_hand_value() {
+    expect_file!["golden/durak/hand_value.txt"].assert_eq(&explained(
+        &[
+            ("hand", "AS 9D 7C 7H KC 6D"),
+            ("trump", "D"),
+            ("stock", "12"),
+            ("hands", "6,6,5"),
+        ],
+        1,
+    ));
+}
+
+#[test]
+fn golden_lead() {
+    expect_file!["golden/durak/lead.txt"].assert_eq(&explained(
+        &[
+            ("hand", "6S 6H KD AH 9C"),
+            ("trump", "H"),
+            ("stock", "10"),
+            ("hands", "5,6"),
+            ("role", "attack"),
+        ],
+        0,
+    ));
+}
+
+#[test]
+fn golden_throw_in_and_stop() {
+    let throw = explained(
+        &[
+            ("hand", "9C 6D 7D"),
+            ("trump", "H"),
+            ("stock", "0"),
+            ("hands", "3,5"),
+            ("role", "attack"),
+            ("table", "9S/JS"),
+        ],
+        0,
+    );
+    let stop = explained(
+        &[
+            ("hand", "9H 6D 7C"),
+            ("trump", "H"),
+            ("stock", "20"),
+            ("hands", "3,5"),
+            ("role", "attack"),
+            ("table", "9S/JS"),
+        ],
+        0,
+    );
+    expect_file!["golden/durak/throw_in.txt"].assert_eq(&format!("{throw}\n{stop}"));
+}
+
+#[test]
+fn golden_defend_and_take() {
+    let defend = explained(
+        &[
+            ("hand", "9S QH 6D"),
+            ("trump", "H"),
+            ("stock", "12"),
+            ("hands", "3,6"),
+            ("role", "defend"),
+            ("table", "7S"),
+        ],
+        0,
+    );
+    let take = explained(
+        &[
+            ("hand", "6S 7D 8C AH"),
+            ("trump", "H"),
+            ("stock", "20"),
+            ("hands", "4,6"),
+            ("role", "defend"),
+            ("table", "7S"),
+        ],
+        0,
+    );
+    expect_file!["golden/durak/defend.txt"].assert_eq(&format!("{defend}\n{take}"));
+}
+
+#[test]
+fn golden_transfer() {
+    expect_file!["golden/durak/transfer.txt"].assert_eq(&explained(
+        &[
+            ("hand", "7H 9C KD"),
+            ("trump", "S"),
+            ("stock", "10"),
+            ("hands", "3,6,6"),
+            ("role", "defend"),
+            ("table", "7C"),
+            ("transfer", "true"),
+        ],
+        0,
+    ));
+}
+
+/// Every rule of the rule file fires in some query above or here.
+#[test]
+fn every_rule_fires_somewhere() {
+    let queries: Vec<Vec<(&str, &str)>> = vec![
+        vec![("hand", ""), ("trump", "D"), ("hands", "0,3")],
+        vec![
+            ("hand", "AS 9D 7C 7H KC 6D"),
+            ("trump", "D"),
+            ("stock", "12"),
+            ("hands", "6,6,5"),
+        ],
+        vec![("hand", "6S 7S"), ("trump", "H"), ("hands", "1")],
+        vec![
+            ("hand", "6S 6H KD AH 9C"),
+            ("trump", "H"),
+            ("stock", "10"),
+            ("hands", "5,6"),
+            ("role", "attack"),
+        ],
+        vec![
+            ("hand", "9C 6D 7D"),
+            ("trump", "H"),
+            ("hands", "3,5"),
+            ("role", "attack"),
+            ("table", "9S/JS"),
+        ],
+        vec![
+            ("hand", "9H 6D 7C"),
+            ("trump", "H"),
+            ("stock", "20"),
+            ("hands", "3,5"),
+            ("role", "attack"),
+            ("table", "9S/JS"),
+        ],
+        vec![
+            ("hand", "6D 7C"),
+            ("trump", "H"),
+            ("stock", "20"),
+            ("hands", "2,5"),
+            ("role", "attack"),
+            ("table", "9S/JS"),
+        ],
+        vec![
+            ("hand", "9S QH 6D"),
+            ("trump", "H"),
+            ("stock", "12"),
+            ("hands", "3,6"),
+            ("role", "defend"),
+            ("table", "7S"),
+        ],
+        vec![
+            ("hand", "6S 7D 8C AH"),
+            ("trump", "H"),
+            ("stock", "20"),
+            ("hands", "4,6"),
+            ("role", "defend"),
+            ("table", "7S"),
+        ],
+        vec![
+            ("hand", "6S 7D 8C AH"),
+            ("trump", "H"),
+            ("stock", "0"),
+            ("hands", "4,6"),
+            ("role", "defend"),
+            ("table", "KS"),
+        ],
+        vec![
+            ("hand", "6S 7D 8C 9D TC AH"),
+            ("trump", "H"),
+            ("stock", "0"),
+            ("hands", "6,6"),
+            ("role", "defend"),
+            ("table", "KS"),
+        ],
+        vec![
+            ("hand", "6S 7D 8C"),
+            ("trump", "H"),
+            ("stock", "5"),
+            ("hands", "3,6"),
+            ("role", "defend"),
+            ("table", "AS"),
+        ],
+        vec![
+            ("hand", "AS KS QS 6H 7H 8D"),
+            ("trump", "C"),
+            ("stock", "10"),
+            ("hands", "6,6"),
+            ("role", "defend"),
+            ("table", "9S 9D"),
+        ],
+        vec![
+            ("hand", "7H 9C KD"),
+            ("trump", "S"),
+            ("stock", "10"),
+            ("hands", "3,6,6"),
+            ("role", "defend"),
+            ("table", "7C"),
+            ("transfer", "true"),
+        ],
+        vec![("hand", "7H"), ("trump", "S"), ("hands", "1,1"), ("role", "oops")],
+    ];
+    let mut fired: BTreeMap<String, u64> = BTreeMap::new();
+    for q in &queries {
+        let s = run(q, &[]);
+        for (i, r) in s.program().rules.iter().enumerate() {
+            *fired.entry(r.name.clone()).or_default() += s.fired_count(i);
+        }
+    }
+    let never: Vec<&String> = fired.iter().filter(|(_, n)| **n == 0).map(|(r, _)| r).collect();
+    assert!(never.is_empty(), "rules that never fired: {never:?}");
+}
+
+#[test]
+fn arena_smoke() {
+    let arena = arenas().into_iter().find(|a| a.game == "durak").expect("a durak arena");
+    let mut lines = Vec::new();
+    let opts = PlayOptions {
+        seats: vec!["durak".into(), "random".into(), "lowest".into()],
+        games: 12,
+        seed: 5,
+        args: vec![("transfer".into(), "true".into())],
+    };
+    (arena.run)(&opts, &mut |l: &str| lines.push(l.to_string())).unwrap();
+    assert!(
+        lines[0].starts_with("durak: 12 games, 3 players, 36-card deck, transfer on"),
+        "{lines:?}"
+    );
+    assert!(lines[1].starts_with("seat 1 durak"), "{lines:?}");
+    assert!(lines.last().unwrap().contains("games_per_s="), "{lines:?}");
+    // Same seed, same games.
+    let mut again = Vec::new();
+    (arena.run)(&opts, &mut |l: &str| again.push(l.to_string())).unwrap();
+    assert_eq!(lines[..4], again[..4]);
+    // Bad seats and settings are errors, not panics.
+    let bad = PlayOptions {
+        seats: vec!["durak".into(), "nobody".into()],
+        games: 1,
+        seed: 1,
+        args: vec![],
+    };
+    assert!((arena.run)(&bad, &mut |_| {}).is_err());
+    let bad = PlayOptions {
+        seats: vec!["durak".into()],
+        games: 1,
+        seed: 1,
+        args: vec![],
+    };
+    assert!((arena.run)(&bad, &mut |_| {}).is_err());
+}
+
+#[test]
+fn bench_quick_runs() {
+    let w = kibitzer::games::workloads()
+        .into_iter()
+        .find(|w| w.name == "durak")
+        .expect("a durak workload");
+    let mut last = String::new();
+    (w.run)(
+        &kibitzer::games::BenchOptions {
+            quick: true,
+            args: vec![],
+        },
+        &mut |l: &str| last = l.to_string(),
+    )
+    .unwrap();
+    for name in ["hand_values_per_s=", "decisions_per_s=", "games_per_s=", "cores="] {
+        assert!(last.contains(name), "{last}");
+    }
+}

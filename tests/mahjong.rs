@@ -1,0 +1,485 @@
+//! Two-player mahjong through the shipped rule sets (SPEC §5.3, issue 5): the issue's traps and
+//! example queries as golden explained answers, every rule of both rule sets exercised, both rule
+//! sets making exactly the decisions of their native twins (on real game positions and on random
+//! hands), bad input refused with clear errors, the arena and the benchmark reporting their figures.
+
+use expect_test::expect_file;
+use kibitzer::games::mahjong::rule_player::{RulePlayer, TwinCheck};
+use kibitzer::games::mahjong::{
+    parse_counts, parse_tile, play_match, Counts, Player, PlayerView, SeedPlayer, StrongPlayer, Tile, KINDS,
+};
+use kibitzer::games::{arenas, workloads, BenchOptions, PlayOptions};
+use kibitzer::{load_shipped, render_tree, ExplainLimits, Session};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+
+fn session(ruleset: &str) -> Session {
+    Session::new(load_shipped(ruleset).expect("the shipped mahjong rules load"))
+}
+
+/// Runs a query and returns every conclusion as `relation(args)`.
+fn ask(s: &mut Session, inputs: &[(&str, &str)]) -> Vec<String> {
+    s.reset();
+    for (k, v) in inputs {
+        s.set_input_text(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    s.run().unwrap_or_else(|e| panic!("{inputs:?}: {e}"));
+    s.conclusions().iter().map(|c| c.to_string()).collect()
+}
+
+fn answer(ruleset: &str, inputs: &[(&str, &str)]) -> Vec<String> {
+    ask(&mut session(ruleset), inputs)
+}
+
+/// The explained answer as `kibitzer ask` prints it, headed by the command.
+fn explained(ruleset: &str, inputs: &[(&str, &str)]) -> String {
+    let mut s = session(ruleset);
+    ask(&mut s, inputs);
+    let args: Vec<String> = inputs.iter().map(|(k, v)| format!("{k}=\"{v}\"")).collect();
+    let mut out = format!("$ kibitzer ask {ruleset} {}\n", args.join(" "));
+    for c in s.conclusions() {
+        out.push_str(&render_tree(&s.explain(c.fact, ExplainLimits::default())));
+    }
+    out.push('\n');
+    out
+}
+
+fn the(answer: &[String], relation: &str) -> String {
+    answer
+        .iter()
+        .find(|c| c.starts_with(&format!("{relation}(")))
+        .cloned()
+        .unwrap_or_else(|| panic!("no {relation} in {answer:?}"))
+}
+
+// ---- the issue's traps -----------------------------------------------------------------------------
+
+#[test]
+fn the_issues_traps_answer_right() {
+    for ruleset in ["mahjong", "mahjong_seed"] {
+        let a = answer(ruleset, &[("hand", "1112345678999m")]);
+        assert_eq!(
+            the(&a, "waits"),
+            r#"waits(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"], 23)"#
+        );
+        assert_eq!(the(&a, "shanten"), "shanten(0)");
+        // The fifth 1m does not exist: no wait, and the hand is 1-shanten.
+        let a = answer(ruleset, &[("hand", "1111m EEESSSWWW")]);
+        assert_eq!(the(&a, "waits"), "waits([], 0)");
+        assert_eq!(the(&a, "shanten"), "shanten(1)");
+        let a = answer(ruleset, &[("hand", "123456789m CCCC")]);
+        assert_eq!(the(&a, "waits"), "waits([], 0)");
+        // The seed's greedy split sees only 1m; both 1m and 4m win.
+        let a = answer(ruleset, &[("hand", "1122334m EEESSS")]);
+        assert_eq!(the(&a, "waits"), r#"waits(["1m", "4m"], 5)"#);
+        let a = answer(ruleset, &[("hand", "1111m 2255m EESSPP"), ("drawn", "P")]);
+        assert_eq!(the(&a, "win"), r#"win("seven pairs")"#);
+        assert_eq!(the(&a, "shanten"), "shanten(-1)");
+    }
+}
+
+#[test]
+fn golden_traps() {
+    let mut out = String::new();
+    for hand in [
+        "1112345678999m",
+        "1111m EEESSSWWW",
+        "123456789m CCCC",
+        "1122334m EEESSS",
+    ] {
+        out.push_str(&explained("mahjong", &[("hand", hand)]));
+    }
+    out.push_str(&explained("mahjong", &[("hand", "1111m 2255m EESSPP"), ("drawn", "P")]));
+    expect_file!["golden/mahjong/traps.txt"].assert_eq(&out);
+}
+
+#[test]
+fn golden_strong_discards() {
+    let mut out = String::new();
+    // Both 1m and C leave the hand ready; C keeps 5 live winning tiles, 1m 3.
+    out.push_str(&explained("mahjong", &[("hand", "1122334m EEESSS C"), ("drawn", "C")]));
+    // Only C leaves the hand ready (on E and S).
+    out.push_str(&explained(
+        "mahjong",
+        &[("hand", "123m 456m 789m EE SS C"), ("drawn", "C")],
+    ));
+    // S and C are tied on everything but height.
+    out.push_str(&explained(
+        "mahjong",
+        &[("hand", "123m 456m 789m EEE S C"), ("drawn", "C")],
+    ));
+    // Tiles seen elsewhere change the live counts.
+    out.push_str(&explained(
+        "mahjong",
+        &[("hand", "1122334m EEESSS C"), ("drawn", "C"), ("visible", "4m 4m 4m")],
+    ));
+    // Four melds called: the pair left is the only kind.
+    out.push_str(&explained(
+        "mahjong",
+        &[("hand", "EE"), ("melds", "123m 456m 789m SSS"), ("after_call", "true")],
+    ));
+    expect_file!["golden/mahjong/strong_discards.txt"].assert_eq(&out);
+}
+
+#[test]
+fn golden_calls() {
+    let mut out = String::new();
+    for ruleset in ["mahjong", "mahjong_seed"] {
+        for offered in ["E", "1m", "C", "S"] {
+            out.push_str(&explained(
+                ruleset,
+                &[("hand", "123m 456m 789m EE S N"), ("offered", offered)],
+            ));
+        }
+    }
+    out.push_str(&explained(
+        "mahjong_seed",
+        &[
+            ("hand", "123m 456m 789m EE S N"),
+            ("offered", "E"),
+            ("declared", "true"),
+        ],
+    ));
+    expect_file!["golden/mahjong/calls.txt"].assert_eq(&out);
+}
+
+#[test]
+fn golden_seed_discards() {
+    let mut out = String::new();
+    out.push_str(&explained(
+        "mahjong_seed",
+        &[("hand", "1122334m EEESSS C"), ("drawn", "C")],
+    ));
+    out.push_str(&explained(
+        "mahjong_seed",
+        &[("hand", "123m 456m 78m 9m 11m N C P"), ("drawn", "P")],
+    ));
+    out.push_str(&explained(
+        "mahjong_seed",
+        &[("hand", "13m 57m 99m EE SS NN WW"), ("drawn", "W")],
+    ));
+    out.push_str(&explained(
+        "mahjong_seed",
+        &[("hand", "1122334m EEESSS 9m"), ("drawn", "9m"), ("declared", "true")],
+    ));
+    expect_file!["golden/mahjong/seed_discards.txt"].assert_eq(&out);
+}
+
+#[test]
+fn answers_read_well() {
+    let a = answer("mahjong", &[("hand", "1122334m EEESSS C"), ("drawn", "C")]);
+    assert_eq!(the(&a, "discard"), r#"discard("C")"#);
+    let a = answer("mahjong_seed", &[("hand", "1122334m EEESSS C"), ("drawn", "C")]);
+    assert_eq!(the(&a, "discard"), r#"discard("C")"#);
+    assert_eq!(the(&a, "ready"), r#"ready(["1m", "4m"])"#);
+    let a = answer("mahjong", &[("hand", "123m 456m 789m EE S N"), ("offered", "E")]);
+    assert_eq!(the(&a, "call"), r#"call("pong", ["E", "E", "E"])"#);
+    let a = answer("mahjong", &[("hand", "123m 456m 789m EE S N"), ("offered", "C")]);
+    assert_eq!(the(&a, "call"), r#"call("pass", [])"#);
+    let a = answer("mahjong", &[("hand", "1122334m EEESSS"), ("offered", "4m")]);
+    assert_eq!(the(&a, "win"), r#"win("standard")"#);
+    // Compact and 1z–7z forms are the same hand.
+    let b = answer("mahjong", &[("hand", "1122334m111222z"), ("offered", "4m")]);
+    assert_eq!(a, b);
+}
+
+// ---- bad input ---------------------------------------------------------------------------------------
+
+fn error_of(ruleset: &str, inputs: &[(&str, &str)]) -> String {
+    let mut s = session(ruleset);
+    for (k, v) in inputs {
+        if let Err(e) = s.set_input_text(k, v) {
+            return e.to_string();
+        }
+    }
+    match s.run() {
+        Ok(_) => panic!("{inputs:?} was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_input_is_refused_by_name() {
+    let e = error_of("mahjong", &[("hand", "11111m EEESSSWW")]);
+    assert!(e.contains("`1m`: appears 5 times (there are only 4)"), "{e}");
+    let e = error_of("mahjong", &[("hand", "123m 1x")]);
+    assert!(e.contains("`1x`: unknown tile"), "{e}");
+    let e = error_of("mahjong", &[("hand", "123m 456m")]);
+    assert!(e.contains("needs 13 or 14 tiles, got 6"), "{e}");
+    let e = error_of("mahjong", &[("hand", "1111m EEESSSWWW"), ("visible", "1m")]);
+    assert!(e.contains("1m appears 5 times"), "{e}");
+    let e = error_of("mahjong", &[("hand", "1122334m EEESSS C"), ("offered", "C")]);
+    assert!(e.contains("a call needs the waiting hand"), "{e}");
+    let e = error_of("mahjong", &[("hand", "123m PPP"), ("melds", "PPP 12m")]);
+    assert!(e.contains("`12m`: not a meld"), "{e}");
+    let e = error_of("mahjong", &[("hand", "1122334m EEESSS C"), ("drawn", "9m")]);
+    assert!(e.contains("the drawn tile 9m is not in the hand"), "{e}");
+}
+
+// ---- every rule exercised -------------------------------------------------------------------------------
+
+/// The positions strong and seed players decide on in real games.
+struct Recorder<P: Player> {
+    inner: P,
+    turns: Vec<PlayerView>,
+    calls: Vec<(PlayerView, Tile)>,
+}
+
+impl<P: Player> Player for Recorder<P> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn on_draw(&mut self, view: &PlayerView) -> kibitzer::games::mahjong::TurnAction {
+        self.turns.push(view.clone());
+        self.inner.on_draw(view)
+    }
+    fn on_discard(&mut self, view: &PlayerView, offered: Tile) -> kibitzer::games::mahjong::CallAction {
+        self.calls.push((view.clone(), offered));
+        self.inner.on_discard(view, offered)
+    }
+}
+
+fn fired_rules(s: &Session, into: &mut BTreeSet<String>) {
+    for (i, r) in s.program().rules.iter().enumerate() {
+        if s.fired_count(i) > 0 {
+            into.insert(r.name.clone());
+        }
+    }
+}
+
+#[test]
+fn every_rule_fires_somewhere() {
+    let queries: Vec<Vec<(&str, &str)>> = vec![
+        vec![("hand", "1112345678999m")],
+        vec![("hand", "1111m EEESSSWWW")],
+        vec![("hand", "1111m 2255m EESSPP"), ("drawn", "P")],
+        vec![("hand", "1122334m EEESSS"), ("offered", "4m")],
+        vec![("hand", "1122334m EEESSS C"), ("drawn", "C")],
+        vec![("hand", "123m 456m 789m EE SS C"), ("drawn", "C")],
+        vec![("hand", "123m 456m 789m EEE S C"), ("drawn", "C")],
+        vec![("hand", "EE"), ("melds", "123m 456m 789m SSS"), ("after_call", "true")],
+        vec![("hand", "1111m 234m 567m EE SC"), ("drawn", "C")],
+        vec![("hand", "123m 456m 789m EE S N"), ("offered", "E")],
+        vec![("hand", "123m 456m 789m EE S N"), ("offered", "1m")],
+        vec![("hand", "123m 456m 789m EE S N"), ("offered", "C")],
+        vec![
+            ("hand", "123m 456m 789m EE S N"),
+            ("offered", "E"),
+            ("declared", "true"),
+        ],
+        vec![("hand", "1122334m EEESSS 9m"), ("drawn", "9m"), ("declared", "true")],
+        vec![
+            ("hand", "1122334m EEESSS 9m"),
+            ("declared", "true"),
+            ("after_call", "true"),
+        ],
+        vec![("hand", "123m 456m 78m 9m 11m N C P"), ("drawn", "P")],
+        vec![("hand", "13m 57m 99m EE SS NN WW"), ("drawn", "W")],
+    ];
+    for ruleset in ["mahjong", "mahjong_seed"] {
+        let program = load_shipped(ruleset).unwrap();
+        let mut fired = BTreeSet::new();
+        for q in &queries {
+            let mut s = Session::new(program.clone());
+            s.reset();
+            let mut ok = true;
+            for (k, v) in q {
+                // Inputs one rule set lacks (declared, after_call) are skipped there.
+                if program.inputs.iter().any(|d| d.name == *k) {
+                    ok &= s.set_input_text(k, v).is_ok();
+                }
+            }
+            assert!(ok, "{q:?}");
+            s.run().unwrap_or_else(|e| panic!("{ruleset} {q:?}: {e}"));
+            fired_rules(&s, &mut fired);
+        }
+        // Game positions reach the shape orders and the rarer calls.
+        let mut rec = Recorder {
+            inner: SeedPlayer::default(),
+            turns: Vec::new(),
+            calls: Vec::new(),
+        };
+        let mut other = StrongPlayer::plain();
+        play_match([&mut rec, &mut other], 40, 3);
+        let mut player = RulePlayer::new(ruleset, program.clone());
+        let _ = player.session().set_param("detail", "true");
+        for v in &rec.turns {
+            player.decide_turn(v).unwrap();
+            fired_rules(player.session(), &mut fired);
+        }
+        for (v, t) in &rec.calls {
+            player.decide_call(v, *t).unwrap();
+            fired_rules(player.session(), &mut fired);
+        }
+        let all: BTreeSet<String> = program.rules.iter().map(|r| r.name.clone()).collect();
+        let missing: Vec<&String> = all.difference(&fired).collect();
+        assert!(missing.is_empty(), "{ruleset}: rules that never fired: {missing:?}");
+    }
+}
+
+// ---- the rule sets are their native twins --------------------------------------------------------------
+
+#[test]
+fn rule_sets_decide_as_their_native_twins_in_games() {
+    let strong = load_shipped("mahjong").unwrap();
+    let seed = load_shipped("mahjong_seed").unwrap();
+    let mut a = TwinCheck::new(StrongPlayer::plain(), RulePlayer::new("mahjong", strong));
+    let mut b = TwinCheck::new(SeedPlayer::default(), RulePlayer::new("mahjong_seed", seed));
+    let stats = play_match([&mut a, &mut b], 150, 2024);
+    assert_eq!(stats.misplays, [0, 0], "{:?}", stats.first_misplay);
+    for t in [
+        (a.decisions, a.mismatches, &a.examples),
+        (b.decisions, b.mismatches, &b.examples),
+    ] {
+        assert!(t.0 > 2000, "only {} decisions", t.0);
+        assert_eq!(t.1, 0, "{:?}", t.2);
+    }
+}
+
+/// A random position: `size` tiles from the 64-tile two-player set, some more seen elsewhere.
+fn random_position(rng: &mut ChaCha8Rng, size: usize) -> (Counts, Counts, Tile) {
+    let mut wall: Vec<usize> = (0..9).chain(27..34).flat_map(|k| [k; 4]).collect();
+    wall.shuffle(rng);
+    let mut hand = [0u8; KINDS];
+    for &k in &wall[..size] {
+        hand[k] += 1;
+    }
+    let mut visible = [0u8; KINDS];
+    for k in &mut visible[9..27] {
+        *k = 4;
+    }
+    let seen = rng.random_range(0..20);
+    for &k in &wall[size..size + seen] {
+        visible[k] += 1;
+    }
+    let extra = Tile::from_index(wall[size + seen]).unwrap();
+    (hand, visible, extra)
+}
+
+#[test]
+fn rule_sets_decide_as_their_native_twins_on_random_hands() {
+    let strong = load_shipped("mahjong").unwrap();
+    let seed = load_shipped("mahjong_seed").unwrap();
+    let mut rules_strong = RulePlayer::new("mahjong", strong);
+    let mut rules_seed = RulePlayer::new("mahjong_seed", seed);
+    let mut native_strong = StrongPlayer::plain();
+    let mut native_seed = SeedPlayer::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for i in 0..1500 {
+        // Turns: 14 tiles, the last one drawn.
+        let (hand, visible, _) = random_position(&mut rng, 14);
+        let drawn = (0..KINDS).rev().find(|&k| hand[k] > 0).and_then(Tile::from_index);
+        let view = PlayerView::for_hand(hand, Vec::new(), visible, drawn);
+        assert_eq!(
+            rules_strong.decide_turn(&view),
+            Ok(native_strong.on_draw(&view)),
+            "strong {i}"
+        );
+        assert_eq!(
+            rules_seed.decide_turn(&view),
+            Ok(native_seed.on_draw(&view)),
+            "seed {i}"
+        );
+        // Calls: 13 tiles and an offered tile (already among the visible ones, as in a game).
+        let (hand, mut visible, offered) = random_position(&mut rng, 13);
+        visible[offered.index()] += 1;
+        let view = PlayerView::for_hand(hand, Vec::new(), visible, None);
+        assert_eq!(
+            rules_strong.decide_call(&view, offered),
+            Ok(native_strong.on_discard(&view, offered)),
+            "strong call {i}"
+        );
+        assert_eq!(
+            rules_seed.decide_call(&view, offered),
+            Ok(native_seed.on_discard(&view, offered)),
+            "seed call {i}"
+        );
+    }
+}
+
+#[test]
+fn a_hand_from_the_notation_and_the_native_twins_agree() {
+    // The issue's own hands, as views, through both paths.
+    let mut rules_seed = RulePlayer::new("mahjong_seed", load_shipped("mahjong_seed").unwrap());
+    let mut native = SeedPlayer::default();
+    let view = PlayerView::for_hand(
+        parse_counts("1122334m EEESSS C").unwrap(),
+        Vec::new(),
+        [0; KINDS],
+        Some(parse_tile("C").unwrap()),
+    );
+    assert_eq!(rules_seed.decide_turn(&view), Ok(native.on_draw(&view)));
+}
+
+// ---- arena and benchmark -----------------------------------------------------------------------------------
+
+fn run_arena(seats: &[&str], games: u64) -> Result<Vec<String>, String> {
+    let all = arenas();
+    let arena = all.iter().find(|a| a.game == "mahjong").expect("a mahjong arena");
+    let mut lines = Vec::new();
+    let opts = PlayOptions {
+        seats: seats.iter().map(|s| s.to_string()).collect(),
+        games,
+        seed: 9,
+        args: Vec::new(),
+    };
+    (arena.run)(&opts, &mut |l: &str| lines.push(l.to_string()))?;
+    Ok(lines)
+}
+
+#[test]
+fn the_arena_reports_rates_with_intervals() {
+    let lines = run_arena(&["mahjong", "mahjong-seed"], 30).unwrap();
+    let text = lines.join("\n");
+    assert!(text.contains("seat 0 mahjong"), "{text}");
+    assert!(text.contains("95% CI"), "{text}");
+    assert!(text.contains("games/s"), "{text}");
+    assert!(text.contains("misplays 0"), "{text}");
+    // The rule seats play exactly as their native twins: same deals, same results.
+    let native = run_arena(&["strong-plain", "seed"], 30).unwrap();
+    let wins = |ls: &[String]| -> Vec<String> {
+        ls.iter()
+            .filter(|l| l.starts_with("seat") || l.starts_with("draws"))
+            .map(|l| l.split_once("wins").map_or(l.clone(), |(_, r)| r.to_string()))
+            .map(|l| l.split(" games;").next().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(wins(&lines), wins(&native));
+    let e = run_arena(&["mahjong", "nobody"], 2).unwrap_err();
+    assert!(e.contains("unknown rule set `nobody`"), "{e}");
+    let e = run_arena(&["mahjong"], 2).unwrap_err();
+    assert!(e.contains("exactly 2 seats"), "{e}");
+    let e = run_arena(&["stud", "seed"], 2).unwrap_err();
+    assert!(e.contains("not a mahjong player"), "{e}");
+    assert!(run_arena(&["random", "strong"], 4).is_ok());
+}
+
+#[test]
+fn the_quick_bench_ends_with_the_figures() {
+    let all = workloads();
+    let w = all.iter().find(|w| w.name == "mahjong").expect("a mahjong workload");
+    let mut lines = Vec::new();
+    (w.run)(
+        &BenchOptions {
+            quick: true,
+            args: Vec::new(),
+        },
+        &mut |l: &str| lines.push(l.to_string()),
+    )
+    .unwrap();
+    let last = lines.last().unwrap();
+    for name in [
+        "win_checks_per_s=",
+        "shanten_per_s=",
+        "waits_per_s=",
+        "decision_us=",
+        "native_decision_us=",
+        "games_per_s=",
+        "rule_games_per_s=",
+        "cores=2",
+    ] {
+        assert!(last.contains(name), "{last}");
+    }
+}

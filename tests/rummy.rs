@@ -1,0 +1,500 @@
+//! Rummy through the shipped rules (SPEC §5.4, issue 6): golden explained answers for the seed's
+//! demo island, the full-suit hand and each strategy decision; every rule exercised; the rules'
+//! answers and decisions cross-checked against the native module (`evaluate`, `best_discard`,
+//! `take_advice`, `go_out`) on random and island-heavy hands; notation errors; the JSON contract;
+//! the benchmark's figure names. (The native module's own brute-force oracle tests live in
+//! `src/games/rummy/oracle_tests.rs`.)
+
+use expect_test::expect_file;
+use kibitzer::games::rummy::bench::{double_deck, island_hand, random_hand};
+use kibitzer::games::rummy::{best_discard, evaluate, go_out, take_advice, Card, Hand, Options};
+use kibitzer::{load_shipped, render_tree, ExplainLimits, Session, Value};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+
+const SEED_DEMO: &str = "2H3H4H5H4H5H6H3C3C3D3D4D";
+const FULL_SUIT: &str = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS AC";
+
+fn session() -> Session {
+    Session::new(load_shipped("rummy").expect("the shipped rummy rules load"))
+}
+
+/// Runs a query (inputs and `--param` overrides) and returns every conclusion as `relation(args)`.
+fn ask_in(s: &mut Session, inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Vec<String> {
+    s.reset();
+    for (k, v) in params {
+        s.set_param(k, v).unwrap_or_else(|e| panic!("--param {k}={v}: {e}"));
+    }
+    for (k, v) in inputs {
+        s.set_input_text(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    s.run().unwrap_or_else(|e| panic!("{inputs:?}: {e}"));
+    s.conclusions().iter().map(|c| c.to_string()).collect()
+}
+
+fn ask(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Vec<String> {
+    ask_in(&mut session(), inputs, params)
+}
+
+/// The explained answer as `kibitzer ask` prints it (without the timing line).
+fn explained(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> String {
+    let mut s = session();
+    ask_in(&mut s, inputs, params);
+    let limits = ExplainLimits::default();
+    s.conclusions()
+        .iter()
+        .map(|c| render_tree(&s.explain(c.fact, limits)))
+        .collect()
+}
+
+fn has(answer: &[String], fact: &str) -> bool {
+    answer.iter().any(|c| c == fact)
+}
+
+// ---- the seed's demo island and the issue's examples --------------------------------------------
+
+#[test]
+fn seed_demo_island() {
+    let answer = ask(&[("hand", SEED_DEMO)], &[]);
+    assert!(has(&answer, "deadwood(5, 16)"), "{answer:#?}");
+    assert!(has(&answer, "arrangements(3)"), "{answer:#?}");
+    assert!(
+        has(
+            &answer,
+            r#"best(["2H 3H 4H 5H", "4H 5H 6H"], ["3D", "3D", "4D", "3C", "3C"])"#
+        ),
+        "{answer:#?}"
+    );
+    assert_eq!(answer.iter().filter(|c| c.starts_with("arrangement(")).count(), 3);
+    expect_file!["golden/rummy/seed_demo.txt"].assert_eq(&explained(&[("hand", SEED_DEMO)], &[]));
+}
+
+#[test]
+fn seed_demo_through_the_cli_as_json() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(["ask", "rummy", "--json", &format!("hand={SEED_DEMO}")])
+        .output()
+        .expect("the kibitzer binary runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["ruleset"], "rummy");
+    let conclusions = json["conclusions"].as_array().expect("conclusions");
+    let find = |rel: &str| {
+        conclusions
+            .iter()
+            .find(|c| c["relation"] == rel)
+            .map(|c| c["args"].clone())
+            .unwrap_or_else(|| panic!("no {rel} in {json}"))
+    };
+    assert_eq!(find("deadwood"), serde_json::json!([5, 16]));
+    assert_eq!(find("arrangements"), serde_json::json!([3]));
+    assert_eq!(
+        find("best"),
+        serde_json::json!([["2H 3H 4H 5H", "4H 5H 6H"], ["3D", "3D", "4D", "3C", "3C"]])
+    );
+}
+
+#[test]
+fn full_heart_suit_plus_two_aces() {
+    let answer = ask(&[("hand", FULL_SUIT)], &[]);
+    // Ace low: AH..KH is one run (the merged convention), AS AC are dumped; or AS AH AC is a set
+    // and 2H..KH a run: both leave... the set leaves nothing.
+    assert!(has(&answer, "deadwood(0, 0)"), "{answer:#?}");
+    expect_file!["golden/rummy/full_suit.txt"].assert_eq(&explained(&[("hand", FULL_SUIT)], &[]));
+    // The four conventions (ace low / high × merged / split) against the native counts.
+    for (ace_high, split_runs) in [
+        ("false", "false"),
+        ("false", "true"),
+        ("true", "false"),
+        ("true", "true"),
+    ] {
+        let answer = ask(
+            &[("hand", FULL_SUIT), ("ace_high", ace_high), ("split_runs", split_runs)],
+            &[],
+        );
+        let options = Options {
+            ace_high: ace_high == "true",
+            split_runs: split_runs == "true",
+            ..Options::default()
+        };
+        let e = evaluate(&Hand::parse(FULL_SUIT).unwrap(), &options);
+        assert!(
+            has(&answer, &format!("arrangements({})", e.maximal_count())),
+            "{ace_high}/{split_runs}: {answer:#?}"
+        );
+    }
+    let split = ask(
+        &[("hand", FULL_SUIT), ("ace_high", "true"), ("split_runs", "true")],
+        &[],
+    );
+    assert!(has(&split, "arrangements(74)"), "{split:#?}");
+    expect_file!["golden/rummy/full_suit_ace_high_split.txt"].assert_eq(&split.join("\n"));
+}
+
+#[test]
+fn fewest_cards_and_fewest_points_need_different_arrangements() {
+    let hand = "AS 2S 3S 3S 4S 5S AD 3D AC";
+    let answer = ask(&[("hand", hand)], &[]);
+    assert!(has(&answer, "deadwood(2, 5)"), "{answer:#?}");
+    expect_file!["golden/rummy/deadwood_apart.txt"].assert_eq(&explained(&[("hand", hand)], &[]));
+}
+
+// ---- the strategy -------------------------------------------------------------------------------
+
+#[test]
+fn take_the_discard_pile_card_that_completes_a_run() {
+    let inputs = [("hand", "2H 3H 9S 9D KC"), ("discard_top", "4H")];
+    let answer = ask(&inputs, &[]);
+    assert!(has(&answer, r#"take("4H", "KC")"#), "{answer:#?}");
+    assert!(has(&answer, r#"discard("KC", 2, 18)"#), "{answer:#?}");
+    expect_file!["golden/rummy/take.txt"].assert_eq(&explained(&inputs, &[]));
+    // take_margin: a drop of 15 points is not enough when the margin is 15.
+    let answer = ask(&inputs, &[("take_margin", "15")]);
+    assert!(has(&answer, r#"draw("stock")"#), "{answer:#?}");
+}
+
+#[test]
+fn draw_when_the_discard_pile_card_does_not_help() {
+    let inputs = [("hand", "2H 3H 9S 9D KC"), ("discard_top", "QC")];
+    let answer = ask(&inputs, &[]);
+    assert!(has(&answer, r#"draw("stock")"#), "{answer:#?}");
+    assert!(!answer
+        .iter()
+        .any(|c| c.starts_with("take(") || c.starts_with("discard(")));
+    expect_file!["golden/rummy/draw.txt"].assert_eq(&explained(&inputs, &[]));
+    // Only copies of the card taken: nothing else to discard.
+    let answer = ask(&[("hand", "4H"), ("discard_top", "4H")], &[]);
+    assert!(has(&answer, r#"draw("stock")"#), "{answer:#?}");
+}
+
+#[test]
+fn go_out_by_discarding_the_loose_card() {
+    let inputs = [("hand", "2H 3H 4H 5S 5D 5C KD")];
+    let answer = ask(&inputs, &[]);
+    assert!(has(&answer, r#"discard("KD", 0, 0)"#), "{answer:#?}");
+    assert!(has(&answer, r#"declare("go out", "KD")"#), "{answer:#?}");
+    expect_file!["golden/rummy/go_out.txt"].assert_eq(&explained(&inputs, &[]));
+    // Every card melds and no card can be spared.
+    let answer = ask(&[("hand", "2H 3H 4H 5S 5D 5C")], &[]);
+    assert!(has(&answer, r#"declare("go out", "")"#), "{answer:#?}");
+    // Taking a card that completes the hand, then going out.
+    let answer = ask(&[("hand", "2H 3H 5S 5D 5C KD"), ("discard_top", "4H")], &[]);
+    assert!(has(&answer, r#"take("4H", "KD")"#), "{answer:#?}");
+    assert!(has(&answer, r#"declare("go out", "KD")"#), "{answer:#?}");
+}
+
+#[test]
+fn knock_under_the_limit_else_keep_playing() {
+    let inputs = [("hand", "2H 3H 4H 5S 5D 5C KD 3C")];
+    let answer = ask(&inputs, &[]);
+    assert!(has(&answer, r#"declare("not yet", "KD")"#), "{answer:#?}");
+    let answer = ask(&inputs, &[("knock_limit", "10")]);
+    assert!(has(&answer, r#"declare("knock", "KD")"#), "{answer:#?}");
+    expect_file!["golden/rummy/knock.txt"].assert_eq(&explained(&inputs, &[("knock_limit", "10")]));
+}
+
+#[test]
+fn jokers_and_wild_cards() {
+    let answer = ask(&[("hand", "2H JK 4H 7S 7D KC")], &[]);
+    assert!(has(&answer, "deadwood(3, 16)"), "{answer:#?}");
+    assert!(has(&answer, "arrangements(2)"), "{answer:#?}");
+    expect_file!["golden/rummy/jokers.txt"].assert_eq(&explained(&[("hand", "2H JK 4H 7S 7D KC")], &[]));
+    // Sevens wild: 7S 7D fill the gaps of 2H _ 4H and … ; a dumped wild card costs joker_points.
+    let inputs = [("hand", "2H 2S 4H 7S 7D KC"), ("wild", "2")];
+    let answer = ask(&inputs, &[("joker_points", "15")]);
+    let native = evaluate(
+        &Hand::parse("2H 2S 4H 7S 7D KC").unwrap(),
+        &Options {
+            wild_rank: Some(1),
+            joker_points: 15,
+            ..Options::default()
+        },
+    );
+    assert!(
+        has(
+            &answer,
+            &format!(
+                "deadwood({}, {})",
+                native.min_deadwood_cards(),
+                native.min_deadwood_points()
+            )
+        ),
+        "{answer:#?}"
+    );
+    expect_file!["golden/rummy/wild.txt"].assert_eq(&answer.join("\n"));
+}
+
+#[test]
+fn budget_size_and_listing_limits() {
+    let answer = ask(&[("hand", SEED_DEMO)], &[("node_budget", "3")]);
+    assert_eq!(
+        answer,
+        vec![
+            r#"note("unknown within budget: the 12-card hand needs more than 3 search nodes (--param node_budget=N)")"#
+        ]
+    );
+    let answer = ask(&[("hand", SEED_DEMO)], &[("strategy_limit", "5"), ("list_limit", "2")]);
+    assert!(
+        has(
+            &answer,
+            r#"note("no discard or draw advice for a 12-card hand (--param strategy_limit=12 or more)")"#
+        ),
+        "{answer:#?}"
+    );
+    assert!(has(
+        &answer,
+        r#"note("3 maximal arrangements; the first 2 are listed (--param list_limit=N for more)")"#
+    ));
+    assert_eq!(answer.iter().filter(|c| c.starts_with("arrangement(")).count(), 2);
+    assert!(!answer.iter().any(|c| c.starts_with("discard(")));
+}
+
+/// Inputs or parameters as (name, text).
+type Pairs<'a> = &'a [(&'a str, &'a str)];
+
+// ---- every rule fires somewhere -----------------------------------------------------------------
+
+#[test]
+fn every_rule_is_exercised() {
+    let cases: &[(Pairs, Pairs)] = &[
+        (&[("hand", SEED_DEMO)], &[]),
+        (&[("hand", SEED_DEMO)], &[("node_budget", "3")]),
+        (&[("hand", SEED_DEMO)], &[("strategy_limit", "5"), ("list_limit", "2")]),
+        (
+            &[("hand", FULL_SUIT), ("ace_high", "true"), ("split_runs", "true")],
+            &[],
+        ),
+        (&[("hand", "AS 2S 3S 3S 4S 5S AD 3D AC")], &[]),
+        (&[("hand", "2H 3H 9S 9D KC"), ("discard_top", "4H")], &[]),
+        (&[("hand", "2H 3H 9S 9D KC"), ("discard_top", "QC")], &[]),
+        (&[("hand", "4H"), ("discard_top", "4H")], &[]),
+        (&[("hand", "2H 3H 4H 5S 5D 5C")], &[]),
+        (&[("hand", "2H 3H 4H 5S 5D 5C KD 3C")], &[("knock_limit", "10")]),
+    ];
+    let mut s = session();
+    let names: Vec<String> = s.program().rules.iter().map(|r| r.name.clone()).collect();
+    let mut fired = BTreeSet::new();
+    for (inputs, params) in cases {
+        ask_in(&mut s, inputs, params);
+        for (i, name) in names.iter().enumerate() {
+            if s.fired_count(i) > 0 {
+                fired.insert(name.clone());
+            }
+        }
+        // Parameters stay overridden in a session: put them back.
+        for (k, _) in params.iter() {
+            let default = match *k {
+                "node_budget" => "20000000",
+                "strategy_limit" => "40",
+                "list_limit" => "10",
+                "knock_limit" => "0",
+                other => panic!("no default noted for {other}"),
+            };
+            s.set_param(k, default).unwrap();
+        }
+    }
+    let missing: Vec<&String> = names.iter().filter(|n| !fired.contains(*n)).collect();
+    assert!(missing.is_empty(), "rules never fired: {missing:?}");
+}
+
+// ---- the rules against the native module on random hands ---------------------------------------
+
+fn card_text(card: Option<Card>) -> String {
+    card.map(|c| c.to_string()).unwrap_or_default()
+}
+
+fn facts(s: &Session, relation: &str) -> Vec<Vec<Value>> {
+    s.facts_of(relation)
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A random hand: plain or island-heavy, sometimes with a joker (small hands only: the joker
+/// search is the slow path).
+fn some_hand(rng: &mut ChaCha8Rng, i: usize) -> Hand {
+    let size = 3 + i % 14;
+    let mut hand = if i.is_multiple_of(2) {
+        random_hand(rng, size)
+    } else {
+        island_hand(rng, size)
+    };
+    if i % 7 == 3 && size <= 9 {
+        let _ = hand.add(Card::JOKER);
+    }
+    hand
+}
+
+#[test]
+fn rules_agree_with_the_native_module_on_random_hands() {
+    let mut s = session();
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let deck = double_deck();
+    let (mut takes, mut draws, mut outs) = (0, 0, 0);
+    for i in 0..600 {
+        let hand = some_hand(&mut rng, i);
+        let ace_high = i.is_multiple_of(3);
+        let wild = if i % 11 == 5 {
+            Some(rng.random_range(0..13u8))
+        } else {
+            None
+        };
+        let options = Options {
+            ace_high,
+            wild_rank: wild,
+            ..Options::default()
+        };
+        let wild_text = wild.map(|r| ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"][r as usize]);
+        let hand_text = hand.to_string();
+        let mut inputs = vec![
+            ("hand", hand_text.as_str()),
+            ("ace_high", if ace_high { "true" } else { "false" }),
+        ];
+        if let Some(w) = wild_text {
+            inputs.push(("wild", w));
+        }
+        let why = format!("hand {hand_text} ace_high={ace_high} wild={wild:?}");
+
+        // After the draw: evaluation, discard, declaration.
+        ask_in(&mut s, &inputs, &[]);
+        let e = evaluate(&hand, &options);
+        assert_eq!(
+            facts(&s, "deadwood"),
+            vec![vec![
+                Value::Int(e.min_deadwood_cards() as i64),
+                Value::Int(e.min_deadwood_points() as i64)
+            ]],
+            "{why}"
+        );
+        assert_eq!(
+            facts(&s, "arrangements"),
+            vec![vec![Value::Int(e.maximal_count() as i64)]],
+            "{why}"
+        );
+        let best = best_discard(&hand, &options).expect("a card to discard");
+        let discard = facts(&s, "discard");
+        assert_eq!(discard.len(), 1, "{why}");
+        assert_eq!(text(&discard[0][0]), best.card.to_string(), "{why}");
+        assert_eq!(discard[0][1], Value::Int(best.min_cards as i64), "{why}");
+        assert_eq!(discard[0][2], Value::Int(best.min_points as i64), "{why}");
+        let out = go_out(&hand, &options);
+        let declare = facts(&s, "declare");
+        assert_eq!(declare.len(), 1, "{why}: {declare:?}");
+        if out.can_go_out() {
+            outs += 1;
+            assert_eq!(text(&declare[0][0]), "go out", "{why}");
+            assert_eq!(text(&declare[0][1]), card_text(out.discard), "{why}");
+        } else {
+            assert_eq!(text(&declare[0][0]), "not yet", "{why}");
+        }
+
+        // Before the draw: take the discard-pile card or draw.
+        let top = loop {
+            let c = deck[rng.random_range(0..deck.len())];
+            if hand.count(c) < 2 {
+                break c;
+            }
+        };
+        let top_text = top.to_string();
+        inputs.push(("discard_top", top_text.as_str()));
+        ask_in(&mut s, &inputs, &[]);
+        let advice = take_advice(&hand, top, &options).expect("top is no third copy");
+        if advice.take {
+            takes += 1;
+            assert_eq!(
+                facts(&s, "take"),
+                vec![vec![Value::str(&top_text), Value::str(&card_text(advice.discard))]],
+                "{why} top {top_text}"
+            );
+            assert_eq!(
+                facts(&s, "discard"),
+                vec![vec![
+                    Value::str(&card_text(advice.discard)),
+                    Value::Int(advice.after_cards as i64),
+                    Value::Int(advice.after_points as i64)
+                ]],
+                "{why} top {top_text}"
+            );
+        } else {
+            draws += 1;
+            assert_eq!(
+                facts(&s, "draw"),
+                vec![vec![Value::str("stock")]],
+                "{why} top {top_text}"
+            );
+            assert!(facts(&s, "take").is_empty(), "{why} top {top_text}");
+        }
+    }
+    // The sample exercises every branch.
+    assert!(
+        takes > 20 && draws > 20 && outs > 3,
+        "takes {takes}, draws {draws}, go-outs {outs}"
+    );
+}
+
+// ---- notation -----------------------------------------------------------------------------------
+
+#[test]
+fn notation_errors_name_the_token() {
+    let mut s = session();
+    let err = |s: &mut Session, k: &str, v: &str| s.set_input_text(k, v).unwrap_err().to_string();
+    assert!(err(&mut s, "hand", "2H 3X").contains("`3X`: unknown suit X"));
+    assert!(err(&mut s, "hand", "2H 1H").contains("`1H`: unknown rank 1"));
+    assert!(err(&mut s, "hand", "2H2H2H").contains("2H appears 3 times (the deck has 2)"));
+    assert!(err(&mut s, "hand", "JK JK JK JK JK").contains("JK appears 5 times (the deck has 4)"));
+    assert!(err(&mut s, "hand", "").contains("needs 1 to 108 cards, got 0"));
+    assert!(err(&mut s, "discard_top", "4H 5H").contains("expected one card, got 2"));
+    assert!(err(&mut s, "wild", "11").contains("not a rank"));
+    // The seed's compact notation, 10 and suit symbols are read.
+    s.set_input_text("hand", "10H J♥ q♥ 2h3h4h").unwrap();
+    s.set_input_text("wild", "10").unwrap();
+    s.set_input_text("discard_top", "jk").unwrap();
+    s.run().unwrap();
+    assert_eq!(
+        facts(&s, "hand"),
+        vec![vec![Value::str("2H 3H 4H TH JH QH")]],
+        "the hand is stored in canonical order"
+    );
+}
+
+#[test]
+fn a_third_copy_on_the_discard_pile_is_refused() {
+    let mut s = session();
+    s.set_input_text("hand", "4H 4H 5S").unwrap();
+    s.set_input_text("discard_top", "4H").unwrap();
+    let e = s.run().unwrap_err().to_string();
+    assert!(e.contains("4H appears more than twice"), "{e}");
+}
+
+// ---- benchmark ----------------------------------------------------------------------------------
+
+#[test]
+fn quick_bench_prints_the_issue_figures() {
+    let workloads = kibitzer::games::workloads();
+    let w = workloads.iter().find(|w| w.name == "rummy").expect("bench rummy");
+    let mut lines = Vec::new();
+    (w.run)(
+        &kibitzer::games::BenchOptions {
+            quick: true,
+            args: Vec::new(),
+        },
+        &mut |l: &str| lines.push(l.to_string()),
+    )
+    .unwrap();
+    let last = lines.last().expect("lines");
+    for name in [
+        "random_hands_per_s=",
+        "island_hands_per_s=",
+        "worst_ms=",
+        "incremental_speedup=",
+        "rules_queries_per_s=",
+        "cores=",
+    ] {
+        assert!(last.contains(name), "{last}");
+    }
+}
