@@ -51,8 +51,41 @@ pub enum LoadError {
     Unknown(String, String),
 }
 
+/// The shipped name a user means: `mahjong-seed` is the file `mahjong_seed.rules` (rule-set names
+/// are identifiers, so the file uses `_`; the issue and SPEC spell it with `-`, and both work).
+fn canonical_name(name: &str) -> String {
+    let underscored = name.replace('-', "_");
+    if shipped_text(&format!("{underscored}.rules")).is_some() {
+        underscored
+    } else {
+        name.to_string()
+    }
+}
+
+/// Rule files larger than this are refused before parsing (`include "/dev/zero"` must not hang).
+pub const MAX_RULE_FILE_BYTES: u64 = 8 << 20;
+
+/// Reads a rule file, refusing one larger than [`MAX_RULE_FILE_BYTES`] or not UTF-8.
+fn read_rule_file(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    file.take(MAX_RULE_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    if text.len() as u64 > MAX_RULE_FILE_BYTES {
+        return Err(format!(
+            "larger than {} MiB; not a rule file",
+            MAX_RULE_FILE_BYTES >> 20
+        ));
+    }
+    Ok(text)
+}
+
 /// Loads a shipped rule set by name (cached: each is compiled once per process).
 pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
+    let name = canonical_name(name);
+    let name = name.as_str();
     type Compiled = Vec<(String, Arc<Program>)>;
     static CACHE: OnceLock<Mutex<Compiled>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
@@ -88,9 +121,9 @@ pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
 
 /// Loads a rule file from disk; its includes are read relative to it.
 pub fn load_file(path: &Path) -> Result<Arc<Program>, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io {
+    let text = read_rule_file(path).map_err(|why| LoadError::Io {
         path: path.display().to_string(),
-        why: e.to_string(),
+        why,
     })?;
     load_text(&path.display().to_string(), &text)
 }
@@ -102,9 +135,7 @@ pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
             .parent()
             .map(|p| p.join(path))
             .unwrap_or_else(|| PathBuf::from(path));
-        std::fs::read_to_string(&base)
-            .map(|t| (base.display().to_string(), t))
-            .map_err(|e| e.to_string())
+        read_rule_file(&base).map(|t| (base.display().to_string(), t))
     };
     crate::lang::load(name, text, &reader, registry(), &shipped_names())
         .map(Arc::new)
@@ -113,7 +144,7 @@ pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
 
 /// A shipped name, or else a path to a `.rules` file.
 pub fn load_any(name_or_path: &str) -> Result<Arc<Program>, LoadError> {
-    if shipped_text(&format!("{name_or_path}.rules")).is_some() {
+    if shipped_text(&format!("{}.rules", canonical_name(name_or_path))).is_some() {
         return load_shipped(name_or_path);
     }
     let p = Path::new(name_or_path);

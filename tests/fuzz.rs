@@ -16,9 +16,9 @@
 //! seconds) and repeatable; the `#[ignore]`d `long_*` versions use a fresh seed and many more cases:
 //! `cargo test --test fuzz -- --ignored long_` (the test profile keeps overflow checks on; set
 //! `PROPTEST_CASES` to change the count). A case slower than `SLOW` fails as a hang, with its input.
-//! Known issues the fuzzers found are pinned by `#[ignore]`d tests that fail until they are fixed:
-//! `parse_card_message_is_one_line`, `deeply_nested_expressions_do_not_crash`,
-//! `doudizhu_huge_table_mb_is_refused_or_bounded`, `cli_closed_stdout_is_not_an_internal_error`.
+//! Issues the fuzzers found stay pinned by regression tests: `parse_card_message_is_one_line`,
+//! `deeply_nested_expressions_do_not_crash`, `doudizhu_huge_table_mb_is_refused_or_bounded`,
+//! `cli_closed_stdout_is_not_an_internal_error`.
 
 use expect_test::{expect, Expect};
 use kibitzer::cards::CardSpec;
@@ -749,7 +749,6 @@ fn one_line(s: &str) -> String {
 /// the line break included, and the "suit" is the blank after `10`). `parse_cards` is not affected:
 /// it splits on white space first.
 #[test]
-#[ignore = "known issue in parse_card: its message quotes a line break (un-ignore once fixed)"]
 fn parse_card_message_is_one_line() {
     for text in ["10 \n10 ", "8S\n9S", "A\r\nS"] {
         let msg = parse_card(text).unwrap_err().to_string();
@@ -797,7 +796,6 @@ fn any_notation() -> impl Strategy<Value = String> {
 /// `kibitzer ask doudizhu me="3 3 4" enemy="5 5 K" --param table_mb=9223372036854775807` never ends
 /// (`table_mb=17592186044416`, 2^64 bytes, too).
 #[test]
-#[ignore = "known issue: a huge doudizhu table_mb overflows (un-ignore once fixed)"]
 fn doudizhu_huge_table_mb_is_refused_or_bounded() {
     for mb in ["9223372036854775807", "17592186044416"] {
         let mut s = Session::new(load_shipped("doudizhu").expect("doudizhu"));
@@ -913,7 +911,6 @@ fn hostile_rule_files_load_or_fail_quickly() {
 /// aborts with "has overflowed its stack", exit 134) instead of a "too deeply nested" error.
 /// Run through the binary so that the crash does not take the test process down.
 #[test]
-#[ignore = "known issue: deep nesting overflows the stack (un-ignore once fixed)"]
 fn deeply_nested_expressions_do_not_crash() {
     let dir = std::env::temp_dir().join(format!("kibitzer-fuzz-{}-deep", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -1058,7 +1055,6 @@ fn cli_check_unbound_variable() {
 /// head -3`), `println!` panics ("failed printing to stdout: Broken pipe", src/cli/ask.rs), the
 /// panic and its backtrace go to stderr and the exit code is 1 ("internal error").
 #[test]
-#[ignore = "known issue: a closed stdout is reported as an internal error (un-ignore once fixed)"]
 fn cli_closed_stdout_is_not_an_internal_error() {
     let (reader, writer) = std::io::pipe().expect("pipe");
     drop(reader);

@@ -58,7 +58,15 @@ impl Default for CardSpec {
 pub fn parse_card(token: &str) -> Result<Card, NotationError> {
     let mut cards = Vec::new();
     let mut hidden = 0;
-    read_token(token.trim(), &mut cards, &mut hidden)?;
+    let token = token.trim();
+    if token.contains(char::is_whitespace) {
+        // Shown escaped, so that the message stays on one line.
+        return Err(NotationError::BadValue {
+            token: token.escape_debug().to_string(),
+            why: "expected exactly one card (white space inside)".into(),
+        });
+    }
+    read_token(token, &mut cards, &mut hidden)?;
     match (cards.as_slice(), hidden) {
         ([c], 0) => Ok(*c),
         _ => Err(NotationError::BadValue {

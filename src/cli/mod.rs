@@ -55,6 +55,7 @@ pub fn main() -> i32 {
             return code;
         }
     };
+    quiet_on_closed_stdout();
     let result = std::panic::catch_unwind(|| match cli.command {
         Command::Ask(a) => ask::run(a),
         Command::Check(a) => check::run(a),
@@ -65,11 +66,34 @@ pub fn main() -> i32 {
     });
     match result {
         Ok(code) => code,
+        // The reader went away (`kibitzer ... | head`): what it wanted, it got. Not an error.
+        Err(payload) if is_closed_stdout(payload.as_ref()) => 0,
         Err(_) => {
             eprintln!("kibitzer: internal error (a bug: please report it with the command that caused it)");
             EXIT_INTERNAL
         }
     }
+}
+
+/// `println!` panics when standard output is a closed pipe (Rust ignores SIGPIPE). That panic is
+/// how the CLI stops early when its reader has gone; this hook keeps it from printing a panic
+/// message, and every other panic is reported as before.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !is_closed_stdout(info.payload()) {
+            default(info);
+        }
+    }));
+}
+
+fn is_closed_stdout(payload: &(dyn std::any::Any + Send)) -> bool {
+    let text = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("");
+    text.starts_with("failed printing to stdout") && text.contains("Broken pipe")
 }
 
 /// Prints a problem as one line per problem on stderr and returns exit code 2.

@@ -28,8 +28,79 @@ fn not_keyword(p: &P) -> bool {
     )
 }
 
+/// Deepest nesting of parentheses and brackets a rule file may use. The parser, the checker and
+/// the evaluator all recurse on nesting, so an unbounded depth (`((((…1))))` five thousand deep)
+/// would overflow the stack; no real rule comes near this.
+pub const MAX_NESTING: usize = 64;
+
+/// Longest chain of one kind of operator in one expression (`1+1+…`, `--…-x`, `l[0][0]…`). A chain
+/// builds a tree as deep as it is long, so it is bounded like nesting is.
+pub const MAX_CHAIN: usize = 256;
+
+/// The deepest expression tree accepted (nesting and chains combined).
+pub const MAX_EXPR_DEPTH: usize = 256;
+
+/// Finds the first `(` or `[` nested deeper than [`MAX_NESTING`], outside strings and comments,
+/// before pest (which recurses on nesting too) sees the text.
+fn check_nesting(file: u32, text: &str) -> Result<(), Diagnostic> {
+    let mut depth = 0usize;
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '#' => {
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '"' => {
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' | '\n' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '(' | '[' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Diagnostic::error(
+                        Span::new(file, at, at + 1),
+                        format!("nested too deeply: more than {MAX_NESTING} levels of parentheses and brackets"),
+                    ));
+                }
+            }
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Depth of an expression tree, giving up (returning `limit + 1`) past `limit`, so that the
+/// measuring never recurses deeper than the limit itself.
+fn expr_depth(e: &AstExpr, limit: usize) -> usize {
+    if limit == 0 {
+        return 1;
+    }
+    let below = |x: &AstExpr| expr_depth(x, limit - 1);
+    1 + match &e.kind {
+        AstExprKind::Binary(_, a, b) => below(a).max(below(b)),
+        AstExprKind::Unary(_, a) => below(a),
+        AstExprKind::Index(a, b) => below(a).max(below(b)),
+        AstExprKind::List(items) => items.iter().map(below).max().unwrap_or(0),
+        AstExprKind::Call(c) => c.args.iter().map(below).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
 /// Parses one rule file. `file` is the id of `text` in the caller's source map.
 pub fn parse_rules(file: u32, text: &str) -> Result<AstFile, Diagnostic> {
+    check_nesting(file, text)?;
     let pairs = RuleParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
     let mut out = AstFile::default();
     let b = Builder { file };
@@ -141,6 +212,13 @@ impl Builder {
 
     fn err(&self, p: &P, msg: impl Into<String>) -> Diagnostic {
         Diagnostic::error(self.span(p), msg)
+    }
+
+    fn too_long(&self, at: &P) -> Diagnostic {
+        self.err(
+            at,
+            format!("expression too long: more than {MAX_CHAIN} operators in a row"),
+        )
     }
 
     fn item(&self, p: P) -> Result<AstItem, Diagnostic> {
@@ -378,12 +456,24 @@ impl Builder {
         match p.as_rule() {
             Rule::expr => {
                 let inner = next(&mut p.into_inner().filter(not_keyword), span)?;
-                self.expr(inner)
+                let e = self.expr(inner)?;
+                if expr_depth(&e, MAX_EXPR_DEPTH) > MAX_EXPR_DEPTH {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("expression nested too deeply: more than {MAX_EXPR_DEPTH} levels"),
+                    ));
+                }
+                Ok(e)
             }
             Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
                 let mut inner = p.into_inner().filter(not_keyword);
                 let mut acc = self.expr(next(&mut inner, span)?)?;
+                let mut links = 0;
                 while let Some(op) = inner.next() {
+                    links += 1;
+                    if links > MAX_CHAIN {
+                        return Err(self.too_long(&op));
+                    }
                     let rhs = self.expr(next(&mut inner, span)?)?;
                     let op = match op.as_str().trim() {
                         "or" => BinaryOp::Or,
@@ -416,6 +506,12 @@ impl Builder {
             }
             Rule::unary => {
                 let parts: Vec<P> = p.into_inner().filter(not_keyword).collect();
+                if parts.len() > MAX_CHAIN {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("expression too long: more than {MAX_CHAIN} operators in a row"),
+                    ));
+                }
                 let mut iter = parts.into_iter().rev();
                 let last = iter.next().ok_or_else(|| Diagnostic::error(span, "empty expression"))?;
                 let mut acc = self.expr(last)?;
@@ -431,7 +527,10 @@ impl Builder {
             Rule::postfix => {
                 let mut inner = p.into_inner().filter(not_keyword);
                 let mut acc = self.expr(next(&mut inner, span)?)?;
-                for idx in inner {
+                for (n, idx) in inner.enumerate() {
+                    if n >= MAX_CHAIN {
+                        return Err(self.too_long(&idx));
+                    }
                     let i = self.expr(next(&mut idx.into_inner().filter(not_keyword), span)?)?;
                     acc = AstExpr {
                         kind: AstExprKind::Index(Box::new(acc), Box::new(i)),

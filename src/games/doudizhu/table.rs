@@ -47,6 +47,9 @@ impl Entry {
 
 const BUCKET: usize = 4;
 const INITIAL_SLOTS: usize = 1 << 12;
+/// However much memory `table_mb` offers, the table stops at 2^34 entries; and it grows only as
+/// the search fills it, so a generous bound costs nothing on small positions.
+const MAX_SLOTS: usize = 1 << 34;
 
 pub(crate) struct Table {
     slots: Vec<Entry>,
@@ -59,7 +62,7 @@ impl Table {
     pub fn new(max_bytes: usize) -> Table {
         let entry = std::mem::size_of::<Entry>();
         let mut max_slots = BUCKET;
-        while max_slots * 2 * entry <= max_bytes {
+        while max_slots < MAX_SLOTS && max_slots.saturating_mul(2).saturating_mul(entry) <= max_bytes {
             max_slots *= 2;
         }
         Table {
@@ -125,9 +128,17 @@ impl Table {
         }
     }
 
+    /// Doubles the table; when the machine cannot give the memory, the table stays the size it
+    /// is (entries get replaced instead) rather than aborting the process.
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        self.slots = vec![Entry::default(); old.len() * 2];
+        let want = self.slots.len() * 2;
+        let mut bigger: Vec<Entry> = Vec::new();
+        if bigger.try_reserve_exact(want).is_err() {
+            self.max_slots = self.slots.len();
+            return;
+        }
+        bigger.resize(want, Entry::default());
+        let old = std::mem::replace(&mut self.slots, bigger);
         self.used = 0;
         for e in old.into_iter().filter(|e| e.value != 0) {
             self.insert(e);
