@@ -1,0 +1,53 @@
+//! ARCHITECTURE.md stays true: every file and folder of the repository is listed there (golden
+//! files by their folder), and every path it lists exists.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Folders that are not part of the source: build output, version control, local tool state.
+const SKIPPED: &[&str] = &["target", ".git", ".idea", ".vscode", "fuzz/target", "proptest-regressions"];
+
+fn walk(root: &Path, rel: &Path, out: &mut BTreeSet<String>) {
+    let Ok(entries) = std::fs::read_dir(root.join(rel)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let path: PathBuf = rel.join(&name);
+        let shown = path.to_string_lossy().replace('\\', "/");
+        if SKIPPED.contains(&shown.as_str()) || name.starts_with(".#") || name.ends_with('~') {
+            continue;
+        }
+        let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+        // Golden answers are listed by folder: there is one per query and they come and go.
+        let in_golden = shown.starts_with("tests/golden/") && shown.matches('/').count() >= 3;
+        if !in_golden {
+            out.insert(shown.clone());
+        }
+        if is_dir {
+            walk(root, &path, out);
+        }
+    }
+}
+
+/// The paths the map lists: the first `code` span of each `- ` item and of each heading.
+fn listed(map: &str) -> BTreeSet<String> {
+    map.lines()
+        .filter_map(|l| l.strip_prefix("- `").or_else(|| l.trim_start_matches('#').strip_prefix(" `")))
+        .filter_map(|l| l.split('`').next())
+        .map(|p| p.trim_end_matches('/').to_string())
+        .collect()
+}
+
+#[test]
+fn every_file_is_in_the_architecture_map_and_every_entry_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let names = listed(&map);
+    let mut files = BTreeSet::new();
+    walk(root, Path::new(""), &mut files);
+    let missing: Vec<&String> = files.iter().filter(|f| !names.contains(*f)).collect();
+    assert!(missing.is_empty(), "not in ARCHITECTURE.md: {missing:#?}");
+    let stale: Vec<&String> = names.iter().filter(|n| !root.join(n).exists()).collect();
+    assert!(stale.is_empty(), "listed in ARCHITECTURE.md but missing: {stale:#?}");
+}
