@@ -1,5 +1,6 @@
 //! `because` templates: text with `{?var}` and `{param}` holes, each with an optional format
-//! (`{?r:rank}` → `10`, `{?r:ranks}` → `tens`, `{?p:.2}` → `0.93`, `{?v:signed}` → `+600`).
+//! (`{?r:rank}` → `10`, `{?r:ranks}` → `tens`, `{?p:.2}` → `0.93`, `{?v:signed}` → `+600`,
+//! `{?v:operand}` → `(−217)`).
 
 use super::source::Span;
 use crate::cards::card::{rank_label, rank_plural};
@@ -18,6 +19,9 @@ pub enum Format {
     Places(usize),
     /// A number with its sign always shown: `+600`, `−250`.
     Signed,
+    /// A number that follows an operator in the text: negatives in parentheses, so that
+    /// `{?a} − {?b:operand}` reads `1657 − (−217)`, never `1657 − -217`.
+    Operand,
 }
 
 /// What a hole refers to.
@@ -82,6 +86,7 @@ impl Template {
                 Some("rank") => Some(Format::Rank),
                 Some("ranks") => Some(Format::RankPlural),
                 Some("signed") => Some(Format::Signed),
+                Some("operand") => Some(Format::Operand),
                 Some(f) => f
                     .strip_prefix('.')
                     .and_then(|n| n.parse::<usize>().ok())
@@ -104,7 +109,10 @@ impl Template {
                     span: hole_span,
                 }),
                 (_, None) => errors.push(TemplateError {
-                    message: format!("unknown format `{}` (use rank, ranks, signed or .N)", fmt.unwrap_or("")),
+                    message: format!(
+                        "unknown format `{}` (use rank, ranks, signed, operand or .N)",
+                        fmt.unwrap_or("")
+                    ),
                     span: hole_span,
                 }),
             }
@@ -169,6 +177,22 @@ pub fn format_value(v: &Value, f: &Format) -> String {
                 format!("−{s}")
             }
         }
+        (Format::Operand, Value::Int(i)) if *i < 0 => format!("(−{})", i.unsigned_abs()),
+        (Format::Operand, Value::Num(n)) if *n < 0.0 => format!("(−{})", format_decimal(n.abs(), 4)),
         (_, v) => v.pretty(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signed_and_operand_formats() {
+        assert_eq!(format_value(&Value::Int(600), &Format::Signed), "+600");
+        assert_eq!(format_value(&Value::Int(-250), &Format::Signed), "−250");
+        assert_eq!(format_value(&Value::Int(-217), &Format::Operand), "(−217)");
+        assert_eq!(format_value(&Value::Int(217), &Format::Operand), "217");
+        assert_eq!(format_value(&Value::Num(-0.5), &Format::Operand), "(−0.5)");
     }
 }
