@@ -5,7 +5,14 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Folders that are not part of the source: build output, version control, local tool state.
-const SKIPPED: &[&str] = &["target", ".git", ".idea", ".vscode", "fuzz/target", "proptest-regressions"];
+const SKIPPED: &[&str] = &[
+    "target",
+    ".git",
+    ".idea",
+    ".vscode",
+    "fuzz/target",
+    "proptest-regressions",
+];
 
 fn walk(root: &Path, rel: &Path, out: &mut BTreeSet<String>) {
     let Ok(entries) = std::fs::read_dir(root.join(rel)) else {
@@ -33,7 +40,10 @@ fn walk(root: &Path, rel: &Path, out: &mut BTreeSet<String>) {
 /// The paths the map lists: the first `code` span of each `- ` item and of each heading.
 fn listed(map: &str) -> BTreeSet<String> {
     map.lines()
-        .filter_map(|l| l.strip_prefix("- `").or_else(|| l.trim_start_matches('#').strip_prefix(" `")))
+        .filter_map(|l| {
+            l.strip_prefix("- `")
+                .or_else(|| l.trim_start_matches('#').strip_prefix(" `"))
+        })
         .filter_map(|l| l.split('`').next())
         .map(|p| p.trim_end_matches('/').to_string())
         .collect()
