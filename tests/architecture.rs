@@ -22,7 +22,9 @@ fn walk(root: &Path, rel: &Path, out: &mut BTreeSet<String>) {
         let name = entry.file_name().to_string_lossy().to_string();
         let path: PathBuf = rel.join(&name);
         let shown = path.to_string_lossy().replace('\\', "/");
-        if SKIPPED.contains(&shown.as_str()) || name.starts_with(".#") || name.ends_with('~') {
+        let skipped = SKIPPED.contains(&shown.as_str()) || SKIPPED.contains(&name.as_str());
+        // Editor droppings and proptest's failure records are not part of the source either.
+        if skipped || name.starts_with(".#") || name.ends_with('~') || name.ends_with(".proptest-regressions") {
             continue;
         }
         let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
