@@ -73,6 +73,10 @@ pub fn register(r: &mut Registry) {
         T::Int,
         "compares two lists element by element: 1 if a is larger, -1 if smaller, 0 if equal",
         |a| {
+            // Two lists (the usual case: Rule10–Rule15) compare in place, without copying them.
+            if let (Value::List(_), Value::List(_)) = (&a[0], &a[1]) {
+                return Ok(Value::Int(a[0].compare(&a[1]).unwrap_or(Ordering::Equal) as i64));
+            }
             let x = list(&a[0], "lex_compare", 1)?;
             let y = list(&a[1], "lex_compare", 2)?;
             let ord = Value::list(x).compare(&Value::list(y)).unwrap_or(Ordering::Equal);

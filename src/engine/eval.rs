@@ -6,7 +6,9 @@ use super::value::Value;
 use crate::builtins::BuiltinError;
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use smallvec::SmallVec;
+use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Why an expression could not be evaluated.
@@ -37,27 +39,30 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
         Expr::Const(v) => v.clone(),
         Expr::Var(s) => vars[*s as usize].clone(),
         Expr::Param(i) => params[*i as usize].clone(),
-        Expr::List(items) => Value::list(
-            items
-                .iter()
-                .map(|i| eval(i, vars, params, calls))
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
+        Expr::List(items) => {
+            // Built inline, then copied once into the shared list (a `Vec` would be a second
+            // allocation: `Arc<[T]>::from(Vec)` allocates anew and copies).
+            let mut out: SmallVec<[Value; 4]> = SmallVec::new();
+            for i in items {
+                out.push(operand(i, vars, params, calls)?.into_owned());
+            }
+            Value::List(Arc::from(out.as_slice()))
+        }
         Expr::Call { builtin, args } => {
             *calls += 1;
             // A single variable argument is passed in place, without copying its value.
             if let [Expr::Var(s)] = args.as_slice() {
                 return Ok(builtin.call_one(std::slice::from_ref(&vars[*s as usize]))?);
             }
-            let argv: SmallVec<[Value; 4]> = args
-                .iter()
-                .map(|a| eval(a, vars, params, calls))
-                .collect::<Result<_, _>>()?;
+            let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
+            for a in args {
+                argv.push(eval(a, vars, params, calls)?);
+            }
             builtin.call_one(&argv)?
         }
         Expr::Unary(op, x) => {
-            let v = eval(x, vars, params, calls)?;
-            match (op, &v) {
+            let v = operand(x, vars, params, calls)?;
+            match (op, &*v) {
                 (UnaryOp::Neg, Value::Int(i)) => {
                     Value::Int(i.checked_neg().ok_or_else(|| EvalError::Overflow(format!("-{i}")))?)
                 }
@@ -70,35 +75,113 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
         Expr::Binary(op, a, b) => {
             match op {
                 BinaryOp::And | BinaryOp::Or => {
-                    let l = truth(&eval(a, vars, params, calls)?, op.symbol())?;
+                    let l = truth(&*operand(a, vars, params, calls)?, op.symbol())?;
                     if (*op == BinaryOp::And && !l) || (*op == BinaryOp::Or && l) {
                         return Ok(Value::Bool(l));
                     }
-                    return Ok(Value::Bool(truth(&eval(b, vars, params, calls)?, op.symbol())?));
+                    return Ok(Value::Bool(truth(&*operand(b, vars, params, calls)?, op.symbol())?));
                 }
                 _ => {}
             }
-            let l = eval(a, vars, params, calls)?;
-            let r = eval(b, vars, params, calls)?;
+            let l = operand(a, vars, params, calls)?;
+            let r = operand(b, vars, params, calls)?;
             binary(*op, &l, &r)?
         }
         Expr::Index(l, i) => {
-            let list = eval(l, vars, params, calls)?;
-            let idx = eval(i, vars, params, calls)?;
+            let list = operand(l, vars, params, calls)?;
+            let idx = operand(i, vars, params, calls)?;
             let Some(n) = idx.as_int() else {
                 return Err(EvalError::Type(format!("an index must be an integer, got {idx}")));
             };
-            let items = list
-                .elements()
-                .ok_or_else(|| EvalError::Type(format!("cannot index into {list}")))?;
-            let len = items.len();
+            // Index in place: copying the whole list to read one element is what this avoids.
+            let len = match &*list {
+                Value::List(items) => items.len(),
+                Value::Cards(c) => c.cards().len(),
+                _ => return Err(EvalError::Type(format!("cannot index into {list}"))),
+            };
             let at = if n < 0 { len as i64 + n } else { n };
-            usize::try_from(at)
-                .ok()
-                .and_then(|a| items.get(a).cloned())
-                .ok_or(EvalError::Index { index: n, len })?
+            let item = usize::try_from(at).ok().and_then(|a| match &*list {
+                Value::List(items) => items.get(a).cloned(),
+                Value::Cards(c) => c.cards().get(a).map(|c| Value::Card(*c)),
+                _ => None,
+            });
+            item.ok_or(EvalError::Index { index: n, len })?
         }
     })
+}
+
+/// Evaluates `e` without copying when it names a value that already exists (a constant, a bound
+/// variable, a parameter): comparisons and pattern checks only read their operands, and copying a
+/// shared value costs an atomic increment and decrement.
+#[inline]
+pub fn operand<'a>(
+    e: &'a Expr,
+    vars: &'a [Value],
+    params: &'a [Value],
+    calls: &mut u64,
+) -> Result<Cow<'a, Value>, EvalError> {
+    Ok(match e {
+        Expr::Const(v) => Cow::Borrowed(v),
+        Expr::Var(s) => Cow::Borrowed(&vars[*s as usize]),
+        Expr::Param(i) => Cow::Borrowed(&params[*i as usize]),
+        // `card_count(?h)`: the commonest call, answered without entering `eval`.
+        Expr::Call { builtin, args } if matches!(args.as_slice(), [Expr::Var(_)]) => {
+            let [Expr::Var(s)] = args.as_slice() else {
+                unreachable!("guarded by the match arm")
+            };
+            *calls += 1;
+            Cow::Owned(builtin.call_one(std::slice::from_ref(&vars[*s as usize]))?)
+        }
+        other => Cow::Owned(eval(other, vars, params, calls)?),
+    })
+}
+
+/// The value of a condition: true or false, or (an error for the caller to report) anything else.
+pub enum Truth {
+    Bool(bool),
+    Other(Value),
+}
+
+/// Evaluates a test condition. Comparisons, `and`, `or` and `!` answer a bool directly, without
+/// building a `Value` per step; anything else is evaluated as an expression. Same results and
+/// errors as `eval` followed by a check for a bool.
+pub fn eval_test(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Result<Truth, EvalError> {
+    use BinaryOp::*;
+    match e {
+        Expr::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
+            let l = operand(a, vars, params, calls)?;
+            let r = operand(b, vars, params, calls)?;
+            let t = match (op, &*l, &*r) {
+                (Eq, Value::Int(x), Value::Int(y)) => x == y,
+                (Ne, Value::Int(x), Value::Int(y)) => x != y,
+                (Lt, Value::Int(x), Value::Int(y)) => x < y,
+                (Le, Value::Int(x), Value::Int(y)) => x <= y,
+                (Gt, Value::Int(x), Value::Int(y)) => x > y,
+                (Ge, Value::Int(x), Value::Int(y)) => x >= y,
+                _ => return Ok(truth_of(binary(*op, &l, &r)?)),
+            };
+            Ok(Truth::Bool(t))
+        }
+        Expr::Binary(op @ (And | Or), a, b) => {
+            let l = truth(&*operand(a, vars, params, calls)?, op.symbol())?;
+            if (*op == And && !l) || (*op == Or && l) {
+                return Ok(Truth::Bool(l));
+            }
+            Ok(Truth::Bool(truth(&*operand(b, vars, params, calls)?, op.symbol())?))
+        }
+        Expr::Unary(UnaryOp::Not, x) => match &*operand(x, vars, params, calls)? {
+            Value::Bool(b) => Ok(Truth::Bool(!b)),
+            v => Err(EvalError::Type(format!("`!` needs true or false, got {v}"))),
+        },
+        other => Ok(truth_of(operand(other, vars, params, calls)?.into_owned())),
+    }
+}
+
+fn truth_of(v: Value) -> Truth {
+    match v {
+        Value::Bool(b) => Truth::Bool(b),
+        other => Truth::Other(other),
+    }
 }
 
 fn truth(v: &Value, op: &str) -> Result<bool, EvalError> {

@@ -3,7 +3,7 @@
 //! saved and restored around each choice, so the same code serves joins (seeded by a new fact),
 //! selection-time checks, negation and aggregate bodies, why-not and explanations.
 
-use super::eval::{contains, eval, EvalError};
+use super::eval::{contains, eval, eval_test, operand, EvalError, Truth};
 use super::memory::{FactId, Memory};
 use super::program::*;
 use super::value::Value;
@@ -89,9 +89,11 @@ pub struct PlanSteps<'a> {
 }
 
 impl Steps for PlanSteps<'_> {
+    #[inline]
     fn count(&self) -> usize {
         self.order.len()
     }
+    #[inline]
     fn step(&self, i: usize) -> (&CondAt, u16, bool) {
         let (c, skip) = self.order[i];
         (&self.conds[c as usize], c, skip)
@@ -105,9 +107,11 @@ pub struct IndexSteps<'a> {
 }
 
 impl Steps for IndexSteps<'_> {
+    #[inline]
     fn count(&self) -> usize {
         self.order.len()
     }
+    #[inline]
     fn step(&self, i: usize) -> (&CondAt, u16, bool) {
         let c = self.order[i];
         (&self.conds[c as usize], c, false)
@@ -121,9 +125,11 @@ pub struct BodySteps<'a> {
 }
 
 impl Steps for BodySteps<'_> {
+    #[inline]
     fn count(&self) -> usize {
         self.conds.len()
     }
+    #[inline]
     fn step(&self, i: usize) -> (&CondAt, u16, bool) {
         (&self.conds[i], self.tag, false)
     }
@@ -136,9 +142,12 @@ type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> MatchResult<Flow> + 's;
 
 /// Searches `steps[i..]`; calls `sink` with every complete match. `new_fact` is the fact that
 /// started the join (skipped by steps flagged so). Returns `Stop` if the sink stopped the search.
-pub fn solve(
+///
+/// Generic over the step list (not `dyn`): the step lookup runs at every level of every join, and
+/// static dispatch lets it inline.
+pub fn solve<S: Steps + ?Sized>(
     ctx: &mut Ctx<'_>,
-    steps: &dyn Steps,
+    steps: &S,
     i: usize,
     new_fact: FactId,
     frame: &mut Frame,
@@ -166,12 +175,14 @@ pub fn solve(
             // Use an index on the first argument whose value is known.
             let mut probe: Option<&[FactId]> = None;
             for (pos, a) in args.iter().enumerate() {
-                let v = match a {
-                    PatArg::Var(s) if frame.bound(*s) => frame.vars[*s as usize].clone(),
-                    PatArg::Expr(e) => eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?,
+                match a {
+                    PatArg::Var(s) if frame.bound(*s) => probe = mem.candidates(*rel, pos, &frame.vars[*s as usize]),
+                    PatArg::Expr(e) => {
+                        let v = operand(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
+                        probe = mem.candidates(*rel, pos, &v);
+                    }
                     _ => continue,
-                };
-                probe = mem.candidates(*rel, pos, &v);
+                }
                 break;
             }
             let facts = probe.unwrap_or_else(|| mem.of_relation(*rel));
@@ -193,10 +204,10 @@ pub fn solve(
             }
             Ok(Flow::Continue)
         }
-        Cond::Test(e) => match eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)? {
-            Value::Bool(true) => solve(ctx, steps, i + 1, new_fact, frame, sink),
-            Value::Bool(false) => Ok(Flow::Continue),
-            other => Err(err(EvalError::Type(format!(
+        Cond::Test(e) => match eval_test(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)? {
+            Truth::Bool(true) => solve(ctx, steps, i + 1, new_fact, frame, sink),
+            Truth::Bool(false) => Ok(Flow::Continue),
+            Truth::Other(other) => Err(err(EvalError::Type(format!(
                 "a condition must be true or false, got {other}"
             )))),
         },
@@ -215,7 +226,7 @@ pub fn solve(
             flow
         }
         Cond::In { slot, list } => {
-            let l = eval(list, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
+            let l = operand(list, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
             if frame.bound(*slot) {
                 let has = contains(&l, &frame.vars[*slot as usize])
                     .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))))?;
@@ -228,6 +239,7 @@ pub fn solve(
             let items: Vec<Value> = l
                 .elements()
                 .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))))?;
+            drop(l);
             let saved = frame.mask;
             for v in items {
                 frame.bind(*slot, v);
@@ -244,11 +256,15 @@ pub fn solve(
             inputs,
             outputs,
         } => {
-            let argv: SmallVec<[Value; 4]> = inputs
-                .iter()
-                .map(|a| eval(a, &frame.vars, ctx.params, &mut ctx.calls))
-                .collect::<Result<_, _>>()
-                .map_err(err)?;
+            // A plain loop: collecting through `Result` adapters costs more than the call itself.
+            let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
+            for a in inputs {
+                argv.push(
+                    operand(a, &frame.vars, ctx.params, &mut ctx.calls)
+                        .map_err(err)?
+                        .into_owned(),
+                );
+            }
             ctx.calls += 1;
             let mut sols = Solutions::new(outputs.len());
             builtin.call(&argv, &mut sols).map_err(|e| err(EvalError::from(e)))?;
@@ -356,16 +372,16 @@ pub fn solve(
             rel_name,
             args,
         } => {
-            let mut values = Vec::with_capacity(inputs.len());
+            let mut values: SmallVec<[(&str, Value); 2]> = SmallVec::with_capacity(inputs.len());
             for (name, e) in inputs {
                 values.push((
-                    name.clone(),
+                    name.as_str(),
                     eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?,
                 ));
             }
             let outcome = ctx
                 .whatif
-                .run(target, rel_name, values, ctx.prog, ctx.params)
+                .run(target, rel_name, &values, ctx.prog, ctx.params)
                 .map_err(|e| {
                     Box::new(MatchError {
                         span: at.span,
@@ -373,7 +389,7 @@ pub fn solve(
                     })
                 })?;
             for (rel, fact_args) in outcome.facts.iter() {
-                if rel != rel_name || fact_args.len() != args.len() {
+                if **rel != **rel_name || fact_args.len() != args.len() {
                     continue;
                 }
                 let saved = frame.mask;
@@ -407,7 +423,7 @@ fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut 
                 }
             }
             PatArg::Expr(e) => {
-                if !eval(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
+                if !operand(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
                     return Ok(false);
                 }
             }

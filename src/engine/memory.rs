@@ -39,13 +39,21 @@ pub struct Memory {
     facts: Vec<Fact>,
     args: Vec<Value>,
     by_rel: Vec<Vec<FactId>>,
-    dedupe: Vec<Option<FxHashMap<u64, SmallVec<[FactId; 2]>>>>,
-    /// Per relation: the argument positions patterns may probe, and their index once built.
-    indexes: Vec<Vec<(u16, Option<ValueIndex>)>>,
+    /// Relations that received a fact since the last reset: only these need emptying, so a reset
+    /// costs what the last query touched, not the size of the rule set.
+    touched: Vec<RelId>,
+    /// Per relation: whether its hash indexes (`dedupe`, `indexes`) are in use. The maps stay
+    /// allocated across resets (emptied, not dropped), so a relation that grows past
+    /// `INDEX_FROM` in every query does not rebuild its tables from scratch each time.
+    indexed: Vec<bool>,
+    dedupe: Vec<FxHashMap<u64, SmallVec<[FactId; 2]>>>,
+    /// Per relation: the argument positions patterns may probe, and their index.
+    indexes: Vec<Vec<(u16, ValueIndex)>>,
 }
 
-/// Facts of one relation by the value at one argument position.
-type ValueIndex = FxHashMap<Value, Vec<FactId>>;
+/// Facts of one relation by the value at one argument position (most values pick out a few
+/// facts: kept inline, no allocation per value).
+type ValueIndex = FxHashMap<Value, SmallVec<[FactId; 4]>>;
 
 impl Memory {
     /// An empty memory; `probed[rel]` lists the argument positions joins may look up by value.
@@ -53,10 +61,11 @@ impl Memory {
         let relations = probed.len();
         Memory {
             by_rel: vec![Vec::new(); relations],
-            dedupe: vec![None; relations],
+            indexed: vec![false; relations],
+            dedupe: vec![FxHashMap::default(); relations],
             indexes: probed
                 .into_iter()
-                .map(|ps| ps.into_iter().map(|p| (p, None)).collect())
+                .map(|ps| ps.into_iter().map(|p| (p, ValueIndex::default())).collect())
                 .collect(),
             ..Memory::default()
         }
@@ -66,14 +75,15 @@ impl Memory {
     pub fn reset(&mut self) {
         self.facts.clear();
         self.args.clear();
-        for v in &mut self.by_rel {
-            v.clear();
-        }
-        for d in self.dedupe.iter_mut() {
-            *d = None;
-        }
-        for ix in self.indexes.iter_mut().flatten() {
-            ix.1 = None;
+        for r in self.touched.drain(..) {
+            let r = r as usize;
+            self.by_rel[r].clear();
+            if std::mem::take(&mut self.indexed[r]) {
+                self.dedupe[r].clear();
+                for (_, ix) in self.indexes[r].iter_mut() {
+                    ix.clear();
+                }
+            }
         }
     }
 
@@ -92,32 +102,35 @@ impl Memory {
             origin,
         });
         self.args.extend_from_slice(args);
+        if self.by_rel[r].is_empty() {
+            self.touched.push(rel);
+        }
         self.by_rel[r].push(id);
         if self.by_rel[r].len() == INDEX_FROM {
-            let mut map: FxHashMap<u64, SmallVec<[FactId; 2]>> = FxHashMap::default();
-            for &f in &self.by_rel[r] {
-                if self.facts[f as usize].alive {
-                    map.entry(hash_args(self.args_of(f))).or_default().push(f);
+            // The maps were emptied by `reset` (or never used): fill them from the facts so far.
+            self.indexed[r] = true;
+            let (facts, args_all, by_rel) = (&self.facts, &self.args, &self.by_rel[r]);
+            let args_of = |f: FactId| {
+                let f = &facts[f as usize];
+                &args_all[f.args_start as usize..f.args_start as usize + f.args_len as usize]
+            };
+            let map = &mut self.dedupe[r];
+            for &f in by_rel {
+                if facts[f as usize].alive {
+                    map.entry(hash_args(args_of(f))).or_default().push(f);
                 }
             }
-            self.dedupe[r] = Some(map);
-            let mut built = Vec::new();
-            for (pos, _) in &self.indexes[r] {
-                let mut index: FxHashMap<Value, Vec<FactId>> = FxHashMap::default();
-                for &f in &self.by_rel[r] {
-                    if let Some(v) = self.args_of(f).get(*pos as usize) {
+            for (pos, index) in self.indexes[r].iter_mut() {
+                for &f in by_rel {
+                    if let Some(v) = args_of(f).get(*pos as usize) {
                         index.entry(v.clone()).or_default().push(f);
                     }
                 }
-                built.push(index);
             }
-            for (slot, index) in self.indexes[r].iter_mut().zip(built) {
-                slot.1 = Some(index);
-            }
-        } else if let Some(map) = self.dedupe[r].as_mut() {
-            map.entry(hash_args(args)).or_default().push(id);
+        } else if self.indexed[r] {
+            self.dedupe[r].entry(hash_args(args)).or_default().push(id);
             for (pos, index) in self.indexes[r].iter_mut() {
-                if let (Some(index), Some(v)) = (index.as_mut(), args.get(*pos as usize)) {
+                if let Some(v) = args.get(*pos as usize) {
                     index.entry(v.clone()).or_default().push(id);
                 }
             }
@@ -128,13 +141,13 @@ impl Memory {
     /// The live fact equal to `rel(args)`, if any.
     pub fn find(&self, rel: RelId, args: &[Value]) -> Option<FactId> {
         let r = rel as usize;
-        match self.dedupe.get(r)?.as_ref() {
-            Some(map) => map
+        match *self.indexed.get(r)? {
+            true => self.dedupe[r]
                 .get(&hash_args(args))?
                 .iter()
                 .copied()
                 .find(|&f| self.facts[f as usize].alive && self.args_of(f) == args),
-            None => self.by_rel[r]
+            false => self.by_rel[r]
                 .iter()
                 .copied()
                 .find(|&f| self.facts[f as usize].alive && self.args_of(f) == args),
@@ -152,8 +165,8 @@ impl Memory {
         let rel = f.rel as usize;
         let h = hash_args(self.args_of(id));
         self.facts[id as usize].alive = false;
-        if let Some(Some(map)) = self.dedupe.get_mut(rel) {
-            if let Some(ids) = map.get_mut(&h) {
+        if self.indexed.get(rel) == Some(&true) {
+            if let Some(ids) = self.dedupe[rel].get_mut(&h) {
                 ids.retain(|x| *x != id);
             }
         }
@@ -187,12 +200,11 @@ impl Memory {
         if matches!(value, Value::Num(_) | Value::List(_)) {
             return None;
         }
-        let (_, index) = self
-            .indexes
-            .get(rel as usize)?
-            .iter()
-            .find(|(p, _)| *p as usize == pos)?;
-        Some(index.as_ref()?.get(value).map_or(&[], |v| v.as_slice()))
+        if self.indexed.get(rel as usize) != Some(&true) {
+            return None;
+        }
+        let (_, index) = self.indexes[rel as usize].iter().find(|(p, _)| *p as usize == pos)?;
+        Some(index.get(value).map_or(&[], |v| v.as_slice()))
     }
 
     /// Number of facts ever asserted (the next id).

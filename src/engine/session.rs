@@ -172,10 +172,10 @@ pub struct Session {
     frame: Frame,
     /// The frame a selection-time match is copied into (kept to reuse its allocation).
     found: Frame,
-    /// The bindings of the rule firing, reused across firings.
-    fire_vars: Vec<Value>,
     opts: RunOptions,
     stats: Stats,
+    /// Measure `Stats::micros` (see `set_timed`).
+    timed: bool,
 }
 
 impl Session {
@@ -187,9 +187,24 @@ impl Session {
     /// A session whose `whatif`s find other rule sets in `library`.
     pub fn with_library(program: Arc<Program>, library: Option<Arc<dyn Library>>, depth: usize) -> Session {
         let nvars = program.rules.iter().map(|r| r.var_names.len()).max().unwrap_or(0);
+        // Index only the argument positions a run can look up: patterns a join iterates (every
+        // join pattern of a rule with several, as each seeds the others), patterns checked at
+        // selection, and the bodies of `not` and aggregates. A rule's only pattern is always
+        // matched as the seed, fact by fact, so indexing it would cost every insert for nothing.
+        // (Why-not and explanations scan where there is no index: same answers, rarely run.)
         let mut probed: Vec<Vec<u16>> = vec![Vec::new(); program.relations.len()];
-        for r in &program.rules {
-            collect_probes(&r.conds, &mut probed);
+        for (r, plan) in program.rules.iter().zip(&program.plans) {
+            let joined = plan.seeds.len() > 1;
+            for (i, c) in r.conds.iter().enumerate() {
+                let iterated = match c.cond {
+                    Cond::Pattern { .. } => joined || plan.select.contains(&(i as u16)),
+                    Cond::Not { .. } | Cond::Aggregate { .. } => true,
+                    _ => false,
+                };
+                if iterated {
+                    collect_probes(std::slice::from_ref(c), &mut probed);
+                }
+            }
         }
         Session {
             params: program.default_params(),
@@ -210,9 +225,9 @@ impl Session {
             },
             frame: Frame::with_vars(nvars),
             found: Frame::with_vars(nvars),
-            fire_vars: Vec::with_capacity(nvars),
             opts: RunOptions::default(),
             stats: Stats::default(),
+            timed: true,
             prog: program,
         }
     }
@@ -288,6 +303,21 @@ impl Session {
         self.params = values;
     }
 
+    /// Copies parameter values in, reusing the session's vector (what-ifs, once per sub-query).
+    pub(crate) fn copy_param_values(&mut self, values: &[Value]) {
+        if self.params.len() == values.len() {
+            self.params.clone_from_slice(values);
+        } else {
+            self.params = values.to_vec();
+        }
+    }
+
+    /// Whether `run` measures its duration (`Stats::micros`). Pooled what-if sub-sessions turn it
+    /// off: their run time is never reported.
+    pub(crate) fn set_timed(&mut self, timed: bool) {
+        self.timed = timed;
+    }
+
     /// The current parameter values, in declaration order.
     pub fn params(&self) -> &[Value] {
         &self.params
@@ -347,7 +377,7 @@ impl Session {
 
     /// Runs the rules on the inputs from an empty working memory until nothing can fire.
     pub fn run(&mut self) -> Result<RunResult, RunError> {
-        let start = Instant::now();
+        let start = self.timed.then(Instant::now);
         self.mem.reset();
         self.agenda.reset();
         self.firings.clear();
@@ -361,13 +391,14 @@ impl Session {
         self.stats = Stats::default();
         let prog = self.prog.clone();
         for (i, decl) in prog.inputs.iter().enumerate() {
+            // Inserted straight from the input slot: working memory keeps its own copy.
             let v = match (&self.inputs[i], &decl.default) {
-                (Some(v), _) | (None, Some(v)) => v.clone(),
+                (Some(v), _) | (None, Some(v)) => v,
                 (None, None) => return Err(RunError::MissingInput(decl.name.clone())),
             };
             if let Some(id) = self
                 .mem
-                .insert(decl.rel, std::slice::from_ref(&v), Origin::Input(i as u16))
+                .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
             {
                 self.on_new_fact(&prog, id)?;
             }
@@ -441,7 +472,7 @@ impl Session {
         self.stats.whatif_asked = self.whatif.asked;
         self.stats.whatif_memo_hits = self.whatif.memo_hits;
         self.stats.whatif_fired = self.whatif.sub_fired;
-        self.stats.micros = start.elapsed().as_micros() as u64;
+        self.stats.micros = start.map_or(0, |s| s.elapsed().as_micros() as u64);
         Ok(RunResult {
             stop,
             stats: self.stats.clone(),
@@ -483,9 +514,8 @@ impl Session {
         let v0 = self.firing_vars.len() as u32;
         self.firing_vars.extend_from_slice(&self.frame.vars[..nvars]);
         let f0 = self.firing_facts.len() as u32;
-        let mut facts = self.frame.facts.clone();
-        facts.sort_by_key(|(c, _)| *c);
-        self.firing_facts.extend_from_slice(&facts);
+        self.firing_facts.extend_from_slice(&self.frame.facts);
+        self.firing_facts[f0 as usize..].sort_by_key(|(c, _)| *c);
         self.firings.push(Firing {
             rule: rule_idx,
             mask: self.frame.mask,
@@ -497,11 +527,12 @@ impl Session {
         if self.opts.trace {
             self.trace.push(TraceEvent::Fired { firing });
         }
-        let mut vars = std::mem::take(&mut self.fire_vars);
-        vars.clear();
-        vars.extend_from_slice(&self.frame.vars[..nvars]);
-        let halted = self.act(prog, rule, firing, &vars);
-        self.fire_vars = vars;
+        // The actions read the bindings just recorded for the explanation: lend that arena out
+        // for the call instead of copying the bindings a second time (nothing the actions do
+        // records a firing, so the arena does not grow meanwhile).
+        let recorded = std::mem::take(&mut self.firing_vars);
+        let halted = self.act(prog, rule, firing, &recorded[v0 as usize..]);
+        self.firing_vars = recorded;
         halted
     }
 
@@ -704,8 +735,16 @@ impl Session {
         self.relevant = relevant;
     }
 
-    pub(crate) fn output_facts(&self) -> Vec<(String, Vec<Value>)> {
-        self.conclusions().into_iter().map(|c| (c.relation, c.args)).collect()
+    /// Calls `f` with each output fact as (relation name, arguments), in the order of
+    /// `conclusions`, without building a list (what-ifs copy only what they keep).
+    pub(crate) fn for_each_output(&self, mut f: impl FnMut(&str, &[Value])) {
+        for &rel in &self.prog.outputs {
+            for &id in self.mem.of_relation(rel) {
+                if self.mem.is_alive(id) {
+                    f(&self.prog.relations[rel as usize].name, self.mem.args_of(id));
+                }
+            }
+        }
     }
 
     /// Every live fact of a relation, by name (inputs and intermediate facts too).

@@ -65,8 +65,12 @@ impl Value {
     }
 
     /// A list value.
+    ///
+    /// Short lists (the common case: ranks of a hand) are gathered inline and copied once into
+    /// the shared allocation, instead of a `Vec` that `Arc<[T]>` would allocate and copy again.
     pub fn list(items: impl IntoIterator<Item = Value>) -> Value {
-        Value::List(items.into_iter().collect::<Vec<_>>().into())
+        let items: smallvec::SmallVec<[Value; 8]> = items.into_iter().collect();
+        Value::List(Arc::from(items.as_slice()))
     }
 
     /// This value's type.
