@@ -2,7 +2,7 @@
 //! milliseconds, and incremental add/remove against a full re-solve.
 
 use super::card::Card;
-use super::evaluate::evaluate;
+use super::evaluate::{evaluate, forget_islands};
 use super::hand::Hand;
 use super::incremental::HandState;
 use super::options::Options;
@@ -67,10 +67,19 @@ pub fn worst_hand() -> Hand {
 }
 
 fn hands_per_s(hands: &[Hand], options: &Options, rounds: usize) -> f64 {
+    rate(hands, options, rounds, false)
+}
+
+/// Hands per second; `cold` empties the island cache before every hand, to show what the
+/// search alone costs.
+fn rate(hands: &[Hand], options: &Options, rounds: usize, cold: bool) -> f64 {
     let start = Instant::now();
     let mut acc = 0u128;
     for _ in 0..rounds {
         for hand in hands {
+            if cold {
+                forget_islands();
+            }
             let e = evaluate(black_box(hand), options);
             acc = acc
                 .wrapping_add(e.value.merged ^ e.value.split)
@@ -86,6 +95,7 @@ struct Sizes {
     island: usize,
     worst_reps: usize,
     incremental: usize,
+    ai_hands: usize,
 }
 
 fn run(out: &mut dyn Write, sizes: Sizes) -> std::io::Result<()> {
@@ -105,6 +115,12 @@ fn run(out: &mut dyn Write, sizes: Sizes) -> std::io::Result<()> {
     )?;
     let island_rate = hands_per_s(&island, &options, 2);
     writeln!(out, "island-heavy 15-card hands: {island_rate:.0} hands/s")?;
+    let random_cold = rate(&random, &options, 1, true);
+    let island_cold = rate(&island, &options, 1, true);
+    writeln!(
+        out,
+        "without the island cache (emptied before every hand): random {random_cold:.0} hands/s, island-heavy {island_cold:.0} hands/s"
+    )?;
 
     let worst = worst_hand();
     let mut worst_ms = 0.0f64;
@@ -112,6 +128,8 @@ fn run(out: &mut dyn Write, sizes: Sizes) -> std::io::Result<()> {
         let o = Options { ace_high, ..options };
         let start = Instant::now();
         for _ in 0..sizes.worst_reps {
+            // Each repetition searches afresh: the island cache would answer a repeated hand.
+            forget_islands();
             black_box(evaluate(black_box(&worst), &o));
         }
         let ms = start.elapsed().as_secs_f64() * 1000.0 / sizes.worst_reps as f64;
@@ -124,21 +142,42 @@ fn run(out: &mut dyn Write, sizes: Sizes) -> std::io::Result<()> {
         worst_ms = worst_ms.max(ms);
     }
 
-    // Incremental, the AI's draw trials: add a card, read the answer, remove it again,
-    // against evaluating both hands from scratch.
+    // Incremental, the AI's pattern: on one hand, try every draw (add, read, take back) and
+    // every discard (remove, read, put back), against evaluating each tried hand from scratch.
+    let ai_hands = &random[..sizes.ai_hands.min(random.len())];
+    let (ai_inc, ai_full, trials) = every_draw_and_discard(ai_hands, &options, false);
+    let speedup = ai_full / ai_inc.max(1e-12);
+    writeln!(
+        out,
+        "incremental, every draw and discard tried on one hand: {:.0} ns per trial, full re-solve: {:.0} ns, speedup {speedup:.2} ({} hands, {trials} trials)",
+        ai_inc * 1e9 / trials.max(1) as f64,
+        ai_full * 1e9 / trials.max(1) as f64,
+        ai_hands.len()
+    )?;
+    let (cold_inc, cold_full, _) = every_draw_and_discard(ai_hands, &options, true);
+    let speedup_uncached = cold_full / cold_inc.max(1e-12);
+    writeln!(
+        out,
+        "  the same with the island cache emptied before every trial (search only): {:.0} ns per trial, full re-solve: {:.0} ns, speedup {speedup_uncached:.2}",
+        cold_inc * 1e9 / trials.max(1) as f64,
+        cold_full * 1e9 / trials.max(1) as f64,
+    )?;
+
+    // One trial per state, states not in cache: add a card, read, remove it again, against
+    // evaluating both hands from scratch.
     let deck = double_deck();
     let hands = &random[..sizes.incremental.min(random.len())];
     let draws: Vec<Card> = (0..hands.len())
         .map(|_| deck[rng.random_range(0..deck.len())])
         .collect();
     let (inc, full) = incremental_vs_full(hands, &draws, &options);
-    let speedup = full / inc.max(1e-12);
+    let one_trial = full / inc.max(1e-12);
     writeln!(
         out,
-        "incremental draw trial (add, read, remove): {:.0} ns, full re-solve of both hands: {:.0} ns, speedup {speedup:.2} ({} hands)",
+        "incremental, one draw trial per hand (add, read, remove; {} states): {:.0} ns, full re-solve of both hands: {:.0} ns, speedup {one_trial:.2}",
+        hands.len(),
         inc * 1e9 / hands.len() as f64,
         full * 1e9 / hands.len() as f64,
-        hands.len()
     )?;
     // Without the undo shortcut: add, then remove a different card (both re-solve).
     let (inc2, full2) = add_then_remove_other(hands, &draws, &options);
@@ -151,9 +190,69 @@ fn run(out: &mut dyn Write, sizes: Sizes) -> std::io::Result<()> {
     )?;
     writeln!(
         out,
-        "random_hands_per_s={random_rate:.0} island_hands_per_s={island_rate:.0} worst_ms={worst_ms:.4} incremental_speedup={speedup:.2} incremental_speedup_no_undo={:.2}",
+        "random_hands_per_s={random_rate:.0} island_hands_per_s={island_rate:.0} worst_ms={worst_ms:.4} incremental_speedup={speedup:.2} incremental_speedup_one_trial={one_trial:.2} incremental_speedup_uncached={speedup_uncached:.2} incremental_speedup_no_undo={:.2} random_hands_per_s_uncached={random_cold:.0} island_hands_per_s_uncached={island_cold:.0}",
         full2 / inc2.max(1e-12)
     )
+}
+
+/// Seconds for (every draw and every discard tried incrementally on one state per hand; the
+/// same tried hands evaluated from scratch), and the number of trials.
+/// `cold` empties the island cache before every trial on both sides (the search alone).
+fn every_draw_and_discard(hands: &[Hand], options: &Options, cold: bool) -> (f64, f64, usize) {
+    let kinds: Vec<Card> = (0..52u8).filter_map(|i| Card::from_index(i).ok()).collect();
+    let mut acc = 0u128;
+    let mut trials = 0usize;
+    let start = Instant::now();
+    for hand in hands {
+        let mut state = HandState::new(*hand, *options);
+        for &card in &kinds {
+            if cold {
+                forget_islands();
+            }
+            if state.add(card).is_ok() {
+                acc = acc.wrapping_add(state.value().split);
+                let _ = state.remove(card);
+                trials += 1;
+            }
+        }
+        for card in hand.cards() {
+            if cold {
+                forget_islands();
+            }
+            if state.remove(card).is_ok() {
+                acc = acc.wrapping_add(state.value().split);
+                let _ = state.add(card);
+                trials += 1;
+            }
+        }
+    }
+    black_box(acc);
+    let incremental = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    for hand in hands {
+        // The untouched hand is solved once, as the incremental side's `new` does.
+        acc = acc.wrapping_add(evaluate(black_box(hand), options).value.split);
+        for &card in &kinds {
+            if cold {
+                forget_islands();
+            }
+            let mut tried = *hand;
+            if tried.add(card).is_ok() {
+                acc = acc.wrapping_add(evaluate(black_box(&tried), options).value.split);
+            }
+        }
+        for card in hand.cards() {
+            if cold {
+                forget_islands();
+            }
+            let mut tried = *hand;
+            if tried.remove(card).is_ok() {
+                acc = acc.wrapping_add(evaluate(black_box(&tried), options).value.split);
+            }
+        }
+    }
+    black_box(acc);
+    (incremental, start.elapsed().as_secs_f64(), trials)
 }
 
 /// Seconds for (add a draw then remove one of the original cards, incrementally; the same
@@ -225,6 +324,7 @@ pub fn run_bench(out: &mut dyn Write) -> std::io::Result<()> {
             island: 50_000,
             worst_reps: 2_000,
             incremental: 100_000,
+            ai_hands: 5_000,
         },
     )
 }
@@ -238,6 +338,7 @@ pub fn run_bench_quick(out: &mut dyn Write) -> std::io::Result<()> {
             island: 100,
             worst_reps: 5,
             incremental: 200,
+            ai_hands: 20,
         },
     )
 }

@@ -50,7 +50,7 @@ impl IslandEval {
                 let core = Hand::from_masks(flagged, cards.two & flagged, 0);
                 let rest = Hand::from_masks(mask & !flagged, cards.two & !flagged, 0);
                 let dump = Value::single(rest.len() as u32, lane_points(&rest));
-                match IslandSolver::new(&core, options.ace_high).solve(options.node_budget) {
+                match solve_cached(&core, options) {
                     Some(v) => v.combine(dump),
                     None => {
                         exact = false;
@@ -110,6 +110,88 @@ impl IslandEval {
             all_dumped(&self.cards)
         }
     }
+}
+
+/// Slots of the per-thread island cache (a power of two; ~320 KB).
+const CACHE_SLOTS: usize = 4096;
+
+/// One cache slot: the island's signature, the budget it was solved under, the cache
+/// generation it was stored in, its value.
+type CacheSlot = (u128, u64, u32, Value);
+
+thread_local! {
+    /// Recently solved islands by signature. Islands repeat a lot (a random hand's solver
+    /// islands are small: a run with a doubled card, a set that shares a card with a run), and
+    /// every AI trial (each draw, each discard) re-evaluates islands it has seen, so a small
+    /// direct-mapped table answers most of them without a search. Per thread: no locking.
+    static ISLAND_CACHE: std::cell::RefCell<Vec<CacheSlot>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Slots stored under another generation are empty (`forget_islands`).
+    static CACHE_GENERATION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Empties this thread's island cache at once (a new generation): the benchmark's worst case
+/// evaluates one hand over and over and must time the search, not the cache.
+pub fn forget_islands() {
+    CACHE_GENERATION.with(|g| g.set(g.get().wrapping_add(1)));
+}
+
+/// The island's signature: per suit the 13-bit lanes of first and second copies, sorted
+/// (a suit permutation changes neither counts nor minima: sets treat suits alike and runs
+/// stay in their suit), plus the ace convention. Never 0 for a non-empty island.
+pub(super) fn island_signature(core: &Hand, ace_high: bool) -> u128 {
+    let mut lanes = [0u32; 4];
+    for (s, lane) in lanes.iter_mut().enumerate() {
+        let one = ((core.one >> (16 * s)) & 0x1FFF) as u32;
+        let two = ((core.two >> (16 * s)) & 0x1FFF) as u32;
+        *lane = one | two << 13;
+    }
+    lanes.sort_unstable();
+    lanes.iter().fold(u128::from(ace_high), |acc, &l| acc << 26 | l as u128)
+}
+
+/// `IslandSolver::solve` through the per-thread cache (only answers found within the budget
+/// are kept; the budget is part of the key, so a smaller budget never reuses a larger one's
+/// answer).
+fn solve_cached(core: &Hand, options: &Options) -> Option<Value> {
+    let key = island_signature(core, options.ace_high);
+    let budget = options.node_budget;
+    let folded = (key as u64) ^ ((key >> 64) as u64);
+    let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_SLOTS.trailing_zeros())) as usize;
+    let generation = CACHE_GENERATION.with(|g| g.get());
+    let hit = ISLAND_CACHE.with(|cache| {
+        let cache = cache.try_borrow().ok()?;
+        cache
+            .get(slot)
+            .and_then(|&(k, b, g, v)| (k == key && b == budget && g == generation).then_some(v))
+    });
+    if hit.is_some() {
+        return hit;
+    }
+    let value = IslandSolver::new(core, options.ace_high).solve(budget)?;
+    ISLAND_CACHE.with(|cache| {
+        let Ok(mut cache) = cache.try_borrow_mut() else {
+            return;
+        };
+        if cache.is_empty() {
+            cache.resize(CACHE_SLOTS, (0, 0, 0, Value::DEAD));
+        }
+        if let Some(entry) = cache.get_mut(slot) {
+            *entry = (key, budget, generation, value);
+        }
+    });
+    Some(value)
+}
+
+/// The uncached solve (tests compare it with the cached one).
+#[cfg(test)]
+pub(super) fn solve_uncached(core: &Hand, options: &Options) -> Option<Value> {
+    IslandSolver::new(core, options.ace_high).solve(options.node_budget)
+}
+
+/// Same through the cache.
+#[cfg(test)]
+pub(super) fn solve_through_cache(core: &Hand, options: &Options) -> Option<Value> {
+    solve_cached(core, options)
 }
 
 /// Compositions of n into parts of at least 3 (the split forms of an n-card run).

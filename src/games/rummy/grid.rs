@@ -107,73 +107,68 @@ impl Placements {
 }
 
 /// Islands of the grid: connected components of the present cells, where cells touch when
-/// they are of one suit and adjacent ranks (K-A too when `ace_high`) or of one rank. Built
-/// with petgraph's union-find; listed by their lowest card.
+/// they are of one suit and adjacent ranks (K-A too when `ace_high`) or of one rank. Listed by
+/// their lowest card.
+///
+/// A stretch of consecutive ranks of one suit is connected by construction, so the stretches
+/// (found with bit tricks) are the union-find's nodes and petgraph's `UnionFind` joins those
+/// sharing a rank (and, with `ace_high`, a suit's A and K stretches): a random hand has about
+/// ten stretches and a handful of unions, which keeps this off the hot path's profile.
 pub fn islands(one: u64, ace_high: bool) -> SmallVec<[u64; 16]> {
     let mut out: SmallVec<[u64; 16]> = SmallVec::new();
     if one == 0 {
         return out;
     }
-    // Pairs of touching cells: suit neighbours, K-A (ace high), and same-rank columns.
-    let right = one & (one >> 1) & 0x0FFF_0FFF_0FFF_0FFF;
-    let mut wrap = 0u64;
-    if ace_high {
-        let aces = one & rank_column(0);
-        wrap = aces & ((one & rank_column(12)) >> 12);
-    }
-    let mut shared_ranks = 0u64;
+    // Lanes are 13 bits wide inside 16, so a shift never joins two suits.
+    let starts = one & !(one << 1);
+    // Stretch index of a present cell: stretch starts at or below it, minus one.
+    let stretch_of = |bit: u32| ((starts & (u64::MAX >> (63 - bit))).count_ones() - 1) as u8;
+    let mut uf: UnionFind<u8> = UnionFind::new(starts.count_ones() as usize);
     let mut ranks = (one | one >> 16 | one >> 32 | one >> 48) & LANE;
     while ranks != 0 {
         let rank = ranks.trailing_zeros();
         ranks &= ranks - 1;
-        if (one & rank_column(rank)).count_ones() > 1 {
-            shared_ranks |= one & rank_column(rank);
-        }
-    }
-    let linked = right | right << 1 | wrap | wrap << 12 | shared_ranks;
-    // Only linked cells go into the union-find (a random hand's cells are mostly alone).
-    let index = |b: u32| (linked & ((1u64 << b) - 1)).count_ones() as u8;
-    let mut uf: UnionFind<u8> = UnionFind::new(linked.count_ones() as usize);
-    let mut bits = right;
-    while bits != 0 {
-        let b = bits.trailing_zeros();
-        bits &= bits - 1;
-        uf.union(index(b), index(b + 1));
-    }
-    let mut bits = wrap;
-    while bits != 0 {
-        let b = bits.trailing_zeros();
-        bits &= bits - 1;
-        uf.union(index(b), index(b + 12));
-    }
-    let mut ranks = (shared_ranks | shared_ranks >> 16 | shared_ranks >> 32 | shared_ranks >> 48) & LANE;
-    while ranks != 0 {
-        let rank = ranks.trailing_zeros();
-        ranks &= ranks - 1;
         let column = one & rank_column(rank);
-        let first = index(column.trailing_zeros());
+        if column.count_ones() < 2 {
+            continue;
+        }
+        let first = stretch_of(column.trailing_zeros());
         let mut rest = column & (column - 1);
         while rest != 0 {
-            uf.union(first, index(rest.trailing_zeros()));
+            uf.union(first, stretch_of(rest.trailing_zeros()));
             rest &= rest - 1;
         }
     }
-    let mut root_slot = [u8::MAX; 64];
-    let mut bits = one;
-    while bits != 0 {
-        let b = bits.trailing_zeros();
-        bits &= bits - 1;
-        if linked & (1u64 << b) == 0 {
-            out.push(1u64 << b);
-            continue;
+    if ace_high {
+        let mut wrap = one & rank_column(0) & ((one & rank_column(12)) >> 12);
+        while wrap != 0 {
+            let b = wrap.trailing_zeros();
+            wrap &= wrap - 1;
+            uf.union(stretch_of(b), stretch_of(b + 12));
         }
-        let root = uf.find(index(b)) as usize;
-        let slot = root_slot[root];
-        if slot == u8::MAX {
-            root_slot[root] = out.len() as u8;
-            out.push(1u64 << b);
-        } else {
-            out[slot as usize] |= 1u64 << b;
+    }
+    // Stretches in card order; an island is listed where its first stretch is met.
+    let mut root_slot = [u8::MAX; 64];
+    let mut bits = starts;
+    let mut index = 0u8;
+    while bits != 0 {
+        let low = bits & bits.wrapping_neg();
+        bits &= bits - 1;
+        // The stretch from `low` up: adding `low` carries through it to the first absent cell.
+        let stretch = ((one.wrapping_add(low)) & !one).wrapping_sub(low);
+        let root = uf.find(index) as usize;
+        index += 1;
+        match root_slot.get_mut(root) {
+            Some(slot) if *slot != u8::MAX => {
+                if let Some(island) = out.get_mut(*slot as usize) {
+                    *island |= stretch;
+                }
+            }
+            Some(slot) => {
+                *slot = out.len() as u8;
+                out.push(stretch);
+            }
+            None => out.push(stretch),
         }
     }
     out

@@ -16,12 +16,15 @@ use super::options::Options;
 use super::solver::Value;
 use smallvec::SmallVec;
 
-/// The islands as they were before the last single-card change.
+/// What the last single-card change did to the islands: the islands it took out and the
+/// lowest cells of those it put in (only those, not a copy of every island: the undo must
+/// cost less than the re-solve it saves).
 #[derive(Clone, Debug)]
 struct Undo {
     card: Card,
     added: bool,
-    islands: SmallVec<[IslandEval; 8]>,
+    removed: SmallVec<[IslandEval; 2]>,
+    inserted: SmallVec<[u64; 2]>,
 }
 
 /// A hand plus its cached island answers.
@@ -29,7 +32,9 @@ struct Undo {
 pub struct HandState {
     hand: Hand,
     options: Options,
-    islands: SmallVec<[IslandEval; 8]>,
+    /// On the heap (not inline): an AI keeps many states, and a small state keeps each
+    /// add/remove's memory traffic well below a full re-solve's.
+    islands: Vec<IslandEval>,
     /// Set instead of `islands` while the hand needs the joker search.
     joker: Option<Box<Evaluation>>,
     /// One level of undo: the last card added or removed and the islands before it.
@@ -43,7 +48,7 @@ impl HandState {
         let mut state = HandState {
             hand,
             options,
-            islands: SmallVec::new(),
+            islands: Vec::new(),
             joker: None,
             undo: None,
             islands_solved: 0,
@@ -59,7 +64,8 @@ impl HandState {
             self.islands.clear();
             self.joker = Some(Box::new(e));
         } else {
-            self.islands = e.islands;
+            self.islands.clear();
+            self.islands.extend(e.islands);
             self.joker = None;
         }
     }
@@ -84,7 +90,7 @@ impl HandState {
     pub fn evaluation(&self) -> Evaluation {
         match &self.joker {
             Some(e) => (**e).clone(),
-            None => Evaluation::from_islands(self.hand, self.options, self.islands.clone()),
+            None => Evaluation::from_islands(self.hand, self.options, self.islands.iter().copied().collect()),
         }
     }
 
@@ -97,15 +103,25 @@ impl HandState {
     fn try_undo(&mut self, card: Card, added: bool) -> bool {
         match self.undo.take() {
             Some(undo) if undo.card == card && undo.added == added => {
-                self.islands = undo.islands;
+                // Islands are disjoint, so an island's lowest cell names it.
+                self.islands
+                    .retain(|i| !undo.inserted.contains(&(i.cards.one & i.cards.one.wrapping_neg())));
+                for island in undo.removed {
+                    self.place(island);
+                }
                 true
             }
             _ => false,
         }
     }
 
-    fn save_undo(&mut self, card: Card, added: bool, islands: SmallVec<[IslandEval; 8]>) {
-        self.undo = Some(Undo { card, added, islands });
+    fn save_undo(&mut self, card: Card, added: bool, removed: SmallVec<[IslandEval; 2]>, inserted: SmallVec<[u64; 2]>) {
+        self.undo = Some(Undo {
+            card,
+            added,
+            removed,
+            inserted,
+        });
     }
 
     /// Adds a card; re-solves only the island it joins (nothing at all when it puts back the
@@ -120,20 +136,21 @@ impl HandState {
         if self.try_undo(card, false) {
             return Ok(());
         }
-        let before = self.islands.clone();
         let bit = card.lane_bit();
         let near = self.neighbourhood(bit);
         let mut mask = 1u64 << bit;
-        self.islands.retain(|i| {
-            if i.cards.one & near != 0 {
-                mask |= i.cards.one;
+        let mut removed = SmallVec::new();
+        self.islands.retain(|island| {
+            if island.cards.one & near != 0 {
+                mask |= island.cards.one;
+                removed.push(*island);
                 false
             } else {
                 true
             }
         });
         self.insert(mask);
-        self.save_undo(card, true, before);
+        self.save_undo(card, true, removed, smallvec::smallvec![mask & mask.wrapping_neg()]);
         Ok(())
     }
 
@@ -149,7 +166,6 @@ impl HandState {
         if self.try_undo(card, true) {
             return Ok(());
         }
-        let before = self.islands.clone();
         let bit = 1u64 << card.lane_bit();
         let Some(pos) = self.islands.iter().position(|i| i.cards.one & bit != 0) else {
             self.undo = None;
@@ -158,17 +174,20 @@ impl HandState {
         };
         let old = self.islands.remove(pos);
         let left = old.cards.one & self.hand.one;
+        let mut inserted = SmallVec::new();
         if left == 0 {
             // A lone card went: nothing to re-solve.
         } else if left == old.cards.one {
             // A second copy went: same cells, new counts.
             self.insert(left);
+            inserted.push(left & left.wrapping_neg());
         } else {
             for part in islands(left, self.options.ace_high) {
                 self.insert(part);
+                inserted.push(part & part.wrapping_neg());
             }
         }
-        self.save_undo(card, false, before);
+        self.save_undo(card, false, smallvec::smallvec![old], inserted);
         Ok(())
     }
 
@@ -198,6 +217,12 @@ impl HandState {
         let cards = Hand::from_masks(mask, self.hand.two & mask, 0);
         let island = IslandEval::solve(cards, &self.options);
         self.islands_solved += 1;
+        self.place(island);
+    }
+
+    /// Inserts an island in the list's order (by lowest card).
+    fn place(&mut self, island: IslandEval) {
+        let mask = island.cards.one;
         let at = self
             .islands
             .iter()

@@ -56,6 +56,11 @@
 //!   budget" (`IslandEval::exact` / `Evaluation::exact` false, counts 0, minima `u32::MAX`,
 //!   no listing). Common shapes (single-copy run stretches, single-copy sets) are answered in
 //!   closed form, and cards with no flag (always dumped) are left out of the search.
+//! - Speed (issue 6 figures): the forward sweep keeps rows in a canonical form (a run three
+//!   cards long forgets its start), reuses per-thread buffers, memoises column splits by column
+//!   shape and row moves by row; solved islands are kept in a small per-thread direct-mapped
+//!   cache keyed by the island's suit-sorted count grid (suits are interchangeable; ranks are
+//!   not, points depend on them). Results never depend on the caches (tests compare).
 //! - [`HandState`] keeps one level of undo: removing the card just added (or adding back the
 //!   card just removed) restores the cached islands without solving anything — the
 //!   make/unmake pattern of an AI trying every draw and every discard.

@@ -146,6 +146,48 @@ fn rows_of(key: u128) -> [Row; 4] {
     rows
 }
 
+/// The forward sweep's canonical form of a packed row at position `q`: a run already three
+/// cards long behaves the same whatever its start (it may end at any later rank), so its start
+/// is moved up to `q - 3` (`q - 4` for the first of two such runs that differ, keeping them
+/// distinct and in order). Runs from the low ace or from the two keep their start when
+/// `ace_high` (the A..K..A and 2..K+A rules at the high ace look at it); without `ace_high`
+/// those rules never fire (the sweep stops at the king), so every start may move. Fewer
+/// distinct states per layer, same counts and minima: the backward search (witnesses,
+/// listings) keeps exact starts and must agree (tests).
+fn canon_row(row: u32, q: u8, ace_high: bool) -> u32 {
+    let open = row & 3;
+    if open == 0 {
+        return row;
+    }
+    let floor = if ace_high { 2 } else { 0 };
+    let s0 = ((row >> 2) & 0xF) as u8;
+    let with_starts = |a: u8, b: u8| (row & !(0xF << 2) & !(0xF << 7)) | (a as u32) << 2 | (b as u32) << 7;
+    if open == 1 {
+        if s0 >= floor && s0 + 3 < q {
+            return with_starts(q - 3, 0);
+        }
+        return row;
+    }
+    let s1 = ((row >> 7) & 0xF) as u8;
+    if s1 + 3 <= q {
+        // Both runs are at least three long.
+        if s0 == s1 {
+            if s0 >= floor {
+                return with_starts(q - 3, q - 3);
+            }
+        } else if s0 >= floor {
+            return with_starts(q - 4, q - 3);
+        } else if s1 >= floor {
+            return with_starts(s0, q - 3);
+        }
+        return row;
+    }
+    if s0 + 3 <= q && s0 >= floor {
+        return with_starts(q - 3, s1);
+    }
+    row
+}
+
 /// One row transition: the new state, whether it merges-convention-forbids (touching), and
 /// the starts of the runs that ended at the previous position.
 #[derive(Clone, Copy, Debug)]
@@ -283,6 +325,15 @@ impl std::ops::Index<usize> for Moves {
     }
 }
 
+/// A distinct row of a sweep layer and its moves per (copies covered, dumped?) slot, filled
+/// lazily (`computed` bit per slot).
+#[derive(Clone, Copy, Debug)]
+struct RowEntry {
+    row: u32,
+    computed: u8,
+    moves: [Moves; 6],
+}
+
 /// One choice of a cell at a rank: copies to low runs, to a high-ace run, to sets, dumped.
 #[derive(Clone, Copy, Debug, Default)]
 struct CellChoice {
@@ -315,12 +366,15 @@ struct ColumnOption {
     factor: u8,
     cards: u32,
     points: u32,
+    /// The row slot (copies covered × 2 + dumped?) each suit needs, suit 0 in the top byte:
+    /// options are sorted by it (see `IslandSolver::sweep`).
+    slots: u32,
 }
 
 /// A layer of the forward sweep: distinct row-state keys with their accumulated values.
 #[derive(Default)]
 struct Layer {
-    entries: SmallVec<[(u128, Value); 16]>,
+    entries: Vec<(u128, Value)>,
     index: FxHashMap<u128, usize>,
 }
 
@@ -361,6 +415,171 @@ impl Layer {
             }
         }
     }
+}
+
+thread_local! {
+    /// Column options by column shape (see `IslandSolver::column_options`).
+    static COLUMN_OPTIONS: std::cell::RefCell<FxHashMap<u32, Box<[ColumnOption]>>> = std::cell::RefCell::new(FxHashMap::default());
+}
+
+/// Every valid split of a column of this shape (bits per suit: copies, run-capable,
+/// high-ace-capable; bit 16: set-capable), with `points` left 0.
+fn column_options_of(shape: u32) -> Box<[ColumnOption]> {
+    let table = SetTable::get();
+    let mut out: Vec<ColumnOption> = Vec::new();
+    let mut copies = [0u8; 4];
+    let mut set_max = [0u8; 4];
+    let mut low_max = [0u8; 4];
+    let mut high_max = [0u8; 4];
+    for s in 0..4 {
+        let bits = (shape >> (4 * s)) & 0xF;
+        let c = (bits & 3) as u8;
+        copies[s] = c;
+        if bits & 4 != 0 {
+            low_max[s] = c;
+        }
+        if bits & 8 != 0 {
+            high_max[s] = c;
+        }
+        if shape & (1 << 16) != 0 {
+            set_max[s] = c;
+        }
+    }
+    let mut usage = [0u8; 4];
+    loop {
+        let usage_ix = usage_index(usage);
+        if table.splittable(usage_ix) {
+            // Runs: low and high-ace copies per suit within what sets left.
+            let mut low = [0u8; 4];
+            let mut high = [0u8; 4];
+            'runs: loop {
+                let mut opt = ColumnOption::default();
+                for s in 0..4 {
+                    let dump = copies[s] - usage[s] - low[s] - high[s];
+                    if dump > 0 {
+                        opt.dumped |= 1 << s;
+                    }
+                    opt.cards += dump as u32;
+                }
+                opt.factor = table.count(usage_ix, opt.dumped);
+                if opt.factor > 0 {
+                    opt.low = low;
+                    opt.high = high;
+                    out.push(opt);
+                }
+                // Next (low, high) combination, suit by suit.
+                for s in 0..4 {
+                    let room = copies[s] - usage[s];
+                    if high[s] < high_max[s].min(room - low[s]) {
+                        high[s] += 1;
+                        continue 'runs;
+                    }
+                    high[s] = 0;
+                    if low[s] < low_max[s].min(room) {
+                        low[s] += 1;
+                        continue 'runs;
+                    }
+                    low[s] = 0;
+                }
+                break;
+            }
+        }
+        let mut carried = true;
+        for s in 0..4 {
+            if usage[s] < set_max[s] {
+                usage[s] += 1;
+                carried = false;
+                break;
+            }
+            usage[s] = 0;
+        }
+        if carried {
+            break;
+        }
+    }
+    for opt in &mut out {
+        opt.slots = (0..4).fold(0u32, |acc, s| {
+            acc << 8 | u32::from(opt.low[s] * 2 + u8::from(opt.dumped & (1 << s) != 0))
+        });
+    }
+    out.sort_by_key(|o| o.slots);
+    out.into_boxed_slice()
+}
+
+/// Slots of the per-thread row-move cache (a power of two; ~150 KB).
+const MOVE_SLOTS: usize = 4096;
+
+thread_local! {
+    /// The sweep's row moves (canonical rows) by (row, position, copies covered, dumped?,
+    /// ace convention): the same few rows recur across layers and islands, so a direct-mapped
+    /// table (key + 1 stored, 0 = empty) answers nearly every lookup.
+    static SWEEP_MOVES: std::cell::RefCell<Vec<(u32, Moves)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `row_moves` with the next rows in the sweep's canonical form (`canon_row`), memoised.
+fn sweep_moves(row: u32, p: u8, u: u8, dumped: bool, ace_high: bool) -> Moves {
+    let key = row
+        | (p as u32) << ROW_BITS
+        | (u as u32) << (ROW_BITS + 4)
+        | (dumped as u32) << (ROW_BITS + 6)
+        | (ace_high as u32) << (ROW_BITS + 7);
+    let compute = || {
+        let mut moves = Moves::EMPTY;
+        row_moves(Row::unpack(row), p, u, dumped, &mut moves);
+        for m in moves.iter_mut() {
+            m.row = canon_row(m.row, p + 1, ace_high);
+        }
+        moves
+    };
+    let slot = (key.wrapping_mul(0x9E37_79B9) >> (32 - MOVE_SLOTS.trailing_zeros())) as usize;
+    SWEEP_MOVES.with(|memo| match memo.try_borrow_mut() {
+        Ok(mut memo) => {
+            if memo.is_empty() {
+                memo.resize(MOVE_SLOTS, (0, Moves::EMPTY));
+            }
+            match memo.get_mut(slot) {
+                Some(entry) if entry.0 == key + 1 => entry.1,
+                Some(entry) => {
+                    *entry = (key + 1, compute());
+                    entry.1
+                }
+                None => compute(),
+            }
+        }
+        Err(_) => compute(),
+    })
+}
+
+/// The forward sweep's buffers, kept per thread so that a solve allocates nothing once warm.
+#[derive(Default)]
+struct Scratch {
+    layers: [Layer; 2],
+    /// The distinct rows of the current layer (any suit) with their moves.
+    row_cache: Vec<RowEntry>,
+    /// Entries of `row_cache` in use in the current layer (the rest are stale, kept to be
+    /// overwritten rather than rebuilt).
+    row_used: usize,
+    options: SmallVec<[ColumnOption; 16]>,
+    /// Per option and suit depth, the next option whose slots differ up to that depth.
+    skip: Vec<[u16; 4]>,
+}
+
+/// Entries a thread keeps after a solve (a monster island may grow a layer to `MAX_LAYER`).
+const KEEP_ENTRIES: usize = 1 << 12;
+
+impl Scratch {
+    fn trim(&mut self) {
+        for layer in &mut self.layers {
+            if layer.entries.capacity() > KEEP_ENTRIES {
+                layer.entries = Vec::new();
+                layer.index = FxHashMap::default();
+            }
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// Solver of one joker-free island.
@@ -423,79 +642,31 @@ impl IslandSolver {
 
     /// The ways rank `p` can split its copies that the set table accepts: first the copies
     /// given to sets (pruned unless they split into sets), then runs, the rest dumped.
+    ///
+    /// The list depends only on the column's shape (copies per suit and which lines each suit
+    /// may join), not on the rank, so it is built once per shape and thread and reused (the
+    /// enumeration walks up to 81 set usages × 81 run splits; a sweep needs it at every rank).
     fn column_options(&self, p: u8, out: &mut SmallVec<[ColumnOption; 16]>) {
-        let table = SetTable::get();
         let k = p as usize;
-        let mut copies = [0u8; 4];
-        let mut set_max = [0u8; 4];
-        let mut low_max = [0u8; 4];
-        let mut high_max = [0u8; 4];
+        let mut shape = u32::from(self.setcap & (1 << p) != 0) << 16;
         for s in 0..4 {
-            let c = self.counts[s][k];
-            copies[s] = c;
-            if self.runcap[s] & (1 << p) != 0 {
-                low_max[s] = c;
-            }
-            if p == 0 && self.runcap[s] & 0x2000 != 0 {
-                high_max[s] = c;
-            }
-            if self.setcap & (1 << p) != 0 {
-                set_max[s] = c;
-            }
+            let c = self.counts[s][k] as u32;
+            let run = u32::from(self.runcap[s] & (1 << p) != 0);
+            let high = u32::from(p == 0 && self.runcap[s] & 0x2000 != 0);
+            shape |= (c | run << 2 | high << 3) << (4 * s);
         }
-        let mut usage = [0u8; 4];
-        loop {
-            let usage_ix = usage_index(usage);
-            if table.splittable(usage_ix) {
-                // Runs: low and high-ace copies per suit within what sets left.
-                let mut low = [0u8; 4];
-                let mut high = [0u8; 4];
-                'runs: loop {
-                    let mut opt = ColumnOption::default();
-                    for s in 0..4 {
-                        let dump = copies[s] - usage[s] - low[s] - high[s];
-                        if dump > 0 {
-                            opt.dumped |= 1 << s;
-                        }
-                        opt.cards += dump as u32;
-                    }
-                    opt.factor = table.count(usage_ix, opt.dumped);
-                    if opt.factor > 0 {
-                        opt.low = low;
-                        opt.high = high;
-                        opt.points = opt.cards * rank_points(p);
-                        out.push(opt);
-                    }
-                    // Next (low, high) combination, suit by suit.
-                    for s in 0..4 {
-                        let room = copies[s] - usage[s];
-                        if high[s] < high_max[s].min(room - low[s]) {
-                            high[s] += 1;
-                            continue 'runs;
-                        }
-                        high[s] = 0;
-                        if low[s] < low_max[s].min(room) {
-                            low[s] += 1;
-                            continue 'runs;
-                        }
-                        low[s] = 0;
-                    }
-                    break;
-                }
+        let points = rank_points(p);
+        let with_points = |o: &ColumnOption| ColumnOption {
+            points: o.cards * points,
+            ..*o
+        };
+        COLUMN_OPTIONS.with(|memo| match memo.try_borrow_mut() {
+            Ok(mut memo) => {
+                let list = memo.entry(shape).or_insert_with(|| column_options_of(shape));
+                out.extend(list.iter().map(with_points));
             }
-            let mut carried = true;
-            for s in 0..4 {
-                if usage[s] < set_max[s] {
-                    usage[s] += 1;
-                    carried = false;
-                    break;
-                }
-                usage[s] = 0;
-            }
-            if carried {
-                break;
-            }
-        }
+            Err(_) => out.extend(column_options_of(shape).iter().map(with_points)),
+        });
     }
 
     fn cell_choices(&self, s: usize, p: u8) -> SmallVec<[CellChoice; 8]> {
@@ -638,26 +809,62 @@ impl IslandSolver {
     /// `None` when the work (states × column options) passes `budget` or a layer passes
     /// `MAX_LAYER` states: "unknown within budget" (only for huge hands, e.g. a whole deck).
     pub(super) fn solve(&mut self, budget: u64) -> Option<Value> {
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => {
+                let answer = self.sweep(&mut scratch, budget);
+                scratch.trim();
+                answer
+            }
+            // Not reentrant in practice; a fresh scratch keeps it panic-free regardless.
+            Err(_) => self.sweep(&mut Scratch::default(), budget),
+        })
+    }
+
+    fn sweep(&self, scratch: &mut Scratch, budget: u64) -> Option<Value> {
+        let Scratch {
+            layers,
+            row_cache,
+            row_used,
+            options,
+            skip,
+        } = scratch;
         let mut work = 0u64;
-        let mut layers: [Layer; 2] = Default::default();
+        layers[0].clear();
         layers[0].push(key_of(self.lo, &[Row::default(); 4]) >> 5, Value::DONE);
         let mut cur = 0usize;
-        let act: SmallVec<[usize; 4]> = (0..4).filter(|s| self.rows & (1 << s) != 0).collect();
-        // One row of cached moves per suit present (most islands have one or two).
-        let mut move_cache: SmallVec<[[Moves; 6]; 2]> = SmallVec::new();
-        move_cache.resize(act.len(), [Moves::EMPTY; 6]);
+        let mut act = [0usize; 4];
+        let mut n_act = 0usize;
+        for s in 0..4 {
+            if self.rows & (1 << s) != 0 {
+                act[n_act] = s;
+                n_act += 1;
+            }
+        }
+        let act = &act[..n_act];
         for p in self.lo..=self.hi + 1 {
             let sentinel = p == self.hi + 1;
             let column = !sentinel && p <= 12;
-            // The column options at this rank, shared by every state of the layer.
-            let mut options: SmallVec<[ColumnOption; 16]> = SmallVec::new();
+            // The column options at this rank, shared by every state of the layer, sorted by
+            // the row slot (copies covered, dumped?) each suit needs, so that a slot with no
+            // row move skips every option sharing that prefix at once (`skip`).
+            options.clear();
             if column {
-                self.column_options(p, &mut options);
+                self.column_options(p, options);
             } else {
                 options.push(ColumnOption {
                     factor: 1,
                     ..ColumnOption::default()
                 });
+            }
+            skip.clear();
+            skip.resize(options.len(), [0u16; 4]);
+            for j in (0..options.len()).rev() {
+                for (d, &s) in act.iter().enumerate() {
+                    // Slots of suits 0..=s (suits absent from the island are always 0).
+                    let shift = 8 * (3 - s as u32);
+                    let same = j + 1 < options.len() && (options[j + 1].slots ^ options[j].slots) >> shift == 0;
+                    skip[j][d] = if same { skip[j + 1][d] } else { (j + 1) as u16 };
+                }
             }
             let (left, right) = layers.split_at_mut(1);
             let (layer, next) = if cur == 0 {
@@ -671,37 +878,68 @@ impl IslandSolver {
                 return None;
             }
             let ace_split = p == 0 && self.ace_high && !sentinel;
+            *row_used = 0;
             for &(key, value) in layer.entries.iter() {
-                let rows = rows_of(key << 5);
-                // Row moves depend on (row, copies covered, dumped?) only: computed lazily
-                // once per state and shared by all column options.
-                let mut computed = 0u32;
-                for opt in &options {
-                    let mut dead = false;
+                // This state's rows in the layer's row cache.
+                let mut entry_of = [0usize; 4];
+                for (i, &s) in act.iter().enumerate() {
+                    let row = ((key >> (ROW_BITS * s as u32)) & ((1 << ROW_BITS) - 1)) as u32;
+                    // One cache for every suit: moves do not depend on the suit.
+                    let cache = &mut *row_cache;
+                    let used = &mut *row_used;
+                    entry_of[i] = match cache[..*used].iter().position(|e| e.row == row) {
+                        Some(j) => j,
+                        None => {
+                            // Stale moves stay until their slot is computed (`computed`).
+                            match cache.get_mut(*used) {
+                                Some(e) => {
+                                    e.row = row;
+                                    e.computed = 0;
+                                }
+                                None => cache.push(RowEntry {
+                                    row,
+                                    computed: 0,
+                                    moves: [Moves::EMPTY; 6],
+                                }),
+                            }
+                            *used += 1;
+                            *used - 1
+                        }
+                    };
+                }
+                let mut j = 0usize;
+                while j < options.len() {
+                    let opt = &options[j];
+                    let mut dead_at = None;
                     let mut pick_of = [0usize; 4];
                     for (i, &s) in act.iter().enumerate() {
+                        let entry = &mut row_cache[entry_of[i]];
                         let (u, dumped) = if sentinel {
                             (0, false)
                         } else if p == 13 {
-                            (rows[s].high_use, rows[s].ace_dump)
+                            let r = Row::unpack(entry.row);
+                            (r.high_use, r.ace_dump)
                         } else {
                             (opt.low[s], opt.dumped & (1 << s) != 0)
                         };
                         let slot = (u as usize) * 2 + dumped as usize;
-                        let bit = 1u32 << (i * 6 + slot);
-                        if computed & bit == 0 {
-                            computed |= bit;
-                            row_moves(rows[s], p, u, dumped, &mut move_cache[i][slot]);
+                        let bit = 1u8 << slot;
+                        if entry.computed & bit == 0 {
+                            entry.computed |= bit;
+                            entry.moves[slot] = sweep_moves(entry.row, p, u, dumped, self.ace_high);
                         }
-                        if move_cache[i][slot].is_empty() {
-                            dead = true;
+                        if entry.moves[slot].is_empty() {
+                            dead_at = Some(i);
                             break;
                         }
                         pick_of[i] = slot;
                     }
-                    if dead {
+                    if let Some(d) = dead_at {
+                        // Every option with the same slots up to suit `d` dies here too.
+                        j = skip[j][d] as usize;
                         continue;
                     }
+                    j += 1;
                     let here = Value::single(opt.cards, opt.points);
                     let f = opt.factor as u128;
                     let (split, merged) = if f == 1 {
@@ -714,7 +952,7 @@ impl IslandSolver {
                         let mut next_key = 0u128;
                         let mut touch = false;
                         for (i, &s) in act.iter().enumerate() {
-                            let m = move_cache[i][pick_of[i]][mv[i]];
+                            let m = row_cache[entry_of[i]].moves[pick_of[i]][mv[i]];
                             let row = if ace_split {
                                 with_ace(m.row, opt.high[s], opt.dumped & (1 << s) != 0)
                             } else {
@@ -733,7 +971,7 @@ impl IslandSolver {
                         let mut carry = true;
                         for (i, digit) in mv.iter_mut().enumerate().take(act.len()) {
                             *digit += 1;
-                            if *digit < move_cache[i][pick_of[i]].len() {
+                            if *digit < row_cache[entry_of[i]].moves[pick_of[i]].len() {
                                 carry = false;
                                 break;
                             }
