@@ -146,7 +146,16 @@ pub trait Builtin: Send + Sync {
         }
         Ok(out.row(0)[0].clone())
     }
+
+    /// The plain function behind a single-valued built-in, if it is one: the compiler stores it
+    /// in the call so that evaluation calls it directly (no dynamic dispatch per call).
+    fn direct(&self) -> Option<OneFn> {
+        None
+    }
 }
+
+/// A single-valued built-in as a plain function.
+pub type OneFn = fn(&[Value]) -> Result<Value, BuiltinError>;
 
 /// How a [`FnBuiltin`] computes.
 #[derive(Clone, Copy)]
@@ -175,6 +184,13 @@ impl Builtin for FnBuiltin {
                 Ok(())
             }
             FnKind::Many(f) => f(args, out),
+        }
+    }
+
+    fn direct(&self) -> Option<OneFn> {
+        match self.f {
+            FnKind::One(f) => Some(f),
+            FnKind::Many(_) => None,
         }
     }
 

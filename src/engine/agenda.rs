@@ -43,7 +43,15 @@ impl Agenda {
     pub fn push(&mut self, rule: u32, salience: i32, mask: u64, vars: &[Value], facts: &[(u16, FactId)]) {
         let seq = self.acts.len() as u32;
         let v0 = self.values.len() as u32;
-        self.values.extend_from_slice(vars);
+        // Only bound slots are copied: an unbound slot holds a stale value of an earlier match,
+        // which nothing reads (the mask says unbound), so a placeholder costs no reference count.
+        self.values.extend(vars.iter().enumerate().map(|(i, v)| {
+            if i >= 64 || mask & (1u64 << i) != 0 {
+                v.clone()
+            } else {
+                Value::Int(0)
+            }
+        }));
         let f0 = self.facts.len() as u32;
         self.facts.extend_from_slice(facts);
         self.acts.push(Activation {
@@ -65,6 +73,12 @@ impl Agenda {
     /// The bindings of an activation.
     pub fn vars(&self, a: &Activation) -> &[Value] {
         &self.values[a.vars.0 as usize..a.vars.1 as usize]
+    }
+
+    /// The bindings of an activation, to be swapped out when it fires: each activation is popped
+    /// once, so its stored values can be moved instead of copied (no reference-count traffic).
+    pub fn vars_mut(&mut self, a: &Activation) -> &mut [Value] {
+        &mut self.values[a.vars.0 as usize..a.vars.1 as usize]
     }
 
     /// The facts an activation matched, with the index of the condition each matched.

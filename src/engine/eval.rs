@@ -48,17 +48,17 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
             }
             Value::List(Arc::from(out.as_slice()))
         }
-        Expr::Call { builtin, args } => {
+        Expr::Call { builtin, args, direct } => {
             *calls += 1;
             // A single variable argument is passed in place, without copying its value.
             if let [Expr::Var(s)] = args.as_slice() {
-                return Ok(builtin.call_one(std::slice::from_ref(&vars[*s as usize]))?);
+                return Ok(call(builtin, *direct, std::slice::from_ref(&vars[*s as usize]))?);
             }
             let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
             for a in args {
                 argv.push(eval(a, vars, params, calls)?);
             }
-            builtin.call_one(&argv)?
+            call(builtin, *direct, &argv)?
         }
         Expr::Unary(op, x) => {
             let v = operand(x, vars, params, calls)?;
@@ -125,15 +125,28 @@ pub fn operand<'a>(
         Expr::Var(s) => Cow::Borrowed(&vars[*s as usize]),
         Expr::Param(i) => Cow::Borrowed(&params[*i as usize]),
         // `card_count(?h)`: the commonest call, answered without entering `eval`.
-        Expr::Call { builtin, args } if matches!(args.as_slice(), [Expr::Var(_)]) => {
+        Expr::Call { builtin, args, direct } if matches!(args.as_slice(), [Expr::Var(_)]) => {
             let [Expr::Var(s)] = args.as_slice() else {
                 unreachable!("guarded by the match arm")
             };
             *calls += 1;
-            Cow::Owned(builtin.call_one(std::slice::from_ref(&vars[*s as usize]))?)
+            Cow::Owned(call(builtin, *direct, std::slice::from_ref(&vars[*s as usize]))?)
         }
         other => Cow::Owned(eval(other, vars, params, calls)?),
     })
+}
+
+/// Calls a single-valued built-in: through its plain function when the compiler found one.
+#[inline]
+fn call(
+    builtin: &Arc<dyn crate::builtins::Builtin>,
+    direct: Option<crate::builtins::registry::OneFn>,
+    args: &[Value],
+) -> Result<Value, BuiltinError> {
+    match direct {
+        Some(f) => f(args),
+        None => builtin.call_one(args),
+    }
 }
 
 /// The value of a condition: true or false, or (an error for the caller to report) anything else.

@@ -68,6 +68,18 @@ impl Frame {
         self.mask & (1u64 << s) != 0
     }
 
+    /// Binds `s` to a copy of `v`, unless the slot still holds that very value from an earlier
+    /// match (the same hand seeds every rule in turn): then no copy and no release happen, which
+    /// saves two atomic operations per shared value.
+    #[inline]
+    fn bind_ref(&mut self, s: Slot, v: &Value) {
+        let slot = &mut self.vars[s as usize];
+        if !slot.same(v) {
+            *slot = v.clone();
+        }
+        self.mask |= 1u64 << s;
+    }
+
     #[inline]
     fn bind(&mut self, s: Slot, v: Value) {
         self.vars[s as usize] = v;
@@ -154,56 +166,18 @@ pub fn solve<S: Steps + ?Sized>(
     sink: &mut Sink<'_>,
 ) -> MatchResult<Flow> {
     if ctx.track_depth {
-        let better = ctx.deepest.as_ref().is_none_or(|(d, _, _)| i > *d);
-        if better {
-            ctx.deepest = Some((i, frame.vars.clone(), frame.mask));
-        }
+        track_depth(ctx, i, frame);
     }
     if i == steps.count() {
         return sink(ctx, frame);
     }
-    let (at, idx, skip_new) = steps.step(i);
-    let err = |e: EvalError| {
-        Box::new(MatchError {
-            span: at.span,
-            error: MatchErrorKind::Eval(e),
-        })
-    };
+    let step = steps.step(i);
+    let (at, _, _) = step;
+    let err = |e: EvalError| eval_error(at, e);
+    // Tests and bindings, the commonest steps, are handled here; the other kinds of condition live
+    // in functions of their own so that this frame, entered once per step of every join, stays
+    // small (a large stack frame made every level of the recursion pay for the rare cases).
     match &at.cond {
-        Cond::Pattern { rel, args } => {
-            let mem = ctx.mem;
-            // Use an index on the first argument whose value is known.
-            let mut probe: Option<&[FactId]> = None;
-            for (pos, a) in args.iter().enumerate() {
-                match a {
-                    PatArg::Var(s) if frame.bound(*s) => probe = mem.candidates(*rel, pos, &frame.vars[*s as usize]),
-                    PatArg::Expr(e) => {
-                        let v = operand(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
-                        probe = mem.candidates(*rel, pos, &v);
-                    }
-                    _ => continue,
-                }
-                break;
-            }
-            let facts = probe.unwrap_or_else(|| mem.of_relation(*rel));
-            for &f in facts {
-                if (skip_new && f == new_fact) || !mem.is_alive(f) {
-                    continue;
-                }
-                let saved = frame.mask;
-                if match_args(ctx, args, mem.args_of(f), frame).map_err(err)? {
-                    frame.facts.push((idx, f));
-                    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
-                    frame.facts.pop();
-                    if flow == Flow::Stop {
-                        frame.mask = saved;
-                        return Ok(Flow::Stop);
-                    }
-                }
-                frame.mask = saved;
-            }
-            Ok(Flow::Continue)
-        }
         Cond::Test(e) => match eval_test(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)? {
             Truth::Bool(true) => solve(ctx, steps, i + 1, new_fact, frame, sink),
             Truth::Bool(false) => Ok(Flow::Continue),
@@ -225,6 +199,94 @@ pub fn solve<S: Steps + ?Sized>(
             frame.mask = saved;
             flow
         }
+        Cond::Pattern { rel, args } => solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args),
+        _ => solve_other(ctx, steps, i, new_fact, frame, sink, step),
+    }
+}
+
+/// Why-not support: remembers the deepest step reached and the frame there.
+#[cold]
+#[inline(never)]
+fn track_depth(ctx: &mut Ctx<'_>, i: usize, frame: &Frame) {
+    let better = ctx.deepest.as_ref().is_none_or(|(d, _, _)| i > *d);
+    if better {
+        ctx.deepest = Some((i, frame.vars.clone(), frame.mask));
+    }
+}
+
+/// An evaluation failure at a condition (out of line: errors are rare).
+#[cold]
+#[inline(never)]
+fn eval_error(at: &CondAt, e: EvalError) -> Box<MatchError> {
+    Box::new(MatchError {
+        span: at.span,
+        error: MatchErrorKind::Eval(e),
+    })
+}
+
+/// A pattern step: each live fact of the relation (through an index when an argument is known).
+#[allow(clippy::too_many_arguments)] // the recursion's state, passed through as `solve` has it
+#[inline(never)]
+fn solve_pattern<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    (at, idx, skip_new): (&CondAt, u16, bool),
+    rel: RelId,
+    args: &[PatArg],
+) -> MatchResult<Flow> {
+    let err = |e: EvalError| eval_error(at, e);
+    let rel = &rel;
+    let mem = ctx.mem;
+    // Use an index on the first argument whose value is known.
+    let mut probe: Option<&[FactId]> = None;
+    for (pos, a) in args.iter().enumerate() {
+        match a {
+            PatArg::Var(s) if frame.bound(*s) => probe = mem.candidates(*rel, pos, &frame.vars[*s as usize]),
+            PatArg::Expr(e) => {
+                let v = operand(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
+                probe = mem.candidates(*rel, pos, &v);
+            }
+            _ => continue,
+        }
+        break;
+    }
+    let facts = probe.unwrap_or_else(|| mem.of_relation(*rel));
+    for &f in facts {
+        if (skip_new && f == new_fact) || !mem.is_alive(f) {
+            continue;
+        }
+        let saved = frame.mask;
+        if match_args(ctx, args, mem.args_of(f), frame).map_err(err)? {
+            frame.facts.push((idx, f));
+            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
+            frame.facts.pop();
+            if flow == Flow::Stop {
+                frame.mask = saved;
+                return Ok(Flow::Stop);
+            }
+        }
+        frame.mask = saved;
+    }
+    Ok(Flow::Continue)
+}
+
+/// The rarer steps: `in`, built-ins with outputs, `not`, aggregates and what-ifs.
+#[inline(never)]
+fn solve_other<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    (at, idx, _): (&CondAt, u16, bool),
+) -> MatchResult<Flow> {
+    let err = |e: EvalError| eval_error(at, e);
+    match &at.cond {
         Cond::In { slot, list } => {
             let l = operand(list, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
             if frame.bound(*slot) {
@@ -236,13 +298,17 @@ pub fn solve<S: Steps + ?Sized>(
                     Ok(Flow::Continue)
                 };
             }
-            let items: Vec<Value> = l
-                .elements()
-                .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))))?;
+            // The list is held by one shared handle while its elements are bound one by one: no
+            // vector of copies per `in` (the list may live in the frame the loop rebinds).
+            let items = match &*l {
+                Value::List(items) => Items::List(items.clone()),
+                Value::Cards(c) => Items::Cards(c.clone()),
+                _ => return Err(err(EvalError::Type(format!("`in` needs a list on its right, got {l}")))),
+            };
             drop(l);
             let saved = frame.mask;
-            for v in items {
-                frame.bind(*slot, v);
+            for k in 0..items.len() {
+                frame.bind(*slot, items.get(k));
                 let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
                 frame.mask = saved;
                 if flow == Flow::Stop {
@@ -404,6 +470,32 @@ pub fn solve<S: Steps + ?Sized>(
             }
             Ok(Flow::Continue)
         }
+        Cond::Pattern { .. } | Cond::Test(_) | Cond::Bind { .. } => {
+            unreachable!("`solve` handles patterns, tests and bindings itself")
+        }
+    }
+}
+
+/// The elements an unbound `?v in list` iterates over, as `Value::elements` lists them.
+enum Items {
+    List(std::sync::Arc<[Value]>),
+    Cards(std::sync::Arc<crate::cards::Cards>),
+}
+
+impl Items {
+    fn len(&self) -> usize {
+        match self {
+            Items::List(items) => items.len(),
+            Items::Cards(c) => c.cards().len(),
+        }
+    }
+
+    /// Element `k` (`k < len()`).
+    fn get(&self, k: usize) -> Value {
+        match self {
+            Items::List(items) => items[k].clone(),
+            Items::Cards(c) => Value::Card(c.cards()[k]),
+        }
     }
 }
 
@@ -419,7 +511,7 @@ fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut 
                         return Ok(false);
                     }
                 } else {
-                    frame.bind(*s, v.clone());
+                    frame.bind_ref(*s, v);
                 }
             }
             PatArg::Expr(e) => {

@@ -52,7 +52,13 @@ pub enum Expr {
     Var(Slot),
     Param(u16),
     List(Vec<Expr>),
-    Call { builtin: Arc<dyn Builtin>, args: Vec<Expr> },
+    /// `direct`: the built-in's plain function when it has one (`Builtin::direct`), called
+    /// without dynamic dispatch; the same answers as `builtin.call_one`.
+    Call {
+        builtin: Arc<dyn Builtin>,
+        args: Vec<Expr>,
+        direct: Option<crate::builtins::registry::OneFn>,
+    },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Index(Box<Expr>, Box<Expr>),

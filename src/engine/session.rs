@@ -170,7 +170,8 @@ pub struct Session {
     /// are never seeded). None = every rule.
     relevant: Option<Arc<[bool]>>,
     frame: Frame,
-    /// The frame a selection-time match is copied into (kept to reuse its allocation).
+    /// Where a selection-time match's mask and matched facts are copied (kept to reuse its
+    /// allocation); its values stay in `frame`, which a stopped search leaves as they were.
     found: Frame,
     opts: RunOptions,
     stats: Stats,
@@ -306,7 +307,13 @@ impl Session {
     /// Copies parameter values in, reusing the session's vector (what-ifs, once per sub-query).
     pub(crate) fn copy_param_values(&mut self, values: &[Value]) {
         if self.params.len() == values.len() {
-            self.params.clone_from_slice(values);
+            // Usually the very same values as last time: copying a shared value costs two atomic
+            // operations, recognising it costs a pointer comparison.
+            for (mine, theirs) in self.params.iter_mut().zip(values) {
+                if !mine.same(theirs) {
+                    mine.clone_from(theirs);
+                }
+            }
         } else {
             self.params = values.to_vec();
         }
@@ -420,13 +427,19 @@ impl Session {
                 self.drop_activation(act.rule, || format!("fact #{f} it matched was retracted"));
                 continue;
             }
-            self.frame.vars[..self.agenda.vars(&act).len()].clone_from_slice(self.agenda.vars(&act));
+            // Moved, not copied: the activation is never read again, and the frame's stale values
+            // go to the agenda's arena (dropped at the next reset).
+            let stored = self.agenda.vars_mut(&act);
+            self.frame.vars[..stored.len()].swap_with_slice(stored);
             self.frame.mask = act.mask;
             self.frame.facts.clear();
             self.frame.facts.extend(self.agenda.facts(&act).iter().copied());
             if !plan.select.is_empty() {
                 let mut found = false;
                 let found_frame = &mut self.found;
+                // Only the mask and the matched facts are copied out of the solution: a search
+                // that stops returns at once, without binding again, so the solution's values are
+                // still in `self.frame.vars` afterwards (only the mask and facts are unwound).
                 let mut ctx = Ctx {
                     prog: &prog,
                     mem: &self.mem,
@@ -442,7 +455,6 @@ impl Session {
                 };
                 let res = matcher::solve(&mut ctx, &steps, 0, FactId::MAX, &mut self.frame, &mut |_, fr| {
                     found = true;
-                    found_frame.vars.clone_from(&fr.vars);
                     found_frame.mask = fr.mask;
                     found_frame.facts.clone_from(&fr.facts);
                     Ok(Flow::Stop)
@@ -450,7 +462,10 @@ impl Session {
                 self.stats.builtin_calls += ctx.calls;
                 res.map_err(|e| in_rule(&prog, act.rule, e))?;
                 match found {
-                    true => std::mem::swap(&mut self.frame, &mut self.found),
+                    true => {
+                        self.frame.mask = self.found.mask;
+                        std::mem::swap(&mut self.frame.facts, &mut self.found.facts);
+                    }
                     false => {
                         let first = plan
                             .select
@@ -512,7 +527,13 @@ impl Session {
         let firing = self.firings.len() as u32;
         let nvars = rule.var_names.len();
         let v0 = self.firing_vars.len() as u32;
-        self.firing_vars.extend_from_slice(&self.frame.vars[..nvars]);
+        // Moved out of the frame (which every later match rebinds before reading): recording the
+        // explanation costs no copy of the bindings.
+        self.firing_vars.extend(
+            self.frame.vars[..nvars]
+                .iter_mut()
+                .map(|v| std::mem::replace(v, Value::Int(0))),
+        );
         let f0 = self.firing_facts.len() as u32;
         self.firing_facts.extend_from_slice(&self.frame.facts);
         self.firing_facts[f0 as usize..].sort_by_key(|(c, _)| *c);
@@ -552,7 +573,7 @@ impl Session {
                             })?;
                         values.push(v);
                     }
-                    if let Some(id) = self.mem.insert(*rel, &values, Origin::Firing(firing)) {
+                    if let Some(id) = self.mem.insert_owned(*rel, values, Origin::Firing(firing)) {
                         self.on_new_fact(prog, id)?;
                     }
                 }

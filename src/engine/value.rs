@@ -120,6 +120,21 @@ impl Value {
         }
     }
 
+    /// True if both are the same value in memory (the same scalar bits or the same shared
+    /// payload): a cheap sufficient test for equality, used to skip copies.
+    pub fn same(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Num(a), Value::Num(b)) => a.to_bits() == b.to_bits(),
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Card(a), Value::Card(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b),
+            (Value::Cards(a), Value::Cards(b)) => Arc::ptr_eq(a, b),
+            (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// Equality as rules see it: numbers compare by value (`1 == 1.0`), everything else structurally.
     pub fn loose_eq(&self, other: &Value) -> bool {
         match (self, other) {

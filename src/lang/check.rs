@@ -757,7 +757,11 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                Expr::Call { builtin: b, args }
+                Expr::Call {
+                    direct: b.direct(),
+                    builtin: b,
+                    args,
+                }
             }
             AstExprKind::Unary(op, inner) => Expr::Unary(*op, Box::new(self.expr(inner, scope, role)?)),
             AstExprKind::Binary(op, l, r) => {
