@@ -177,6 +177,35 @@ fn passing_when_lost() {
 }
 
 #[test]
+fn a_hold_out_past_the_line_budget_is_only_the_longest_found() {
+    // Puzzle 1 under the seed's rules: 200,000 line positions do not measure every line, so the
+    // answer claims only the longest hold-out found; 5,000,000 prove the longest (24 turns, the
+    // lone ace first).
+    let inputs = [("me", P1_FARMER), ("enemy", P1_LANDLORD)];
+    let f = fired(&inputs, SEED);
+    assert!(
+        f.contains(&"HoldOutFound".to_string()) && !f.contains(&"HoldOut".to_string()),
+        "{f:?}"
+    );
+    let proven: Vec<(&str, &str)> = SEED.iter().copied().chain([("line_nodes", "5000000")]).collect();
+    let f = fired(&inputs, &proven);
+    assert!(
+        f.contains(&"HoldOut".to_string()) && !f.contains(&"HoldOutFound".to_string()),
+        "{f:?}"
+    );
+    let c = ask(&inputs, &proven);
+    assert!(has(&c, r#"play("A", "single")"#), "{c:?}");
+    let line = c.iter().find(|x| x.starts_with("line(")).expect("a line");
+    assert_eq!(line.matches("\", \"").count() + 1, 24, "{line}");
+    // Passing when lost, with no line measuring at all (`line_nodes=0`).
+    let inputs = [("me", "3 4"), ("enemy", "5"), ("last", "2")];
+    assert_eq!(
+        fired(&inputs, &[("line_nodes", "0")]),
+        ["Deal", "Solve", "MustPass", "LoseByPassingFound"]
+    );
+}
+
+#[test]
 fn hold_out_longest_when_lost() {
     // Any single of ours is beaten and the enemy's other single leaves: four turns. Leading
     // the pair 3 3 first (the enemy has no pair) makes it six.

@@ -71,6 +71,10 @@ pub struct Solution {
     pub nodes: u64,
     /// Positions visited to prove the outcome (before the line was chosen).
     pub proof_nodes: u64,
+    /// True when every move of the line was chosen by measuring (the winner fastest, the
+    /// loser holding out longest); false when `line_nodes` ran out first and the rest of the
+    /// line follows search order (so "holds out longest" is only the longest found).
+    pub line_measured: bool,
 }
 
 /// Counts nodes and watches the clock; `exhausted` once a limit is hit.

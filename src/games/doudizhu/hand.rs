@@ -127,16 +127,18 @@ impl Hand {
     }
 }
 
-/// Gathers bit 4r+3 of `x` into bit r of the result.
+/// Gathers bit 4r+3 of `x` into bit r of the result (branch-free: the move generator asks
+/// for these masks at every position).
 #[inline]
-fn compress_high_bits(mut x: u64) -> u16 {
-    let mut out = 0u16;
-    while x != 0 {
-        let bit = x.trailing_zeros();
-        out |= 1 << (bit / 4);
-        x &= x - 1;
-    }
-    out
+fn compress_high_bits(x: u64) -> u16 {
+    // Bit r at 4r, then fold neighbours together: 2 bits per byte, 4 per 16 bits, 8 per
+    // 32 bits, 16 in all.
+    let mut x = (x >> 3) & 0x1111_1111_1111_1111;
+    x = (x | x >> 3) & 0x0303_0303_0303_0303;
+    x = (x | x >> 6) & 0x000F_000F_000F_000F;
+    x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
+    x = (x | x >> 24) & 0xFFFF;
+    x as u16
 }
 
 /// The most copies of `rank` a deck holds.
@@ -293,6 +295,17 @@ mod tests {
         assert_eq!(h.ranks_with_at_least(1), 0b100_0000_0000_0011);
         assert_eq!(h.ranks_with_at_least(2), 0b11);
         assert_eq!(h.ranks_with_at_least(3), 0b1);
+    }
+
+    #[test]
+    fn rank_masks_match_a_plain_count() {
+        let h = parse_hand("3 4 4 5 5 5 6 6 6 6 8 T T 2 2 2 2 BJ RJ").unwrap();
+        for k in 1..=4u8 {
+            let plain = (0..RANKS as u8)
+                .filter(|&r| h.count(r) >= k)
+                .fold(0u16, |m, r| m | 1 << r);
+            assert_eq!(h.ranks_with_at_least(k), plain, "k = {k}");
+        }
     }
 
     #[test]

@@ -61,11 +61,17 @@ pub(crate) fn for_each_lead(hand: Hand, rules: &Rules, f: &mut impl FnMut(Play) 
         || g.trios(-1, f)
         || (rules.three_one && g.trio_singles(-1, f))
         || (rules.three_two && g.trio_pairs(-1, f))
-        || (5..=12).any(|len| g.straights(len, -1, f))
-        || (rules.pair_chains && (3..=10).any(|len| g.pair_chains(len, -1, f)))
-        || (rules.airplanes && (2..=6).any(|len| g.airplanes(len, -1, f)))
-        || (rules.airplanes && rules.three_one && (2..=5).any(|len| g.airplane_singles(len, -1, f)))
-        || (rules.airplanes && rules.three_two && (2..=4).any(|len| g.airplane_pairs(len, -1, f)))
+        // A chain of some length holds chains of every shorter length: stop at the first
+        // length without one.
+        || (5..=12).take_while(|&len| g.runs(1, len) != 0).any(|len| g.straights(len, -1, f))
+        || (rules.pair_chains && (3..=10).take_while(|&len| g.runs(2, len) != 0).any(|len| g.pair_chains(len, -1, f)))
+        || (rules.airplanes && (2..=6).take_while(|&len| g.runs(3, len) != 0).any(|len| g.airplanes(len, -1, f)))
+        || (rules.airplanes
+            && rules.three_one
+            && (2..=5).take_while(|&len| g.runs(3, len) != 0).any(|len| g.airplane_singles(len, -1, f)))
+        || (rules.airplanes
+            && rules.three_two
+            && (2..=4).take_while(|&len| g.runs(3, len) != 0).any(|len| g.airplane_pairs(len, -1, f)))
         || (rules.four_two && g.four_two_singles(-1, f))
         || (rules.four_two && g.four_two_pairs(-1, f))
         || g.bombs(-1, f)
@@ -182,6 +188,12 @@ struct Gen {
     at_least: [u16; 5],
 }
 
+/// Ranks whose index exceeds `above` (-1 = all; `above` is at most 14).
+#[inline]
+fn above_mask(above: i16) -> u16 {
+    !((1u32 << (above + 1)) - 1) as u16
+}
+
 fn chain_mask(start: u8, len: u8) -> u16 {
     ((1u16 << len) - 1) << start
 }
@@ -202,8 +214,7 @@ impl Gen {
 
     /// Ranks with at least `k` cards whose index exceeds `above` (-1 = all).
     fn ranks(&self, k: usize, above: i16) -> impl Iterator<Item = u8> {
-        let mask = self.at_least[k] & !((1u32 << (above + 1)) - 1) as u16;
-        BitIter(mask)
+        BitIter(self.at_least[k] & above_mask(above))
     }
 
     fn simple(&self, k: u8, kind: PlayKind, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {
@@ -273,27 +284,30 @@ impl Gen {
         })
     }
 
-    /// Chains of `len` consecutive ranks (within `3`..`A`) with at least `k` cards each.
-    fn chains(&self, k: usize, len: u8, above: i16) -> impl Iterator<Item = u8> + '_ {
-        // Bit s of `runs` is set when ranks s..s+len all have k cards (within 3..A).
+    /// Start ranks of the chains of `len` consecutive ranks (within `3`..`A`) with at
+    /// least `k` cards each: bit s set when ranks s..s+len all qualify.
+    #[inline]
+    fn runs(&self, k: usize, len: u8) -> u16 {
         let within = self.at_least[k] & 0x0FFF;
-        let runs = if (1..=12).contains(&len) {
-            (1..len).fold(within, |acc, i| acc & (within >> i))
-        } else {
-            0
-        };
-        let first = if runs == 0 { ACE + 1 } else { (above + 1).max(0) as u8 };
-        let last_start = (ACE + 1).saturating_sub(len);
-        (first..=last_start).filter(move |&s| {
-            s + len <= ACE + 1 && {
-                let m = chain_mask(s, len);
-                self.at_least[k] & m == m
-            }
-        })
+        if !(1..=12).contains(&len) {
+            return 0;
+        }
+        (1..len).fold(within, |acc, i| acc & (within >> i))
     }
 
+    /// Chains of `len` consecutive ranks (within `3`..`A`) with at least `k` cards each,
+    /// starting above `above`, lowest first.
+    #[inline]
+    fn chains(&self, k: usize, len: u8, above: i16) -> BitIter {
+        BitIter(self.runs(k, len) & above_mask(above))
+    }
+
+    /// `per_rank` cards of each rank start..start+len (a chain: `len` ≤ 12, within `3`..`A`).
+    #[inline]
     fn chain_cards(start: u8, len: u8, per_rank: u8) -> Hand {
-        (start..start + len).fold(Hand::EMPTY, |h, r| h.with_added(r, per_rank))
+        // `len` nibbles of one, times the count, moved to the start rank.
+        let ones = ((1u64 << (4 * u32::from(len))) - 1) / 15;
+        Hand((u64::from(per_rank) * ones) << (4 * u32::from(start)))
     }
 
     fn straights(&self, len: u8, above: i16, f: &mut impl FnMut(Play) -> bool) -> bool {

@@ -75,12 +75,13 @@ pub fn register(r: &mut Registry) {
             ("table_mb", T::Int),
             ("line_nodes", T::Int),
         ],
-        &[T::Str, T::Str, T::Str, T::List, T::Str, T::Int, T::Int, T::Int],
+        &[T::Str, T::Str, T::Str, T::List, T::Str, T::Int, T::Int, T::Int, T::Bool],
         false,
         "solves the open-hand endgame, me to move (budgets: positions, table MiB, extra positions to measure \
          the line): outcome (win/lose/unknown), the play (cards or `pass`), its \
          type, the principal line (list), the line in words, its number of turns, positions searched for the \
-         proof, more positions searched to choose the line",
+         proof, more positions searched to choose the line, whether the line was measured to the end (false: \
+         the extra positions ran out and \"longest\" means the longest found)",
         solve_builtin,
     );
     r.function(
@@ -382,6 +383,7 @@ struct Answer {
     turns: i64,
     nodes: i64,
     line_nodes: i64,
+    measured: bool,
 }
 
 type CacheKey = (u64, u64, u64, Rules, i64, i64, i64);
@@ -453,6 +455,7 @@ fn solve_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         Value::Int(answer.turns),
         Value::Int(answer.nodes),
         Value::Int(answer.line_nodes),
+        Value::Bool(answer.measured),
     ]);
     Ok(())
 }
@@ -473,6 +476,7 @@ fn answer_of(s: &Solution, me: Hand, enemy: Hand) -> Answer {
         turns: s.line.len() as i64,
         nodes: i64::try_from(s.proof_nodes).unwrap_or(i64::MAX),
         line_nodes: i64::try_from(s.nodes - s.proof_nodes).unwrap_or(i64::MAX),
+        measured: s.line_measured,
     }
 }
 

@@ -30,10 +30,11 @@ use super::hand::Hand;
 use super::movegen::{can_answer, for_each_answer, for_each_lead, whole_hand_play};
 use super::play::Play;
 use super::rules::Rules;
-use super::table::{Key, Table};
+use super::table::{pair_key_fits, PairKey, PairTable};
 use super::turns::Turns;
 
-/// Nodes the "hold out longest" search may use before falling back to search order.
+/// Nodes the "hold out longest" search may use before falling back to search order (at
+/// least; a larger `line_nodes` raises it).
 const LONGEST_LINE_NODES: u64 = 300_000;
 /// Ordering classes: unbeatable plays, plain plays, passing, bombs and the rocket.
 const UNBEATABLE_CLASS: u64 = 2;
@@ -42,6 +43,11 @@ const PASS_CLASS: u64 = 3;
 const BOMB_CLASS: u64 = 4;
 /// Longest principal line reported.
 const MAX_LINE: usize = 120;
+/// log2 of the history table's size: small enough to stay in the first-level cache
+/// (collisions only blur the ordering, never a result).
+const HISTORY_BITS: u32 = 12;
+/// log2 of the slots of the direct-mapped cache in front of [`Turns`].
+const TURNS_CACHE_BITS: u32 = 12;
 
 /// Solves the two-player endgame: `me` to move, answering `last` (or leading when
 /// `None`), against `enemy`. See [`Solution`] for the answer.
@@ -54,11 +60,16 @@ pub fn solve(me: Hand, enemy: Hand, last: Option<&Play>, rules: &Rules, budget: 
         line: Vec::new(),
         nodes,
         proof_nodes: nodes,
+        line_measured: false,
     };
     if me.is_empty() || enemy.is_empty() {
         // Somebody already went out: no move to recommend.
         let outcome = if me.is_empty() { Outcome::Win } else { Outcome::Lose };
         return Solution { outcome, ..unknown(0) };
+    }
+    if !pair_key_fits(me.bits()) || !pair_key_fits(enemy.bits()) {
+        // Two of one joker: no deck deals that (and the table's packing relies on it).
+        return unknown(0);
     }
     let Some(wins) = s.wins(me, enemy, last.copied(), 0) else {
         return unknown(s.meter.nodes);
@@ -75,6 +86,7 @@ pub fn solve(me: Hand, enemy: Hand, last: Option<&Play>, rules: &Rules, budget: 
         line,
         nodes: s.meter.nodes,
         proof_nodes,
+        line_measured: !lengths.failed,
     }
 }
 
@@ -91,39 +103,39 @@ struct Cand {
 #[inline]
 fn history_slot(play: Option<&Play>) -> usize {
     let bits = play.map_or(0, |p| p.cards.bits());
-    (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as usize
+    (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - HISTORY_BITS)) as usize
 }
 
 struct Solver<'r> {
     rules: &'r Rules,
-    table: Table,
+    table: PairTable,
     meter: Meter,
     buffers: Vec<Vec<Cand>>,
     /// How often each move (by its cards) proved a win: tried earlier next time.
     history: Vec<u32>,
     /// Fewest leads that empty a hand (move ordering).
     turns: Turns,
+    /// Direct-mapped cache in front of `turns` (its hash map is slower than this array):
+    /// `(turns + 1) << 60 | hand`, 0 = empty. A hand has at most 15 distinct ranks, so at
+    /// most 15 turns, and its counts fill only the low 60 bits.
+    turns_cache: Vec<u64>,
     whole_cache: Vec<Option<(Hand, Option<Play>)>>,
 }
 
-fn key(me: Hand, opp: Hand, last: Option<Play>) -> Key {
-    Key {
-        a: me.bits(),
-        b: opp.bits(),
-        c: 0,
-        meta: last.map_or(0, |p| u32::from(p.answer_code())),
-    }
+fn key(me: Hand, opp: Hand, last: Option<Play>) -> PairKey {
+    PairKey::new(me.bits(), opp.bits(), last.map_or(0, |p| p.answer_code()))
 }
 
 impl<'r> Solver<'r> {
     fn new(rules: &'r Rules, budget: &Budget) -> Solver<'r> {
         Solver {
             rules,
-            table: Table::new(budget.max_table_bytes),
+            table: PairTable::new(budget.max_table_bytes),
             meter: Meter::new(budget),
             buffers: Vec::new(),
-            history: vec![0; 1 << 16],
+            history: vec![0; 1 << HISTORY_BITS],
             turns: Turns::default(),
+            turns_cache: vec![0; 1 << TURNS_CACHE_BITS],
             whole_cache: vec![None; 1 << 12],
         }
     }
@@ -140,6 +152,22 @@ impl<'r> Solver<'r> {
         let w = whole_hand_play(hand, self.rules);
         self.whole_cache[slot] = Some((hand, w));
         w
+    }
+
+    /// Fewest leads that empty `hand` ([`Turns::of`]) through a direct-mapped cache.
+    #[inline]
+    fn turns_of(&mut self, hand: Hand) -> u8 {
+        let bits = hand.bits();
+        let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TURNS_CACHE_BITS)) as usize;
+        let cached = self.turns_cache[slot];
+        if cached & ((1 << 60) - 1) == bits && cached != 0 {
+            return (cached >> 60) as u8 - 1;
+        }
+        let t = self.turns.of(hand, self.rules);
+        if bits >> 60 == 0 && t < 15 {
+            self.turns_cache[slot] = (u64::from(t) + 1) << 60 | bits;
+        }
+        t
     }
 
     /// The moves of a position, ordered. With `prune`, moves proven to lose at once (the
@@ -190,7 +218,7 @@ impl<'r> Solver<'r> {
         }
         for c in out.iter_mut() {
             if let Some(p) = c.play {
-                let t = self.turns.of(me.minus(p.cards), self.rules);
+                let t = self.turns_of(me.minus(p.cards));
                 c.order |= u64::from(t) << 50;
             }
         }
@@ -207,13 +235,24 @@ impl<'r> Solver<'r> {
         }
     }
 
-    /// The value of a move for its maker if the table already knows it.
-    fn known_after(&self, me: Hand, opp: Hand, c: &Cand) -> Option<bool> {
+    /// The table key of the position a move leads to (`None`: the move empties the hand),
+    /// and whether that position's mover is the opponent.
+    #[inline]
+    fn key_after(me: Hand, opp: Hand, c: &Cand) -> Option<(PairKey, bool)> {
         match c.play {
-            None => self.table.get(&key(opp, me, None)).map(|v| !v),
-            Some(p) if p.cards == me => Some(true),
-            Some(p) if c.unbeatable => self.table.get(&key(me.minus(p.cards), opp, None)),
-            Some(p) => self.table.get(&key(opp, me.minus(p.cards), Some(p))).map(|v| !v),
+            None => Some((key(opp, me, None), true)),
+            Some(p) if p.cards == me => None,
+            Some(p) if c.unbeatable => Some((key(me.minus(p.cards), opp, None), false)),
+            Some(p) => Some((key(opp, me.minus(p.cards), Some(p)), true)),
+        }
+    }
+
+    /// The value of a move for its maker if the table already knows it.
+    #[inline]
+    fn known_after(&self, me: Hand, opp: Hand, c: &Cand) -> Option<bool> {
+        match Self::key_after(me, opp, c) {
+            None => Some(true),
+            Some((k, flip)) => self.table.get(&k).map(|v| v != flip),
         }
     }
 
@@ -271,8 +310,8 @@ impl<'r> Solver<'r> {
                 return Some(1);
             }
         }
-        let k = key(me, opp, last);
-        if let Some(&v) = longest.memo.get(&(k.a, k.b, k.meta)) {
+        let k = (me.bits(), opp.bits(), last.map_or(0, |p| p.answer_code()));
+        if let Some(&v) = longest.memo.get(&k) {
             return Some(v);
         }
         longest.nodes += 1;
@@ -296,7 +335,7 @@ impl<'r> Solver<'r> {
             });
         }
         let v = best.unwrap_or(1);
-        longest.memo.insert((k.a, k.b, k.meta), v);
+        longest.memo.insert(k, v);
         Some(v)
     }
 
@@ -395,7 +434,7 @@ impl<'r> Solver<'r> {
 
 /// Memo and budget of the "hold out longest" search.
 struct Longest {
-    memo: FxHashMap<(u64, u64, u32), u32>,
+    memo: FxHashMap<(u64, u64, u16), u32>,
     nodes: u64,
     max_nodes: u64,
     /// Total search nodes (proof included) after which the extra search gives up.
@@ -409,7 +448,7 @@ impl Longest {
         Longest {
             memo: FxHashMap::default(),
             nodes: 0,
-            max_nodes: LONGEST_LINE_NODES,
+            max_nodes: extra.max(LONGEST_LINE_NODES),
             node_cap: spent.saturating_add(extra),
             failed: extra == 0,
         }

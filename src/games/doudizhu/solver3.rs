@@ -70,6 +70,7 @@ pub fn solve3(
             line: Vec::new(),
             nodes: 0,
             proof_nodes: 0,
+            line_measured: false,
         };
     }
     let Some(wins) = s.wins(&state) else {
@@ -80,6 +81,7 @@ pub fn solve3(
             line: Vec::new(),
             nodes: s.meter.nodes,
             proof_nodes: s.meter.nodes,
+            line_measured: false,
         };
     };
     let proof_nodes = s.meter.nodes;
@@ -120,6 +122,8 @@ pub fn solve3(
         line,
         nodes: s.meter.nodes,
         proof_nodes,
+        // Each side's first move that keeps its result: not measured for length.
+        line_measured: false,
     }
 }
 
