@@ -501,7 +501,7 @@ fn render(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits) -> 
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Expr::Call { builtin, args } => format!(
+        Expr::Call { builtin, args, .. } => format!(
             "{}({})",
             builtin.signature().name,
             args.iter()
@@ -543,6 +543,11 @@ pub fn show(v: &Value, limits: ExplainLimits) -> String {
                 .map(|x| show(x, limits))
                 .collect();
             format!("[{}, … {} items]", head.join(", "), items.len())
+        }
+        // Items through `show` too: a string reads quoted whether or not its list was cut short.
+        Value::List(items) => {
+            let all: Vec<String> = items.iter().map(|x| show(x, limits)).collect();
+            format!("[{}]", all.join(", "))
         }
         Value::Str(s) => format!("{s:?}"),
         other => other.pretty(),
