@@ -134,7 +134,7 @@ impl<'r> Solver<'r> {
             meter: Meter::new(budget),
             buffers: Vec::new(),
             history: vec![0; 1 << HISTORY_BITS],
-            turns: Turns::default(),
+            turns: Turns::with_room(),
             turns_cache: vec![0; 1 << TURNS_CACHE_BITS],
             whole_cache: vec![None; 1 << 12],
         }

@@ -16,6 +16,13 @@ pub(crate) struct Turns {
 }
 
 impl Turns {
+    /// A memo with room for a small endgame's hands, so that it does not rehash while it fills.
+    pub fn with_room() -> Turns {
+        Turns {
+            memo: FxHashMap::with_capacity_and_hasher(8192, Default::default()),
+        }
+    }
+
     /// Fewest plays that empty `hand` if it always had the lead. Only plays holding the
     /// hand's lowest card are tried, since some play of every partition holds it. Once
     /// the memo is full, new hands get the number of distinct ranks (an upper bound).
