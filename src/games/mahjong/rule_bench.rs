@@ -162,31 +162,3 @@ mod tests {
         });
     }
 }
-
-#[cfg(test)]
-mod profile {
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn rules_only() {
-        let mut recorder = Recorder {
-            inner: StrongPlayer::plain(),
-            turns: Vec::new(),
-            calls: Vec::new(),
-            limit: 2000,
-        };
-        let mut seed = SeedPlayer::default();
-        let mut g = 0;
-        while recorder.turns.len() < 2000 && g < 20_000 {
-            play_match([&mut recorder, &mut seed], 1, 77 + g);
-            g += 1;
-        }
-        let mut player = RulePlayer::new("mahjong", load_shipped("mahjong").unwrap());
-        for _ in 0..5 {
-            for v in &recorder.turns {
-                black_box(player.decide_turn(v).unwrap());
-            }
-        }
-    }
-}

@@ -77,9 +77,7 @@ fn rate(hands: &[Hand], options: &Options, rounds: usize, cold: bool) -> f64 {
     let mut acc = 0u128;
     for _ in 0..rounds {
         for hand in hands {
-            if cold {
-                forget_islands();
-            }
+            forget_if(cold);
             let e = evaluate(black_box(hand), options);
             acc = acc
                 .wrapping_add(e.value.merged ^ e.value.split)
@@ -195,6 +193,13 @@ fn run(out: &mut dyn Write, sizes: Sizes) -> std::io::Result<()> {
     )
 }
 
+/// Empties the island cache when timing the search alone.
+fn forget_if(cold: bool) {
+    if cold {
+        forget_islands();
+    }
+}
+
 /// Seconds for (every draw and every discard tried incrementally on one state per hand; the
 /// same tried hands evaluated from scratch), and the number of trials.
 /// `cold` empties the island cache before every trial on both sides (the search alone).
@@ -206,9 +211,7 @@ fn every_draw_and_discard(hands: &[Hand], options: &Options, cold: bool) -> (f64
     for hand in hands {
         let mut state = HandState::new(*hand, *options);
         for &card in &kinds {
-            if cold {
-                forget_islands();
-            }
+            forget_if(cold);
             if state.add(card).is_ok() {
                 acc = acc.wrapping_add(state.value().split);
                 let _ = state.remove(card);
@@ -216,9 +219,7 @@ fn every_draw_and_discard(hands: &[Hand], options: &Options, cold: bool) -> (f64
             }
         }
         for card in hand.cards() {
-            if cold {
-                forget_islands();
-            }
+            forget_if(cold);
             if state.remove(card).is_ok() {
                 acc = acc.wrapping_add(state.value().split);
                 let _ = state.add(card);
@@ -233,18 +234,14 @@ fn every_draw_and_discard(hands: &[Hand], options: &Options, cold: bool) -> (f64
         // The untouched hand is solved once, as the incremental side's `new` does.
         acc = acc.wrapping_add(evaluate(black_box(hand), options).value.split);
         for &card in &kinds {
-            if cold {
-                forget_islands();
-            }
+            forget_if(cold);
             let mut tried = *hand;
             if tried.add(card).is_ok() {
                 acc = acc.wrapping_add(evaluate(black_box(&tried), options).value.split);
             }
         }
         for card in hand.cards() {
-            if cold {
-                forget_islands();
-            }
+            forget_if(cold);
             let mut tried = *hand;
             if tried.remove(card).is_ok() {
                 acc = acc.wrapping_add(evaluate(black_box(&tried), options).value.split);
