@@ -216,6 +216,10 @@ impl<'r> Solver<'r> {
                 }
             }
         }
+        if out.len() < 2 {
+            // Nothing to order (and the fewest-leads measure is the costly part).
+            return;
+        }
         for c in out.iter_mut() {
             if let Some(p) = c.play {
                 let t = self.turns_of(me.minus(p.cards));

@@ -218,7 +218,7 @@ pub(crate) struct PairTable {
     max_buckets: usize,
 }
 
-const PAIR_INITIAL_BUCKETS: usize = 1 << 10;
+const PAIR_INITIAL_BUCKETS: usize = 1 << 12;
 
 impl PairTable {
     /// A table that never holds more than `max_bytes` of entries (at least one bucket).

@@ -1,6 +1,7 @@
 //! Fewest leads that empty a hand: the solvers' move-ordering measure.
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use super::hand::Hand;
 use super::movegen::for_each_lead;
@@ -37,7 +38,8 @@ impl Turns {
             return hand.ranks_with_at_least(1).count_ones() as u8;
         }
         let lowest = (hand.bits().trailing_zeros() / 4) as u8;
-        let mut plays = Vec::new();
+        // On the stack: this runs for every new hand the search meets.
+        let mut plays: SmallVec<[Hand; 32]> = SmallVec::new();
         for_each_lead(hand, rules, &mut |p| {
             if p.cards.count(lowest) > 0 {
                 plays.push(p.cards);
