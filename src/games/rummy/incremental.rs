@@ -16,29 +16,31 @@ use super::options::Options;
 use super::solver::Value;
 use smallvec::SmallVec;
 
-/// What the last single-card change did to the islands: the islands it took out and the
-/// lowest cells of those it put in (only those, not a copy of every island: the undo must
-/// cost less than the re-solve it saves).
-#[derive(Clone, Debug)]
-struct Undo {
-    card: Card,
-    added: bool,
-    removed: SmallVec<[IslandEval; 2]>,
-    inserted: SmallVec<[u64; 2]>,
-}
+/// Room kept for the islands a change pushes next to those it hides (removing a card splits
+/// its island into a few; more only costs a reallocation).
+const SPARE_ISLANDS: usize = 4;
 
 /// A hand plus its cached island answers.
 #[derive(Clone, Debug)]
 pub struct HandState {
     hand: Hand,
     options: Options,
-    /// On the heap (not inline): an AI keeps many states, and a small state keeps each
-    /// add/remove's memory traffic well below a full re-solve's.
+    /// In no particular order (`evaluation` sorts them). A change hides the islands it
+    /// replaces (`hidden`) and pushes the new ones at the end, so that undoing it is a
+    /// truncate: an AI trying every draw and discard copies no island back and forth. The
+    /// hidden ones are dropped when the next change starts. On the heap (not inline): an AI
+    /// keeps many states, and a small state keeps each change's memory traffic low.
     islands: Vec<IslandEval>,
+    /// Indices in `islands` of the islands the last change replaced (at most the six a card
+    /// touches, on top of at most 52 live islands: a `u64` holds them).
+    hidden: u64,
     /// Set instead of `islands` while the hand needs the joker search.
     joker: Option<Box<Evaluation>>,
-    /// One level of undo: the last card added or removed and the islands before it.
-    undo: Option<Undo>,
+    /// One level of undo: the last card added (true) or removed (false), if the islands
+    /// below can restore the state before it.
+    undo: Option<(Card, bool)>,
+    /// How many islands the last change pushed at the end of `islands`.
+    undo_inserted: usize,
     /// Islands solved since creation (the bench and tests read it).
     pub islands_solved: u64,
 }
@@ -50,7 +52,9 @@ impl HandState {
             options,
             islands: Vec::new(),
             joker: None,
+            hidden: 0,
             undo: None,
+            undo_inserted: 0,
             islands_solved: 0,
         };
         state.full();
@@ -58,13 +62,17 @@ impl HandState {
     }
 
     fn full(&mut self) {
+        self.undo = None;
         let e = evaluate(&self.hand, &self.options);
         self.islands_solved += e.islands.len() as u64;
+        self.islands.clear();
+        self.hidden = 0;
         if e.joker_mode {
-            self.islands.clear();
             self.joker = Some(Box::new(e));
         } else {
-            self.islands.clear();
+            // Room for a change's new islands next to the ones it hides (no reallocation
+            // on an AI's first trial).
+            self.islands.reserve(e.islands.len() + SPARE_ISLANDS);
             self.islands.extend(e.islands);
             self.joker = None;
         }
@@ -82,15 +90,45 @@ impl HandState {
     pub fn value(&self) -> Value {
         match &self.joker {
             Some(e) => e.value,
-            None => self.islands.iter().fold(Value::DONE, |acc, i| acc.combine(i.value)),
+            None => self.live().fold(Value::DONE, |acc, i| acc.combine(i.value)),
         }
     }
 
-    /// The full `Evaluation` of the current hand (no re-solving).
+    /// The islands of the current hand.
+    fn live(&self) -> impl Iterator<Item = &IslandEval> {
+        let hidden = self.hidden;
+        self.islands
+            .iter()
+            .enumerate()
+            .filter(move |(k, _)| hidden >> k & 1 == 0)
+            .map(|(_, i)| i)
+    }
+
+    /// Drops the islands the last change replaced (its undo is no longer possible).
+    fn commit(&mut self) {
+        self.undo = None;
+        if self.hidden != 0 {
+            let hidden = self.hidden;
+            let mut k = 0;
+            self.islands.retain(|_| {
+                k += 1;
+                hidden >> (k - 1) & 1 == 0
+            });
+            self.hidden = 0;
+        }
+    }
+
+    /// The full `Evaluation` of the current hand (no re-solving), islands in the order
+    /// [`evaluate`] lists them (by lowest card).
     pub fn evaluation(&self) -> Evaluation {
         match &self.joker {
             Some(e) => (**e).clone(),
-            None => Evaluation::from_islands(self.hand, self.options, self.islands.iter().copied().collect()),
+            None => {
+                let mut islands: SmallVec<[IslandEval; 8]> = self.live().copied().collect();
+                // Islands are disjoint, so an island's lowest cell names it.
+                islands.sort_unstable_by_key(|i| i.cards.one.trailing_zeros());
+                Evaluation::from_islands(self.hand, self.options, islands)
+            }
         }
     }
 
@@ -101,27 +139,13 @@ impl HandState {
     /// Restores the islands saved by the previous operation if it was the inverse of this
     /// one (`added` says whether that operation added `card`).
     fn try_undo(&mut self, card: Card, added: bool) -> bool {
-        match self.undo.take() {
-            Some(undo) if undo.card == card && undo.added == added => {
-                // Islands are disjoint, so an island's lowest cell names it.
-                self.islands
-                    .retain(|i| !undo.inserted.contains(&(i.cards.one & i.cards.one.wrapping_neg())));
-                for island in undo.removed {
-                    self.place(island);
-                }
-                true
-            }
-            _ => false,
+        if self.undo.take() != Some((card, added)) {
+            return false;
         }
-    }
-
-    fn save_undo(&mut self, card: Card, added: bool, removed: SmallVec<[IslandEval; 2]>, inserted: SmallVec<[u64; 2]>) {
-        self.undo = Some(Undo {
-            card,
-            added,
-            removed,
-            inserted,
-        });
+        let kept = self.islands.len().saturating_sub(self.undo_inserted);
+        self.islands.truncate(kept);
+        self.hidden = 0;
+        true
     }
 
     /// Adds a card; re-solves only the island it joins (nothing at all when it puts back the
@@ -129,28 +153,25 @@ impl HandState {
     pub fn add(&mut self, card: Card) -> Result<(), RummyError> {
         self.hand.add(card)?;
         if card.is_joker() || self.joker_path() {
-            self.undo = None;
             self.full();
             return Ok(());
         }
         if self.try_undo(card, false) {
             return Ok(());
         }
+        self.commit();
         let bit = card.lane_bit();
         let near = self.neighbourhood(bit);
         let mut mask = 1u64 << bit;
-        let mut removed = SmallVec::new();
-        self.islands.retain(|island| {
+        for (k, island) in self.islands.iter().enumerate() {
             if island.cards.one & near != 0 {
                 mask |= island.cards.one;
-                removed.push(*island);
-                false
-            } else {
-                true
+                self.hidden |= 1 << k;
             }
-        });
+        }
         self.insert(mask);
-        self.save_undo(card, true, removed, smallvec::smallvec![mask & mask.wrapping_neg()]);
+        self.undo = Some((card, true));
+        self.undo_inserted = 1;
         Ok(())
     }
 
@@ -159,35 +180,35 @@ impl HandState {
         let was_joker_path = self.joker.is_some();
         self.hand.remove(card)?;
         if card.is_joker() || was_joker_path || self.joker_path() {
-            self.undo = None;
             self.full();
             return Ok(());
         }
         if self.try_undo(card, true) {
             return Ok(());
         }
+        self.commit();
         let bit = 1u64 << card.lane_bit();
         let Some(pos) = self.islands.iter().position(|i| i.cards.one & bit != 0) else {
-            self.undo = None;
             self.full();
             return Ok(());
         };
-        let old = self.islands.remove(pos);
+        let old = self.islands[pos];
+        self.hidden = 1 << pos;
         let left = old.cards.one & self.hand.one;
-        let mut inserted = SmallVec::new();
+        self.undo_inserted = 0;
         if left == 0 {
             // A lone card went: nothing to re-solve.
         } else if left == old.cards.one {
             // A second copy went: same cells, new counts.
             self.insert(left);
-            inserted.push(left & left.wrapping_neg());
+            self.undo_inserted = 1;
         } else {
             for part in islands(left, self.options.ace_high) {
                 self.insert(part);
-                inserted.push(part & part.wrapping_neg());
+                self.undo_inserted += 1;
             }
         }
-        self.save_undo(card, false, smallvec::smallvec![old], inserted);
+        self.undo = Some((card, false));
         Ok(())
     }
 
@@ -213,22 +234,12 @@ impl HandState {
         near
     }
 
+    /// Solves the island of cells `mask` and pushes it at the end.
     fn insert(&mut self, mask: u64) {
         let cards = Hand::from_masks(mask, self.hand.two & mask, 0);
         let island = IslandEval::solve(cards, &self.options);
         self.islands_solved += 1;
-        self.place(island);
-    }
-
-    /// Inserts an island in the list's order (by lowest card).
-    fn place(&mut self, island: IslandEval) {
-        let mask = island.cards.one;
-        let at = self
-            .islands
-            .iter()
-            .position(|i| i.cards.one.trailing_zeros() > mask.trailing_zeros())
-            .unwrap_or(self.islands.len());
-        self.islands.insert(at, island);
+        self.islands.push(island);
     }
 }
 
