@@ -173,6 +173,34 @@ pub fn islands(one: u64, ace_high: bool) -> SmallVec<[u64; 16]> {
     }
     out
 }
+/// The islands of `one` when they are known to be few and small: a bitwise flood fill from
+/// each island's lowest cell (no allocation). Incremental removes split one island with it;
+/// [`islands`] (the union-find) serves whole hands. Same order: by lowest cell.
+pub fn islands_by_fill(one: u64, ace_high: bool) -> SmallVec<[u64; 16]> {
+    let mut out: SmallVec<[u64; 16]> = SmallVec::new();
+    let mut left = one;
+    while left != 0 {
+        let mut island = left & left.wrapping_neg();
+        loop {
+            // Suit neighbours (a shift into a lane's unused bits is masked off by `one`),
+            // every cell of the same ranks, and the A–K link when the ace is high.
+            let ranks = (island | island >> 16 | island >> 32 | island >> 48) & LANE;
+            let mut grown = island | island << 1 | island >> 1 | (ranks * rank_column(0));
+            if ace_high {
+                grown |= (island & rank_column(0)) << 12 | (island & rank_column(12)) >> 12;
+            }
+            grown &= one;
+            if grown == island {
+                break;
+            }
+            island = grown;
+        }
+        out.push(island);
+        left &= !island;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +252,8 @@ mod tests {
             let ace_high = i % 2 == 0;
             let got = islands(one, ace_high);
             assert_eq!(got.len(), lane_islands_by_graph(one, ace_high), "{one:x}");
+            // The flood fill (incremental removes) finds the same islands in the same order.
+            assert_eq!(islands_by_fill(one, ace_high), got, "{one:x}");
             assert_eq!(got.iter().fold(0, |a, b| a | b), one);
             for (i, &p) in got.iter().enumerate() {
                 for &q in &got[i + 1..] {

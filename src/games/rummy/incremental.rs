@@ -10,7 +10,7 @@
 use super::card::Card;
 use super::error::RummyError;
 use super::evaluate::{evaluate, needs_joker_search, Evaluation, IslandEval};
-use super::grid::{islands, rank_column};
+use super::grid::{islands_by_fill, rank_column};
 use super::hand::Hand;
 use super::options::Options;
 use super::solver::Value;
@@ -203,7 +203,7 @@ impl HandState {
             self.insert(left);
             self.undo_inserted = 1;
         } else {
-            for part in islands(left, self.options.ace_high) {
+            for part in islands_by_fill(left, self.options.ace_high) {
                 self.insert(part);
                 self.undo_inserted += 1;
             }

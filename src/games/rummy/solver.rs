@@ -506,18 +506,15 @@ fn column_options_of(shape: u32) -> Box<[ColumnOption]> {
     out.into_boxed_slice()
 }
 
-/// Slots of the per-thread row-move cache (a power of two; ~150 KB).
+/// Slots of the sweep's row-move table ([`Scratch::row_moves`]; a power of two; ~150 KB).
 const MOVE_SLOTS: usize = 4096;
 
-thread_local! {
-    /// The sweep's row moves (canonical rows) by (row, position, copies covered, dumped?,
-    /// ace convention): the same few rows recur across layers and islands, so a direct-mapped
-    /// table (key + 1 stored, 0 = empty) answers nearly every lookup.
-    static SWEEP_MOVES: std::cell::RefCell<Vec<(u32, Moves)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// `row_moves` with the next rows in the sweep's canonical form (`canon_row`), memoised.
-fn sweep_moves(row: u32, p: u8, u: u8, dumped: bool, ace_high: bool) -> Moves {
+///
+/// `memo` is the sweep's row-move table ([`Scratch::row_moves`]): the same few rows recur
+/// across layers and islands, so a direct-mapped table (key + 1 stored, 0 = empty) answers
+/// nearly every lookup.
+fn sweep_moves(memo: &mut Vec<(u32, Moves)>, row: u32, p: u8, u: u8, dumped: bool, ace_high: bool) -> Moves {
     let key = row
         | (p as u32) << ROW_BITS
         | (u as u32) << (ROW_BITS + 4)
@@ -532,22 +529,17 @@ fn sweep_moves(row: u32, p: u8, u: u8, dumped: bool, ace_high: bool) -> Moves {
         moves
     };
     let slot = (key.wrapping_mul(0x9E37_79B9) >> (32 - MOVE_SLOTS.trailing_zeros())) as usize;
-    SWEEP_MOVES.with(|memo| match memo.try_borrow_mut() {
-        Ok(mut memo) => {
-            if memo.is_empty() {
-                memo.resize(MOVE_SLOTS, (0, Moves::EMPTY));
-            }
-            match memo.get_mut(slot) {
-                Some(entry) if entry.0 == key + 1 => entry.1,
-                Some(entry) => {
-                    *entry = (key + 1, compute());
-                    entry.1
-                }
-                None => compute(),
-            }
+    if memo.is_empty() {
+        memo.resize(MOVE_SLOTS, (0, Moves::EMPTY));
+    }
+    match memo.get_mut(slot) {
+        Some(entry) if entry.0 == key + 1 => entry.1,
+        Some(entry) => {
+            *entry = (key + 1, compute());
+            entry.1
         }
-        Err(_) => compute(),
-    })
+        None => compute(),
+    }
 }
 
 /// The forward sweep's buffers, kept per thread so that a solve allocates nothing once warm.
@@ -562,6 +554,10 @@ struct Scratch {
     options: SmallVec<[ColumnOption; 16]>,
     /// Per option and suit depth, the next option whose slots differ up to that depth.
     skip: Vec<[u16; 4]>,
+    /// The row moves by (row, position, copies covered, dumped?, ace convention), kept
+    /// across solves (in the scratch rather than a thread-local of its own: the sweep
+    /// looks it up in its inner loop, and a thread-local access there cost 18% of it).
+    row_moves: Vec<(u32, Moves)>,
 }
 
 /// Entries a thread keeps after a solve (a monster island may grow a layer to `MAX_LAYER`).
@@ -827,6 +823,7 @@ impl IslandSolver {
             row_used,
             options,
             skip,
+            row_moves,
         } = scratch;
         let mut work = 0u64;
         layers[0].clear();
@@ -926,7 +923,7 @@ impl IslandSolver {
                         let bit = 1u8 << slot;
                         if entry.computed & bit == 0 {
                             entry.computed |= bit;
-                            entry.moves[slot] = sweep_moves(entry.row, p, u, dumped, self.ace_high);
+                            entry.moves[slot] = sweep_moves(row_moves, entry.row, p, u, dumped, self.ace_high);
                         }
                         if entry.moves[slot].is_empty() {
                             dead_at = Some(i);
