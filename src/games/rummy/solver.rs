@@ -417,11 +417,6 @@ impl Layer {
     }
 }
 
-thread_local! {
-    /// Column options by column shape (see `IslandSolver::column_options`).
-    static COLUMN_OPTIONS: std::cell::RefCell<FxHashMap<u32, Box<[ColumnOption]>>> = std::cell::RefCell::new(FxHashMap::default());
-}
-
 /// Every valid split of a column of this shape (bits per suit: copies, run-capable,
 /// high-ace-capable; bit 16: set-capable), with `points` left 0.
 fn column_options_of(shape: u32) -> Box<[ColumnOption]> {
@@ -558,6 +553,8 @@ struct Scratch {
     /// across solves (in the scratch rather than a thread-local of its own: the sweep
     /// looks it up in its inner loop, and a thread-local access there cost 18% of it).
     row_moves: Vec<(u32, Moves)>,
+    /// Every valid split of a column, by column shape (a few dozen shapes ever occur).
+    column_options: FxHashMap<u32, Box<[ColumnOption]>>,
 }
 
 /// Entries a thread keeps after a solve (a monster island may grow a layer to `MAX_LAYER`).
@@ -642,7 +639,13 @@ impl IslandSolver {
     /// The list depends only on the column's shape (copies per suit and which lines each suit
     /// may join), not on the rank, so it is built once per shape and thread and reused (the
     /// enumeration walks up to 81 set usages × 81 run splits; a sweep needs it at every rank).
-    fn column_options(&self, p: u8, out: &mut SmallVec<[ColumnOption; 16]>) {
+    /// `memo`: the column options by column shape ([`Scratch::column_options`]).
+    fn column_options(
+        &self,
+        p: u8,
+        memo: &mut FxHashMap<u32, Box<[ColumnOption]>>,
+        out: &mut SmallVec<[ColumnOption; 16]>,
+    ) {
         let k = p as usize;
         let mut shape = u32::from(self.setcap & (1 << p) != 0) << 16;
         for s in 0..4 {
@@ -656,13 +659,8 @@ impl IslandSolver {
             points: o.cards * points,
             ..*o
         };
-        COLUMN_OPTIONS.with(|memo| match memo.try_borrow_mut() {
-            Ok(mut memo) => {
-                let list = memo.entry(shape).or_insert_with(|| column_options_of(shape));
-                out.extend(list.iter().map(with_points));
-            }
-            Err(_) => out.extend(column_options_of(shape).iter().map(with_points)),
-        });
+        let list = memo.entry(shape).or_insert_with(|| column_options_of(shape));
+        out.extend(list.iter().map(with_points));
     }
 
     fn cell_choices(&self, s: usize, p: u8) -> SmallVec<[CellChoice; 8]> {
@@ -824,6 +822,7 @@ impl IslandSolver {
             options,
             skip,
             row_moves,
+            column_options,
         } = scratch;
         let mut work = 0u64;
         layers[0].clear();
@@ -846,7 +845,7 @@ impl IslandSolver {
             // row move skips every option sharing that prefix at once (`skip`).
             options.clear();
             if column {
-                self.column_options(p, options);
+                self.column_options(p, column_options, options);
             } else {
                 options.push(ColumnOption {
                     factor: 1,
