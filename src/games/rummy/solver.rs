@@ -365,7 +365,6 @@ struct ColumnOption {
     dumped: u8,
     factor: u8,
     cards: u32,
-    points: u32,
     /// The row slot (copies covered × 2 + dumped?) each suit needs, suit 0 in the top byte:
     /// options are sorted by it (see `IslandSolver::sweep`).
     slots: u32,
@@ -418,7 +417,7 @@ impl Layer {
 }
 
 /// Every valid split of a column of this shape (bits per suit: copies, run-capable,
-/// high-ace-capable; bit 16: set-capable), with `points` left 0.
+/// high-ace-capable; bit 16: set-capable).
 fn column_options_of(shape: u32) -> Box<[ColumnOption]> {
     let table = SetTable::get();
     let mut out: Vec<ColumnOption> = Vec::new();
@@ -546,16 +545,33 @@ struct Scratch {
     /// Entries of `row_cache` in use in the current layer (the rest are stale, kept to be
     /// overwritten rather than rebuilt).
     row_used: usize,
-    options: SmallVec<[ColumnOption; 16]>,
-    /// Per option and suit depth, the next option whose slots differ up to that depth.
-    skip: Vec<[u16; 4]>,
     /// The row moves by (row, position, copies covered, dumped?, ace convention), kept
     /// across solves (in the scratch rather than a thread-local of its own: the sweep
     /// looks it up in its inner loop, and a thread-local access there cost 18% of it).
     row_moves: Vec<(u32, Moves)>,
-    /// Every valid split of a column, by column shape (a few dozen shapes ever occur).
-    column_options: FxHashMap<u32, Box<[ColumnOption]>>,
+    /// The column plans by (column shape, suits of the island): a few dozen ever occur.
+    column_plans: FxHashMap<u64, ColumnPlan>,
 }
+
+/// Every valid split of a column of one shape, sorted by the row slot each suit needs, with
+/// per option and suit depth the next option whose slots differ up to that depth (a slot with
+/// no row move skips every option sharing that prefix at once). Built once per shape and
+/// island suits, shared by every rank and every solve: the sweep's per-rank setup is a lookup.
+struct ColumnPlan {
+    options: Box<[ColumnOption]>,
+    skip: Box<[[u16; 4]]>,
+}
+
+/// The plan of a position past the last rank: one option that covers nothing.
+const END_OPTIONS: [ColumnOption; 1] = [ColumnOption {
+    low: [0; 4],
+    high: [0; 4],
+    dumped: 0,
+    factor: 1,
+    cards: 0,
+    slots: 0,
+}];
+const END_SKIP: [[u16; 4]; 1] = [[1; 4]];
 
 /// Entries a thread keeps after a solve (a monster island may grow a layer to `MAX_LAYER`).
 const KEEP_ENTRIES: usize = 1 << 12;
@@ -639,13 +655,9 @@ impl IslandSolver {
     /// The list depends only on the column's shape (copies per suit and which lines each suit
     /// may join), not on the rank, so it is built once per shape and thread and reused (the
     /// enumeration walks up to 81 set usages × 81 run splits; a sweep needs it at every rank).
-    /// `memo`: the column options by column shape ([`Scratch::column_options`]).
-    fn column_options(
-        &self,
-        p: u8,
-        memo: &mut FxHashMap<u32, Box<[ColumnOption]>>,
-        out: &mut SmallVec<[ColumnOption; 16]>,
-    ) {
+    /// The column plan at rank `p` from `memo` ([`Scratch::column_plans`]); `act` lists the
+    /// island's suits (the skips depend on them).
+    fn column_plan<'m>(&self, p: u8, act: &[usize], memo: &'m mut FxHashMap<u64, ColumnPlan>) -> &'m ColumnPlan {
         let k = p as usize;
         let mut shape = u32::from(self.setcap & (1 << p) != 0) << 16;
         for s in 0..4 {
@@ -654,13 +666,23 @@ impl IslandSolver {
             let high = u32::from(p == 0 && self.runcap[s] & 0x2000 != 0);
             shape |= (c | run << 2 | high << 3) << (4 * s);
         }
-        let points = rank_points(p);
-        let with_points = |o: &ColumnOption| ColumnOption {
-            points: o.cards * points,
-            ..*o
-        };
-        let list = memo.entry(shape).or_insert_with(|| column_options_of(shape));
-        out.extend(list.iter().map(with_points));
+        let key = u64::from(shape) | u64::from(self.rows) << 32;
+        memo.entry(key).or_insert_with(|| {
+            let options = column_options_of(shape);
+            let mut skip = vec![[0u16; 4]; options.len()];
+            for j in (0..options.len()).rev() {
+                for (d, &s) in act.iter().enumerate() {
+                    // Slots of suits 0..=s (suits absent from the island are always 0).
+                    let shift = 8 * (3 - s as u32);
+                    let same = j + 1 < options.len() && (options[j + 1].slots ^ options[j].slots) >> shift == 0;
+                    skip[j][d] = if same { skip[j + 1][d] } else { (j + 1) as u16 };
+                }
+            }
+            ColumnPlan {
+                options,
+                skip: skip.into_boxed_slice(),
+            }
+        })
     }
 
     fn cell_choices(&self, s: usize, p: u8) -> SmallVec<[CellChoice; 8]> {
@@ -819,10 +841,8 @@ impl IslandSolver {
             layers,
             row_cache,
             row_used,
-            options,
-            skip,
             row_moves,
-            column_options,
+            column_plans,
         } = scratch;
         let mut work = 0u64;
         layers[0].clear();
@@ -840,28 +860,14 @@ impl IslandSolver {
         for p in self.lo..=self.hi + 1 {
             let sentinel = p == self.hi + 1;
             let column = !sentinel && p <= 12;
-            // The column options at this rank, shared by every state of the layer, sorted by
-            // the row slot (copies covered, dumped?) each suit needs, so that a slot with no
-            // row move skips every option sharing that prefix at once (`skip`).
-            options.clear();
-            if column {
-                self.column_options(p, column_options, options);
+            // The column options at this rank, shared by every state of the layer (see
+            // `ColumnPlan`); their dumped cards score this rank's points.
+            let (options, skip, points): (&[ColumnOption], &[[u16; 4]], u32) = if column {
+                let plan = self.column_plan(p, act, column_plans);
+                (&plan.options, &plan.skip, rank_points(p))
             } else {
-                options.push(ColumnOption {
-                    factor: 1,
-                    ..ColumnOption::default()
-                });
-            }
-            skip.clear();
-            skip.resize(options.len(), [0u16; 4]);
-            for j in (0..options.len()).rev() {
-                for (d, &s) in act.iter().enumerate() {
-                    // Slots of suits 0..=s (suits absent from the island are always 0).
-                    let shift = 8 * (3 - s as u32);
-                    let same = j + 1 < options.len() && (options[j + 1].slots ^ options[j].slots) >> shift == 0;
-                    skip[j][d] = if same { skip[j + 1][d] } else { (j + 1) as u16 };
-                }
-            }
+                (&END_OPTIONS, &END_SKIP, 0)
+            };
             let (left, right) = layers.split_at_mut(1);
             let (layer, next) = if cur == 0 {
                 (&left[0], &mut right[0])
@@ -936,7 +942,7 @@ impl IslandSolver {
                         continue;
                     }
                     j += 1;
-                    let here = Value::single(opt.cards, opt.points);
+                    let here = Value::single(opt.cards, opt.cards * points);
                     let f = opt.factor as u128;
                     let (split, merged) = if f == 1 {
                         (value.split, value.merged)
