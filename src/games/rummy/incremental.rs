@@ -41,6 +41,10 @@ pub struct HandState {
     undo: Option<(Card, bool)>,
     /// How many islands the last change pushed at the end of `islands`.
     undo_inserted: usize,
+    /// Counts and minima of the live islands, kept current by every change (folded in the
+    /// same pass that finds the touched islands), and their value before the last change.
+    value: Value,
+    undo_value: Value,
     /// Islands solved since creation (the bench and tests read it).
     pub islands_solved: u64,
 }
@@ -55,6 +59,8 @@ impl HandState {
             hidden: 0,
             undo: None,
             undo_inserted: 0,
+            value: Value::DONE,
+            undo_value: Value::DONE,
             islands_solved: 0,
         };
         state.full();
@@ -67,6 +73,7 @@ impl HandState {
         self.islands_solved += e.islands.len() as u64;
         self.islands.clear();
         self.hidden = 0;
+        self.value = e.value;
         if e.joker_mode {
             self.joker = Some(Box::new(e));
         } else {
@@ -90,7 +97,7 @@ impl HandState {
     pub fn value(&self) -> Value {
         match &self.joker {
             Some(e) => e.value,
-            None => self.live().fold(Value::DONE, |acc, i| acc.combine(i.value)),
+            None => self.value,
         }
     }
 
@@ -145,6 +152,7 @@ impl HandState {
         let kept = self.islands.len().saturating_sub(self.undo_inserted);
         self.islands.truncate(kept);
         self.hidden = 0;
+        self.value = self.undo_value;
         true
     }
 
@@ -163,13 +171,17 @@ impl HandState {
         let bit = card.lane_bit();
         let near = self.neighbourhood(bit);
         let mut mask = 1u64 << bit;
+        let mut rest = Value::DONE;
         for (k, island) in self.islands.iter().enumerate() {
             if island.cards.one & near != 0 {
                 mask |= island.cards.one;
                 self.hidden |= 1 << k;
+            } else {
+                rest = rest.combine(island.value);
             }
         }
-        self.insert(mask);
+        self.undo_value = self.value;
+        self.value = rest.combine(self.insert(mask));
         self.undo = Some((card, true));
         self.undo_inserted = 1;
         Ok(())
@@ -188,10 +200,20 @@ impl HandState {
         }
         self.commit();
         let bit = 1u64 << card.lane_bit();
-        let Some(pos) = self.islands.iter().position(|i| i.cards.one & bit != 0) else {
+        let mut pos = None;
+        let mut rest = Value::DONE;
+        for (k, island) in self.islands.iter().enumerate() {
+            if island.cards.one & bit != 0 {
+                pos = Some(k);
+            } else {
+                rest = rest.combine(island.value);
+            }
+        }
+        let Some(pos) = pos else {
             self.full();
             return Ok(());
         };
+        self.undo_value = self.value;
         let old = self.islands[pos];
         self.hidden = 1 << pos;
         let left = old.cards.one & self.hand.one;
@@ -200,14 +222,15 @@ impl HandState {
             // A lone card went: nothing to re-solve.
         } else if left == old.cards.one {
             // A second copy went: same cells, new counts.
-            self.insert(left);
+            rest = rest.combine(self.insert(left));
             self.undo_inserted = 1;
         } else {
             for part in islands_by_fill(left, self.options.ace_high) {
-                self.insert(part);
+                rest = rest.combine(self.insert(part));
                 self.undo_inserted += 1;
             }
         }
+        self.value = rest;
         self.undo = Some((card, false));
         Ok(())
     }
@@ -234,12 +257,13 @@ impl HandState {
         near
     }
 
-    /// Solves the island of cells `mask` and pushes it at the end.
-    fn insert(&mut self, mask: u64) {
+    /// Solves the island of cells `mask`, pushes it at the end and returns its value.
+    fn insert(&mut self, mask: u64) -> Value {
         let cards = Hand::from_masks(mask, self.hand.two & mask, 0);
         let island = IslandEval::solve(cards, &self.options);
         self.islands_solved += 1;
         self.islands.push(island);
+        island.value
     }
 }
 
