@@ -112,18 +112,28 @@ impl IslandEval {
     }
 }
 
-/// Slots of the per-thread island cache (a power of two; ~320 KB).
-const CACHE_SLOTS: usize = 4096;
+/// Slots of the per-thread island cache (a power of two; 64 bytes each, ~1 MB).
+const CACHE_SLOTS: usize = 16384;
 
-/// One cache slot: the island's signature, the budget it was solved under, the cache
-/// generation it was stored in, its value.
-type CacheSlot = (u128, u64, u32, Value);
+/// One cache slot, one cache line: the island's signature with the cache generation it was
+/// stored in (in the signature's unused top bits), and its value. A probe touches one line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct CacheSlot {
+    key: u128,
+    value: Value,
+}
+
+/// Bits of a signature (4 × 26 lane bits and the ace bit); the generation sits above them.
+const SIGNATURE_BITS: u32 = 105;
 
 thread_local! {
     /// Recently solved islands by signature. Islands repeat a lot (a random hand's solver
     /// islands are small: a run with a doubled card, a set that shares a card with a run), and
-    /// every AI trial (each draw, each discard) re-evaluates islands it has seen, so a small
+    /// every AI trial (each draw, each discard) re-evaluates islands it has seen, so a
     /// direct-mapped table answers most of them without a search. Per thread: no locking.
+    /// 16,384 slots: an AI trying every draw and discard meets ~1.2 new islands per hand
+    /// that need the search, and 4,096 slots lost half of them to collisions.
     static ISLAND_CACHE: std::cell::RefCell<Vec<CacheSlot>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Slots stored under another generation are empty (`forget_islands`).
     static CACHE_GENERATION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
@@ -149,20 +159,24 @@ pub(super) fn island_signature(core: &Hand, ace_high: bool) -> u128 {
     lanes.iter().fold(u128::from(ace_high), |acc, &l| acc << 26 | l as u128)
 }
 
-/// `IslandSolver::solve` through the per-thread cache (only answers found within the budget
-/// are kept; the budget is part of the key, so a smaller budget never reuses a larger one's
-/// answer).
+/// `IslandSolver::solve` through the per-thread cache. Only solves under the default
+/// `node_budget` use it (a caller's own budget always searches afresh, so a smaller budget
+/// never reuses a larger one's answer), and only answers found within the budget are kept.
 fn solve_cached(core: &Hand, options: &Options) -> Option<Value> {
-    let key = island_signature(core, options.ace_high);
     let budget = options.node_budget;
-    let folded = (key as u64) ^ ((key >> 64) as u64);
+    if budget != Options::default().node_budget {
+        return IslandSolver::new(core, options.ace_high).solve(budget);
+    }
+    let signature = island_signature(core, options.ace_high);
+    let folded = (signature as u64) ^ ((signature >> 64) as u64);
     let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_SLOTS.trailing_zeros())) as usize;
-    let generation = CACHE_GENERATION.with(|g| g.get());
+    // Generations wrap after 2^23 `forget_islands` calls: an entry that old may answer
+    // again, which is harmless (the signature alone decides the value).
+    let generation = CACHE_GENERATION.with(|g| g.get()) & ((1 << (128 - SIGNATURE_BITS)) - 1);
+    let key = signature | u128::from(generation) << SIGNATURE_BITS;
     let hit = ISLAND_CACHE.with(|cache| {
         let cache = cache.try_borrow().ok()?;
-        cache
-            .get(slot)
-            .and_then(|&(k, b, g, v)| (k == key && b == budget && g == generation).then_some(v))
+        cache.get(slot).and_then(|e| (e.key == key).then_some(e.value))
     });
     if hit.is_some() {
         return hit;
@@ -173,10 +187,16 @@ fn solve_cached(core: &Hand, options: &Options) -> Option<Value> {
             return;
         };
         if cache.is_empty() {
-            cache.resize(CACHE_SLOTS, (0, 0, 0, Value::DEAD));
+            cache.resize(
+                CACHE_SLOTS,
+                CacheSlot {
+                    key: 0,
+                    value: Value::DEAD,
+                },
+            );
         }
         if let Some(entry) = cache.get_mut(slot) {
-            *entry = (key, budget, generation, value);
+            *entry = CacheSlot { key, value };
         }
     });
     Some(value)

@@ -342,6 +342,21 @@ fn island_cache_agrees_with_a_fresh_search() {
     }
 }
 
+/// A caller's own budget never takes an answer from the cache: an island solved under the
+/// default budget is still "unknown" under a budget too small for it.
+#[test]
+fn a_small_budget_never_reuses_a_cached_answer() {
+    let hand = Hand::parse("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS AC").unwrap();
+    assert!(evaluate(&hand, &options(true)).exact);
+    let tight = Options {
+        node_budget: 10,
+        ..options(true)
+    };
+    assert!(!evaluate(&hand, &tight).exact);
+    // And the default budget still answers (from the cache or afresh).
+    assert!(evaluate(&hand, &options(true)).exact);
+}
+
 /// The forward sweep (canonical row states) and the backward search (exact starts, used for
 /// witnesses and listings) agree on island-heavy and long-suit hands, both ace conventions.
 #[test]
