@@ -10,7 +10,7 @@ use super::grid::{islands, Placements};
 use super::hand::Hand;
 use super::jokers;
 use super::meld::{card_points, Arrangement};
-use super::options::Options;
+use super::options::{Options, DEFAULT_NODE_BUDGET};
 use super::solver::{IslandSolver, Value};
 use smallvec::SmallVec;
 
@@ -164,7 +164,7 @@ pub(super) fn island_signature(core: &Hand, ace_high: bool) -> u128 {
 /// never reuses a larger one's answer), and only answers found within the budget are kept.
 fn solve_cached(core: &Hand, options: &Options) -> Option<Value> {
     let budget = options.node_budget;
-    if budget != Options::default().node_budget {
+    if budget != DEFAULT_NODE_BUDGET {
         return IslandSolver::new(core, options.ace_high).solve(budget);
     }
     let signature = island_signature(core, options.ace_high);

@@ -22,6 +22,9 @@ pub struct Options {
     pub node_budget: u64,
 }
 
+/// The default `node_budget` (the island cache serves solves under this budget only).
+pub const DEFAULT_NODE_BUDGET: u64 = 20_000_000;
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -30,7 +33,7 @@ impl Default for Options {
             wild_rank: None,
             joker_points: 0,
             list_limit: 1000,
-            node_budget: 20_000_000,
+            node_budget: DEFAULT_NODE_BUDGET,
         }
     }
 }
