@@ -7,10 +7,10 @@
 //! new components. Hands with jokers or wild cards fall back to a full evaluation (a joker
 //! touches every island).
 
-use super::card::Card;
+use super::card::{rank_points, Card};
 use super::error::RummyError;
-use super::evaluate::{evaluate, needs_joker_search, Evaluation, IslandEval};
-use super::grid::{islands_by_fill, rank_column};
+use super::evaluate::{evaluate, lane_points, needs_joker_search, Evaluation, IslandEval};
+use super::grid::{islands_by_fill, rank_column, run_capable, set_capable};
 use super::hand::Hand;
 use super::options::Options;
 use super::solver::Value;
@@ -172,16 +172,33 @@ impl HandState {
         let near = self.neighbourhood(bit);
         let mut mask = 1u64 << bit;
         let mut rest = Value::DONE;
+        let mut joined = Joined::default();
         for (k, island) in self.islands.iter().enumerate() {
             if island.cards.one & near != 0 {
                 mask |= island.cards.one;
                 self.hidden |= 1 << k;
+                joined.take(island);
             } else {
                 rest = rest.combine(island.value);
             }
         }
         self.undo_value = self.value;
-        self.value = rest.combine(self.insert(mask));
+        let value = if joined.exact && is_inert(self.hand.one, bit, self.options.ace_high) {
+            // The card can join no meld, and (see `is_inert`) gave no other card a
+            // placement: the islands it links keep their answers, and it is dumped.
+            let island = IslandEval {
+                cards: Hand::from_masks(mask, self.hand.two & mask, 0),
+                control: joined.control,
+                value: joined.value.combine(Value::single(1, rank_points((bit % 16) as u8))),
+                meldable: joined.meldable,
+                exact: true,
+            };
+            self.islands.push(island);
+            island.value
+        } else {
+            self.insert(mask)
+        };
+        self.value = rest.combine(value);
         self.undo = Some((card, true));
         self.undo_inserted = 1;
         Ok(())
@@ -217,17 +234,70 @@ impl HandState {
         let old = self.islands[pos];
         self.hidden = 1 << pos;
         let left = old.cards.one & self.hand.one;
+        let card_bit = card.lane_bit();
+        // Whether the card went without changing any placement, so that the cards left keep
+        // their flags and the island's answer only loses the card's deadwood.
+        let inert = old.exact && is_inert(old.cards.one, card_bit, self.options.ace_high);
+        let points = rank_points((card_bit % 16) as u8);
         self.undo_inserted = 0;
         if left == 0 {
             // A lone card went: nothing to re-solve.
         } else if left == old.cards.one {
             // A second copy went: same cells, new counts.
-            rest = rest.combine(self.insert(left));
+            rest = rest.combine(if inert {
+                let island = IslandEval {
+                    cards: Hand::from_masks(left, self.hand.two & left, 0),
+                    value: old.value.less_dump(1, points),
+                    ..old
+                };
+                self.islands.push(island);
+                island.value
+            } else {
+                self.insert(left)
+            });
             self.undo_inserted = 1;
         } else {
-            for part in islands_by_fill(left, self.options.ace_high) {
-                rest = rest.combine(self.insert(part));
+            let parts = islands_by_fill(left, self.options.ace_high);
+            let flagged = if inert {
+                placed_cells(left, self.options.ace_high)
+            } else {
+                0
+            };
+            let cored = parts.iter().filter(|&&part| part & flagged != 0).count();
+            // The old answer less every card that left the island holding the cards with
+            // placements: exact when only one part holds such cards.
+            let mut core_value = old.value.less_dump(1, points);
+            for &part in &parts {
+                let cards = Hand::from_masks(part, self.hand.two & part, 0);
+                let value = if inert && part & flagged == 0 {
+                    let n = cards.len() as u32;
+                    let p = lane_points(&cards);
+                    core_value = core_value.less_dump(n, p);
+                    let island = IslandEval {
+                        cards,
+                        control: 0,
+                        value: Value::single(n, p),
+                        meldable: false,
+                        exact: true,
+                    };
+                    self.islands.push(island);
+                    island.value
+                } else if inert && cored == 1 {
+                    // Filled in below, once the other parts' cards are taken off.
+                    self.islands.push(IslandEval { cards, ..old });
+                    Value::DONE
+                } else {
+                    self.insert(part)
+                };
+                rest = rest.combine(value);
                 self.undo_inserted += 1;
+            }
+            if inert && cored == 1 {
+                let start = self.islands.len() - self.undo_inserted;
+                if let Some(island) = self.islands[start..].iter_mut().find(|i| i.cards.one & flagged != 0) {
+                    island.value = core_value;
+                    rest = rest.combine(core_value);
+                }
             }
         }
         self.value = rest;
@@ -265,6 +335,59 @@ impl HandState {
         self.islands.push(island);
         island.value
     }
+}
+
+/// What the islands a new card links bring to the island it makes.
+struct Joined {
+    value: Value,
+    control: u64,
+    meldable: bool,
+    exact: bool,
+}
+
+impl Default for Joined {
+    fn default() -> Joined {
+        Joined {
+            value: Value::DONE,
+            control: 0,
+            meldable: false,
+            exact: true,
+        }
+    }
+}
+
+impl Joined {
+    fn take(&mut self, island: &IslandEval) {
+        self.value = self.value.combine(island.value);
+        self.control |= island.control;
+        self.meldable |= island.meldable;
+        self.exact &= island.exact;
+    }
+}
+
+/// Cells of `one` that can join a run or a set.
+fn placed_cells(one: u64, ace_high: bool) -> u64 {
+    run_capable(one, ace_high).0 | set_capable(one)
+}
+
+/// Whether the cell at `bit` of `one` (present) can join no meld. Such a cell gives no other
+/// cell a placement either: a run window through it would place it, and so would a rank held
+/// in three suits. So adding or removing it changes no flag, and every arrangement dumps it:
+/// an island's answer gains or loses exactly its deadwood. (`placed_cells` for one cell: its
+/// suit's lane and its rank only.)
+fn is_inert(one: u64, bit: u32, ace_high: bool) -> bool {
+    let rank = bit % 16;
+    if (one & rank_column(rank)).count_ones() >= 3 {
+        return false;
+    }
+    let mut lane = (one >> (bit - rank)) & 0x1FFF;
+    if ace_high {
+        lane |= (lane & 1) << 13;
+    }
+    let window = lane & (lane >> 1) & (lane >> 2);
+    let runs = window | (window << 1) | (window << 2);
+    let high = ace_high && rank == 0 && runs & (1 << 13) != 0;
+    runs & (1 << rank) == 0 && !high
 }
 
 #[cfg(test)]
@@ -307,6 +430,42 @@ mod tests {
                 prop_assert_eq!(state.evaluation().islands, full.islands);
             }
         }
+    }
+
+    proptest! {
+        /// The one-cell test agrees with the whole-hand flags.
+        #[test]
+        fn inert_means_no_placement(one in any::<u64>(), pick in any::<u32>(), ace_high in any::<bool>()) {
+            let one = one & 0x1FFF_1FFF_1FFF_1FFF;
+            prop_assume!(one != 0);
+            let bits: Vec<u32> = (0..64).filter(|b| one >> b & 1 == 1).collect();
+            let bit = bits[pick as usize % bits.len()];
+            prop_assert_eq!(is_inert(one, bit, ace_high), placed_cells(one, ace_high) & (1u64 << bit) == 0);
+        }
+    }
+
+    #[test]
+    fn an_inert_card_is_added_and_removed_without_a_search() {
+        // 4S joins 2H 3H 4H through its rank and 5S through its suit, and can join no meld.
+        let hand = Hand::parse("2H 3H 4H 5S 9C").unwrap();
+        let mut state = HandState::new(hand, Options::default());
+        let before = state.islands_solved;
+        let four = Card::new(3, 0).unwrap();
+        let nine = Card::new(8, 3).unwrap();
+        // A second copy of 9C, then 4S; each change commits the one before, so the removals
+        // below take the fast paths rather than the undo: a second copy going, and an island
+        // splitting into one with melds and one without.
+        state.add(nine).unwrap();
+        state.add(four).unwrap();
+        assert_eq!(state.islands_solved, before);
+        assert_eq!(state.evaluation(), evaluate(state.hand(), state.options()));
+        state.remove(nine).unwrap();
+        assert_eq!(state.evaluation(), evaluate(state.hand(), state.options()));
+        state.add(Card::new(12, 2).unwrap()).unwrap();
+        state.remove(four).unwrap();
+        assert_eq!(state.islands_solved, before);
+        assert_eq!(state.evaluation(), evaluate(state.hand(), state.options()));
+        assert_eq!(state.value().min_cards(), 3);
     }
 
     #[test]

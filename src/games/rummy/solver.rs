@@ -57,6 +57,16 @@ impl Value {
         }
     }
 
+    /// The same arrangements with `cards` dumped cards worth `points` fewer: for cards that
+    /// every arrangement dumps (the caller's guarantee).
+    pub(super) fn less_dump(self, cards: u32, points: u32) -> Value {
+        Value {
+            min_cp: self.min_cp.wrapping_sub((cards as u64) << 32 | points as u64),
+            min_pc: self.min_pc.wrapping_sub((points as u64) << 32 | cards as u64),
+            ..self
+        }
+    }
+
     pub fn min_cards(&self) -> u32 {
         (self.min_cp >> 32) as u32
     }
