@@ -170,18 +170,26 @@ impl HandState {
         self.commit();
         let bit = card.lane_bit();
         let near = self.neighbourhood(bit);
+        // The touched islands, found without a branch per island (which one touches the
+        // card is a coin toss for the branch predictor).
         let mut mask = 1u64 << bit;
-        let mut rest = Value::DONE;
-        let mut joined = Joined::default();
+        let mut touched = 0u64;
         for (k, island) in self.islands.iter().enumerate() {
-            if island.cards.one & near != 0 {
-                mask |= island.cards.one;
-                self.hidden |= 1 << k;
-                joined.take(island);
-            } else {
-                rest = rest.combine(island.value);
-            }
+            let hit = u64::from(island.cards.one & near != 0);
+            touched |= hit << k;
+            mask |= island.cards.one & hit.wrapping_neg();
         }
+        self.hidden = touched;
+        let mut joined = Joined::default();
+        let mut bits = touched;
+        while bits != 0 {
+            joined.take(&self.islands[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        let rest = self
+            .value
+            .without(joined.value)
+            .unwrap_or_else(|| self.live().fold(Value::DONE, |acc, i| acc.combine(i.value)));
         self.undo_value = self.value;
         let value = if joined.exact && is_inert(self.hand.one, bit, self.options.ace_high) {
             // The card can join no meld, and (see `is_inert`) gave no other card a
@@ -217,18 +225,16 @@ impl HandState {
         }
         self.commit();
         let bit = 1u64 << card.lane_bit();
-        let mut pos = None;
-        let mut rest = Value::DONE;
-        for (k, island) in self.islands.iter().enumerate() {
-            if island.cards.one & bit != 0 {
-                pos = Some(k);
-            } else {
-                rest = rest.combine(island.value);
-            }
-        }
-        let Some(pos) = pos else {
+        let Some(pos) = self.islands.iter().position(|island| island.cards.one & bit != 0) else {
             self.full();
             return Ok(());
+        };
+        let mut rest = match self.value.without(self.islands[pos].value) {
+            Some(rest) => rest,
+            None => {
+                let all = self.islands.iter().enumerate().filter(|&(k, _)| k != pos);
+                all.fold(Value::DONE, |acc, (_, i)| acc.combine(i.value))
+            }
         };
         self.undo_value = self.value;
         let old = self.islands[pos];

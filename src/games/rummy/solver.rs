@@ -67,6 +67,29 @@ impl Value {
         }
     }
 
+    /// The value of the other islands, given the whole (`self`) and one island's `part`:
+    /// minima subtract and counts divide. `None` when that is not exact: a minimum of
+    /// either is "unknown" (`u32::MAX` cards), or a count of the whole saturated.
+    pub(super) fn without(self, part: Value) -> Option<Value> {
+        if self.min_cp == u64::MAX || part.min_cp == u64::MAX || self.min_pc == u64::MAX || part.min_pc == u64::MAX {
+            return None;
+        }
+        let (merged, split) = if part.merged == 1 && part.split == 1 {
+            (self.merged, self.split)
+        } else {
+            if part.merged == 0 || part.split == 0 || self.merged == u128::MAX || self.split == u128::MAX {
+                return None;
+            }
+            (self.merged / part.merged, self.split / part.split)
+        };
+        Some(Value {
+            merged,
+            split,
+            min_cp: self.min_cp.checked_sub(part.min_cp)?,
+            min_pc: self.min_pc.checked_sub(part.min_pc)?,
+        })
+    }
+
     pub fn min_cards(&self) -> u32 {
         (self.min_cp >> 32) as u32
     }
@@ -1195,6 +1218,39 @@ fn advance(pick: &mut [usize; 4], size: impl Fn(usize) -> usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn value(merged: u128, split: u128, cards: u32, points: u32) -> Value {
+        Value {
+            merged,
+            split,
+            ..Value::single(cards, points)
+        }
+    }
+
+    proptest! {
+        /// Taking an island back out of a combined value gives the rest again.
+        #[test]
+        fn without_undoes_combine(
+            a in (1u128..1 << 40, 1u128..1 << 40, 0u32..60, 0u32..600),
+            b in (1u128..1 << 40, 1u128..1 << 40, 0u32..60, 0u32..600),
+        ) {
+            let (a, b) = (value(a.0, a.0 + a.1, a.2, a.3), value(b.0, b.0 + b.1, b.2, b.3));
+            prop_assert_eq!(a.combine(b).without(b), Some(a));
+            prop_assert_eq!(a.combine(b).without(a), Some(b));
+        }
+    }
+
+    #[test]
+    fn without_refuses_what_it_cannot_undo() {
+        let big = value(u128::MAX / 3, u128::MAX / 3, 4, 20);
+        let three = value(3, 5, 1, 5);
+        // The product saturated: the rest's count is lost.
+        assert_eq!(big.combine(three).without(three), None);
+        // An island beyond the budget has no minimum.
+        assert_eq!(three.combine(Value::DEAD).without(Value::DEAD), None);
+        assert_eq!(Value::DEAD.without(three), None);
+    }
 
     fn solve(text: &str, ace_high: bool) -> Value {
         IslandSolver::new(&Hand::parse(text).unwrap(), ace_high)
