@@ -358,13 +358,38 @@ impl std::ops::Index<usize> for Moves {
     }
 }
 
+/// The forward sweep's view of a row's moves: each next row packed (`Row::pack`, in the
+/// sweep's canonical form) with the touch flag in bit 31. Half the size of [`Moves`]: the
+/// sweep copies these into its row cache and keeps them in its memo, and only needs these two.
+#[derive(Clone, Copy, Debug)]
+struct SweepMoves {
+    next: [u32; 4],
+    len: u8,
+}
+
+/// The touch flag of a [`SweepMoves`] entry (rows use the low `ROW_BITS`).
+const TOUCHES: u32 = 1 << 31;
+
+impl SweepMoves {
+    const EMPTY: SweepMoves = SweepMoves { next: [0; 4], len: 0 };
+
+    fn of(moves: &Moves, ace_high: bool, q: u8) -> SweepMoves {
+        let mut out = SweepMoves::EMPTY;
+        for (slot, m) in out.next.iter_mut().zip(moves.as_slice()) {
+            *slot = canon_row(m.row, q, ace_high) | if m.touch { TOUCHES } else { 0 };
+        }
+        out.len = moves.len;
+        out
+    }
+}
+
 /// A distinct row of a sweep layer and its moves per (copies covered, dumped?) slot, filled
 /// lazily (`computed` bit per slot).
 #[derive(Clone, Copy, Debug)]
 struct RowEntry {
     row: u32,
     computed: u8,
-    moves: [Moves; 6],
+    moves: [SweepMoves; 6],
 }
 
 /// One choice of a cell at a rank: copies to low runs, to a high-ace run, to sets, dumped.
@@ -541,7 +566,7 @@ const MOVE_SLOTS: usize = 4096;
 /// `memo` is the sweep's row-move table ([`Scratch::row_moves`]): the same few rows recur
 /// across layers and islands, so a direct-mapped table (key + 1 stored, 0 = empty) answers
 /// nearly every lookup.
-fn sweep_moves(memo: &mut Vec<(u32, Moves)>, row: u32, p: u8, u: u8, dumped: bool, ace_high: bool) -> Moves {
+fn sweep_moves(memo: &mut Vec<(u32, SweepMoves)>, row: u32, p: u8, u: u8, dumped: bool, ace_high: bool) -> SweepMoves {
     let key = row
         | (p as u32) << ROW_BITS
         | (u as u32) << (ROW_BITS + 4)
@@ -550,14 +575,11 @@ fn sweep_moves(memo: &mut Vec<(u32, Moves)>, row: u32, p: u8, u: u8, dumped: boo
     let compute = || {
         let mut moves = Moves::EMPTY;
         row_moves(Row::unpack(row), p, u, dumped, &mut moves);
-        for m in moves.iter_mut() {
-            m.row = canon_row(m.row, p + 1, ace_high);
-        }
-        moves
+        SweepMoves::of(&moves, ace_high, p + 1)
     };
     let slot = (key.wrapping_mul(0x9E37_79B9) >> (32 - MOVE_SLOTS.trailing_zeros())) as usize;
     if memo.is_empty() {
-        memo.resize(MOVE_SLOTS, (0, Moves::EMPTY));
+        memo.resize(MOVE_SLOTS, (0, SweepMoves::EMPTY));
     }
     match memo.get_mut(slot) {
         Some(entry) if entry.0 == key + 1 => entry.1,
@@ -581,7 +603,7 @@ struct Scratch {
     /// The row moves by (row, position, copies covered, dumped?, ace convention), kept
     /// across solves (in the scratch rather than a thread-local of its own: the sweep
     /// looks it up in its inner loop, and a thread-local access there cost 18% of it).
-    row_moves: Vec<(u32, Moves)>,
+    row_moves: Vec<(u32, SweepMoves)>,
     /// The column plans by (column shape, suits of the island): a few dozen ever occur.
     column_plans: FxHashMap<u64, ColumnPlan>,
 }
@@ -934,7 +956,7 @@ impl IslandSolver {
                                 None => cache.push(RowEntry {
                                     row,
                                     computed: 0,
-                                    moves: [Moves::EMPTY; 6],
+                                    moves: [SweepMoves::EMPTY; 6],
                                 }),
                             }
                             *used += 1;
@@ -963,7 +985,7 @@ impl IslandSolver {
                             entry.computed |= bit;
                             entry.moves[slot] = sweep_moves(row_moves, entry.row, p, u, dumped, self.ace_high);
                         }
-                        if entry.moves[slot].is_empty() {
+                        if entry.moves[slot].len == 0 {
                             dead_at = Some(i);
                             break;
                         }
@@ -987,14 +1009,14 @@ impl IslandSolver {
                         let mut next_key = 0u128;
                         let mut touch = false;
                         for (i, &s) in act.iter().enumerate() {
-                            let m = row_cache[entry_of[i]].moves[pick_of[i]][mv[i]];
+                            let m = row_cache[entry_of[i]].moves[pick_of[i]].next[mv[i]];
                             let row = if ace_split {
-                                with_ace(m.row, opt.high[s], opt.dumped & (1 << s) != 0)
+                                with_ace(m & !TOUCHES, opt.high[s], opt.dumped & (1 << s) != 0)
                             } else {
-                                m.row
+                                m & !TOUCHES
                             };
                             next_key |= (row as u128) << (ROW_BITS * s as u32);
-                            touch |= m.touch;
+                            touch |= m & TOUCHES != 0;
                         }
                         let add = Value {
                             merged: if touch { 0 } else { merged },
@@ -1006,7 +1028,7 @@ impl IslandSolver {
                         let mut carry = true;
                         for (i, digit) in mv.iter_mut().enumerate().take(act.len()) {
                             *digit += 1;
-                            if *digit < row_cache[entry_of[i]].moves[pick_of[i]].len() {
+                            if *digit < row_cache[entry_of[i]].moves[pick_of[i]].len as usize {
                                 carry = false;
                                 break;
                             }
