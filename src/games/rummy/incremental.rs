@@ -244,22 +244,19 @@ impl HandState {
         // Whether the card went without changing any placement, so that the cards left keep
         // their flags and the island's answer only loses the card's deadwood.
         let inert = old.exact && is_inert(old.cards.one, card_bit, self.options.ace_high);
-        let points = rank_points((card_bit % 16) as u8);
         self.undo_inserted = 0;
         if left == 0 {
             // A lone card went: nothing to re-solve.
         } else if left == old.cards.one {
             // A second copy went: same cells, new counts.
-            rest = rest.combine(if inert {
-                let island = IslandEval {
-                    cards: Hand::from_masks(left, self.hand.two & left, 0),
-                    value: old.value.less_dump(1, points),
-                    ..old
-                };
-                self.islands.push(island);
-                island.value
-            } else {
-                self.insert(left)
+            let fewer = old.value.without(Value::single(1, rank_points((card_bit % 16) as u8)));
+            rest = rest.combine(match fewer {
+                Some(value) if inert => {
+                    let cards = Hand::from_masks(left, self.hand.two & left, 0);
+                    self.islands.push(IslandEval { cards, value, ..old });
+                    value
+                }
+                _ => self.insert(left),
             });
             self.undo_inserted = 1;
         } else {
@@ -269,41 +266,37 @@ impl HandState {
             } else {
                 0
             };
-            let cored = parts.iter().filter(|&&part| part & flagged != 0).count();
-            // The old answer less every card that left the island holding the cards with
-            // placements: exact when only one part holds such cards.
-            let mut core_value = old.value.less_dump(1, points);
+            // When one part holds every card with a placement, it keeps the old answer less
+            // the cards that left it (the card removed and the other parts, all dumped).
+            let mut cores = parts.iter().filter(|&&part| part & flagged != 0);
+            let core = match (cores.next(), cores.next()) {
+                (Some(&core), None) => {
+                    let gone = Hand::from_masks(old.cards.one & !core, old.cards.two & !core, 0);
+                    let dumped = Value::single(gone.len() as u32, lane_points(&gone));
+                    old.value.without(dumped).map(|value| (core, value))
+                }
+                _ => None,
+            };
             for &part in &parts {
                 let cards = Hand::from_masks(part, self.hand.two & part, 0);
                 let value = if inert && part & flagged == 0 {
-                    let n = cards.len() as u32;
-                    let p = lane_points(&cards);
-                    core_value = core_value.less_dump(n, p);
-                    let island = IslandEval {
+                    let value = Value::single(cards.len() as u32, lane_points(&cards));
+                    self.islands.push(IslandEval {
                         cards,
                         control: 0,
-                        value: Value::single(n, p),
+                        value,
                         meldable: false,
                         exact: true,
-                    };
-                    self.islands.push(island);
-                    island.value
-                } else if inert && cored == 1 {
-                    // Filled in below, once the other parts' cards are taken off.
-                    self.islands.push(IslandEval { cards, ..old });
-                    Value::DONE
+                    });
+                    value
+                } else if let Some((_, value)) = core.filter(|&(core, _)| core == part) {
+                    self.islands.push(IslandEval { cards, value, ..old });
+                    value
                 } else {
                     self.insert(part)
                 };
                 rest = rest.combine(value);
                 self.undo_inserted += 1;
-            }
-            if inert && cored == 1 {
-                let start = self.islands.len() - self.undo_inserted;
-                if let Some(island) = self.islands[start..].iter_mut().find(|i| i.cards.one & flagged != 0) {
-                    island.value = core_value;
-                    rest = rest.combine(core_value);
-                }
             }
         }
         self.value = rest;

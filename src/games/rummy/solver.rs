@@ -57,18 +57,9 @@ impl Value {
         }
     }
 
-    /// The same arrangements with `cards` dumped cards worth `points` fewer: for cards that
-    /// every arrangement dumps (the caller's guarantee).
-    pub(super) fn less_dump(self, cards: u32, points: u32) -> Value {
-        Value {
-            min_cp: self.min_cp.wrapping_sub((cards as u64) << 32 | points as u64),
-            min_pc: self.min_pc.wrapping_sub((points as u64) << 32 | cards as u64),
-            ..self
-        }
-    }
-
-    /// The value of the other islands, given the whole (`self`) and one island's `part`:
-    /// minima subtract and counts divide. `None` when that is not exact: a minimum of
+    /// The value of the other islands, given the whole (`self`) and one island's `part` (or
+    /// of the rest of an island, given cards every arrangement dumps): minima subtract and
+    /// counts divide. `None` when that is not exact: a minimum of
     /// either is "unknown" (`u32::MAX` cards), or a count of the whole saturated.
     pub(super) fn without(self, part: Value) -> Option<Value> {
         if self.min_cp == u64::MAX || part.min_cp == u64::MAX || self.min_pc == u64::MAX || part.min_pc == u64::MAX {
