@@ -160,48 +160,68 @@ type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> MatchResult<Flow> + 's;
 pub fn solve<S: Steps + ?Sized>(
     ctx: &mut Ctx<'_>,
     steps: &S,
-    i: usize,
+    mut i: usize,
     new_fact: FactId,
     frame: &mut Frame,
     sink: &mut Sink<'_>,
 ) -> MatchResult<Flow> {
-    if ctx.track_depth {
-        track_depth(ctx, i, frame);
-    }
-    if i == steps.count() {
-        return sink(ctx, frame);
-    }
-    let step = steps.step(i);
-    let (at, _, _) = step;
-    let err = |e: EvalError| eval_error(at, e);
-    // Tests and bindings, the commonest steps, are handled here; the other kinds of condition live
-    // in functions of their own so that this frame, entered once per step of every join, stays
-    // small (a large stack frame made every level of the recursion pay for the rare cases).
-    match &at.cond {
-        Cond::Test(e) => match eval_test(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)? {
-            Truth::Bool(true) => solve(ctx, steps, i + 1, new_fact, frame, sink),
-            Truth::Bool(false) => Ok(Flow::Continue),
-            Truth::Other(other) => Err(err(EvalError::Type(format!(
-                "a condition must be true or false, got {other}"
-            )))),
-        },
-        Cond::Bind { slot, expr } => {
-            let v = eval(expr, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
-            let saved = frame.mask;
-            if frame.bound(*slot) {
-                if !frame.vars[*slot as usize].loose_eq(&v) {
-                    return Ok(Flow::Continue);
-                }
-            } else {
-                frame.bind(*slot, v);
-            }
-            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
-            frame.mask = saved;
-            flow
+    // Tests and bindings, the commonest steps, leave no choice behind: they run in this loop, one
+    // after another, without a recursive call each (a call per step cost more than most tests).
+    // Only a step that can match several ways (a pattern, a built-in with outputs, `in`) or that
+    // searches a body of its own (`not`, aggregates, what-ifs) recurses, in a function of its
+    // own so that this frame stays small. The bits the loop's bindings set are cleared on the
+    // way out, as every caller expects.
+    let saved = frame.mask;
+    let flow = loop {
+        if ctx.track_depth {
+            track_depth(ctx, i, frame);
         }
-        Cond::Pattern { rel, args } => solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args),
-        _ => solve_other(ctx, steps, i, new_fact, frame, sink, step),
-    }
+        if i == steps.count() {
+            break sink(ctx, frame);
+        }
+        let step = steps.step(i);
+        let (at, _, _) = step;
+        if let Some(fast) = &at.fast {
+            match fast.run(&mut frame.vars, &mut frame.mask, &mut ctx.calls) {
+                Some(true) => {
+                    i += 1;
+                    continue;
+                }
+                Some(false) => break Ok(Flow::Continue),
+                None => {}
+            }
+        }
+        match &at.cond {
+            Cond::Test(e) => match eval_test(e, &frame.vars, ctx.params, &mut ctx.calls) {
+                Ok(Truth::Bool(true)) => i += 1,
+                Ok(Truth::Bool(false)) => break Ok(Flow::Continue),
+                Ok(Truth::Other(other)) => {
+                    break Err(eval_error(
+                        at,
+                        EvalError::Type(format!("a condition must be true or false, got {other}")),
+                    ))
+                }
+                Err(e) => break Err(eval_error(at, e)),
+            },
+            Cond::Bind { slot, expr } => match eval(expr, &frame.vars, ctx.params, &mut ctx.calls) {
+                Ok(v) => {
+                    if frame.bound(*slot) {
+                        if !frame.vars[*slot as usize].loose_eq(&v) {
+                            break Ok(Flow::Continue);
+                        }
+                    } else {
+                        frame.bind(*slot, v);
+                    }
+                    i += 1;
+                }
+                Err(e) => break Err(eval_error(at, e)),
+            },
+            Cond::Pattern { rel, args } => break solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args),
+            _ => break solve_other(ctx, steps, i, new_fact, frame, sink, step),
+        }
+    };
+    frame.mask = saved;
+    flow
 }
 
 /// Why-not support: remembers the deepest step reached and the frame there.

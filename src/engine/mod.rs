@@ -5,6 +5,7 @@ pub mod agenda;
 pub mod compile;
 pub mod eval;
 pub mod explain;
+pub mod fast;
 pub mod matcher;
 pub mod memory;
 pub mod program;

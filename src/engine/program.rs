@@ -131,6 +131,8 @@ pub enum Cond {
 pub struct CondAt {
     pub cond: Cond,
     pub span: Span,
+    /// The condition's pre-decoded form when it is one of the commonest shapes (see `fast`).
+    pub fast: Option<super::fast::Fast>,
 }
 
 /// An action of a rule.

@@ -406,7 +406,11 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         for c in conds {
             if let Some(cond) = self.condition(c, scope, set_name, inputs) {
-                out.push(CondAt { cond, span: c.span() });
+                out.push(CondAt {
+                    fast: crate::engine::fast::Fast::of(&cond),
+                    cond,
+                    span: c.span(),
+                });
             }
         }
         out
