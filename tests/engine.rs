@@ -347,3 +347,51 @@ fn inputs_and_parameters_are_checked() {
     s.run().unwrap();
     assert!(s.conclusions().is_empty());
 }
+
+/// A run restricted to a goal asserts only the inputs that the rules it runs read; the answer for
+/// the goal is the full run's, and a missing input is still an error.
+#[test]
+fn a_goal_skips_inputs_no_relevant_rule_reads() {
+    let rules = r#"ruleset g "goal"
+input  a: int
+input  b: int = 0
+output twice, plus
+rule Twice "twice"
+when
+    a(?x)
+then
+    assert twice(?x * 2)
+end
+rule Plus "plus"
+when
+    a(?x)
+    b(?y)
+then
+    assert plus(?x + ?y)
+end
+"#;
+    let program = load_text("goal.rules", rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    s.set_input_text("a", "4").unwrap_or_else(|e| panic!("{e}"));
+    s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["twice(8)", "plus(4)"]);
+    assert_eq!(s.facts_of("b").len(), 1);
+
+    s.set_goal(&["twice"]);
+    s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["twice(8)"]);
+    assert_eq!(s.facts_of("a").len(), 1);
+    assert!(
+        s.facts_of("b").is_empty(),
+        "no rule that can conclude `twice` reads `b`"
+    );
+
+    s.set_goal(&["plus"]);
+    s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["plus(4)"]);
+    assert_eq!(s.facts_of("b").len(), 1);
+
+    s.set_goal(&["twice"]);
+    s.reset();
+    assert!(matches!(s.run(), Err(RunError::MissingInput(name)) if name == "a"));
+}

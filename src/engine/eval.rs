@@ -73,6 +73,9 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
             }
         }
         Expr::Binary(op, a, b) => {
+            if let Some(v) = pure_int(e, vars, params) {
+                return Ok(Value::Int(v));
+            }
             match op {
                 BinaryOp::And | BinaryOp::Or => {
                     let l = truth(&*operand(a, vars, params, calls)?, op.symbol())?;
@@ -162,6 +165,16 @@ pub fn eval_test(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) ->
     use BinaryOp::*;
     match e {
         Expr::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
+            if let (Some(x), Some(y)) = (pure_int(a, vars, params), pure_int(b, vars, params)) {
+                return Ok(Truth::Bool(match op {
+                    Eq => x == y,
+                    Ne => x != y,
+                    Lt => x < y,
+                    Le => x <= y,
+                    Gt => x > y,
+                    _ => x >= y,
+                }));
+            }
             let l = operand(a, vars, params, calls)?;
             let r = operand(b, vars, params, calls)?;
             let t = match (op, &*l, &*r) {
@@ -176,17 +189,59 @@ pub fn eval_test(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) ->
             Ok(Truth::Bool(t))
         }
         Expr::Binary(op @ (And | Or), a, b) => {
-            let l = truth(&*operand(a, vars, params, calls)?, op.symbol())?;
+            // Each side is itself a test: evaluated as one, so `?r > 0 or ?n > 0` builds no value.
+            let side = |t: Truth| match t {
+                Truth::Bool(b) => Ok(b),
+                Truth::Other(v) => truth(&v, op.symbol()),
+            };
+            let l = side(eval_test(a, vars, params, calls)?)?;
             if (*op == And && !l) || (*op == Or && l) {
                 return Ok(Truth::Bool(l));
             }
-            Ok(Truth::Bool(truth(&*operand(b, vars, params, calls)?, op.symbol())?))
+            Ok(Truth::Bool(side(eval_test(b, vars, params, calls)?)?))
         }
         Expr::Unary(UnaryOp::Not, x) => match &*operand(x, vars, params, calls)? {
             Value::Bool(b) => Ok(Truth::Bool(!b)),
             v => Err(EvalError::Type(format!("`!` needs true or false, got {v}"))),
         },
         other => Ok(truth_of(operand(other, vars, params, calls)?.into_owned())),
+    }
+}
+
+/// The value of an integer expression that calls nothing — integer constants, variables and
+/// parameters holding integers, `+ - * / %` and negation — computed in registers. `None` for any
+/// other shape or type, a zero divisor or an overflow: the general path then evaluates it, and
+/// gives the same value or raises the same error (nothing here has an effect to repeat).
+///
+/// Why: the general path hands each operand back as a `Result<Cow<Value>>` through memory, and
+/// those copies stall on store forwarding; `?v + trump_bonus` or `3 * ?c - ?n` need none of it.
+#[inline]
+fn pure_int(e: &Expr, vars: &[Value], params: &[Value]) -> Option<i64> {
+    let v = match e {
+        Expr::Const(v) => v,
+        Expr::Var(s) => &vars[*s as usize],
+        Expr::Param(i) => &params[*i as usize],
+        Expr::Binary(op, a, b) => {
+            use BinaryOp::*;
+            if !matches!(op, Add | Sub | Mul | Div | Rem) {
+                return None;
+            }
+            let x = pure_int(a, vars, params)?;
+            let y = pure_int(b, vars, params)?;
+            return match op {
+                Add => x.checked_add(y),
+                Sub => x.checked_sub(y),
+                Mul => x.checked_mul(y),
+                Div => x.checked_div(y),
+                _ => x.checked_rem(y),
+            };
+        }
+        Expr::Unary(UnaryOp::Neg, x) => return pure_int(x, vars, params)?.checked_neg(),
+        _ => return None,
+    };
+    match v {
+        Value::Int(i) => Some(*i),
+        _ => None,
     }
 }
 

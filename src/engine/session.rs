@@ -169,6 +169,10 @@ pub struct Session {
     /// When a what-if looks at one relation only: the rules that can matter to it (the others
     /// are never seeded). None = every rule.
     relevant: Option<Arc<[bool]>>,
+    /// Under a `relevant` mask: which inputs some relevant rule reads, computed once per mask
+    /// (the mask's address says which). An input no relevant rule reads is not asserted: nothing
+    /// that runs could match it.
+    read_inputs: Option<(usize, Vec<bool>)>,
     frame: Frame,
     /// Where a selection-time match's mask and matched facts are copied (kept to reuse its
     /// allocation); its values stay in `frame`, which a stopped search leaves as they were.
@@ -218,6 +222,7 @@ impl Session {
             fired_per_rule: vec![0; program.rules.len()],
             trace: Vec::new(),
             relevant: None,
+            read_inputs: None,
             whatif: WhatIfRunner {
                 library,
                 self_program: Some(program.clone()),
@@ -397,12 +402,16 @@ impl Session {
         }
         self.stats = Stats::default();
         let prog = self.prog.clone();
+        self.note_read_inputs();
         for (i, decl) in prog.inputs.iter().enumerate() {
             // Inserted straight from the input slot: working memory keeps its own copy.
             let v = match (&self.inputs[i], &decl.default) {
                 (Some(v), _) | (None, Some(v)) => v,
                 (None, None) => return Err(RunError::MissingInput(decl.name.clone())),
             };
+            if self.read_inputs.as_ref().is_some_and(|(_, read)| !read[i]) {
+                continue;
+            }
             if let Some(id) = self
                 .mem
                 .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
@@ -492,6 +501,24 @@ impl Session {
             stop,
             stats: self.stats.clone(),
         })
+    }
+
+    /// Brings `read_inputs` up to date with the `relevant` mask.
+    fn note_read_inputs(&mut self) {
+        let Some(mask) = &self.relevant else {
+            self.read_inputs = None;
+            return;
+        };
+        let id = mask.as_ptr() as usize;
+        if self.read_inputs.as_ref().is_some_and(|(known, _)| *known == id) {
+            return;
+        }
+        let mut read_rels = vec![false; self.prog.relations.len()];
+        for (rule, _) in self.prog.rules.iter().zip(mask.iter()).filter(|(_, keep)| **keep) {
+            mark_read(&rule.conds, &mut read_rels);
+        }
+        let read = self.prog.inputs.iter().map(|d| read_rels[d.rel as usize]).collect();
+        self.read_inputs = Some((id, read));
     }
 
     fn drop_activation(&mut self, rule: u32, reason: impl FnOnce() -> String) {
@@ -870,6 +897,17 @@ fn parse_list(t: &str) -> Option<Value> {
         });
     }
     Some(Value::list(items))
+}
+
+/// Marks the relations that the patterns of `conds` (and of their `not` and aggregate bodies) read.
+fn mark_read(conds: &[CondAt], read: &mut [bool]) {
+    for c in conds {
+        match &c.cond {
+            Cond::Pattern { rel, .. } => read[*rel as usize] = true,
+            Cond::Not { body } | Cond::Aggregate { body, .. } => mark_read(body, read),
+            _ => {}
+        }
+    }
 }
 
 /// Records, per relation, the argument positions any pattern may look up by value.
