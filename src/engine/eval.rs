@@ -11,11 +11,17 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 use thiserror::Error;
 
-/// Why an expression could not be evaluated.
+/// Why an expression could not be evaluated. Boxed, as `BuiltinError` is: a result then costs no
+/// more than its value (a `Result<bool, EvalError>` comes back in registers), and errors are rare.
 #[derive(Debug, Clone, PartialEq, Error)]
-pub enum EvalError {
+#[error(transparent)]
+pub struct EvalError(Box<EvalFailure>);
+
+/// What went wrong.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum EvalFailure {
     #[error(transparent)]
-    Builtin(Box<BuiltinError>),
+    Builtin(BuiltinError),
     #[error("{0}")]
     Type(String),
     #[error("division by zero in `{0}`")]
@@ -26,9 +32,34 @@ pub enum EvalError {
     Index { index: i64, len: usize },
 }
 
+/// Constructors named after the failures they make (`EvalError::Type(message)`).
+#[allow(non_snake_case)]
+impl EvalError {
+    pub fn Type(message: String) -> EvalError {
+        EvalError(Box::new(EvalFailure::Type(message)))
+    }
+
+    pub fn DivisionByZero(expr: String) -> EvalError {
+        EvalError(Box::new(EvalFailure::DivisionByZero(expr)))
+    }
+
+    pub fn Overflow(expr: String) -> EvalError {
+        EvalError(Box::new(EvalFailure::Overflow(expr)))
+    }
+
+    pub fn index(index: i64, len: usize) -> EvalError {
+        EvalError(Box::new(EvalFailure::Index { index, len }))
+    }
+
+    /// What went wrong.
+    pub fn failure(&self) -> &EvalFailure {
+        &self.0
+    }
+}
+
 impl From<BuiltinError> for EvalError {
     fn from(e: BuiltinError) -> Self {
-        EvalError::Builtin(Box::new(e))
+        EvalError(Box::new(EvalFailure::Builtin(e)))
     }
 }
 
@@ -108,7 +139,7 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
                 Value::Cards(c) => c.cards().get(a).map(|c| Value::Card(*c)),
                 _ => None,
             });
-            item.ok_or(EvalError::Index { index: n, len })?
+            item.ok_or_else(|| EvalError::index(n, len))?
         }
     })
 }
