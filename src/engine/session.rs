@@ -590,15 +590,22 @@ impl Session {
                 Action::Assert { rel, args } => {
                     let mut values: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
                     for a in args {
-                        let v =
-                            super::eval::eval(a, vars, &self.params, &mut self.stats.builtin_calls).map_err(|e| {
-                                RunError::InRule {
-                                    rule: rule.name.clone(),
-                                    location: location(prog, rule.span),
-                                    message: e.to_string(),
-                                }
-                            })?;
-                        values.push(v);
+                        // A variable, constant or parameter (most arguments) is copied straight
+                        // in: no evaluation result to move through on its way.
+                        match a {
+                            Expr::Var(s) => values.push(vars[*s as usize].clone()),
+                            Expr::Const(v) => values.push(v.clone()),
+                            Expr::Param(i) => values.push(self.params[*i as usize].clone()),
+                            _ => values.push(
+                                super::eval::eval(a, vars, &self.params, &mut self.stats.builtin_calls).map_err(
+                                    |e| RunError::InRule {
+                                        rule: rule.name.clone(),
+                                        location: location(prog, rule.span),
+                                        message: e.to_string(),
+                                    },
+                                )?,
+                            ),
+                        }
                     }
                     if let Some(id) = self.mem.insert_owned(*rel, values, Origin::Firing(firing)) {
                         self.on_new_fact(prog, id)?;
