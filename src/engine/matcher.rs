@@ -74,8 +74,16 @@ impl Frame {
     #[inline]
     fn bind_ref(&mut self, s: Slot, v: &Value) {
         let slot = &mut self.vars[s as usize];
-        if !slot.same(v) {
-            *slot = v.clone();
+        match v {
+            // An integer is rebuilt from its payload, not copied as a block: a block copy reads
+            // bytes its maker wrote piecewise moments ago (a built-in's answer), which stalls on
+            // store forwarding — ~30 ns a binding on this machine.
+            Value::Int(i) => *slot = Value::Int(*i),
+            _ => {
+                if !slot.same(v) {
+                    *slot = v.clone();
+                }
+            }
         }
         self.mask |= 1u64 << s;
     }
@@ -345,11 +353,14 @@ fn solve_other<S: Steps + ?Sized>(
             // A plain loop: collecting through `Result` adapters costs more than the call itself.
             let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
             for a in inputs {
-                argv.push(
-                    operand(a, &frame.vars, ctx.params, &mut ctx.calls)
-                        .map_err(err)?
-                        .into_owned(),
-                );
+                // A variable, constant or parameter is copied straight in (no evaluation result
+                // to move through); anything else is evaluated.
+                argv.push(match a {
+                    Expr::Var(s) => frame.vars[*s as usize].clone(),
+                    Expr::Const(v) => v.clone(),
+                    Expr::Param(i) => ctx.params[*i as usize].clone(),
+                    _ => eval(a, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?,
+                });
             }
             ctx.calls += 1;
             let mut sols = Solutions::new(outputs.len());
