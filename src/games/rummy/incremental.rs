@@ -193,12 +193,12 @@ impl HandState {
             return Ok(());
         }
         if self.try_undo(card, false) {
-            self.hand.add(card)?;
+            self.put(bit);
             return Ok(());
         }
         // Before the hand changes: a pending change is rebuilt with the hand it left.
         self.commit();
-        self.hand.add(card)?;
+        self.put(bit);
         self.undo_value = self.value;
         self.undo = Some((card, true));
         // Every island exact (an unknown one makes the minima `u64::MAX`) and the card
@@ -276,14 +276,14 @@ impl HandState {
             return Ok(());
         }
         if self.try_undo(card, true) {
-            self.hand.remove(card)?;
+            self.take(card_bit);
             return Ok(());
         }
         // Before the hand changes: a pending change is rebuilt with the hand it left.
         self.commit();
         // Inert in the hand before the removal (the card's lane and rank lie in its island).
         let inert = is_inert(self.hand.one, card_bit, self.options.ace_high);
-        self.hand.remove(card)?;
+        self.take(card_bit);
         let Some(pos) = self.island_of(card) else {
             self.full();
             return Ok(());
@@ -387,6 +387,27 @@ impl HandState {
             }
         }
         total
+    }
+
+    /// Adds a copy of the natural card at lane bit `bit`, known to be held at most once
+    /// (`Hand::add` without its checks and error, which `add` made already).
+    fn put(&mut self, bit: u32) {
+        let m = 1u64 << bit;
+        if self.hand.one & m != 0 {
+            self.hand.two |= m;
+        } else {
+            self.hand.one |= m;
+        }
+    }
+
+    /// Removes a copy of the natural card at lane bit `bit`, known to be held.
+    fn take(&mut self, bit: u32) {
+        let m = 1u64 << bit;
+        if self.hand.two & m != 0 {
+            self.hand.two &= !m;
+        } else {
+            self.hand.one &= !m;
+        }
     }
 
     /// Whether the hand needs the joker search once its cells are `one` (`needs_joker_search`
