@@ -9,7 +9,7 @@
 
 use super::card::{rank_points, Card};
 use super::error::RummyError;
-use super::evaluate::{evaluate, lane_points, needs_joker_search, Evaluation, IslandEval};
+use super::evaluate::{evaluate, lane_points, Evaluation, IslandEval};
 use super::grid::{islands_by_fill, rank_column, run_capable, set_capable};
 use super::hand::Hand;
 use super::options::Options;
@@ -45,6 +45,12 @@ pub struct HandState {
     /// same pass that finds the touched islands), and their value before the last change.
     value: Value,
     undo_value: Value,
+    /// The last change, when it was a card that can join no meld (`is_inert`) and its
+    /// islands are not yet rebuilt: such a card changes no placement, so the hand's value only
+    /// gains or loses its deadwood, and `value` is already current. The islands are rebuilt by
+    /// the next change that does not undo it (`commit`), or in a copy by `evaluation`: an AI
+    /// that tries a card and takes it back never pays for them.
+    pending: Option<(Card, bool)>,
     /// Islands solved since creation (the bench and tests read it).
     pub islands_solved: u64,
 }
@@ -61,6 +67,7 @@ impl HandState {
             undo_inserted: 0,
             value: Value::DONE,
             undo_value: Value::DONE,
+            pending: None,
             islands_solved: 0,
         };
         state.full();
@@ -69,6 +76,7 @@ impl HandState {
 
     fn full(&mut self) {
         self.undo = None;
+        self.pending = None;
         let e = evaluate(&self.hand, &self.options);
         self.islands_solved += e.islands.len() as u64;
         self.islands.clear();
@@ -111,9 +119,23 @@ impl HandState {
             .map(|(_, i)| i)
     }
 
-    /// Drops the islands the last change replaced (its undo is no longer possible).
+    /// Drops the islands the last change replaced (its undo is no longer possible), after
+    /// rebuilding the islands of a pending inert change (`pending`) with the hand as that
+    /// change left it: call before the hand changes again.
     fn commit(&mut self) {
         self.undo = None;
+        if let Some((card, added)) = self.pending.take() {
+            // The value already counts the change: only the islands are rebuilt.
+            if added {
+                self.place_added(card.lane_bit());
+            } else if let Some(pos) = self.island_of(card) {
+                self.place_removed(pos, card);
+            } else {
+                // Unreachable (the card was in the hand): rebuild everything.
+                self.full();
+                return;
+            }
+        }
         if self.hidden != 0 {
             let hidden = self.hidden;
             let mut k = 0;
@@ -128,6 +150,11 @@ impl HandState {
     /// The full `Evaluation` of the current hand (no re-solving), islands in the order
     /// [`evaluate`] lists them (by lowest card).
     pub fn evaluation(&self) -> Evaluation {
+        if self.pending.is_some() {
+            let mut built = self.clone();
+            built.commit();
+            return built.evaluation();
+        }
         match &self.joker {
             Some(e) => (**e).clone(),
             None => {
@@ -139,10 +166,6 @@ impl HandState {
         }
     }
 
-    fn joker_path(&self) -> bool {
-        needs_joker_search(&self.hand, &self.options)
-    }
-
     /// Restores the islands saved by the previous operation if it was the inverse of this
     /// one (`added` says whether that operation added `card`).
     fn try_undo(&mut self, card: Card, added: bool) -> bool {
@@ -152,23 +175,49 @@ impl HandState {
         let kept = self.islands.len().saturating_sub(self.undo_inserted);
         self.islands.truncate(kept);
         self.hidden = 0;
+        self.pending = None;
         self.value = self.undo_value;
         true
     }
 
     /// Adds a card; re-solves only the island it joins (nothing at all when it puts back the
-    /// card just removed).
+    /// card just removed, or when it can join no meld).
     pub fn add(&mut self, card: Card) -> Result<(), RummyError> {
-        self.hand.add(card)?;
-        if card.is_joker() || self.joker_path() {
+        let bit = card.lane_bit();
+        // The checks below read the hand as it will be, without copying it (a copy written
+        // field by field and read back whole stalls on the store).
+        if card.is_joker() || self.hand.count(card) == 2 || self.wild_after(self.hand.one | 1u64 << bit) {
+            // A joker, or the refused third copy (`Hand::add` says why, changing nothing).
+            self.hand.add(card)?;
             self.full();
             return Ok(());
         }
         if self.try_undo(card, false) {
+            self.put(bit);
             return Ok(());
         }
+        // Before the hand changes: a pending change is rebuilt with the hand it left.
         self.commit();
-        let bit = card.lane_bit();
+        self.put(bit);
+        self.undo_value = self.value;
+        self.undo = Some((card, true));
+        // Every island exact (an unknown one makes the minima `u64::MAX`) and the card
+        // inert: the islands it links keep their answers and it is dumped, so the hand's
+        // value gains its deadwood; the islands wait (`pending`).
+        if self.value.min_cp != u64::MAX && is_inert(self.hand.one, bit, self.options.ace_high) {
+            self.value = self.value.combine(Value::single(1, rank_points((bit % 16) as u8)));
+            self.pending = Some((card, true));
+            self.undo_inserted = 0;
+            return Ok(());
+        }
+        self.value = self.place_added(bit);
+        self.undo_inserted = 1;
+        Ok(())
+    }
+
+    /// Replaces the islands a card just added at `bit` touches by the island they make with
+    /// it (hidden, pushed at the end) and returns the hand's new value.
+    fn place_added(&mut self, bit: u32) -> Value {
         let near = self.neighbourhood(bit);
         // The touched islands, found without a branch per island (which one touches the
         // card is a coin toss for the branch predictor).
@@ -190,7 +239,6 @@ impl HandState {
             .value
             .without(joined.value)
             .unwrap_or_else(|| self.live().fold(Value::DONE, |acc, i| acc.combine(i.value)));
-        self.undo_value = self.value;
         let value = if joined.exact && is_inert(self.hand.one, bit, self.options.ace_high) {
             // The card can join no meld, and (see `is_inert`) gave no other card a
             // placement: the islands it links keep their answers, and it is dumped.
@@ -206,37 +254,75 @@ impl HandState {
         } else {
             self.insert(mask)
         };
-        self.value = rest.combine(value);
-        self.undo = Some((card, true));
-        self.undo_inserted = 1;
-        Ok(())
+        rest.combine(value)
     }
 
     /// Removes a card; re-solves only its island (split into its new components).
     pub fn remove(&mut self, card: Card) -> Result<(), RummyError> {
-        let was_joker_path = self.joker.is_some();
-        self.hand.remove(card)?;
-        if card.is_joker() || was_joker_path || self.joker_path() {
+        let card_bit = card.lane_bit();
+        // The cells once a natural card went (read only after `is_joker`: a joker has no cell).
+        let one_after = || {
+            if self.hand.two >> card_bit & 1 != 0 {
+                self.hand.one
+            } else {
+                self.hand.one & !(1u64 << card_bit)
+            }
+        };
+        if card.is_joker() || self.joker.is_some() || self.hand.count(card) == 0 || self.wild_after(one_after()) {
+            // A joker, the joker search before or after, or a card not held (`Hand::remove`
+            // says why, changing nothing).
+            self.hand.remove(card)?;
             self.full();
             return Ok(());
         }
         if self.try_undo(card, true) {
+            self.take(card_bit);
             return Ok(());
         }
+        // Before the hand changes: a pending change is rebuilt with the hand it left.
         self.commit();
-        let bit = 1u64 << card.lane_bit();
-        let Some(pos) = self.islands.iter().position(|island| island.cards.one & bit != 0) else {
+        // Inert in the hand before the removal (the card's lane and rank lie in its island).
+        let inert = is_inert(self.hand.one, card_bit, self.options.ace_high);
+        self.take(card_bit);
+        let Some(pos) = self.island_of(card) else {
             self.full();
             return Ok(());
         };
-        let mut rest = match self.value.without(self.islands[pos].value) {
+        self.undo_value = self.value;
+        self.undo = Some((card, false));
+        // Every island exact and the card inert: it was dumped in every arrangement and gave
+        // no card a placement, so the hand's value loses its deadwood; the islands wait.
+        let dumped = Value::single(1, rank_points((card_bit % 16) as u8));
+        if inert && self.value.min_cp != u64::MAX {
+            if let Some(value) = self.value.without(dumped) {
+                self.value = value;
+                self.pending = Some((card, false));
+                self.undo_inserted = 0;
+                return Ok(());
+            }
+        }
+        let rest = match self.value.without(self.islands[pos].value) {
             Some(rest) => rest,
             None => {
                 let all = self.islands.iter().enumerate().filter(|&(k, _)| k != pos);
                 all.fold(Value::DONE, |acc, (_, i)| acc.combine(i.value))
             }
         };
-        self.undo_value = self.value;
+        self.value = rest.combine(self.place_removed(pos, card));
+        Ok(())
+    }
+
+    /// The index of the live island holding `card`'s cell.
+    fn island_of(&self, card: Card) -> Option<usize> {
+        let bit = 1u64 << card.lane_bit();
+        let hidden = self.hidden;
+        (0..self.islands.len()).find(|&k| hidden >> k & 1 == 0 && self.islands[k].cards.one & bit != 0)
+    }
+
+    /// Replaces island `pos`, which held `card` (just removed from the hand), by its new
+    /// components (the old one hidden, the new ones pushed at the end) and returns their
+    /// combined value.
+    fn place_removed(&mut self, pos: usize, card: Card) -> Value {
         let old = self.islands[pos];
         self.hidden = 1 << pos;
         let left = old.cards.one & self.hand.one;
@@ -245,19 +331,20 @@ impl HandState {
         // their flags and the island's answer only loses the card's deadwood.
         let inert = old.exact && is_inert(old.cards.one, card_bit, self.options.ace_high);
         self.undo_inserted = 0;
+        let mut total = Value::DONE;
         if left == 0 {
             // A lone card went: nothing to re-solve.
         } else if left == old.cards.one {
             // A second copy went: same cells, new counts.
             let fewer = old.value.without(Value::single(1, rank_points((card_bit % 16) as u8)));
-            rest = rest.combine(match fewer {
+            total = match fewer {
                 Some(value) if inert => {
                     let cards = Hand::from_masks(left, self.hand.two & left, 0);
                     self.islands.push(IslandEval { cards, value, ..old });
                     value
                 }
                 _ => self.insert(left),
-            });
+            };
             self.undo_inserted = 1;
         } else {
             let parts = islands_by_fill(left, self.options.ace_high);
@@ -295,13 +382,38 @@ impl HandState {
                 } else {
                     self.insert(part)
                 };
-                rest = rest.combine(value);
+                total = total.combine(value);
                 self.undo_inserted += 1;
             }
         }
-        self.value = rest;
-        self.undo = Some((card, false));
-        Ok(())
+        total
+    }
+
+    /// Adds a copy of the natural card at lane bit `bit`, known to be held at most once
+    /// (`Hand::add` without its checks and error, which `add` made already).
+    fn put(&mut self, bit: u32) {
+        let m = 1u64 << bit;
+        if self.hand.one & m != 0 {
+            self.hand.two |= m;
+        } else {
+            self.hand.one |= m;
+        }
+    }
+
+    /// Removes a copy of the natural card at lane bit `bit`, known to be held.
+    fn take(&mut self, bit: u32) {
+        let m = 1u64 << bit;
+        if self.hand.two & m != 0 {
+            self.hand.two &= !m;
+        } else {
+            self.hand.one &= !m;
+        }
+    }
+
+    /// Whether the hand needs the joker search once its cells are `one` (`needs_joker_search`
+    /// for a natural card added or removed: the printed jokers do not change).
+    fn wild_after(&self, one: u64) -> bool {
+        self.hand.jokers > 0 || self.options.wild_rank.is_some_and(|r| one & rank_column(r as u32) != 0)
     }
 
     /// Cells whose island a card at `bit` joins: itself, its suit neighbours, its rank.
@@ -376,7 +488,10 @@ fn placed_cells(one: u64, ace_high: bool) -> u64 {
 /// suit's lane and its rank only.)
 fn is_inert(one: u64, bit: u32, ace_high: bool) -> bool {
     let rank = bit % 16;
-    if (one & rank_column(rank)).count_ones() >= 3 {
+    // The rank held in three suits or more (bit by bit: no popcount instruction here).
+    let column = (one >> rank) & 0x0001_0001_0001_0001;
+    let (a, b, c, d) = (column & 1, column >> 16 & 1, column >> 32 & 1, column >> 48);
+    if a & b & (c | d) | c & d & (a | b) != 0 {
         return false;
     }
     let mut lane = (one >> (bit - rank)) & 0x1FFF;
@@ -465,6 +580,86 @@ mod tests {
         assert_eq!(state.islands_solved, before);
         assert_eq!(state.evaluation(), evaluate(state.hand(), state.options()));
         assert_eq!(state.value().min_cards(), 3);
+    }
+
+    /// A card that can join no meld waits (`pending`): its islands are rebuilt by the next
+    /// change, with the hand that change found, or in a copy by `evaluation`. Each step is
+    /// checked against a full solve, and none of them searches.
+    #[test]
+    fn a_pending_inert_change_is_rebuilt_by_the_next_one() {
+        let parse = |t: &str| Hand::parse(t).unwrap().cards()[0];
+        for ace_high in [false, true] {
+            let options = Options {
+                ace_high,
+                ..Options::default()
+            };
+            let mut state = HandState::new(Hand::parse("2H 3H 4H 9C KD").unwrap(), options);
+            let before = state.islands_solved;
+            let check = |state: &HandState| {
+                let full = evaluate(state.hand(), state.options());
+                assert_eq!(state.value(), full.value, "{}", state.hand());
+                assert_eq!(state.evaluation(), full, "{}", state.hand());
+            };
+            // 4S again (a second copy of a pending card), then 5S next to it: each rebuilds
+            // the one before with the hand it left.
+            for text in ["4S", "4S", "5S", "TC"] {
+                state.add(parse(text)).unwrap();
+                assert!(state.pending.is_some(), "{text}");
+                check(&state);
+            }
+            // Removing pending or settled inert cards, then adding another.
+            for text in ["4S", "9C", "TC"] {
+                state.remove(parse(text)).unwrap();
+                assert!(state.pending.is_some(), "{text}");
+                check(&state);
+            }
+            state.add(parse("KC")).unwrap();
+            check(&state);
+            assert_eq!(state.islands_solved, before);
+            // 4D makes rank 4 a set with 4H 4S: not inert, so the pending KC is rebuilt and
+            // the island searched (or found in the cache).
+            state.add(parse("4D")).unwrap();
+            assert!(state.pending.is_none());
+            check(&state);
+            // Undo of a pending change restores the value and leaves nothing pending.
+            state.add(parse("8C")).unwrap();
+            state.remove(parse("8C")).unwrap();
+            assert!(state.pending.is_none());
+            check(&state);
+            // A joker after a pending change: the full evaluation takes over.
+            state.add(parse("8C")).unwrap();
+            state.add(Card::JOKER).unwrap();
+            check(&state);
+            state.remove(Card::JOKER).unwrap();
+            check(&state);
+        }
+    }
+
+    /// Refused changes leave the state as it was (the checks read the hand without changing
+    /// it first).
+    #[test]
+    fn refused_changes_change_nothing() {
+        let hand = Hand::parse("2H 2H 3H 4H 9C").unwrap();
+        let mut state = HandState::new(hand, Options::default());
+        let two = Card::new(1, 1).unwrap();
+        let value = state.value();
+        assert!(state.add(two).is_err());
+        assert!(state.remove(Card::new(5, 0).unwrap()).is_err());
+        assert!(state.remove(Card::JOKER).is_err());
+        assert_eq!(*state.hand(), hand);
+        assert_eq!(state.value(), value);
+        assert_eq!(state.evaluation(), evaluate(&hand, &Options::default()));
+        // A wild rank: adding a card of it switches to the joker search and back.
+        let options = Options {
+            wild_rank: Some(6),
+            ..Options::default()
+        };
+        let mut state = HandState::new(hand, options);
+        let seven = Card::new(6, 2).unwrap();
+        state.add(seven).unwrap();
+        assert_eq!(state.value(), evaluate(state.hand(), &options).value);
+        state.remove(seven).unwrap();
+        assert_eq!(state.evaluation(), evaluate(&hand, &options));
     }
 
     #[test]

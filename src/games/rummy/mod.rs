@@ -63,7 +63,9 @@
 //!   not, points depend on them). Results never depend on the caches (tests compare).
 //! - [`HandState`] keeps one level of undo: removing the card just added (or adding back the
 //!   card just removed) restores the cached islands without solving anything — the
-//!   make/unmake pattern of an AI trying every draw and every discard.
+//!   make/unmake pattern of an AI trying every draw and every discard. A card that can join
+//!   no meld only changes the deadwood: the value is updated at once and the islands are
+//!   rebuilt at the next change that does not undo it (or in a copy, by `evaluation`).
 //! - Jokers: a printed joker or a card of `wild_rank` stands for any missing card of a run or
 //!   set; a meld needs at least one card read as itself; a meld may hold more jokers than
 //!   naturals. Dumped jokers and wild cards score `joker_points` (default 0). A joker joins

@@ -702,8 +702,15 @@ impl IslandSolver {
     /// may join), not on the rank, so it is built once per shape and thread and reused (the
     /// enumeration walks up to 81 set usages × 81 run splits; a sweep needs it at every rank).
     /// The column plan at rank `p` from `memo` ([`Scratch::column_plans`]); `act` lists the
-    /// island's suits (the skips depend on them).
-    fn column_plan<'m>(&self, p: u8, act: &[usize], memo: &'m mut FxHashMap<u64, ColumnPlan>) -> &'m ColumnPlan {
+    /// suits whose rows the sweep scans (the skips depend on them), `act_mask` the same as
+    /// bits.
+    fn column_plan<'m>(
+        &self,
+        p: u8,
+        act: &[usize],
+        act_mask: u8,
+        memo: &'m mut FxHashMap<u64, ColumnPlan>,
+    ) -> &'m ColumnPlan {
         let k = p as usize;
         let mut shape = u32::from(self.setcap & (1 << p) != 0) << 16;
         for s in 0..4 {
@@ -712,13 +719,16 @@ impl IslandSolver {
             let high = u32::from(p == 0 && self.runcap[s] & 0x2000 != 0);
             shape |= (c | run << 2 | high << 3) << (4 * s);
         }
-        let key = u64::from(shape) | u64::from(self.rows) << 32;
+        let key = u64::from(shape) | u64::from(act_mask) << 32;
         memo.entry(key).or_insert_with(|| {
             let options = column_options_of(shape);
             let mut skip = vec![[0u16; 4]; options.len()];
             for j in (0..options.len()).rev() {
                 for (d, &s) in act.iter().enumerate() {
-                    // Slots of suits 0..=s (suits absent from the island are always 0).
+                    // Slots of suits 0..=s (suits absent from the island are always 0; those
+                    // of a suit the sweep does not scan only make the skip shorter: an option
+                    // that dies at suit `s` takes with it every option sharing the slots of
+                    // the scanned suits up to `s`, a superset of those compared here).
                     let shift = 8 * (3 - s as u32);
                     let same = j + 1 < options.len() && (options[j + 1].slots ^ options[j].slots) >> shift == 0;
                     skip[j][d] = if same { skip[j + 1][d] } else { (j + 1) as u16 };
@@ -894,12 +904,20 @@ impl IslandSolver {
         layers[0].clear();
         layers[0].push(key_of(self.lo, &[Row::default(); 4]) >> 5, Value::DONE);
         let mut cur = 0usize;
+        // The rows scanned: those with a run-capable card. A row without one never holds a
+        // run, so its automaton has one move whatever the column options do (no run to open,
+        // end or extend, and three dumped cards in a row would be a run window): its state
+        // only records its dumps, which nothing reads. Leaving it out skips its lookups
+        // and merges the states that differ only there (a set-only card dumped or not). Its
+        // cards still choose sets or the dump in the column options.
         let mut act = [0usize; 4];
         let mut n_act = 0usize;
+        let mut act_mask = 0u8;
         for s in 0..4 {
-            if self.rows & (1 << s) != 0 {
+            if self.rows & (1 << s) != 0 && self.runcap[s] != 0 {
                 act[n_act] = s;
                 n_act += 1;
+                act_mask |= 1 << s;
             }
         }
         let act = &act[..n_act];
@@ -909,7 +927,7 @@ impl IslandSolver {
             // The column options at this rank, shared by every state of the layer (see
             // `ColumnPlan`); their dumped cards score this rank's points.
             let (options, skip, points): (&[ColumnOption], &[[u16; 4]], u32) = if column {
-                let plan = self.column_plan(p, act, column_plans);
+                let plan = self.column_plan(p, act, act_mask, column_plans);
                 (&plan.options, &plan.skip, rank_points(p))
             } else {
                 (&END_OPTIONS, &END_SKIP, 0)
