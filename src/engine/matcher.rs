@@ -75,9 +75,8 @@ impl Frame {
     fn bind_ref(&mut self, s: Slot, v: &Value) {
         let slot = &mut self.vars[s as usize];
         match v {
-            // An integer is rebuilt from its payload, not copied as a block: a block copy reads
-            // bytes its maker wrote piecewise moments ago (a built-in's answer), which stalls on
-            // store forwarding — ~30 ns a binding on this machine.
+            // An integer is rebuilt from its payload (as `Value::fresh_copy` does): a built-in's
+            // answer, bound moments after it was made, would stall a block copy.
             Value::Int(i) => *slot = Value::Int(*i),
             _ => {
                 if !slot.same(v) {
