@@ -197,27 +197,14 @@ pub fn eval_test(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) ->
     match e {
         Expr::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
             if let (Some(x), Some(y)) = (pure_int(a, vars, params), pure_int(b, vars, params)) {
-                return Ok(Truth::Bool(match op {
-                    Eq => x == y,
-                    Ne => x != y,
-                    Lt => x < y,
-                    Le => x <= y,
-                    Gt => x > y,
-                    _ => x >= y,
-                }));
+                return Ok(Truth::Bool(compare_ints(*op, x, y)));
             }
             let l = operand(a, vars, params, calls)?;
             let r = operand(b, vars, params, calls)?;
-            let t = match (op, &*l, &*r) {
-                (Eq, Value::Int(x), Value::Int(y)) => x == y,
-                (Ne, Value::Int(x), Value::Int(y)) => x != y,
-                (Lt, Value::Int(x), Value::Int(y)) => x < y,
-                (Le, Value::Int(x), Value::Int(y)) => x <= y,
-                (Gt, Value::Int(x), Value::Int(y)) => x > y,
-                (Ge, Value::Int(x), Value::Int(y)) => x >= y,
-                _ => return Ok(truth_of(binary(*op, &l, &r)?)),
-            };
-            Ok(Truth::Bool(t))
+            match (&*l, &*r) {
+                (Value::Int(x), Value::Int(y)) => Ok(Truth::Bool(compare_ints(*op, *x, *y))),
+                _ => Ok(truth_of(binary(*op, &l, &r)?)),
+            }
         }
         Expr::Binary(op @ (And | Or), a, b) => {
             // Each side is itself a test: evaluated as one, so `?r > 0 or ?n > 0` builds no value.
@@ -273,6 +260,20 @@ fn pure_int(e: &Expr, vars: &[Value], params: &[Value]) -> Option<i64> {
     match v {
         Value::Int(i) => Some(*i),
         _ => None,
+    }
+}
+
+/// `x OP y` for a comparison operator (`==` `!=` `<` `<=` `>` `>=`; any other is false).
+#[inline(always)]
+pub fn compare_ints(op: BinaryOp, x: i64, y: i64) -> bool {
+    match op {
+        BinaryOp::Eq => x == y,
+        BinaryOp::Ne => x != y,
+        BinaryOp::Lt => x < y,
+        BinaryOp::Le => x <= y,
+        BinaryOp::Gt => x > y,
+        BinaryOp::Ge => x >= y,
+        _ => false,
     }
 }
 

@@ -13,59 +13,23 @@
 //! on the fast path before falling back is not counted twice (built-ins with a plain function are
 //! pure, so calling one again gives the same answer).
 
+use super::eval::compare_ints;
 use super::program::{Cond, Expr, Slot};
 use super::value::Value;
 use crate::builtins::registry::OneFn;
 use crate::lang::ast::{BinaryOp, UnaryOp};
 
-/// An integer comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl Cmp {
-    fn of(op: BinaryOp) -> Option<Cmp> {
-        Some(match op {
-            BinaryOp::Eq => Cmp::Eq,
-            BinaryOp::Ne => Cmp::Ne,
-            BinaryOp::Lt => Cmp::Lt,
-            BinaryOp::Le => Cmp::Le,
-            BinaryOp::Gt => Cmp::Gt,
-            BinaryOp::Ge => Cmp::Ge,
-            _ => return None,
-        })
-    }
-
-    #[inline(always)]
-    fn ints(self, a: i64, b: i64) -> bool {
-        match self {
-            Cmp::Eq => a == b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-        }
-    }
-}
-
 /// A recognised test or binding.
 #[derive(Clone, Copy)]
 pub enum Fast {
     /// `f(?arg) OP k`: a single-valued built-in of one variable against an integer constant.
-    CallCmpInt { f: OneFn, arg: Slot, cmp: Cmp, k: i64 },
+    CallCmpInt { f: OneFn, arg: Slot, cmp: BinaryOp, k: i64 },
     /// `f(?arg)` or `!f(?arg)`: a single-valued built-in answering true or false.
     CallTruth { f: OneFn, arg: Slot, negate: bool },
     /// `?a OP ?b`: two variables holding integers.
-    VarCmpVar { a: Slot, b: Slot, cmp: Cmp },
+    VarCmpVar { a: Slot, b: Slot, cmp: BinaryOp },
     /// `?a OP k`: a variable holding an integer against an integer constant.
-    VarCmpInt { a: Slot, cmp: Cmp, k: i64 },
+    VarCmpInt { a: Slot, cmp: BinaryOp, k: i64 },
     /// `?v = f(?arg)` with `?v` not yet bound.
     BindCall { slot: Slot, f: OneFn, arg: Slot },
 }
@@ -86,7 +50,11 @@ impl Fast {
     fn of_test(e: &Expr) -> Option<Fast> {
         match e {
             Expr::Binary(op, a, b) => {
-                let cmp = Cmp::of(*op)?;
+                use BinaryOp::*;
+                let cmp = *op;
+                if !matches!(cmp, Eq | Ne | Lt | Le | Gt | Ge) {
+                    return None;
+                }
                 match (&**a, &**b) {
                     (Expr::Var(a), Expr::Var(b)) => Some(Fast::VarCmpVar { a: *a, b: *b, cmp }),
                     (Expr::Var(a), Expr::Const(Value::Int(k))) => Some(Fast::VarCmpInt { a: *a, cmp, k: *k }),
@@ -116,7 +84,7 @@ impl Fast {
             Fast::CallCmpInt { f, arg, cmp, k } => match f(std::slice::from_ref(&vars[arg as usize])) {
                 Ok(Value::Int(n)) => {
                     *calls += 1;
-                    Some(cmp.ints(n, k))
+                    Some(compare_ints(cmp, n, k))
                 }
                 _ => None,
             },
@@ -128,11 +96,11 @@ impl Fast {
                 _ => None,
             },
             Fast::VarCmpVar { a, b, cmp } => match (&vars[a as usize], &vars[b as usize]) {
-                (Value::Int(x), Value::Int(y)) => Some(cmp.ints(*x, *y)),
+                (Value::Int(x), Value::Int(y)) => Some(compare_ints(cmp, *x, *y)),
                 _ => None,
             },
             Fast::VarCmpInt { a, cmp, k } => match &vars[a as usize] {
-                Value::Int(x) => Some(cmp.ints(*x, k)),
+                Value::Int(x) => Some(compare_ints(cmp, *x, k)),
                 _ => None,
             },
             Fast::BindCall { slot, f, arg } => {

@@ -6,6 +6,7 @@ use super::evaluate::{evaluate, Evaluation};
 use super::hand::Hand;
 use super::options::Options;
 use super::oracle;
+use super::solver::IslandSolver;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -361,7 +362,6 @@ fn a_small_budget_never_reuses_a_cached_answer() {
 /// witnesses and listings) agree on island-heavy and long-suit hands, both ace conventions.
 #[test]
 fn forward_sweep_matches_backward_search() {
-    use super::solver::IslandSolver;
     let mut rng = ChaCha8Rng::seed_from_u64(62);
     for i in 0..1_500 {
         let hand = if i % 2 == 0 {
@@ -383,7 +383,6 @@ fn forward_sweep_matches_backward_search() {
 /// oracle and the backward search.
 #[test]
 fn set_only_rows_left_out_of_the_sweep() {
-    use super::solver::IslandSolver;
     for text in [
         "5S 5H 5H 5D 5D",
         "5S 5S 5H 5D 5C 5C",
@@ -395,13 +394,7 @@ fn set_only_rows_left_out_of_the_sweep() {
     ] {
         let hand = Hand::parse(text).unwrap();
         for ace_high in [false, true] {
-            check(&hand, &options(ace_high));
-            let forward = IslandSolver::new(&hand, ace_high).solve(u64::MAX);
-            assert_eq!(
-                forward,
-                Some(IslandSolver::new(&hand, ace_high).solve_backward()),
-                "{text}"
-            );
+            oracle_and_both_searches(&hand, ace_high);
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(64);
@@ -430,13 +423,17 @@ fn set_only_rows_left_out_of_the_sweep() {
                 }
             }
         }
-        let ace_high = i % 2 == 1;
-        check(&hand, &options(ace_high));
-        let forward = IslandSolver::new(&hand, ace_high).solve(u64::MAX);
-        assert_eq!(
-            forward,
-            Some(IslandSolver::new(&hand, ace_high).solve_backward()),
-            "{hand}"
-        );
+        oracle_and_both_searches(&hand, i % 2 == 1);
     }
+}
+
+/// The hand against the oracle, and the forward search against the backward one.
+fn oracle_and_both_searches(hand: &Hand, ace_high: bool) {
+    check(hand, &options(ace_high));
+    let forward = IslandSolver::new(hand, ace_high).solve(u64::MAX);
+    assert_eq!(
+        forward,
+        Some(IslandSolver::new(hand, ace_high).solve_backward()),
+        "{hand}"
+    );
 }
