@@ -554,6 +554,16 @@ fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut 
     Ok(true)
 }
 
+/// Matches one pattern against the arguments of a fact already read (the seed of a join).
+pub fn match_values(
+    ctx: &mut Ctx<'_>,
+    args: &[PatArg],
+    values: &[Value],
+    frame: &mut Frame,
+) -> Result<bool, EvalError> {
+    match_args(ctx, args, values, frame)
+}
+
 /// Matches one pattern against one given fact (the seed of a join).
 pub fn match_fact(ctx: &mut Ctx<'_>, args: &[PatArg], fact: FactId, frame: &mut Frame) -> Result<bool, EvalError> {
     let mem = ctx.mem;

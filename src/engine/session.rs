@@ -650,8 +650,35 @@ impl Session {
     /// Joins a new fact with every rule pattern it can match; new activations go on the agenda.
     fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId) -> Result<(), RunError> {
         let rel = self.mem.fact(fact).rel;
-        for &(rule_idx, seed_idx) in &prog.triggers[rel as usize] {
-            if self.relevant.as_ref().is_some_and(|m| !m[rule_idx as usize]) {
+        let triggers = &prog.triggers[rel as usize];
+        if triggers.is_empty() {
+            return Ok(());
+        }
+        // One context and one read of the fact for all the rules it seeds (the same hand seeds
+        // nine rules in a classification): per rule, only the match itself.
+        let Session {
+            mem,
+            params,
+            whatif,
+            frame,
+            agenda,
+            relevant,
+            stats,
+            ..
+        } = self;
+        let mut ctx = Ctx {
+            prog,
+            mem,
+            params,
+            whatif,
+            calls: 0,
+            deepest: None,
+            track_depth: false,
+        };
+        let values = mem.args_of(fact);
+        let mut result = Ok(());
+        for &(rule_idx, seed_idx) in triggers {
+            if relevant.as_ref().is_some_and(|m| !m[rule_idx as usize]) {
                 continue;
             }
             let rule = &prog.rules[rule_idx as usize];
@@ -659,47 +686,41 @@ impl Session {
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
                 continue;
             };
-            self.frame.mask = 0;
-            self.frame.facts.clear();
-            let mut ctx = Ctx {
-                prog,
-                mem: &self.mem,
-                params: &self.params,
-                whatif: &mut self.whatif,
-                calls: 0,
-                deepest: None,
-                track_depth: false,
-            };
-            let matched = matcher::match_fact(&mut ctx, args, fact, &mut self.frame).map_err(|e| {
-                in_rule(
-                    prog,
-                    rule_idx,
-                    Box::new(MatchError {
-                        span: rule.conds[seed.cond as usize].span,
-                        error: MatchErrorKind::Eval(e),
-                    }),
-                )
-            })?;
-            if !matched {
-                self.stats.builtin_calls += ctx.calls;
-                continue;
+            frame.mask = 0;
+            frame.facts.clear();
+            match matcher::match_values(&mut ctx, args, values, frame) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    result = Err(in_rule(
+                        prog,
+                        rule_idx,
+                        Box::new(MatchError {
+                            span: rule.conds[seed.cond as usize].span,
+                            error: MatchErrorKind::Eval(e),
+                        }),
+                    ));
+                    break;
+                }
             }
-            self.frame.facts.push((seed.cond, fact));
-            let agenda = &mut self.agenda;
+            frame.facts.push((seed.cond, fact));
             let nvars = rule.var_names.len();
             let salience = rule.salience;
             let steps = PlanSteps {
                 conds: &rule.conds,
                 order: &seed.rest,
             };
-            let res = matcher::solve(&mut ctx, &steps, 0, fact, &mut self.frame, &mut |_, fr| {
+            let res = matcher::solve(&mut ctx, &steps, 0, fact, frame, &mut |_, fr| {
                 agenda.push(rule_idx, salience, fr.mask, &fr.vars[..nvars], &fr.facts);
                 Ok(Flow::Continue)
             });
-            self.stats.builtin_calls += ctx.calls;
-            res.map_err(|e| in_rule(prog, rule_idx, e))?;
+            if let Err(e) = res {
+                result = Err(in_rule(prog, rule_idx, e));
+                break;
+            }
         }
-        Ok(())
+        stats.builtin_calls += ctx.calls;
+        result
     }
 
     /// Matches a rule with no positive pattern once, at the start of a run.
