@@ -395,3 +395,47 @@ end
     s.reset();
     assert!(matches!(s.run(), Err(RunError::MissingInput(name)) if name == "a"));
 }
+
+/// Goals that change between runs each get their own inputs, even when the mask of the goal last
+/// run is freed and the next goal's mask is allocated in its place.
+#[test]
+fn changing_goals_never_reuse_another_goals_inputs() {
+    let rules = r#"ruleset g "goal"
+input  a: int
+input  b: int = 0
+output twice, plus, echo
+rule Twice "twice"
+when
+    a(?x)
+then
+    assert twice(?x * 2)
+end
+rule Plus "plus"
+when
+    a(?x)
+    b(?y)
+then
+    assert plus(?x + ?y)
+end
+rule Echo "echo"
+when
+    b(?y)
+then
+    assert echo(?y)
+end
+"#;
+    let program = load_text("goal.rules", rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    s.set_input_text("a", "4").unwrap_or_else(|e| panic!("{e}"));
+    s.set_input_text("b", "3").unwrap_or_else(|e| panic!("{e}"));
+    for round in 0..100 {
+        s.set_goal(&["twice"]);
+        s.run().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(outputs(&s), ["twice(8)"], "round {round}");
+        // Set but never run: the mask of `twice` is freed here, and `echo`'s may take its place.
+        s.set_goal(&["plus"]);
+        s.set_goal(&["echo"]);
+        s.run().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(outputs(&s), ["echo(3)"], "round {round}");
+    }
+}

@@ -215,15 +215,6 @@ impl Program {
     /// only looks at `rel` runs just these rules (the others cannot change what it sees), and
     /// rules that can halt the run are always kept.
     pub fn relevant_to(&self, rel: RelId) -> Vec<bool> {
-        fn mentions(conds: &[CondAt], out: &mut Vec<RelId>) {
-            for c in conds {
-                match &c.cond {
-                    Cond::Pattern { rel, .. } => out.push(*rel),
-                    Cond::Not { body } | Cond::Aggregate { body, .. } => mentions(body, out),
-                    _ => {}
-                }
-            }
-        }
         let mut needed = vec![false; self.relations.len()];
         let mut keep = vec![false; self.rules.len()];
         if let Some(n) = needed.get_mut(rel as usize) {
@@ -242,17 +233,23 @@ impl Program {
                 if touches {
                     keep[i] = true;
                     changed = true;
-                    let mut rels = Vec::new();
-                    mentions(&rule.conds, &mut rels);
-                    for r in rels {
-                        needed[r as usize] = true;
-                    }
+                    mentions(&rule.conds, &mut |r| needed[r as usize] = true);
                 }
             }
             if !changed {
                 return keep;
             }
         }
+    }
+
+    /// For each input: whether a rule marked in `rules` (a `relevant_to` mask) reads it. A run
+    /// restricted to those rules need not assert the others.
+    pub fn inputs_read_by(&self, rules: &[bool]) -> Vec<bool> {
+        let mut read = vec![false; self.relations.len()];
+        for (rule, _) in self.rules.iter().zip(rules).filter(|(_, keep)| **keep) {
+            mentions(&rule.conds, &mut |r| read[r as usize] = true);
+        }
+        self.inputs.iter().map(|d| read[d.rel as usize]).collect()
     }
 
     /// The parameter values as declared.
@@ -264,5 +261,16 @@ impl Program {
 impl std::fmt::Debug for Program {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Program({}, {} rules)", self.name, self.rules.len())
+    }
+}
+
+/// Calls `f` with the relation of every pattern of `conds`, `not` and aggregate bodies included.
+fn mentions(conds: &[CondAt], f: &mut impl FnMut(RelId)) {
+    for c in conds {
+        match &c.cond {
+            Cond::Pattern { rel, .. } => f(*rel),
+            Cond::Not { body } | Cond::Aggregate { body, .. } => mentions(body, f),
+            _ => {}
+        }
     }
 }

@@ -170,9 +170,9 @@ pub struct Session {
     /// are never seeded). None = every rule.
     relevant: Option<Arc<[bool]>>,
     /// Under a `relevant` mask: which inputs some relevant rule reads, computed once per mask
-    /// (the mask's address says which). An input no relevant rule reads is not asserted: nothing
-    /// that runs could match it.
-    read_inputs: Option<(usize, Vec<bool>)>,
+    /// (kept with the mask it was computed for). An input no relevant rule reads is not
+    /// asserted: nothing that runs could match it.
+    read_inputs: Option<(Arc<[bool]>, Vec<bool>)>,
     frame: Frame,
     /// Where a selection-time match's mask and matched facts are copied (kept to reuse its
     /// allocation); its values stay in `frame`, which a stopped search leaves as they were.
@@ -509,16 +509,16 @@ impl Session {
             self.read_inputs = None;
             return;
         };
-        let id = mask.as_ptr() as usize;
-        if self.read_inputs.as_ref().is_some_and(|(known, _)| *known == id) {
+        // Compared by pointer with the mask it holds (so that mask cannot be freed and its
+        // address reused by another).
+        if self
+            .read_inputs
+            .as_ref()
+            .is_some_and(|(known, _)| Arc::ptr_eq(known, mask))
+        {
             return;
         }
-        let mut read_rels = vec![false; self.prog.relations.len()];
-        for (rule, _) in self.prog.rules.iter().zip(mask.iter()).filter(|(_, keep)| **keep) {
-            mark_read(&rule.conds, &mut read_rels);
-        }
-        let read = self.prog.inputs.iter().map(|d| read_rels[d.rel as usize]).collect();
-        self.read_inputs = Some((id, read));
+        self.read_inputs = Some((mask.clone(), self.prog.inputs_read_by(mask)));
     }
 
     fn drop_activation(&mut self, rule: u32, reason: impl FnOnce() -> String) {
@@ -925,17 +925,6 @@ fn parse_list(t: &str) -> Option<Value> {
         });
     }
     Some(Value::list(items))
-}
-
-/// Marks the relations that the patterns of `conds` (and of their `not` and aggregate bodies) read.
-fn mark_read(conds: &[CondAt], read: &mut [bool]) {
-    for c in conds {
-        match &c.cond {
-            Cond::Pattern { rel, .. } => read[*rel as usize] = true,
-            Cond::Not { body } | Cond::Aggregate { body, .. } => mark_read(body, read),
-            _ => {}
-        }
-    }
 }
 
 /// Records, per relation, the argument positions any pattern may look up by value.
