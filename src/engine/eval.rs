@@ -144,6 +144,27 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
     })
 }
 
+/// Pushes the value of `e` onto `out` (a fact's or a built-in's arguments): a variable, constant
+/// or parameter (most arguments) is copied straight in, anything else evaluated. Pushed here, not
+/// returned: a copy passed back through a `Result` and moved again stalls on store forwarding
+/// (see `pure_int`), which measured ~10% of a classification.
+#[inline(always)]
+pub fn push_value(
+    out: &mut SmallVec<[Value; 4]>,
+    e: &Expr,
+    vars: &[Value],
+    params: &[Value],
+    calls: &mut u64,
+) -> Result<(), EvalError> {
+    match e {
+        Expr::Var(s) => out.push(vars[*s as usize].clone()),
+        Expr::Const(v) => out.push(v.clone()),
+        Expr::Param(i) => out.push(params[*i as usize].clone()),
+        _ => out.push(eval(e, vars, params, calls)?),
+    }
+    Ok(())
+}
+
 /// Evaluates `e` without copying when it names a value that already exists (a constant, a bound
 /// variable, a parameter): comparisons and pattern checks only read their operands, and copying a
 /// shared value costs an atomic increment and decrement.

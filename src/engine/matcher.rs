@@ -3,7 +3,7 @@
 //! saved and restored around each choice, so the same code serves joins (seeded by a new fact),
 //! selection-time checks, negation and aggregate bodies, why-not and explanations.
 
-use super::eval::{contains, eval, eval_test, operand, EvalError, Truth};
+use super::eval::{contains, eval, eval_test, operand, push_value, EvalError, Truth};
 use super::memory::{FactId, Memory};
 use super::program::*;
 use super::value::Value;
@@ -352,14 +352,7 @@ fn solve_other<S: Steps + ?Sized>(
             // A plain loop: collecting through `Result` adapters costs more than the call itself.
             let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
             for a in inputs {
-                // A variable, constant or parameter is copied straight in (no evaluation result
-                // to move through); anything else is evaluated.
-                argv.push(match a {
-                    Expr::Var(s) => frame.vars[*s as usize].clone(),
-                    Expr::Const(v) => v.clone(),
-                    Expr::Param(i) => ctx.params[*i as usize].clone(),
-                    _ => eval(a, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?,
-                });
+                push_value(&mut argv, a, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
             }
             ctx.calls += 1;
             let mut sols = Solutions::new(outputs.len());
@@ -531,7 +524,7 @@ impl Items {
 
 /// Matches pattern arguments against values, binding unbound variables. On failure the caller
 /// restores the mask.
-fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut Frame) -> Result<bool, EvalError> {
+pub fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut Frame) -> Result<bool, EvalError> {
     for (a, v) in args.iter().zip(values) {
         match a {
             PatArg::Wild => {}
@@ -552,16 +545,6 @@ fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut 
         }
     }
     Ok(true)
-}
-
-/// Matches one pattern against the arguments of a fact already read (the seed of a join).
-pub fn match_values(
-    ctx: &mut Ctx<'_>,
-    args: &[PatArg],
-    values: &[Value],
-    frame: &mut Frame,
-) -> Result<bool, EvalError> {
-    match_args(ctx, args, values, frame)
 }
 
 /// Matches one pattern against one given fact (the seed of a join).

@@ -590,22 +590,12 @@ impl Session {
                 Action::Assert { rel, args } => {
                     let mut values: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
                     for a in args {
-                        // A variable, constant or parameter (most arguments) is copied straight
-                        // in: no evaluation result to move through on its way.
-                        match a {
-                            Expr::Var(s) => values.push(vars[*s as usize].clone()),
-                            Expr::Const(v) => values.push(v.clone()),
-                            Expr::Param(i) => values.push(self.params[*i as usize].clone()),
-                            _ => values.push(
-                                super::eval::eval(a, vars, &self.params, &mut self.stats.builtin_calls).map_err(
-                                    |e| RunError::InRule {
-                                        rule: rule.name.clone(),
-                                        location: location(prog, rule.span),
-                                        message: e.to_string(),
-                                    },
-                                )?,
-                            ),
-                        }
+                        super::eval::push_value(&mut values, a, vars, &self.params, &mut self.stats.builtin_calls)
+                            .map_err(|e| RunError::InRule {
+                                rule: rule.name.clone(),
+                                location: location(prog, rule.span),
+                                message: e.to_string(),
+                            })?;
                     }
                     if let Some(id) = self.mem.insert_owned(*rel, values, Origin::Firing(firing)) {
                         self.on_new_fact(prog, id)?;
@@ -688,7 +678,7 @@ impl Session {
             };
             frame.mask = 0;
             frame.facts.clear();
-            match matcher::match_values(&mut ctx, args, values, frame) {
+            match matcher::match_args(&mut ctx, args, values, frame) {
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(e) => {
