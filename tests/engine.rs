@@ -424,3 +424,57 @@ fn changing_goals_never_reuse_another_goals_inputs() {
         assert_eq!(outputs(&s), ["echo(3)"], "round {round}");
     }
 }
+
+const HOISTED_RULES: &str = r#"ruleset h "hoisting"
+input  n: int
+input  m: int
+output r
+rule Each "each k, with a check that does not depend on k"
+when
+    n(?n)
+    m(?m)
+    ?k = range(1, ?m)
+    abs(?n) > 0
+    ?q = 10 / ?n
+then
+    assert r(?k, ?q)
+end
+"#;
+
+/// A test or binding that does not read what a built-in with outputs binds is checked once, ahead
+/// of it, not once per solution; the matches and their order are those of the order written.
+#[test]
+fn checks_move_ahead_of_the_solutions_they_do_not_depend_on() {
+    let program = load_text("hoist.rules", HOISTED_RULES).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    s.set_input_text("n", "5").unwrap_or_else(|e| panic!("{e}"));
+    s.set_input_text("m", "3").unwrap_or_else(|e| panic!("{e}"));
+    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["r(1, 2)", "r(2, 2)", "r(3, 2)"]);
+    // `range` once and `abs` once (in the order written `abs` would run once per k: 4 calls).
+    assert_eq!(result.stats.builtin_calls, 2);
+
+    s.set_input_text("n", "-5").unwrap_or_else(|e| panic!("{e}"));
+    s.set_input_text("m", "0").unwrap_or_else(|e| panic!("{e}"));
+    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert!(outputs(&s).is_empty());
+    assert_eq!(result.stats.builtin_calls, 2);
+}
+
+/// A moved check that fails with an error resumes the search in the order written: the error
+/// surfaces only where the order written would reach it (here: only when `range` has solutions).
+#[test]
+fn a_moved_check_errs_only_where_the_order_written_would() {
+    let rules = HOISTED_RULES.replace("    abs(?n) > 0\n", "");
+    let program = load_text("hoist.rules", &rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    s.set_input_text("n", "0").unwrap_or_else(|e| panic!("{e}"));
+    s.set_input_text("m", "0").unwrap_or_else(|e| panic!("{e}"));
+    s.run()
+        .unwrap_or_else(|e| panic!("no k, so `10 / ?n` is never reached: {e}"));
+    assert!(outputs(&s).is_empty());
+
+    s.set_input_text("m", "2").unwrap_or_else(|e| panic!("{e}"));
+    let err = s.run().err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("division by zero in `10 / 0`"), "{err}");
+}

@@ -23,7 +23,7 @@ pub fn register(r: &mut Registry) {
         &[("card", T::Card)],
         T::Str,
         "the suit letter of a card: S, H, D or C",
-        |a| Ok(Value::str(&card(&a[0], "suit")?.suit().letter().to_string())),
+        |a| Ok(Value::suit_letter(card(&a[0], "suit")?.suit().index() as usize)),
     );
     r.func("card_list", &[h], T::List, "the visible cards as a list", |a| {
         Ok(Value::list(
@@ -158,7 +158,7 @@ pub fn register(r: &mut Registry) {
             let c = cards(&a[0], "suit_of_all")?;
             if c.distinct_suits() == 1 {
                 if let Some(first) = c.cards().first() {
-                    o.push1(Value::str(&first.suit().letter().to_string()));
+                    o.push1(Value::suit_letter(first.suit().index() as usize));
                 }
             }
             Ok(())

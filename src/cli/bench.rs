@@ -98,6 +98,7 @@ fn classify(quick: bool) -> i32 {
     println!("classify: every five-card hand through the stud rules (the query asks for `category`: Rule1–Rule9 run), a fresh working memory per hand, explanations recorded ({} cores)", cores);
 
     let mut session = Session::new(program.clone());
+    session.set_timed(false);
     session.set_goal(&["category"]);
     let mut counts = [0u64; 9];
     let t = Instant::now();
@@ -116,6 +117,7 @@ fn classify(quick: bool) -> i32 {
         .map_init(
             || {
                 let mut s = Session::new(program.clone());
+                s.set_timed(false);
                 s.set_goal(&["category"]);
                 s
             },

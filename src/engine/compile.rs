@@ -45,8 +45,8 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
     }
     let mut seeds = Vec::new();
     for &j in &join {
-        if matches!(rule.conds[j as usize].cond, Cond::Pattern { .. }) {
-            let rest = join
+        if let Cond::Pattern { args, .. } = &rule.conds[j as usize].cond {
+            let written: Vec<(u16, bool)> = join
                 .iter()
                 .filter(|&&k| k != j)
                 .map(|&k| {
@@ -54,10 +54,96 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
                     (k, skip_new)
                 })
                 .collect();
-            seeds.push(Seed { cond: j, rest });
+            let seed_binds = args.iter().fold(0, |m, a| m | pat_slots(a));
+            let (rest, fallback) = hoist_checks(rule, seed_binds, &written);
+            seeds.push(Seed {
+                cond: j,
+                rest,
+                fallback,
+            });
         }
     }
     RulePlan { join, select, seeds }
+}
+
+/// A join step: a condition's index and whether it skips the fact that started the join.
+type Step = (u16, bool);
+
+/// True for the steps the planner may move earlier: a test or a binding has one outcome, so
+/// moving it ahead of a step that can match several ways (a built-in with outputs, `in`, a
+/// what-if) whose variables it does not read checks it once instead of once per match.
+fn is_check(c: &Cond) -> bool {
+    matches!(c, Cond::Test(_) | Cond::Bind { .. })
+}
+
+/// Orders a join: each test or binding as soon as the variables it reads (or binds) are bound,
+/// but never ahead of a test or binding written before it (a guard such as `?n > 0` stays ahead
+/// of the division it protects), nor ahead of a pattern: while a rule's facts arrive one by one,
+/// a pattern often has nothing to match yet, and a check moved ahead of it would be computed for
+/// nothing at every arrival. The other steps keep their order, so the matches and their order
+/// are those of the order written. Returns the order and, per moved step, the rest of the steps
+/// in the order written (see `Seed::fallback`).
+fn hoist_checks(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> (Vec<Step>, Vec<Vec<Step>>) {
+    let mut order: Vec<(u16, bool)> = Vec::with_capacity(written.len());
+    // Variables bound after each prefix of `order`: bound_after[p] = bound before step p.
+    let mut bound_before: Vec<u64> = vec![seed_binds];
+    // The position after the last check placed (checks keep their written order).
+    let mut last_check_end = 0;
+    for &(k, skip) in written {
+        let c = &rule.conds[k as usize].cond;
+        let at = if is_check(c) {
+            let needs = cond_uses(c);
+            // Earliest position p ≥ last_check_end with every needed variable bound before it;
+            // the variables a binding binds count as needed, so it never moves ahead of a step
+            // that binds them too.
+            let own = match c {
+                Cond::Bind { slot, .. } => bit(*slot),
+                _ => 0,
+            };
+            let needs_bound = needs & !own;
+            let binders_of_own = |p: usize| -> bool {
+                // A step at or after p that binds `own` would have seen it bound in the order
+                // written only if it came after; it must stay ahead of this binding.
+                order[p..]
+                    .iter()
+                    .any(|&(m, _)| cond_uses(&rule.conds[m as usize].cond) & own != 0)
+            };
+            (last_check_end..=order.len())
+                .find(|&p| bound_before[p] & needs_bound == needs_bound && !binders_of_own(p))
+                .unwrap_or(order.len())
+        } else {
+            order.len()
+        };
+        order.insert(at, (k, skip));
+        if is_check(c) || matches!(c, Cond::Pattern { .. }) {
+            last_check_end = at + 1;
+        }
+        bound_before.clear();
+        bound_before.push(seed_binds);
+        let mut m = seed_binds;
+        for &(s, _) in &order {
+            m |= cond_binds(&rule.conds[s as usize].cond);
+            bound_before.push(m);
+        }
+    }
+    let position_written = |k: u16| written.iter().position(|&(w, _)| w == k).unwrap_or(usize::MAX);
+    let fallback = order
+        .iter()
+        .enumerate()
+        .map(|(p, &(k, _))| {
+            // Moved: some step after it in `order` was written before it.
+            let moved = order[p + 1..]
+                .iter()
+                .any(|&(m, _)| position_written(m) < position_written(k));
+            if !moved {
+                return Vec::new();
+            }
+            let mut tail: Vec<(u16, bool)> = order[p..].to_vec();
+            tail.sort_by_key(|&(m, _)| position_written(m));
+            tail
+        })
+        .collect();
+    (order, fallback)
 }
 
 fn bit(s: Slot) -> u64 {

@@ -87,7 +87,7 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
             }
             let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
             for a in args {
-                argv.push(eval(a, vars, params, calls)?);
+                push_value(&mut argv, a, vars, params, calls)?;
             }
             call(builtin, *direct, &argv)?
         }

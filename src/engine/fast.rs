@@ -26,6 +26,9 @@ pub enum Fast {
     CallCmpInt { f: OneFn, arg: Slot, cmp: BinaryOp, k: i64 },
     /// `f(?arg)` or `!f(?arg)`: a single-valued built-in answering true or false.
     CallTruth { f: OneFn, arg: Slot, negate: bool },
+    /// `f(?arg) == ?b` or `f(?arg) != ?b`: a single-valued built-in against a variable of any
+    /// type (`suit(?c) != ?t`), compared as the general `==` compares.
+    CallEqVar { f: OneFn, arg: Slot, b: Slot, negate: bool },
     /// `?a OP ?b`: two variables holding integers.
     VarCmpVar { a: Slot, b: Slot, cmp: BinaryOp },
     /// `?a OP k`: a variable holding an integer against an integer constant.
@@ -57,6 +60,15 @@ impl Fast {
                 }
                 match (&**a, &**b) {
                     (Expr::Var(a), Expr::Var(b)) => Some(Fast::VarCmpVar { a: *a, b: *b, cmp }),
+                    (call, Expr::Var(b)) if matches!(cmp, Eq | Ne) => {
+                        let (f, arg) = direct_call(call)?;
+                        Some(Fast::CallEqVar {
+                            f,
+                            arg,
+                            b: *b,
+                            negate: cmp == Ne,
+                        })
+                    }
                     (Expr::Var(a), Expr::Const(Value::Int(k))) => Some(Fast::VarCmpInt { a: *a, cmp, k: *k }),
                     (call, Expr::Const(Value::Int(k))) => {
                         let (f, arg) = direct_call(call)?;
@@ -94,6 +106,13 @@ impl Fast {
                     Some(b != negate)
                 }
                 _ => None,
+            },
+            Fast::CallEqVar { f, arg, b, negate } => match f(std::slice::from_ref(&vars[arg as usize])) {
+                Ok(v) => {
+                    *calls += 1;
+                    Some(v.loose_eq(&vars[b as usize]) != negate)
+                }
+                Err(_) => None,
             },
             Fast::VarCmpVar { a, b, cmp } => match (&vars[a as usize], &vars[b as usize]) {
                 (Value::Int(x), Value::Int(y)) => Some(compare_ints(cmp, *x, *y)),
@@ -149,6 +168,7 @@ mod tests {
                 None => "-".to_string(),
                 Some(Fast::CallCmpInt { cmp, k, .. }) => format!("call {cmp:?} {k}"),
                 Some(Fast::CallTruth { negate, .. }) => format!("truth negate={negate}"),
+                Some(Fast::CallEqVar { negate, .. }) => format!("call eq var negate={negate}"),
                 Some(Fast::VarCmpVar { cmp, .. }) => format!("var {cmp:?} var"),
                 Some(Fast::VarCmpInt { cmp, k, .. }) => format!("var {cmp:?} {k}"),
                 Some(Fast::BindCall { .. }) => "bind call".to_string(),
@@ -176,6 +196,9 @@ when
     5 == card_count(?h)
     ?c = ?a + 1
     ?d = rank_held(?h, 2)
+    card_count(?h) != ?a
+    card_count(?h) == ?b
+    card_count(?h) < ?b
 then
     assert out(?a)
 end
@@ -195,6 +218,9 @@ end
                 "-",
                 "-",
                 "-",
+                "-",
+                "call eq var negate=true",
+                "call eq var negate=false",
                 "-"
             ]
         );
@@ -226,6 +252,8 @@ when
     ?a <= ?b
     ?a == 2
     ?a != 2
+    card_count(?h) == ?a
+    card_count(?h) != ?b
 then
     assert out(1)
 end

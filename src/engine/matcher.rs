@@ -3,7 +3,7 @@
 //! saved and restored around each choice, so the same code serves joins (seeded by a new fact),
 //! selection-time checks, negation and aggregate bodies, why-not and explanations.
 
-use super::eval::{contains, eval, eval_test, operand, push_value, EvalError, Truth};
+use super::eval::{contains, eval, eval_test, operand, EvalError, Truth};
 use super::memory::{FactId, Memory};
 use super::program::*;
 use super::value::Value;
@@ -51,6 +51,10 @@ pub struct Frame {
     pub vars: Vec<Value>,
     pub mask: u64,
     pub facts: SmallVec<[(u16, FactId); 8]>,
+    /// The arguments of the last built-in called with outputs, kept between calls: the next call
+    /// with the same shared values (the hand every rule of a classification asks about) finds them
+    /// in place and copies nothing, which saves an atomic increment and decrement per argument.
+    pub argv: Vec<Value>,
 }
 
 impl Frame {
@@ -60,6 +64,7 @@ impl Frame {
             vars: vec![Value::Int(0); nvars.max(1)],
             mask: 0,
             facts: SmallVec::new(),
+            argv: Vec::new(),
         }
     }
 
@@ -99,12 +104,19 @@ impl Frame {
 pub trait Steps {
     fn count(&self) -> usize;
     fn step(&self, i: usize) -> (&CondAt, u16, bool);
+    /// For a step the planner moved ahead of the order written: the steps from there on in the
+    /// order written, where the search resumes if the step fails with an error.
+    fn fallback(&self, _i: usize) -> Option<PlanSteps<'_>> {
+        None
+    }
 }
 
-/// A join plan: conditions by index, each with its skip flag.
+/// A join plan: conditions by index, each with its skip flag, and the fallbacks of the steps the
+/// planner moved (see `Seed::fallback`; empty when nothing moved).
 pub struct PlanSteps<'a> {
     pub conds: &'a [CondAt],
     pub order: &'a [(u16, bool)],
+    pub fallback: &'a [Vec<(u16, bool)>],
 }
 
 impl Steps for PlanSteps<'_> {
@@ -116,6 +128,16 @@ impl Steps for PlanSteps<'_> {
     fn step(&self, i: usize) -> (&CondAt, u16, bool) {
         let (c, skip) = self.order[i];
         (&self.conds[c as usize], c, skip)
+    }
+    fn fallback(&self, i: usize) -> Option<PlanSteps<'_>> {
+        match self.fallback.get(i) {
+            Some(rest) if !rest.is_empty() => Some(PlanSteps {
+                conds: self.conds,
+                order: rest,
+                fallback: &[],
+            }),
+            _ => None,
+        }
     }
 }
 
@@ -203,12 +225,10 @@ pub fn solve<S: Steps + ?Sized>(
                 Ok(Truth::Bool(true)) => i += 1,
                 Ok(Truth::Bool(false)) => break Ok(Flow::Continue),
                 Ok(Truth::Other(other)) => {
-                    break Err(eval_error(
-                        at,
-                        EvalError::Type(format!("a condition must be true or false, got {other}")),
-                    ))
+                    let e = EvalError::Type(format!("a condition must be true or false, got {other}"));
+                    break failed_check(ctx, steps, i, new_fact, frame, sink, at, e);
                 }
-                Err(e) => break Err(eval_error(at, e)),
+                Err(e) => break failed_check(ctx, steps, i, new_fact, frame, sink, at, e),
             },
             Cond::Bind { slot, expr } => match eval(expr, &frame.vars, ctx.params, &mut ctx.calls) {
                 Ok(v) => {
@@ -221,7 +241,7 @@ pub fn solve<S: Steps + ?Sized>(
                     }
                     i += 1;
                 }
-                Err(e) => break Err(eval_error(at, e)),
+                Err(e) => break failed_check(ctx, steps, i, new_fact, frame, sink, at, e),
             },
             Cond::Pattern { rel, args } => break solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args),
             _ => break solve_other(ctx, steps, i, new_fact, frame, sink, step),
@@ -229,6 +249,28 @@ pub fn solve<S: Steps + ?Sized>(
     };
     frame.mask = saved;
     flow
+}
+
+/// A test or binding failed with an error. Where the planner had moved it ahead of the order
+/// written, the search resumes in that order from here (the error then surfaces only if, and as
+/// often as, the order written reaches it); otherwise the error stands.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)] // the recursion's state, passed through as `solve` has it
+fn failed_check<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    at: &CondAt,
+    e: EvalError,
+) -> MatchResult<Flow> {
+    match steps.fallback(i) {
+        Some(written) => solve(ctx, &written, 0, new_fact, frame, sink),
+        None => Err(eval_error(at, e)),
+    }
 }
 
 /// Why-not support: remembers the deepest step reached and the frame there.
@@ -350,13 +392,19 @@ fn solve_other<S: Steps + ?Sized>(
             outputs,
         } => {
             // A plain loop: collecting through `Result` adapters costs more than the call itself.
-            let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
-            for a in inputs {
-                push_value(&mut argv, a, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
+            let mut argv = std::mem::take(&mut frame.argv);
+            for (k, a) in inputs.iter().enumerate() {
+                let set = set_arg(&mut argv, k, a, &frame.vars, ctx.params, &mut ctx.calls);
+                if let Err(e) = set {
+                    frame.argv = argv;
+                    return Err(err(e));
+                }
             }
             ctx.calls += 1;
             let mut sols = Solutions::new(outputs.len());
-            builtin.call(&argv, &mut sols).map_err(|e| err(EvalError::from(e)))?;
+            let called = builtin.call(&argv[..inputs.len()], &mut sols);
+            frame.argv = argv;
+            called.map_err(|e| err(EvalError::from(e)))?;
             for k in 0..sols.len() {
                 let saved = frame.mask;
                 if match_args(ctx, outputs, sols.row(k), frame).map_err(err)? {
@@ -497,6 +545,44 @@ fn solve_other<S: Steps + ?Sized>(
             unreachable!("`solve` handles patterns, tests and bindings itself")
         }
     }
+}
+
+/// Sets argument `k` of a call to the value of `e`, leaving a shared value in place when the slot
+/// already holds that very value.
+#[inline]
+fn set_arg(
+    argv: &mut Vec<Value>,
+    k: usize,
+    e: &Expr,
+    vars: &[Value],
+    params: &[Value],
+    calls: &mut u64,
+) -> Result<(), EvalError> {
+    let v = match e {
+        Expr::Var(s) => &vars[*s as usize],
+        Expr::Const(v) => v,
+        Expr::Param(i) => &params[*i as usize],
+        _ => {
+            let v = eval(e, vars, params, calls)?;
+            match argv.get_mut(k) {
+                Some(slot) => *slot = v,
+                None => argv.push(v),
+            }
+            return Ok(());
+        }
+    };
+    match argv.get_mut(k) {
+        Some(slot) => match v {
+            Value::Int(i) => *slot = Value::Int(*i),
+            _ => {
+                if !slot.same(v) {
+                    *slot = v.clone();
+                }
+            }
+        },
+        None => argv.push(v.fresh_copy()),
+    }
+    Ok(())
 }
 
 /// The elements an unbound `?v in list` iterates over, as `Value::elements` lists them.

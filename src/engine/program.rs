@@ -174,6 +174,11 @@ pub struct RulePlan {
 pub struct Seed {
     pub cond: u16,
     pub rest: Vec<(u16, bool)>,
+    /// Per step of `rest`: empty, or, for a test or binding the planner moved ahead of a pattern
+    /// or built-in it does not depend on, the steps from there on in the order written. An error
+    /// in a moved step resumes the search in that order, so that it surfaces exactly when (and
+    /// as often as) the order written would have reached it.
+    pub fallback: Vec<Vec<(u16, bool)>>,
 }
 
 /// A rule set ready to run.

@@ -36,7 +36,7 @@ pub fn cards_value(set: CardSet) -> Value {
 }
 
 fn suit_value(s: DSuit) -> Value {
-    Value::str(&s.letter().to_string())
+    Value::suit_letter(s.index())
 }
 
 fn sizes_value(sizes: &[usize]) -> Value {
@@ -59,6 +59,7 @@ impl RuleValuer {
     /// A valuer running `program` (the shipped `durak` rule set or an edited copy).
     pub fn new(program: Arc<Program>) -> RuleValuer {
         let mut session = Session::new(program);
+        session.set_timed(false);
         session.set_goal(&["hand_value"]);
         RuleValuer { session }
     }
@@ -156,6 +157,7 @@ pub struct RulePlayer {
 impl RulePlayer {
     pub fn new(program: Arc<Program>, name: &str) -> RulePlayer {
         let mut session = Session::new(program);
+        session.set_timed(false);
         session.set_goal(&["play"]);
         RulePlayer {
             session,

@@ -49,6 +49,7 @@ impl RulePlayer {
             .collect();
         let quiet = program.param_index("detail").is_some();
         let mut session = Session::new(program);
+        session.set_timed(false);
         session.set_goal(&goals);
         if quiet {
             // Shapes only where the decision needs them (the decision is the same either way).

@@ -32,6 +32,7 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
 
     let program = load_shipped("rummy").map_err(|e| e.to_string())?;
     let mut session = Session::new(program);
+    session.set_timed(false);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let queries = if options.quick { 200 } else { 20_000 };
     let hands: Vec<String> = (0..queries).map(|_| random_hand(&mut rng, 15).to_string()).collect();

@@ -14,6 +14,7 @@ pub const SEED_OPPONENT: &str = "XX 3C 5D 4H 6H";
 pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
     let program = load_shipped("stud").map_err(|e| e.to_string())?;
     let mut session = Session::new(program);
+    session.set_timed(false);
     session.set_input_text("hand", SEED_HAND).map_err(|e| e.to_string())?;
     session
         .set_input_text("opponent", SEED_OPPONENT)
