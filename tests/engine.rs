@@ -478,3 +478,35 @@ fn a_moved_check_errs_only_where_the_order_written_would() {
     let err = s.run().err().map(|e| e.to_string()).unwrap_or_default();
     assert!(err.contains("division by zero in `10 / 0`"), "{err}");
 }
+
+const BECAUSE_ONLY_RULES: &str = r#"ruleset b "because-only bindings"
+input  n: int
+output r
+rule R "r"
+when
+    n(?n)
+    ?size = abs(?n)
+    ?tenth = 10 / ?n
+then
+    assert r(?n)
+because "size {?size}, a tenth {?tenth}"
+end
+"#;
+
+/// A binding only the `because` text reads is not made during the run: it is computed when the
+/// firing is explained (here: its trace line), from the other bindings.
+#[test]
+fn bindings_only_the_explanation_reads_are_made_when_explained() {
+    let mut s = run(BECAUSE_ONLY_RULES, &[("n", "-5")]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["r(-5)"]);
+    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result.stats.builtin_calls, 0, "`abs` is not called by the run");
+    let trace = s.trace_text().join("\n");
+    assert!(trace.contains("?size=5") && trace.contains("?tenth=-2"), "{trace}");
+
+    // A failing one does not stop the run; the explanation says what went wrong in its place.
+    let s = run(BECAUSE_ONLY_RULES, &[("n", "0")]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["r(0)"]);
+    let trace = s.trace_text().join("\n");
+    assert!(trace.contains("(error: division by zero in `10 / 0`)"), "{trace}");
+}

@@ -28,12 +28,45 @@ pub fn compile(mut p: Program) -> Program {
     p
 }
 
+/// The bindings of `rule` that nothing but its `because` text reads: `?v = expr` where no other
+/// condition and no action mentions `?v`.
+fn explanation_only(rule: &RuleIr) -> Vec<u16> {
+    let mut action_slots = 0;
+    for a in &rule.actions {
+        match a {
+            Action::Assert { args, .. } => args.iter().for_each(|e| action_slots |= expr_slots(e)),
+            Action::Retract { args, .. } => args.iter().for_each(|a| action_slots |= pat_slots(a)),
+            Action::Halt => {}
+        }
+    }
+    (0..rule.conds.len())
+        .filter(|&i| {
+            let Cond::Bind { slot, .. } = &rule.conds[i].cond else {
+                return false;
+            };
+            let own = bit(*slot);
+            own != 0
+                && action_slots & own == 0
+                && rule
+                    .conds
+                    .iter()
+                    .enumerate()
+                    .all(|(j, c)| j == i || cond_uses(&c.cond) & own == 0)
+        })
+        .map(|i| i as u16)
+        .collect()
+}
+
 fn plan_rule(rule: &RuleIr) -> RulePlan {
+    let deferred = explanation_only(rule);
     // Slots whose values exist only at selection time: aggregate results and what depends on them.
     let mut late: u64 = 0;
     let mut select = Vec::new();
     let mut join = Vec::new();
     for (i, c) in rule.conds.iter().enumerate() {
+        if deferred.contains(&(i as u16)) {
+            continue;
+        }
         let uses = cond_uses(&c.cond);
         let is_late = matches!(c.cond, Cond::Not { .. } | Cond::Aggregate { .. }) || uses & late != 0;
         if is_late {
@@ -63,7 +96,12 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
             });
         }
     }
-    RulePlan { join, select, seeds }
+    RulePlan {
+        join,
+        select,
+        seeds,
+        deferred,
+    }
 }
 
 /// A join step: a condition's index and whether it skips the fact that started the join.

@@ -149,20 +149,40 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
 /// returned: a copy passed back through a `Result` and moved again stalls on store forwarding
 /// (see `pure_int`), which measured ~10% of a classification.
 #[inline(always)]
-pub fn push_value(
-    out: &mut SmallVec<[Value; 4]>,
+pub fn push_value<S: ValueStack>(
+    out: &mut S,
     e: &Expr,
     vars: &[Value],
     params: &[Value],
     calls: &mut u64,
 ) -> Result<(), EvalError> {
     match e {
-        Expr::Var(s) => out.push(vars[*s as usize].clone()),
-        Expr::Const(v) => out.push(v.clone()),
-        Expr::Param(i) => out.push(params[*i as usize].clone()),
-        _ => out.push(eval(e, vars, params, calls)?),
+        Expr::Var(s) => out.push_value(vars[*s as usize].clone()),
+        Expr::Const(v) => out.push_value(v.clone()),
+        Expr::Param(i) => out.push_value(params[*i as usize].clone()),
+        _ => out.push_value(eval(e, vars, params, calls)?),
     }
     Ok(())
+}
+
+/// A list values are pushed onto in place: a built-in's arguments (inline) or working memory's
+/// argument arena (`Memory::staging`).
+pub trait ValueStack {
+    fn push_value(&mut self, v: Value);
+}
+
+impl ValueStack for SmallVec<[Value; 4]> {
+    #[inline(always)]
+    fn push_value(&mut self, v: Value) {
+        self.push(v);
+    }
+}
+
+impl ValueStack for Vec<Value> {
+    #[inline(always)]
+    fn push_value(&mut self, v: Value) {
+        self.push(v);
+    }
 }
 
 /// Evaluates `e` without copying when it names a value that already exists (a constant, a bound

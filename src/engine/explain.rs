@@ -239,7 +239,7 @@ impl Session {
                         rule.name,
                         rule.because
                             .as_ref()
-                            .map(|t| t.render(vars, self.params()))
+                            .map(|t| t.render(&vars, self.params()))
                             .unwrap_or_default()
                     )
                 }
@@ -332,12 +332,12 @@ impl Session {
                     n += 1;
                     let Some(f) = self.firing(*firing) else { continue };
                     let rule = &prog.rules[f.rule as usize];
-                    let vars = self.firing_vars(f);
+                    let (vars, mask) = self.firing_bindings(f);
                     let b: Vec<String> = rule
                         .var_names
                         .iter()
                         .enumerate()
-                        .filter(|(i, _)| f.mask & (1u64 << i) != 0)
+                        .filter(|(i, _)| mask & (1u64 << i) != 0)
                         .map(|(i, name)| format!("{name}={}", show(&vars[i], limits)))
                         .collect();
                     out.push(format!(

@@ -96,15 +96,27 @@ impl Memory {
         Some(self.commit(rel, args.len(), origin))
     }
 
-    /// Same as `insert`, taking the values over (an action's freshly computed arguments): moving
-    /// them in saves a copy, and with it two atomic operations per shared value.
-    pub fn insert_owned(&mut self, rel: RelId, args: SmallVec<[Value; 4]>, origin: Origin) -> Option<FactId> {
-        if self.find(rel, &args).is_some() {
+    /// Where a fact's arguments are built in place (see `insert_staged`): values pushed here are
+    /// never copied again, which matters because a value read back as a block moments after it
+    /// was written piecewise stalls the CPU (store forwarding).
+    pub fn staging(&mut self) -> &mut Vec<Value> {
+        &mut self.args
+    }
+
+    /// Adds the fact whose `n` arguments were just pushed onto `staging()`, unless an equal live
+    /// fact exists (then the staged values are dropped): the new id, or `None`.
+    pub fn insert_staged(&mut self, rel: RelId, n: usize, origin: Origin) -> Option<FactId> {
+        let start = self.args.len().saturating_sub(n);
+        if self.find(rel, &self.args[start..]).is_some() {
+            self.args.truncate(start);
             return None;
         }
-        let n = args.len();
-        self.args.extend(args);
-        Some(self.commit(rel, n, origin))
+        Some(self.commit(rel, self.args.len() - start, origin))
+    }
+
+    /// Drops values pushed onto `staging()` for a fact that will not be added.
+    pub fn unstage(&mut self, n: usize) {
+        self.args.truncate(self.args.len().saturating_sub(n));
     }
 
     /// Records the fact whose `n` arguments were just appended to `self.args`.

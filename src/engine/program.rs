@@ -167,6 +167,11 @@ pub struct RulePlan {
     /// For each join pattern: the order to evaluate the join when a new fact arrives there,
     /// with, per step, whether that step must skip the new fact (see `compile`).
     pub seeds: Vec<Seed>,
+    /// Bindings only the `because` text reads (`?steps = mahjong.steps(?n)`), in the order
+    /// written: left out of matching, computed from the firing's other bindings when an
+    /// explanation is asked for (`Session::firing_vars`). A binding has exactly one value, so
+    /// leaving it out changes no match; a run that is never explained never pays for its words.
+    pub deferred: Vec<u16>,
 }
 
 /// The join order for one positive pattern receiving a new fact.

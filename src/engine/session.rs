@@ -10,6 +10,7 @@ use super::program::*;
 use super::value::Value;
 use super::whatif::{Library, WhatIfRunner};
 use crate::cards::NotationError;
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 use thiserror::Error;
@@ -590,16 +591,21 @@ impl Session {
         for action in &rule.actions {
             match action {
                 Action::Assert { rel, args } => {
-                    let mut values: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
-                    for a in args {
-                        super::eval::push_value(&mut values, a, vars, &self.params, &mut self.stats.builtin_calls)
-                            .map_err(|e| RunError::InRule {
+                    // Built where the fact will live: no copy of the arguments after they are made.
+                    for (k, a) in args.iter().enumerate() {
+                        let staging = self.mem.staging();
+                        let pushed =
+                            super::eval::push_value(staging, a, vars, &self.params, &mut self.stats.builtin_calls);
+                        if let Err(e) = pushed {
+                            self.mem.unstage(k);
+                            return Err(RunError::InRule {
                                 rule: rule.name.clone(),
                                 location: location(prog, rule.span),
                                 message: e.to_string(),
-                            })?;
+                            });
+                        }
                     }
-                    if let Some(id) = self.mem.insert_owned(*rel, values, Origin::Firing(firing)) {
+                    if let Some(id) = self.mem.insert_staged(*rel, args.len(), Origin::Firing(firing)) {
                         self.on_new_fact(prog, id)?;
                     }
                 }
@@ -841,9 +847,41 @@ impl Session {
         self.firings.get(i as usize)
     }
 
-    /// The bindings of a firing.
-    pub fn firing_vars(&self, f: &Firing) -> &[Value] {
-        &self.firing_vars[f.vars.0 as usize..f.vars.1 as usize]
+    /// The bindings of a firing, complete. The bindings only its `because` text reads are not
+    /// made during the run (see `RulePlan::deferred`): they are computed here, from the others,
+    /// in the order written. One that fails reads `(error: …)` in place of its value.
+    pub fn firing_vars(&self, f: &Firing) -> Cow<'_, [Value]> {
+        self.firing_bindings(f).0
+    }
+
+    /// The bindings of a firing, complete, and the mask of the variables bound (see
+    /// `firing_vars`).
+    pub fn firing_bindings(&self, f: &Firing) -> (Cow<'_, [Value]>, u64) {
+        let recorded = &self.firing_vars[f.vars.0 as usize..f.vars.1 as usize];
+        let (Some(rule), Some(plan)) = (
+            self.prog.rules.get(f.rule as usize),
+            self.prog.plans.get(f.rule as usize),
+        ) else {
+            return (Cow::Borrowed(recorded), f.mask);
+        };
+        if plan.deferred.is_empty() {
+            return (Cow::Borrowed(recorded), f.mask);
+        }
+        let mut vars = recorded.to_vec();
+        let mut mask = f.mask;
+        for &c in &plan.deferred {
+            let Some(Cond::Bind { slot, expr }) = rule.conds.get(c as usize).map(|at| &at.cond) else {
+                continue;
+            };
+            if *slot as usize >= vars.len() {
+                continue;
+            }
+            let v = super::eval::eval(expr, &vars, &self.params, &mut 0)
+                .unwrap_or_else(|e| Value::str(&format!("(error: {e})")));
+            vars[*slot as usize] = v;
+            mask |= 1u64.checked_shl(u32::from(*slot)).unwrap_or(0);
+        }
+        (Cow::Owned(vars), mask)
     }
 
     /// The facts a firing matched, with the index of the condition each matched.

@@ -12,7 +12,12 @@ pub const SEED_OPPONENT: &str = "XX 3C 5D 4H 6H";
 
 /// Runs the benchmark.
 pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
-    let program = load_shipped("stud").map_err(|e| e.to_string())?;
+    // `rules=PATH` times an edited copy of the rule set instead of the shipped one.
+    let program = match options.args.iter().find(|(k, _)| k == "rules") {
+        Some((_, path)) => crate::library::load_any(path),
+        None => load_shipped("stud"),
+    }
+    .map_err(|e| e.to_string())?;
     let mut session = Session::new(program);
     session.set_timed(false);
     session.set_input_text("hand", SEED_HAND).map_err(|e| e.to_string())?;
