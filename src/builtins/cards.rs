@@ -8,6 +8,20 @@ use crate::cards::{parse_card, parse_cards, Card, CardSpec, Cards, NotationError
 use crate::engine::value::{Value, ValueType as T};
 use std::sync::Arc;
 
+/// One of the suit letters `S H D C` (index 0..4, clamped), shared: `suit` answers it for every
+/// card of every hand, and a fresh string each time cost two allocations.
+pub fn suit_letter(index: usize) -> Value {
+    static LETTERS: std::sync::LazyLock<[Value; 4]> = std::sync::LazyLock::new(|| ["S", "H", "D", "C"].map(Value::str));
+    LETTERS[index.min(3)].clone()
+}
+
+/// One of the suit names `spades hearts diamonds clubs` (index 0..4, clamped), shared.
+pub fn suit_name(index: usize) -> Value {
+    static NAMES: std::sync::LazyLock<[Value; 4]> =
+        std::sync::LazyLock::new(|| ["spades", "hearts", "diamonds", "clubs"].map(Value::str));
+    NAMES[index.min(3)].clone()
+}
+
 /// Registers the card built-ins and input types.
 pub fn register(r: &mut Registry) {
     let h = ("cards", T::Cards);
@@ -23,7 +37,7 @@ pub fn register(r: &mut Registry) {
         &[("card", T::Card)],
         T::Str,
         "the suit letter of a card: S, H, D or C",
-        |a| Ok(Value::suit_letter(card(&a[0], "suit")?.suit().index() as usize)),
+        |a| Ok(suit_letter(card(&a[0], "suit")?.suit().index() as usize)),
     );
     r.func("card_list", &[h], T::List, "the visible cards as a list", |a| {
         Ok(Value::list(
@@ -158,7 +172,7 @@ pub fn register(r: &mut Registry) {
             let c = cards(&a[0], "suit_of_all")?;
             if c.distinct_suits() == 1 {
                 if let Some(first) = c.cards().first() {
-                    o.push1(Value::suit_letter(first.suit().index() as usize));
+                    o.push1(suit_letter(first.suit().index() as usize));
                 }
             }
             Ok(())

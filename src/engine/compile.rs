@@ -123,7 +123,7 @@ fn is_check(c: &Cond) -> bool {
 /// in the order written (see `Seed::fallback`).
 fn hoist_checks(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> (Vec<Step>, Vec<Vec<Step>>) {
     let mut order: Vec<(u16, bool)> = Vec::with_capacity(written.len());
-    // Variables bound after each prefix of `order`: bound_after[p] = bound before step p.
+    // bound_before[p]: the variables bound before step p of `order`.
     let mut bound_before: Vec<u64> = vec![seed_binds];
     // The position after the last check placed (checks keep their written order).
     let mut last_check_end = 0;

@@ -64,21 +64,6 @@ impl Value {
         Value::Str(Arc::from(s))
     }
 
-    /// One of the suit letters `S H D C` (index 0..4, clamped), shared: built-ins such as `suit`
-    /// answer it for every card of every hand, and a fresh string each time cost two allocations.
-    pub fn suit_letter(index: usize) -> Value {
-        static LETTERS: std::sync::LazyLock<[Value; 4]> =
-            std::sync::LazyLock::new(|| ["S", "H", "D", "C"].map(Value::str));
-        LETTERS[index.min(3)].clone()
-    }
-
-    /// One of the suit names `spades hearts diamonds clubs` (index 0..4, clamped), shared.
-    pub fn suit_name(index: usize) -> Value {
-        static NAMES: std::sync::LazyLock<[Value; 4]> =
-            std::sync::LazyLock::new(|| ["spades", "hearts", "diamonds", "clubs"].map(Value::str));
-        NAMES[index.min(3)].clone()
-    }
-
     /// A list value.
     ///
     /// Short lists (the common case: ranks of a hand) are gathered inline and copied once into

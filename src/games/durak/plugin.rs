@@ -69,7 +69,11 @@ pub fn register(r: &mut Registry) {
         &[("suit", T::Str)],
         T::Str,
         "the suit's English name: spades, hearts, diamonds, clubs",
-        |a| Ok(Value::suit_name(suit_arg(&a[0], "durak.suit_name", 1)?.index() as usize)),
+        |a| {
+            Ok(crate::builtins::cards::suit_name(
+                suit_arg(&a[0], "durak.suit_name", 1)?.index() as usize,
+            ))
+        },
     );
     r.func(
         "durak.without",
@@ -226,7 +230,7 @@ pub(crate) fn read_suit(text: &str) -> Result<Suit, NotationError> {
 }
 
 fn parse_suit_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
-    Ok(Value::suit_letter(read_suit(text)?.index() as usize))
+    Ok(crate::builtins::cards::suit_letter(read_suit(text)?.index() as usize))
 }
 
 fn parse_sizes_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {

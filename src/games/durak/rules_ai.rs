@@ -36,7 +36,7 @@ pub fn cards_value(set: CardSet) -> Value {
 }
 
 fn suit_value(s: DSuit) -> Value {
-    Value::suit_letter(s.index())
+    crate::builtins::cards::suit_letter(s.index())
 }
 
 fn sizes_value(sizes: &[usize]) -> Value {
