@@ -130,8 +130,24 @@ fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
 }
 
 fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
-    if let Some((k, _)) = opts.args.first() {
-        return Err(format!("the mahjong bench takes no setting `{k}`"));
+    // `only=rules`: the rule side alone (decision times, rule-vs-rule games), for rule authors
+    // timing an edit and for profiling the engine without the native tables' share.
+    let rules_only = match opts.args.as_slice() {
+        [] => false,
+        [(k, v)] if k == "only" && v == "rules" => true,
+        [(k, _), ..] => return Err(format!("the mahjong bench takes only `only=rules`, not `{k}`")),
+    };
+    if rules_only {
+        let (positions, games) = if opts.quick { (60, 6) } else { (2000, 200) };
+        let rules = super::rule_bench::measure(positions, games)?;
+        for l in &rules.lines {
+            report(l);
+        }
+        report(&format!(
+            "decision_us={:.2} call_decision_us={:.2} rule_games_per_s={:.0}",
+            rules.decision_us, rules.call_decision_us, rules.games_per_s
+        ));
+        return Ok(());
     }
     let mut buf = Vec::new();
     if opts.quick {

@@ -35,13 +35,17 @@ pub fn tile_value(t: Tile) -> Value {
 }
 
 /// Tiles (any order) as a rule value: the list of their strings in kind order.
+///
+/// Collected straight into the shared list (the iterator knows its length: one allocation, one
+/// reference-count increment per tile). `Value::list` would gather copies first and then copy
+/// them again, and a position's seen tiles are a hundred strings.
 pub fn tiles_value(counts: &Counts) -> Value {
-    Value::list(tiles_of(counts).into_iter().map(tile_value))
+    Value::List(tiles_of(counts).into_iter().map(tile_value).collect())
 }
 
 /// Some tiles as a list value, in the order given.
 pub fn tile_list(tiles: &[Tile]) -> Value {
-    Value::list(tiles.iter().map(|&t| tile_value(t)))
+    Value::List(tiles.iter().map(|&t| tile_value(t)).collect())
 }
 
 /// Melds as a rule value: the list of their canonical strings.
