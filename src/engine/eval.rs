@@ -92,6 +92,11 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
             call(builtin, *direct, &argv)?
         }
         Expr::Unary(op, x) => {
+            let mut tentative = 0;
+            if let Some(v) = pure_int(e, vars, params, &mut tentative) {
+                *calls += tentative;
+                return Ok(Value::Int(v));
+            }
             let v = operand(x, vars, params, calls)?;
             match (op, &*v) {
                 (UnaryOp::Neg, Value::Int(i)) => {
@@ -104,7 +109,9 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
             }
         }
         Expr::Binary(op, a, b) => {
-            if let Some(v) = pure_int(e, vars, params) {
+            let mut tentative = 0;
+            if let Some(v) = pure_int(e, vars, params, &mut tentative) {
+                *calls += tentative;
                 return Ok(Value::Int(v));
             }
             match op {
@@ -237,8 +244,12 @@ pub fn eval_test(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) ->
     use BinaryOp::*;
     match e {
         Expr::Binary(op @ (Eq | Ne | Lt | Le | Gt | Ge), a, b) => {
-            if let (Some(x), Some(y)) = (pure_int(a, vars, params), pure_int(b, vars, params)) {
-                return Ok(Truth::Bool(compare_ints(*op, x, y)));
+            let mut tentative = 0;
+            if let Some(x) = pure_int(a, vars, params, &mut tentative) {
+                if let Some(y) = pure_int(b, vars, params, &mut tentative) {
+                    *calls += tentative;
+                    return Ok(Truth::Bool(compare_ints(*op, x, y)));
+                }
             }
             let l = operand(a, vars, params, calls)?;
             let r = operand(b, vars, params, calls)?;
@@ -267,15 +278,19 @@ pub fn eval_test(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) ->
     }
 }
 
-/// The value of an integer expression that calls nothing — integer constants, variables and
-/// parameters holding integers, `+ - * / %` and negation — computed in registers. `None` for any
-/// other shape or type, a zero divisor or an overflow: the general path then evaluates it, and
-/// gives the same value or raises the same error (nothing here has an effect to repeat).
+/// The value of an integer expression — integer constants, variables and parameters holding
+/// integers, `+ - * / %`, negation, an integer element of a list (`rank_values[?r - 2]`) and
+/// built-ins with a plain function answering an integer (`abs(3 * ?c - ?n)`,
+/// `durak.rank_value(rank_values, ?c)`) — computed in registers. `None` for any other shape or
+/// type, a zero divisor, an overflow or a failing built-in: the general path then evaluates it,
+/// and gives the same value or raises the same error (built-ins with a plain function are pure:
+/// calling one again gives the same answer). The built-ins called are added to `calls`; callers
+/// count them only when the whole expression succeeds, so a fall-back counts no call twice.
 ///
 /// Why: the general path hands each operand back as a `Result<Cow<Value>>` through memory, and
 /// those copies stall on store forwarding; `?v + trump_bonus` or `3 * ?c - ?n` need none of it.
 #[inline]
-fn pure_int(e: &Expr, vars: &[Value], params: &[Value]) -> Option<i64> {
+fn pure_int(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Option<i64> {
     let v = match e {
         Expr::Const(v) => v,
         Expr::Var(s) => &vars[*s as usize],
@@ -285,8 +300,8 @@ fn pure_int(e: &Expr, vars: &[Value], params: &[Value]) -> Option<i64> {
             if !matches!(op, Add | Sub | Mul | Div | Rem) {
                 return None;
             }
-            let x = pure_int(a, vars, params)?;
-            let y = pure_int(b, vars, params)?;
+            let x = pure_int(a, vars, params, calls)?;
+            let y = pure_int(b, vars, params, calls)?;
             return match op {
                 Add => x.checked_add(y),
                 Sub => x.checked_sub(y),
@@ -295,11 +310,66 @@ fn pure_int(e: &Expr, vars: &[Value], params: &[Value]) -> Option<i64> {
                 _ => x.checked_rem(y),
             };
         }
-        Expr::Unary(UnaryOp::Neg, x) => return pure_int(x, vars, params)?.checked_neg(),
+        Expr::Unary(UnaryOp::Neg, x) => return pure_int(x, vars, params, calls)?.checked_neg(),
+        Expr::Call {
+            direct: Some(f), args, ..
+        } => return int_call(*f, args, vars, params, calls),
+        Expr::Index(list, i) => {
+            let items = match &**list {
+                Expr::Var(s) => &vars[*s as usize],
+                Expr::Param(p) => &params[*p as usize],
+                Expr::Const(v) => v,
+                _ => return None,
+            };
+            let Value::List(items) = items else {
+                return None;
+            };
+            let n = pure_int(i, vars, params, calls)?;
+            let at = if n < 0 { (items.len() as i64).checked_add(n)? } else { n };
+            return match items.get(usize::try_from(at).ok()?)? {
+                Value::Int(x) => Some(*x),
+                _ => None,
+            };
+        }
         _ => return None,
     };
     match v {
         Value::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+/// A built-in with a plain function called for an integer answer (see `pure_int`). Its
+/// arguments: a variable, parameter or constant is passed as it is (a single variable in place),
+/// any other argument must itself be an integer expression.
+#[inline(never)]
+fn int_call(
+    f: crate::builtins::registry::OneFn,
+    args: &[Expr],
+    vars: &[Value],
+    params: &[Value],
+    calls: &mut u64,
+) -> Option<i64> {
+    let answer = match args {
+        [Expr::Var(s)] => f(std::slice::from_ref(&vars[*s as usize])),
+        _ => {
+            let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
+            for a in args {
+                argv.push(match a {
+                    Expr::Var(s) => vars[*s as usize].clone(),
+                    Expr::Param(i) => params[*i as usize].clone(),
+                    Expr::Const(v) => v.clone(),
+                    other => Value::Int(pure_int(other, vars, params, calls)?),
+                });
+            }
+            f(&argv)
+        }
+    };
+    match answer {
+        Ok(Value::Int(n)) => {
+            *calls += 1;
+            Some(n)
+        }
         _ => None,
     }
 }
@@ -397,5 +467,83 @@ pub fn contains(container: &Value, item: &Value) -> Option<bool> {
             _ => Some(false),
         },
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::program::Cond;
+    use crate::library::load_text;
+
+    /// Integer expressions with calls and list elements, evaluated in registers, give the values,
+    /// errors and built-in call counts the general path gives — including the fall-backs (a
+    /// decimal answer, a zero divisor, an index out of range), which count no call twice (the
+    /// failing `abs` is counted once, as the general path counts a call it enters).
+    #[test]
+    fn integer_expressions_with_calls_and_elements_answer_as_the_general_path() {
+        let prog = load_text(
+            "t.rules",
+            r#"ruleset t "t"
+input c: int
+input n: int
+input l: ints
+input x: decimal
+output out
+rule R "r"
+when
+    c(?c)
+    n(?n)
+    l(?l)
+    x(?x)
+    ?a = abs(3 * ?c - ?n)
+    ?b = -trunc(200 * abs(3 * ?c - ?n) / ?n)
+    ?d = ?l[?c - 2]
+    ?e = ?l[?c + 5]
+    ?f = abs(?c / (?n - 7)) + 1
+    ?g = abs(1) + abs(?x)
+    ?h = abs(?c) + abs(?l[0] - ?n) * greater(?c, ?n)
+    ?i = -abs(?x)
+then
+    assert out(?a)
+end
+"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let rule = &prog.rules[0];
+        let slot = |name: &str| {
+            rule.var_names
+                .iter()
+                .position(|n| n == name)
+                .unwrap_or_else(|| panic!("{name}"))
+        };
+        let mut vars = vec![Value::Int(0); rule.var_names.len()];
+        vars[slot("?c")] = Value::Int(1);
+        vars[slot("?n")] = Value::Int(7);
+        vars[slot("?l")] = Value::list([10, 20, 30].map(Value::Int));
+        vars[slot("?x")] = Value::Num(2.5);
+        let mut got = Vec::new();
+        for c in &rule.conds {
+            let Cond::Bind { expr, .. } = &c.cond else { continue };
+            let mut calls = 0;
+            let answer = match eval(expr, &vars, &[], &mut calls) {
+                Ok(v) => v.to_string(),
+                Err(e) => format!("error: {e}"),
+            };
+            got.push(format!("{answer} ({calls} calls)"));
+        }
+        assert_eq!(
+            got,
+            [
+                "4 (1 calls)",
+                "-114 (2 calls)",
+                "30 (0 calls)",
+                "error: index 6 is out of range for a list of 3 (0 calls)",
+                "error: division by zero in `1 / 0` (1 calls)",
+                "3.5 (2 calls)",
+                "22 (3 calls)",
+                "-2.5 (1 calls)",
+            ]
+        );
     }
 }
