@@ -510,3 +510,59 @@ fn bindings_only_the_explanation_reads_are_made_when_explained() {
     let trace = s.trace_text().join("\n");
     assert!(trace.contains("(error: division by zero in `10 / 0`)"), "{trace}");
 }
+
+const SHARED_TEST_RULES: &str = r#"ruleset s "shared tests"
+input  n: int = 0
+input  x: decimal = 0.5
+output a, b, c
+rule A "a"
+when
+    n(?n)
+    abs(?n) > 3
+then
+    assert a(?n)
+end
+rule B "b, the same first test"
+when
+    n(?v)
+    abs(?v) > 3
+    ?v < 100
+then
+    assert b(?v)
+end
+rule C "c, a test that can fail with an error"
+when
+    x(?x)
+    trunc(?x) > 0
+then
+    assert c(?x)
+end
+"#;
+
+/// A test several rules start with, on the new fact's own argument, runs once per fact: a rule
+/// whose first test fails is not joined at all, and one that passes is joined as always. A test
+/// the fast form cannot decide (here a failing built-in) is left to the join, which raises the
+/// error where it always did.
+#[test]
+fn a_first_test_that_rules_share_runs_once_per_fact() {
+    let program = load_text("shared.rules", SHARED_TEST_RULES).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    s.set_input_text("n", "1").unwrap_or_else(|e| panic!("{e}"));
+    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert!(outputs(&s).is_empty());
+    // `abs` once for both rules (each rule alone would call it: 2), `trunc` once for C.
+    assert_eq!(result.stats.builtin_calls, 2);
+
+    s.set_input_text("n", "-5").unwrap_or_else(|e| panic!("{e}"));
+    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["a(-5)", "b(-5)"]);
+    // The shared run, then each join checks its own test again.
+    assert_eq!(result.stats.builtin_calls, 1 + 2 + 1);
+
+    s.set_input_text("x", "1e300").unwrap_or_else(|e| panic!("{e}"));
+    let err = match s.run() {
+        Ok(_) => panic!("trunc(1e300) should fail"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("trunc") && err.contains("`C`"), "{err}");
+}

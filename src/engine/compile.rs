@@ -11,13 +11,15 @@ use super::program::*;
 /// Adds plans, triggers and the list of initial rules to a checked program.
 pub fn compile(mut p: Program) -> Program {
     p.triggers = vec![Vec::new(); p.relations.len()];
+    p.shared_tests = vec![Vec::new(); p.relations.len()];
     p.plans = Vec::with_capacity(p.rules.len());
     p.initial.clear();
     for (ri, rule) in p.rules.iter().enumerate() {
-        let plan = plan_rule(rule);
-        for (si, seed) in plan.seeds.iter().enumerate() {
-            if let Cond::Pattern { rel, .. } = &rule.conds[seed.cond as usize].cond {
+        let mut plan = plan_rule(rule);
+        for (si, seed) in plan.seeds.iter_mut().enumerate() {
+            if let Cond::Pattern { rel, args } = &rule.conds[seed.cond as usize].cond {
                 p.triggers[*rel as usize].push((ri as u32, si as u16));
+                seed.prefix = shared_prefix(rule, args, &seed.rest, &mut p.shared_tests[*rel as usize]);
             }
         }
         if plan.seeds.is_empty() {
@@ -93,6 +95,7 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
                 cond: j,
                 rest,
                 fallback,
+                prefix: Vec::new(),
             });
         }
     }
@@ -102,6 +105,42 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
         seeds,
         deferred,
     }
+}
+
+/// The tests a seed's join starts with that read a single variable the seed pattern binds from
+/// one of its own arguments, added to (or found in) the relation's shared tests. Only the leading
+/// tests: a later one may be reached only through a step that can fail with an error first.
+fn shared_prefix(rule: &RuleIr, seed_args: &[PatArg], rest: &[Step], shared: &mut Vec<SharedTest>) -> Vec<u16> {
+    use super::fast::Fast;
+    let position_of = |slot: Slot| {
+        seed_args
+            .iter()
+            .position(|a| matches!(a, PatArg::Var(s) if *s == slot))
+            .map(|p| p as u16)
+    };
+    let mut prefix = Vec::new();
+    for &(c, _) in rest {
+        let cond = &rule.conds[c as usize];
+        if !matches!(cond.cond, Cond::Test(_)) {
+            break;
+        }
+        let (slot, check) = match cond.fast {
+            Some(Fast::CallCmpInt { f, arg, cmp, k }) => (arg, SharedCheck::CallCmpInt { f, cmp, k }),
+            Some(Fast::CallTruth { f, arg, negate }) => (arg, SharedCheck::CallTruth { f, negate }),
+            Some(Fast::VarCmpInt { a, cmp, k }) => (a, SharedCheck::CmpInt { cmp, k }),
+            _ => break,
+        };
+        let Some(pos) = position_of(slot) else { break };
+        let id = match shared.iter().position(|t| t.pos == pos && t.check.same(&check)) {
+            Some(i) => i,
+            None => {
+                shared.push(SharedTest { pos, check });
+                shared.len() - 1
+            }
+        };
+        prefix.push(id as u16);
+    }
+    prefix
 }
 
 /// A join step: a condition's index and whether it skips the fact that started the join.

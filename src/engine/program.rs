@@ -184,6 +184,80 @@ pub struct Seed {
     /// in a moved step resumes the search in that order, so that it surfaces exactly when (and
     /// as often as) the order written would have reached it.
     pub fallback: Vec<Vec<(u16, bool)>>,
+    /// The tests this seed's join starts with that read only the new fact's own arguments, as
+    /// indexes into the relation's `SharedTests`: checked once per new fact for every rule that
+    /// starts with them, and a rule whose test fails is not joined at all.
+    pub prefix: Vec<u16>,
+}
+
+/// A test on one argument of a new fact, which several rules' joins may start with
+/// (`card_count(?h) == 5` in five of the nine stud rules).
+#[derive(Clone, Copy)]
+pub struct SharedTest {
+    /// The argument of the fact the test reads.
+    pub pos: u16,
+    pub check: SharedCheck,
+}
+
+/// What a shared test checks, on the plain function of a built-in as `Fast` does.
+#[derive(Clone, Copy)]
+pub enum SharedCheck {
+    /// `f(x) OP k`.
+    CallCmpInt {
+        f: crate::builtins::registry::OneFn,
+        cmp: crate::lang::ast::BinaryOp,
+        k: i64,
+    },
+    /// `f(x)` or `!f(x)`.
+    CallTruth {
+        f: crate::builtins::registry::OneFn,
+        negate: bool,
+    },
+    /// `x OP k`.
+    CmpInt { cmp: crate::lang::ast::BinaryOp, k: i64 },
+}
+
+impl SharedCheck {
+    /// The test's outcome on `v`: `None` when the fast form cannot tell (another type, a failing
+    /// built-in), and the join then decides as it always does. Built-ins called are counted.
+    #[inline]
+    pub fn run(&self, v: &super::value::Value, calls: &mut u64) -> Option<bool> {
+        use super::value::Value;
+        match *self {
+            SharedCheck::CallCmpInt { f, cmp, k } => match f(std::slice::from_ref(v)) {
+                Ok(Value::Int(n)) => {
+                    *calls += 1;
+                    Some(super::eval::compare_ints(cmp, n, k))
+                }
+                _ => None,
+            },
+            SharedCheck::CallTruth { f, negate } => match f(std::slice::from_ref(v)) {
+                Ok(Value::Bool(b)) => {
+                    *calls += 1;
+                    Some(b != negate)
+                }
+                _ => None,
+            },
+            SharedCheck::CmpInt { cmp, k } => match v {
+                Value::Int(x) => Some(super::eval::compare_ints(cmp, *x, k)),
+                _ => None,
+            },
+        }
+    }
+
+    /// True if both are the same test (the same plain function, comparison and constant).
+    pub fn same(&self, other: &SharedCheck) -> bool {
+        match (self, other) {
+            (SharedCheck::CallCmpInt { f, cmp, k }, SharedCheck::CallCmpInt { f: g, cmp: cmp2, k: k2 }) => {
+                std::ptr::fn_addr_eq(*f, *g) && cmp == cmp2 && k == k2
+            }
+            (SharedCheck::CallTruth { f, negate }, SharedCheck::CallTruth { f: g, negate: n2 }) => {
+                std::ptr::fn_addr_eq(*f, *g) && negate == n2
+            }
+            (SharedCheck::CmpInt { cmp, k }, SharedCheck::CmpInt { cmp: c2, k: k2 }) => cmp == c2 && k == k2,
+            _ => false,
+        }
+    }
 }
 
 /// A rule set ready to run.
@@ -198,6 +272,9 @@ pub struct Program {
     pub plans: Vec<RulePlan>,
     /// For each relation, the (rule, seed) pairs a new fact of it starts.
     pub triggers: Vec<Vec<(u32, u16)>>,
+    /// For each relation, the tests on a new fact's arguments its seeds start with (see
+    /// `Seed::prefix`).
+    pub shared_tests: Vec<Vec<SharedTest>>,
     /// Rules with no positive pattern: matched once at the start of a run.
     pub initial: Vec<u32>,
     pub sources: SourceMap,

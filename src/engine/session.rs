@@ -178,6 +178,9 @@ pub struct Session {
     /// Where a selection-time match's mask and matched facts are copied (kept to reuse its
     /// allocation); its values stay in `frame`, which a stopped search leaves as they were.
     found: Frame,
+    /// Per shared test of the relation a new fact belongs to (`Program::shared_tests`): not yet
+    /// run, passed, failed, or undecided by the fast form. Reused for every new fact.
+    shared_outcomes: Vec<SharedOutcome>,
     opts: RunOptions,
     stats: Stats,
     /// Measure `Stats::micros` (see `set_timed`).
@@ -232,6 +235,7 @@ impl Session {
             },
             frame: Frame::with_vars(nvars),
             found: Frame::with_vars(nvars),
+            shared_outcomes: Vec::new(),
             opts: RunOptions::default(),
             stats: Stats::default(),
             timed: true,
@@ -663,8 +667,12 @@ impl Session {
             agenda,
             relevant,
             stats,
+            shared_outcomes,
             ..
         } = self;
+        let shared = &prog.shared_tests[rel as usize];
+        shared_outcomes.clear();
+        shared_outcomes.resize(shared.len(), SharedOutcome::NotRun);
         let mut ctx = Ctx {
             prog,
             mem,
@@ -682,6 +690,27 @@ impl Session {
             }
             let rule = &prog.rules[rule_idx as usize];
             let seed = &prog.plans[rule_idx as usize].seeds[seed_idx as usize];
+            // The tests the join would start with, on the fact's own arguments: each run once
+            // for all the rules this fact seeds. A failed one means no match (the join would
+            // check the very same value); an undecided one leaves the join to decide.
+            let refuted = seed.prefix.iter().any(|&t| {
+                let outcome = &mut shared_outcomes[t as usize];
+                if *outcome == SharedOutcome::NotRun {
+                    let test = &shared[t as usize];
+                    *outcome = match values
+                        .get(test.pos as usize)
+                        .and_then(|v| test.check.run(v, &mut ctx.calls))
+                    {
+                        Some(true) => SharedOutcome::Passed,
+                        Some(false) => SharedOutcome::Failed,
+                        None => SharedOutcome::Undecided,
+                    };
+                }
+                *outcome == SharedOutcome::Failed
+            });
+            if refuted {
+                continue;
+            }
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
                 continue;
             };
@@ -975,4 +1004,13 @@ fn collect_probes(conds: &[CondAt], probed: &mut [Vec<u16>]) {
             _ => {}
         }
     }
+}
+
+/// What a shared test (`Program::shared_tests`) said of the fact being joined.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SharedOutcome {
+    NotRun,
+    Passed,
+    Failed,
+    Undecided,
 }

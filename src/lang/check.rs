@@ -270,6 +270,7 @@ impl<'a> Checker<'a> {
             rules,
             plans: Vec::new(),
             triggers: Vec::new(),
+            shared_tests: Vec::new(),
             initial: Vec::new(),
             sources: SourceMap::default(),
             warnings: Vec::new(),
