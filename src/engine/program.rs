@@ -185,8 +185,9 @@ pub struct Seed {
     /// as often as) the order written would have reached it.
     pub fallback: Vec<Vec<(u16, bool)>>,
     /// The tests this seed's join starts with that read only the new fact's own arguments, as
-    /// indexes into the relation's `SharedTests`: checked once per new fact for every rule that
-    /// starts with them, and a rule whose test fails is not joined at all.
+    /// indexes into the relation's `shared_tests`: checked once per new fact for every rule that
+    /// starts with them. A rule whose test fails is not joined at all; when all of them pass,
+    /// the join starts after them (when one is undecided, at the start, as written).
     pub prefix: Vec<u16>,
 }
 

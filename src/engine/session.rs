@@ -705,6 +705,8 @@ impl Session {
             // The tests the join would start with, on the fact's own arguments: each run once
             // for all the rules this fact seeds. A failed one means no match (the join would
             // check the very same value); an undecided one leaves the join to decide.
+            // When every one passed, the join starts after them.
+            let mut start = seed.prefix.len();
             let refuted = seed.prefix.iter().any(|&t| {
                 let outcome = &mut shared_outcomes[t as usize];
                 if *outcome == SharedOutcome::NotRun {
@@ -717,6 +719,9 @@ impl Session {
                         Some(false) => SharedOutcome::Failed,
                         None => SharedOutcome::Undecided,
                     };
+                }
+                if *outcome == SharedOutcome::Undecided {
+                    start = 0;
                 }
                 *outcome == SharedOutcome::Failed
             });
@@ -751,7 +756,7 @@ impl Session {
                 order: &seed.rest,
                 fallback: &seed.fallback,
             };
-            let res = matcher::solve(&mut ctx, &steps, 0, fact, frame, &mut |_, fr| {
+            let res = matcher::solve(&mut ctx, &steps, start, fact, frame, &mut |_, fr| {
                 agenda.push(rule_idx, salience, fr.mask, &fr.vars[..nvars], &fr.facts);
                 Ok(Flow::Continue)
             });
