@@ -566,3 +566,61 @@ fn a_first_test_that_rules_share_runs_once_per_fact() {
     };
     assert!(err.contains("trunc") && err.contains("`C`"), "{err}");
 }
+
+const SHARED_CALL_RULES: &str = r#"ruleset s "shared calls"
+input  n: int = 0
+output a, b, c
+rule A "a"
+when
+    n(?n)
+    ?k = range(1, ?n)
+    ?k > 1
+then
+    assert a(?k)
+end
+rule B "b, the same first call"
+when
+    n(?m)
+    ?j = range(1, ?m)
+then
+    assert b(?j)
+end
+rule C "c, a call no other rule makes"
+when
+    n(?n)
+    ?i = range(0, ?n)
+then
+    assert c(?i)
+end
+"#;
+
+/// A built-in with outputs that several rules call first on a new fact's arguments is called
+/// once for all of them; each rule is joined from its solutions as its own call would join it, a
+/// rule it gives no solution is not joined, and a failing call is left to the joins, which raise
+/// the error in order.
+#[test]
+fn a_first_call_that_rules_share_runs_once_per_fact() {
+    let program = load_text("shared.rules", SHARED_CALL_RULES).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    s.set_input_text("n", "3").unwrap_or_else(|e| panic!("{e}"));
+    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        outputs(&s),
+        ["a(2)", "a(3)", "b(1)", "b(2)", "b(3)", "c(0)", "c(1)", "c(2)", "c(3)"]
+    );
+    // `range(1, 3)` once for A and B, `range(0, 3)` for C.
+    assert_eq!(result.stats.builtin_calls, 2);
+    assert_eq!(result.stats.fired, 9);
+
+    s.set_input_text("n", "0").unwrap_or_else(|e| panic!("{e}"));
+    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["c(0)"]);
+    assert_eq!(result.stats.builtin_calls, 2);
+
+    s.set_input_text("n", "5000000").unwrap_or_else(|e| panic!("{e}"));
+    let err = match s.run() {
+        Ok(_) => panic!("range over five million values should fail"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("more than a million") && err.contains("`A`"), "{err}");
+}

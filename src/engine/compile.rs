@@ -12,6 +12,7 @@ use super::program::*;
 pub fn compile(mut p: Program) -> Program {
     p.triggers = vec![Vec::new(); p.relations.len()];
     p.shared_tests = vec![Vec::new(); p.relations.len()];
+    p.shared_calls = vec![Vec::new(); p.relations.len()];
     p.plans = Vec::with_capacity(p.rules.len());
     p.initial.clear();
     for (ri, rule) in p.rules.iter().enumerate() {
@@ -20,6 +21,20 @@ pub fn compile(mut p: Program) -> Program {
             if let Cond::Pattern { rel, args } = &rule.conds[seed.cond as usize].cond {
                 p.triggers[*rel as usize].push((ri as u32, si as u16));
                 seed.prefix = shared_prefix(rule, args, &seed.rest, &mut p.shared_tests[*rel as usize]);
+                seed.first_call = seed
+                    .rest
+                    .get(seed.prefix.len())
+                    .and_then(|&(c, _)| shared_call(&rule.conds[c as usize].cond, args))
+                    .map(|call| {
+                        let calls = &mut p.shared_calls[*rel as usize];
+                        match calls.iter().position(|known| known.same(&call)) {
+                            Some(i) => i as u16,
+                            None => {
+                                calls.push(call);
+                                (calls.len() - 1) as u16
+                            }
+                        }
+                    });
             }
         }
         if plan.seeds.is_empty() {
@@ -27,7 +42,54 @@ pub fn compile(mut p: Program) -> Program {
         }
         p.plans.push(plan);
     }
+    // A call only one seed makes is left to that join: calling it ahead would gain nothing.
+    let mut uses: Vec<Vec<u32>> = p.shared_calls.iter().map(|c| vec![0; c.len()]).collect();
+    for (rel, triggers) in p.triggers.iter().enumerate() {
+        for &(r, s) in triggers {
+            if let Some(c) = p.plans[r as usize].seeds[s as usize].first_call {
+                uses[rel][c as usize] += 1;
+            }
+        }
+    }
+    for (rel, triggers) in p.triggers.iter().enumerate() {
+        for &(r, s) in triggers {
+            let seed = &mut p.plans[r as usize].seeds[s as usize];
+            if seed.first_call.is_some_and(|c| uses[rel][c as usize] < 2) {
+                seed.first_call = None;
+            }
+        }
+    }
     p
+}
+
+/// The shared form of a built-in with outputs whose arguments are the seed pattern's variables
+/// (by the fact's argument positions), constants or parameters.
+fn shared_call(cond: &Cond, seed_args: &[PatArg]) -> Option<SharedCall> {
+    let Cond::CallOut {
+        builtin,
+        inputs,
+        outputs,
+    } = cond
+    else {
+        return None;
+    };
+    let args = inputs
+        .iter()
+        .map(|e| match e {
+            Expr::Var(slot) => seed_args
+                .iter()
+                .position(|a| matches!(a, PatArg::Var(s) if s == slot))
+                .map(|p| SharedArg::Fact(p as u16)),
+            Expr::Const(v) => Some(SharedArg::Const(v.clone())),
+            Expr::Param(i) => Some(SharedArg::Param(*i)),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(SharedCall {
+        builtin: builtin.clone(),
+        args,
+        arity: outputs.len(),
+    })
 }
 
 /// The bindings of `rule` that nothing but its `because` text reads: `?v = expr` where no other
@@ -96,6 +158,7 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
                 rest,
                 fallback,
                 prefix: Vec::new(),
+                first_call: None,
             });
         }
     }

@@ -189,6 +189,39 @@ pub struct Seed {
     /// starts with them. A rule whose test fails is not joined at all; when all of them pass,
     /// the join starts after them (when one is undecided, at the start, as written).
     pub prefix: Vec<u16>,
+    /// When the step after `prefix` is a built-in with outputs whose arguments come from the new
+    /// fact alone, and another rule's join calls it the same way: its index into the relation's
+    /// `shared_calls`. Called once per new fact for all those rules; a rule it gives no solution
+    /// is not joined, the others are joined from its solutions on.
+    pub first_call: Option<u16>,
+}
+
+/// A built-in with outputs that several rules' joins call first, on the new fact's arguments
+/// (`rank_held(?h, 2)` in Rule7 and Rule8).
+#[derive(Clone)]
+pub struct SharedCall {
+    pub builtin: Arc<dyn Builtin>,
+    pub args: Vec<SharedArg>,
+    /// Values per solution (the outputs the call binds).
+    pub arity: usize,
+}
+
+/// An argument of a shared call.
+#[derive(Clone, PartialEq)]
+pub enum SharedArg {
+    /// The new fact's argument at this position.
+    Fact(u16),
+    Const(Value),
+    Param(u16),
+}
+
+impl SharedCall {
+    /// True if both call the same built-in with the same arguments.
+    pub fn same(&self, other: &SharedCall) -> bool {
+        std::ptr::addr_eq(Arc::as_ptr(&self.builtin), Arc::as_ptr(&other.builtin))
+            && self.args == other.args
+            && self.arity == other.arity
+    }
 }
 
 /// A test on one argument of a new fact, which several rules' joins may start with
@@ -276,6 +309,8 @@ pub struct Program {
     /// For each relation, the tests on a new fact's arguments its seeds start with (see
     /// `Seed::prefix`).
     pub shared_tests: Vec<Vec<SharedTest>>,
+    /// For each relation, the built-ins its seeds call first (see `Seed::first_call`).
+    pub shared_calls: Vec<Vec<SharedCall>>,
     /// Rules with no positive pattern: matched once at the start of a run.
     pub initial: Vec<u32>,
     pub sources: SourceMap,

@@ -9,6 +9,7 @@ use super::memory::{FactId, Memory, Origin};
 use super::program::*;
 use super::value::Value;
 use super::whatif::{Library, WhatIfRunner};
+use crate::builtins::registry::Solutions;
 use crate::cards::NotationError;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -185,6 +186,9 @@ pub struct Session {
     /// Per shared test of the relation a new fact belongs to (`Program::shared_tests`): not yet
     /// run, passed, failed, or undecided by the fast form. Reused for every new fact.
     shared_outcomes: Vec<SharedOutcome>,
+    /// Per shared call of the relation a new fact belongs to (`Program::shared_calls`): whether it
+    /// was made for this fact, and its solutions. Reused for every new fact.
+    shared_solutions: Vec<(SharedOutcome, Solutions)>,
     opts: RunOptions,
     stats: Stats,
     /// Measure `Stats::micros` (see `set_timed`).
@@ -241,6 +245,7 @@ impl Session {
             frame: Frame::with_vars(nvars),
             found: Frame::with_vars(nvars),
             shared_outcomes: Vec::new(),
+            shared_solutions: Vec::new(),
             opts: RunOptions::default(),
             stats: Stats::default(),
             timed: true,
@@ -683,11 +688,19 @@ impl Session {
             agenda,
             stats,
             shared_outcomes,
+            shared_solutions,
             ..
         } = self;
         let shared = &prog.shared_tests[rel as usize];
         shared_outcomes.clear();
         shared_outcomes.resize(shared.len(), SharedOutcome::NotRun);
+        let calls = &prog.shared_calls[rel as usize];
+        if shared_solutions.len() < calls.len() {
+            shared_solutions.resize_with(calls.len(), || (SharedOutcome::NotRun, Solutions::new(0)));
+        }
+        for (outcome, _) in shared_solutions.iter_mut().take(calls.len()) {
+            *outcome = SharedOutcome::NotRun;
+        }
         let mut ctx = Ctx {
             prog,
             mem,
@@ -728,6 +741,25 @@ impl Session {
             if refuted {
                 continue;
             }
+            // The built-in the join calls next, when other rules call it the same way: once per
+            // fact. No solution means no match; an error leaves the join to raise it, in order.
+            let mut first_call = None;
+            if let (Some(c), true) = (seed.first_call, start == seed.prefix.len()) {
+                let (outcome, solutions) = &mut shared_solutions[c as usize];
+                if *outcome == SharedOutcome::NotRun {
+                    let call = &calls[c as usize];
+                    *outcome = match shared_call(call, values, ctx.params, solutions) {
+                        true => SharedOutcome::Passed,
+                        false => SharedOutcome::Undecided,
+                    };
+                    ctx.calls += 1;
+                }
+                match *outcome {
+                    SharedOutcome::Passed if solutions.is_empty() => continue,
+                    SharedOutcome::Passed => first_call = Some(c as usize),
+                    _ => start = 0,
+                }
+            }
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
                 continue;
             };
@@ -756,10 +788,38 @@ impl Session {
                 order: &seed.rest,
                 fallback: &seed.fallback,
             };
-            let res = matcher::solve(&mut ctx, &steps, start, fact, frame, &mut |_, fr| {
+            let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
                 agenda.push(rule_idx, salience, fr.mask, &fr.vars[..nvars], &fr.facts);
                 Ok(Flow::Continue)
-            });
+            };
+            let res = match first_call {
+                None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink).map(|_| ()),
+                // The call's solutions, as the join's own call step would go through them.
+                Some(c) => {
+                    let at = &rule.conds[seed.rest[start].0 as usize];
+                    let Cond::CallOut { outputs, .. } = &at.cond else {
+                        unreachable!("a shared call is planned only for a call step")
+                    };
+                    let solutions = &shared_solutions[c].1;
+                    let mut res = Ok(());
+                    for k in 0..solutions.len() {
+                        let saved = frame.mask;
+                        res = match matcher::match_args(&mut ctx, outputs, solutions.row(k), frame) {
+                            Ok(true) => matcher::solve(&mut ctx, &steps, start + 1, fact, frame, &mut sink).map(|_| ()),
+                            Ok(false) => Ok(()),
+                            Err(e) => Err(Box::new(MatchError {
+                                span: at.span,
+                                error: MatchErrorKind::Eval(e),
+                            })),
+                        };
+                        frame.mask = saved;
+                        if res.is_err() {
+                            break;
+                        }
+                    }
+                    res
+                }
+            };
             if let Err(e) = res {
                 result = Err(in_rule(prog, rule_idx, e));
                 break;
@@ -1030,4 +1090,21 @@ enum SharedOutcome {
     Passed,
     Failed,
     Undecided,
+}
+
+/// Makes a shared call on the new fact's arguments: true with `out` holding its solutions, false
+/// if the built-in failed (the join then makes the call itself and raises the error in order).
+fn shared_call(call: &SharedCall, fact: &[Value], params: &[Value], out: &mut Solutions) -> bool {
+    let mut argv: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
+    for a in &call.args {
+        let v = match a {
+            SharedArg::Fact(p) => fact.get(*p as usize),
+            SharedArg::Const(v) => Some(v),
+            SharedArg::Param(i) => params.get(*i as usize),
+        };
+        let Some(v) = v else { return false };
+        argv.push(v.clone());
+    }
+    *out = Solutions::new(call.arity);
+    call.builtin.call(&argv, out).is_ok()
 }

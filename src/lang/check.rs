@@ -271,6 +271,7 @@ impl<'a> Checker<'a> {
             plans: Vec::new(),
             triggers: Vec::new(),
             shared_tests: Vec::new(),
+            shared_calls: Vec::new(),
             initial: Vec::new(),
             sources: SourceMap::default(),
             warnings: Vec::new(),
