@@ -547,24 +547,24 @@ end
 fn a_first_test_that_rules_share_runs_once_per_fact() {
     let program = load_text("shared.rules", SHARED_TEST_RULES).unwrap_or_else(|e| panic!("{e}"));
     let mut s = Session::new(program);
-    s.set_input_text("n", "1").unwrap_or_else(|e| panic!("{e}"));
-    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
-    assert!(outputs(&s).is_empty());
     // `abs` once for both rules (each rule alone would call it: 2), `trunc` once for C.
-    assert_eq!(result.stats.builtin_calls, 2);
-
-    s.set_input_text("n", "-5").unwrap_or_else(|e| panic!("{e}"));
-    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(outputs(&s), ["a(-5)", "b(-5)"]);
+    assert_eq!(run_with(&mut s, "n", "1"), Ok((vec![], 2)));
     // The shared run only: both joins start after the test that passed.
-    assert_eq!(result.stats.builtin_calls, 1 + 1);
-
-    s.set_input_text("x", "1e300").unwrap_or_else(|e| panic!("{e}"));
-    let err = match s.run() {
-        Ok(_) => panic!("trunc(1e300) should fail"),
-        Err(e) => e.to_string(),
-    };
+    assert_eq!(run_with(&mut s, "n", "-5"), Ok((strings(&["a(-5)", "b(-5)"]), 1 + 1)));
+    let err = run_with(&mut s, "x", "1e300").expect_err("trunc(1e300) should fail");
     assert!(err.contains("trunc") && err.contains("`C`"), "{err}");
+}
+
+/// Sets one input, runs the session again, and gives its outputs and the built-in calls it made
+/// (or the error, as text).
+fn run_with(s: &mut Session, input: &str, value: &str) -> Result<(Vec<String>, u64), String> {
+    s.set_input_text(input, value).map_err(|e| e.to_string())?;
+    let result = s.run().map_err(|e| e.to_string())?;
+    Ok((outputs(s), result.stats.builtin_calls))
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|i| i.to_string()).collect()
 }
 
 const SHARED_CALL_RULES: &str = r#"ruleset s "shared calls"
@@ -602,25 +602,10 @@ end
 fn a_first_call_that_rules_share_runs_once_per_fact() {
     let program = load_text("shared.rules", SHARED_CALL_RULES).unwrap_or_else(|e| panic!("{e}"));
     let mut s = Session::new(program);
-    s.set_input_text("n", "3").unwrap_or_else(|e| panic!("{e}"));
-    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        outputs(&s),
-        ["a(2)", "a(3)", "b(1)", "b(2)", "b(3)", "c(0)", "c(1)", "c(2)", "c(3)"]
-    );
     // `range(1, 3)` once for A and B, `range(0, 3)` for C.
-    assert_eq!(result.stats.builtin_calls, 2);
-    assert_eq!(result.stats.fired, 9);
-
-    s.set_input_text("n", "0").unwrap_or_else(|e| panic!("{e}"));
-    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(outputs(&s), ["c(0)"]);
-    assert_eq!(result.stats.builtin_calls, 2);
-
-    s.set_input_text("n", "5000000").unwrap_or_else(|e| panic!("{e}"));
-    let err = match s.run() {
-        Ok(_) => panic!("range over five million values should fail"),
-        Err(e) => e.to_string(),
-    };
+    let all = ["a(2)", "a(3)", "b(1)", "b(2)", "b(3)", "c(0)", "c(1)", "c(2)", "c(3)"];
+    assert_eq!(run_with(&mut s, "n", "3"), Ok((strings(&all), 2)));
+    assert_eq!(run_with(&mut s, "n", "0"), Ok((strings(&["c(0)"]), 2)));
+    let err = run_with(&mut s, "n", "5000000").expect_err("range over five million values should fail");
     assert!(err.contains("more than a million") && err.contains("`A`"), "{err}");
 }
