@@ -154,6 +154,32 @@ fn aggregates_count_sum_min_max() {
     assert_eq!(outputs(&s), ["stat(4, 23, 2, 7)"]);
 }
 
+/// An aggregate's line in an explanation shows the expression it folds as written (`?x`: the body's
+/// own variable has no value in the firing), a variable bound outside the body by its value, and
+/// the result.
+#[test]
+fn an_aggregate_is_explained_with_its_own_variables_by_name() {
+    let mut s = run(
+        r#"ruleset t "t"
+        input xs: ints
+        input k: int = 10
+        output total
+        rule Item "item" salience 10 when xs(?l) ?x in ?l then assert item(?x) end
+        rule Total "total"
+        when
+            k(?k)
+            ?t = sum ?x * ?k { item(?x) }
+        then assert total(?t)
+        end"#,
+        &[("xs", "5,2,9")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["total(160)"]);
+    let fact = s.conclusions()[0].fact;
+    let text = kibitzer::render_tree(&s.explain(fact, kibitzer::ExplainLimits::default()));
+    assert!(text.contains("?t = sum (?x * 10) { item(?x) } = 160"), "{text}");
+}
+
 #[test]
 fn multi_solution_builtins_make_one_activation_each() {
     let s = run(

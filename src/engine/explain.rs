@@ -115,7 +115,8 @@ impl Session {
                     return node;
                 };
                 let rule = &prog.rules[firing.rule as usize];
-                let vars = self.firing_vars(&firing).to_vec();
+                let (vars, mask) = self.firing_bindings(&firing);
+                let vars = vars.into_owned();
                 let facts = self.firing_facts(&firing).to_vec();
                 node.source = "rule";
                 node.rule = Some(rule.name.clone());
@@ -137,8 +138,14 @@ impl Session {
                         Cond::Aggregate { op, slot, value, .. } => {
                             let what = match (op, value) {
                                 (AggregateOp::Count, _) => "count".to_string(),
+                                // The body's own variables (`?x` of `sum ?x { term(_, ?x) }`) hold
+                                // no value of this firing: they are shown by name.
                                 (op, Some(v)) => {
-                                    format!("{} {}", op.keyword(), render(v, &vars, self.params(), limits))
+                                    let var = |s: u16| match s >= 64 || mask & (1u64 << s) != 0 {
+                                        true => show(&vars[s as usize], limits),
+                                        false => rule.var_names[s as usize].clone(),
+                                    };
+                                    format!("{} {}", op.keyword(), render_with(v, &var, self.params(), limits))
                                 }
                                 (op, None) => op.keyword().to_string(),
                             };
@@ -489,39 +496,26 @@ fn render_side(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits
 
 /// An expression with variables replaced by their values.
 fn render(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits) -> String {
+    render_with(e, &|s| show(&vars[s as usize], limits), params, limits)
+}
+
+/// An expression with each variable shown as `var` says.
+fn render_with(e: &Expr, var: &dyn Fn(u16) -> String, params: &[Value], limits: ExplainLimits) -> String {
+    let render = |x: &Expr| render_with(x, var, params, limits);
     match e {
         Expr::Const(v) => v.to_string(),
-        Expr::Var(s) => show(&vars[*s as usize], limits),
+        Expr::Var(s) => var(*s),
         Expr::Param(i) => show(&params[*i as usize], limits),
-        Expr::List(items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(|i| render(i, vars, params, limits))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Expr::List(items) => format!("[{}]", items.iter().map(render).collect::<Vec<_>>().join(", ")),
         Expr::Call { builtin, args, .. } => format!(
             "{}({})",
             builtin.signature().name,
-            args.iter()
-                .map(|a| render(a, vars, params, limits))
-                .collect::<Vec<_>>()
-                .join(", ")
+            args.iter().map(render).collect::<Vec<_>>().join(", ")
         ),
-        Expr::Unary(UnaryOp::Neg, x) => format!("-{}", render(x, vars, params, limits)),
-        Expr::Unary(UnaryOp::Not, x) => format!("!{}", render(x, vars, params, limits)),
-        Expr::Binary(op, a, b) => format!(
-            "({} {} {})",
-            render(a, vars, params, limits),
-            op.symbol(),
-            render(b, vars, params, limits)
-        ),
-        Expr::Index(l, i) => format!(
-            "{}[{}]",
-            render(l, vars, params, limits),
-            render(i, vars, params, limits)
-        ),
+        Expr::Unary(UnaryOp::Neg, x) => format!("-{}", render(x)),
+        Expr::Unary(UnaryOp::Not, x) => format!("!{}", render(x)),
+        Expr::Binary(op, a, b) => format!("({} {} {})", render(a), op.symbol(), render(b)),
+        Expr::Index(l, i) => format!("{}[{}]", render(l), render(i)),
     }
 }
 
