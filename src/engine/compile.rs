@@ -25,16 +25,7 @@ pub fn compile(mut p: Program) -> Program {
                     .rest
                     .get(seed.prefix.len())
                     .and_then(|&(c, _)| shared_call(&rule.conds[c as usize].cond, args))
-                    .map(|call| {
-                        let calls = &mut p.shared_calls[*rel as usize];
-                        match calls.iter().position(|known| known.same(&call)) {
-                            Some(i) => i as u16,
-                            None => {
-                                calls.push(call);
-                                (calls.len() - 1) as u16
-                            }
-                        }
-                    });
+                    .map(|call| intern(&mut p.shared_calls[*rel as usize], call, SharedCall::same));
             }
         }
         if plan.seeds.is_empty() {
@@ -76,10 +67,7 @@ fn shared_call(cond: &Cond, seed_args: &[PatArg]) -> Option<SharedCall> {
     let args = inputs
         .iter()
         .map(|e| match e {
-            Expr::Var(slot) => seed_args
-                .iter()
-                .position(|a| matches!(a, PatArg::Var(s) if s == slot))
-                .map(|p| SharedArg::Fact(p as u16)),
+            Expr::Var(slot) => arg_position(seed_args, *slot).map(SharedArg::Fact),
             Expr::Const(v) => Some(SharedArg::Const(v.clone())),
             Expr::Param(i) => Some(SharedArg::Param(*i)),
             _ => None,
@@ -175,12 +163,6 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
 /// tests: a later one may be reached only through a step that can fail with an error first.
 fn shared_prefix(rule: &RuleIr, seed_args: &[PatArg], rest: &[Step], shared: &mut Vec<SharedTest>) -> Vec<u16> {
     use super::fast::Fast;
-    let position_of = |slot: Slot| {
-        seed_args
-            .iter()
-            .position(|a| matches!(a, PatArg::Var(s) if *s == slot))
-            .map(|p| p as u16)
-    };
     let mut prefix = Vec::new();
     for &(c, _) in rest {
         let cond = &rule.conds[c as usize];
@@ -193,17 +175,33 @@ fn shared_prefix(rule: &RuleIr, seed_args: &[PatArg], rest: &[Step], shared: &mu
             Some(Fast::VarCmpInt { a, cmp, k }) => (a, SharedCheck::CmpInt { cmp, k }),
             _ => break,
         };
-        let Some(pos) = position_of(slot) else { break };
-        let id = match shared.iter().position(|t| t.pos == pos && t.check.same(&check)) {
-            Some(i) => i,
-            None => {
-                shared.push(SharedTest { pos, check });
-                shared.len() - 1
-            }
+        let Some(pos) = arg_position(seed_args, slot) else {
+            break;
         };
-        prefix.push(id as u16);
+        prefix.push(intern(shared, SharedTest { pos, check }, |a, b| {
+            a.pos == b.pos && a.check.same(&b.check)
+        }));
     }
     prefix
+}
+
+/// The position of the seed pattern's argument that binds `slot`, if one does.
+fn arg_position(seed_args: &[PatArg], slot: Slot) -> Option<u16> {
+    seed_args
+        .iter()
+        .position(|a| matches!(a, PatArg::Var(s) if *s == slot))
+        .map(|p| p as u16)
+}
+
+/// The index of an item equal to `item` in `list` (by `same`), adding it when there is none.
+fn intern<T>(list: &mut Vec<T>, item: T, same: impl Fn(&T, &T) -> bool) -> u16 {
+    match list.iter().position(|known| same(known, &item)) {
+        Some(i) => i as u16,
+        None => {
+            list.push(item);
+            (list.len() - 1) as u16
+        }
+    }
 }
 
 /// A join step: a condition's index and whether it skips the fact that started the join.

@@ -405,18 +405,7 @@ fn solve_other<S: Steps + ?Sized>(
             let called = builtin.call(&argv[..inputs.len()], &mut sols);
             frame.argv = argv;
             called.map_err(|e| err(EvalError::from(e)))?;
-            for k in 0..sols.len() {
-                let saved = frame.mask;
-                if match_args(ctx, outputs, sols.row(k), frame).map_err(err)? {
-                    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
-                    if flow == Flow::Stop {
-                        frame.mask = saved;
-                        return Ok(Flow::Stop);
-                    }
-                }
-                frame.mask = saved;
-            }
-            Ok(Flow::Continue)
+            solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, &sols)
         }
         Cond::Not { body } => {
             let saved = frame.mask;
@@ -545,6 +534,35 @@ fn solve_other<S: Steps + ?Sized>(
             unreachable!("`solve` handles patterns, tests and bindings itself")
         }
     }
+}
+
+/// A built-in's solutions (made at step `next - 1`, or ahead of the join for every rule that
+/// calls it the same way): each binds or checks `outputs` and the search goes on at `next`.
+#[allow(clippy::too_many_arguments)] // the recursion's state, passed through as `solve` has it
+#[inline]
+pub fn solve_solutions<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    next: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    at: &CondAt,
+    outputs: &[PatArg],
+    sols: &Solutions,
+) -> MatchResult<Flow> {
+    for k in 0..sols.len() {
+        let saved = frame.mask;
+        if match_args(ctx, outputs, sols.row(k), frame).map_err(|e| eval_error(at, e))? {
+            let flow = solve(ctx, steps, next, new_fact, frame, sink)?;
+            if flow == Flow::Stop {
+                frame.mask = saved;
+                return Ok(Flow::Stop);
+            }
+        }
+        frame.mask = saved;
+    }
+    Ok(Flow::Continue)
 }
 
 /// Sets argument `k` of a call to the value of `e`, leaving a shared value in place when the slot

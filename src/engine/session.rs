@@ -801,23 +801,18 @@ impl Session {
                         unreachable!("a shared call is planned only for a call step")
                     };
                     let solutions = &shared_solutions[c].1;
-                    let mut res = Ok(());
-                    for k in 0..solutions.len() {
-                        let saved = frame.mask;
-                        res = match matcher::match_args(&mut ctx, outputs, solutions.row(k), frame) {
-                            Ok(true) => matcher::solve(&mut ctx, &steps, start + 1, fact, frame, &mut sink).map(|_| ()),
-                            Ok(false) => Ok(()),
-                            Err(e) => Err(Box::new(MatchError {
-                                span: at.span,
-                                error: MatchErrorKind::Eval(e),
-                            })),
-                        };
-                        frame.mask = saved;
-                        if res.is_err() {
-                            break;
-                        }
-                    }
-                    res
+                    matcher::solve_solutions(
+                        &mut ctx,
+                        &steps,
+                        start + 1,
+                        fact,
+                        frame,
+                        &mut sink,
+                        at,
+                        outputs,
+                        solutions,
+                    )
+                    .map(|_| ())
                 }
             };
             if let Err(e) = res {
