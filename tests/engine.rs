@@ -133,6 +133,65 @@ fn negation_is_checked_when_the_activation_is_selected() {
 }
 
 #[test]
+fn a_one_pattern_negation_sees_bound_variables_expressions_and_its_own_variables() {
+    // `Odd` keeps the items with no successor among the items (`not item(?x + 1)`), `Lonely` the
+    // ones not paired with themselves through a local variable (`not pair(?x, ?y)` with ?y free
+    // binds nothing outside), and `Kept` those without a `drop` of the same value (bound ?x).
+    let s = run(
+        r#"ruleset t "t"
+        input xs: ints
+        output last, lonely, kept
+        rule Item "item" salience 10 when xs(?l) ?x in ?l then assert item(?x) end
+        rule Pair "pair" salience 10 when xs(?l) ?x in ?l ?x > 4 then assert pair(?x, 0) end
+        rule Drop "drop" salience 10 when xs(?l) ?x in ?l ?x == 2 then assert drop(?x) end
+        rule Odd "no successor" when item(?x) not item(?x + 1) then assert last(?x) end
+        rule Lonely "unpaired" when item(?x) not pair(?x, ?y) then assert lonely(?x) end
+        rule Kept "kept" when item(?x) not drop(?x) then assert kept(?x) end"#,
+        &[("xs", "1,2,3,5,6")],
+    )
+    .unwrap();
+    let mut got = outputs(&s);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "kept(1)",
+            "kept(3)",
+            "kept(5)",
+            "kept(6)",
+            "last(3)",
+            "last(6)",
+            "lonely(1)",
+            "lonely(2)",
+            "lonely(3)"
+        ]
+    );
+}
+
+#[test]
+fn an_error_in_a_negated_pattern_is_reported_at_that_pattern() {
+    let program = load_text(
+        "t.rules",
+        r#"ruleset t "t"
+input n: int
+output out
+rule Seen "seen" salience 10 when n(?n) then assert seen(?n) end
+rule Div "div"
+when
+    n(?n)
+    not seen(10 / ?n)
+then
+    assert out(?n)
+end"#,
+    )
+    .unwrap();
+    let mut s = Session::new(program);
+    s.set_input_text("n", "0").unwrap();
+    let e = s.run().unwrap_err().to_string();
+    assert!(e.contains("t.rules:8:9") && e.contains("Div"), "{e}");
+}
+
+#[test]
 fn aggregates_count_sum_min_max() {
     let s = run(
         r#"ruleset t "t"

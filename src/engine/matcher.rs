@@ -308,22 +308,8 @@ fn solve_pattern<S: Steps + ?Sized>(
     args: &[PatArg],
 ) -> MatchResult<Flow> {
     let err = |e: EvalError| eval_error(at, e);
-    let rel = &rel;
     let mem = ctx.mem;
-    // Use an index on the first argument whose value is known.
-    let mut probe: Option<&[FactId]> = None;
-    for (pos, a) in args.iter().enumerate() {
-        match a {
-            PatArg::Var(s) if frame.bound(*s) => probe = mem.candidates(*rel, pos, &frame.vars[*s as usize]),
-            PatArg::Expr(e) => {
-                let v = operand(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
-                probe = mem.candidates(*rel, pos, &v);
-            }
-            _ => continue,
-        }
-        break;
-    }
-    let facts = probe.unwrap_or_else(|| mem.of_relation(*rel));
+    let facts = pattern_facts(ctx, frame, rel, args).map_err(err)?;
     for &f in facts {
         if (skip_new && f == new_fact) || !mem.is_alive(f) {
             continue;
@@ -341,6 +327,49 @@ fn solve_pattern<S: Steps + ?Sized>(
         frame.mask = saved;
     }
     Ok(Flow::Continue)
+}
+
+/// The facts a pattern step tries: through an index on the first argument whose value is known,
+/// else every fact of the relation.
+fn pattern_facts<'m>(ctx: &mut Ctx<'m>, frame: &Frame, rel: RelId, args: &[PatArg]) -> Result<&'m [FactId], EvalError> {
+    let mem = ctx.mem;
+    for (pos, a) in args.iter().enumerate() {
+        let probe = match a {
+            PatArg::Var(s) if frame.bound(*s) => mem.candidates(rel, pos, &frame.vars[*s as usize]),
+            PatArg::Expr(e) => {
+                let v = operand(e, &frame.vars, ctx.params, &mut ctx.calls)?;
+                mem.candidates(rel, pos, &v)
+            }
+            _ => continue,
+        };
+        return Ok(probe.unwrap_or_else(|| mem.of_relation(rel)));
+    }
+    Ok(mem.of_relation(rel))
+}
+
+/// Whether a live fact of `rel` matches the pattern `args` under the frame's bindings (the body
+/// of a one-pattern `not`, at `at`). Bindings the pattern makes are undone before returning.
+fn any_fact_matches(
+    ctx: &mut Ctx<'_>,
+    frame: &mut Frame,
+    at: &CondAt,
+    rel: RelId,
+    args: &[PatArg],
+) -> MatchResult<bool> {
+    let mem = ctx.mem;
+    let facts = pattern_facts(ctx, frame, rel, args).map_err(|e| eval_error(at, e))?;
+    let saved = frame.mask;
+    for &f in facts {
+        if !mem.is_alive(f) {
+            continue;
+        }
+        let matched = match_args(ctx, args, mem.args_of(f), frame);
+        frame.mask = saved;
+        if matched.map_err(|e| eval_error(at, e))? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The rarer steps: `in`, built-ins with outputs, `not`, aggregates and what-ifs.
@@ -408,6 +437,19 @@ fn solve_other<S: Steps + ?Sized>(
             solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, &sols)
         }
         Cond::Not { body } => {
+            // The commonest negation, one pattern (`not category(_, _)`): its facts are tried in
+            // place, without a search of its own; a search would find the same first match.
+            if let [CondAt {
+                cond: Cond::Pattern { rel, args },
+                ..
+            }] = &body[..]
+            {
+                return if any_fact_matches(ctx, frame, &body[0], *rel, args)? {
+                    Ok(Flow::Continue)
+                } else {
+                    solve(ctx, steps, i + 1, new_fact, frame, sink)
+                };
+            }
             let saved = frame.mask;
             let depth = frame.facts.len();
             let was = ctx.track_depth;
