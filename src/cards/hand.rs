@@ -187,8 +187,12 @@ impl Cards {
         Cards::new(cards, self.hidden.saturating_sub(1))
     }
 
-    /// People's form: `XX 8♠ 10♦`.
+    /// People's form: `XX 8♠ 10♦`; an empty group reads `no cards` (an explanation line such as
+    /// `hand()` or `card_count() = 0` would leave a reader wondering what is missing).
     pub fn pretty(&self) -> String {
+        if self.hidden == 0 && self.cards.is_empty() {
+            return "no cards".to_string();
+        }
         let mut parts: Vec<String> = (0..self.hidden).map(|_| "XX".to_string()).collect();
         parts.extend(self.cards.iter().map(|c| c.pretty()));
         parts.join(" ")

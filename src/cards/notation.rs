@@ -238,5 +238,21 @@ mod tests {
         let c = parse_cards("XX 3C 5D 4H 6H", &spec, "opponent").unwrap();
         assert_eq!(c.hidden(), 1);
         assert_eq!(c.to_string(), "XX 3C 5D 4H 6H");
+        assert_eq!(c.pretty(), "XX 3♣ 5♦ 4♥ 6♥");
+    }
+
+    #[test]
+    fn an_empty_group_reads_no_cards_for_people() {
+        let open = CardSpec::default();
+        let empty = parse_cards("", &open, "dead").unwrap();
+        assert_eq!(
+            (empty.to_string(), empty.pretty()),
+            (String::new(), "no cards".to_string())
+        );
+        let hidden = CardSpec {
+            hidden_max: 1,
+            ..CardSpec::default()
+        };
+        assert_eq!(parse_cards("XX", &hidden, "opponent").unwrap().pretty(), "XX");
     }
 }
