@@ -28,9 +28,6 @@ pub struct Fact {
     args_len: u16,
     pub alive: bool,
     pub origin: Origin,
-    /// `fingerprint` of the arguments: a small relation is scanned for duplicates comparing
-    /// these first, and only an equal fingerprint leads to comparing the values themselves.
-    print: u32,
 }
 
 /// Relations smaller than this are scanned; larger ones get hash indexes.
@@ -133,7 +130,6 @@ impl Memory {
             args_len: n as u16,
             alive: true,
             origin,
-            print: fingerprint(&self.args[start..]),
         });
         if self.by_rel[r].is_empty() {
             self.touched.push(rel);
@@ -181,13 +177,10 @@ impl Memory {
                 .iter()
                 .copied()
                 .find(|&f| self.facts[f as usize].alive && self.args_of(f) == args),
-            false => {
-                let print = fingerprint(args);
-                self.by_rel[r].iter().copied().find(|&f| {
-                    let fact = &self.facts[f as usize];
-                    fact.print == print && fact.alive && self.args_of(f) == args
-                })
-            }
+            false => self.by_rel[r]
+                .iter()
+                .copied()
+                .find(|&f| self.facts[f as usize].alive && self.args_of(f) == args),
         }
     }
 
@@ -258,29 +251,6 @@ impl Memory {
     pub fn live_count(&self) -> usize {
         self.facts.iter().filter(|f| f.alive).count()
     }
-}
-
-/// A summary of a fact's arguments that equal arguments share, cheap to compute (no hashing of
-/// strings, lists or card groups): it tells most unequal facts apart with one comparison.
-fn fingerprint(args: &[Value]) -> u32 {
-    let mut print = args.len() as u32;
-    for v in args {
-        let (kind, bits) = match v {
-            Value::Int(i) => (1, *i as u64),
-            Value::Num(n) => (2, n.to_bits()),
-            Value::Bool(b) => (3, *b as u64),
-            Value::Str(s) => (
-                4,
-                s.len() as u64 ^ (s.as_bytes().first().copied().unwrap_or(0) as u64) << 32,
-            ),
-            Value::Card(c) => (5, c.index() as u64),
-            Value::Cards(c) => (6, c.mask() ^ (c.len() as u64) << 56),
-            Value::List(items) => (7, items.len() as u64),
-        };
-        let folded = (bits ^ bits >> 32) as u32;
-        print = (print.rotate_left(7) ^ kind ^ folded).wrapping_mul(0x9E37_79B1);
-    }
-    print
 }
 
 fn hash_args(args: &[Value]) -> u64 {
