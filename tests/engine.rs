@@ -169,6 +169,55 @@ fn a_one_pattern_negation_sees_bound_variables_expressions_and_its_own_variables
 }
 
 #[test]
+fn constants_and_repeated_variables_in_a_pattern_select_the_facts_it_matches() {
+    // The engine checks what a pattern requires of a new fact on its own (constants, a repeated
+    // variable) once per fact for all the rules that require the same: `A` and `C` ask different
+    // constants at the same place, `B` the same constant elsewhere; `H` and `I` repeat different
+    // variables at the same place. Numbers compare as the
+    // pattern compares them: the constant 1 matches the decimal 1.0 (`F`), and so does a
+    // variable bound to 2 against 2.0 (`G`).
+    let s = run(
+        r#"ruleset t "t"
+        input xs: ints
+        output hit
+        rule Pair "pairs" salience 10 when xs(?l) ?a in ?l ?b in ?l then assert pair(?a, ?b) end
+        rule Half "halves" salience 10 when xs(?l) ?a in ?l then assert half(decimal(?a) / 2) end
+        rule Mixed "mixed" salience 10 when xs(?l) ?a in ?l then assert mixed(?a, decimal(?a)) end
+        rule A "first is 2" when pair(2, ?b) ?b > 2 then assert hit("A", ?b) end
+        rule B "second is 2" when pair(?a, 2) then assert hit("B", ?a) end
+        rule C "first is 3" when pair(3, ?b) ?b < 2 then assert hit("C", ?b) end
+        rule D "twice the same" when pair(?a, ?a) then assert hit("D", ?a) end
+        rule F "one half of two" when half(1) then assert hit("F", 0) end
+        rule G "an int and its decimal" when mixed(?a, ?a) then assert hit("G", ?a) end
+        rule Tri "triples" salience 10 when xs(?l) ?a in ?l ?b in ?l ?b > ?a then assert tri(?a, ?b, ?b) end
+        rule H "last is first" when tri(?x, _, ?x) then assert hit("H", ?x) end
+        rule I "last is second" when tri(?x, ?y, ?y) ?x == 2 then assert hit("I", ?y) end"#,
+        &[("xs", "1,2,3")],
+    )
+    .unwrap();
+    let mut got = outputs(&s);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            r#"hit("A", 3)"#,
+            r#"hit("B", 1)"#,
+            r#"hit("B", 2)"#,
+            r#"hit("B", 3)"#,
+            r#"hit("C", 1)"#,
+            r#"hit("D", 1)"#,
+            r#"hit("D", 2)"#,
+            r#"hit("D", 3)"#,
+            r#"hit("F", 0)"#,
+            r#"hit("G", 1)"#,
+            r#"hit("G", 2)"#,
+            r#"hit("G", 3)"#,
+            r#"hit("I", 3)"#,
+        ]
+    );
+}
+
+#[test]
 fn an_error_in_a_negated_pattern_is_reported_at_that_pattern() {
     let program = load_text(
         "t.rules",

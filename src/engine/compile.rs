@@ -20,10 +20,14 @@ pub fn compile(mut p: Program) -> Program {
         for (si, seed) in plan.seeds.iter_mut().enumerate() {
             if let Cond::Pattern { rel, args } = &rule.conds[seed.cond as usize].cond {
                 p.triggers[*rel as usize].push((ri as u32, si as u16));
-                seed.prefix = shared_prefix(rule, args, &seed.rest, &mut p.shared_tests[*rel as usize]);
+                let shared = &mut p.shared_tests[*rel as usize];
+                let tests = shared_prefix(rule, args, &seed.rest, shared);
+                seed.prefix = pattern_checks(args, shared);
+                seed.pattern_checks = seed.prefix.len() as u16;
+                seed.prefix.extend(tests);
                 seed.first_call = seed
                     .rest
-                    .get(seed.prefix.len())
+                    .get(seed.prefix.len() - seed.pattern_checks as usize)
                     .and_then(|&(c, _)| shared_call(&rule.conds[c as usize].cond, args))
                     .map(|call| intern(&mut p.shared_calls[*rel as usize], call, SharedCall::same));
             }
@@ -146,6 +150,7 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
                 rest,
                 fallback,
                 prefix: Vec::new(),
+                pattern_checks: 0,
                 first_call: None,
             });
         }
@@ -183,6 +188,29 @@ fn shared_prefix(rule: &RuleIr, seed_args: &[PatArg], rest: &[Step], shared: &mu
         }));
     }
     prefix
+}
+
+/// What the seed pattern requires of a fact's arguments on its own, added to (or found in) the
+/// relation's shared tests: each constant argument, and each repeat of a variable the pattern
+/// binds at an earlier argument. (Other expressions may read parameters or fail; the join
+/// evaluates them.)
+fn pattern_checks(seed_args: &[PatArg], shared: &mut Vec<SharedTest>) -> Vec<u16> {
+    let mut checks = Vec::new();
+    for (pos, a) in seed_args.iter().enumerate() {
+        let check = match a {
+            PatArg::Expr(Expr::Const(k)) => SharedCheck::EqConst(Box::new(k.clone())),
+            PatArg::Var(s) => match arg_position(seed_args, *s) {
+                Some(first) if (first as usize) < pos => SharedCheck::SameAs(first),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let pos = pos as u16;
+        checks.push(intern(shared, SharedTest { pos, check }, |a, b| {
+            a.pos == b.pos && a.check.same(&b.check)
+        }));
+    }
+    checks
 }
 
 /// The position of the seed pattern's argument that binds `slot`, if one does.

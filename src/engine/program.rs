@@ -184,11 +184,16 @@ pub struct Seed {
     /// in a moved step resumes the search in that order, so that it surfaces exactly when (and
     /// as often as) the order written would have reached it.
     pub fallback: Vec<Vec<(u16, bool)>>,
-    /// The tests this seed's join starts with that read only the new fact's own arguments, as
-    /// indexes into the relation's `shared_tests`: checked once per new fact for every rule that
-    /// starts with them. A rule whose test fails is not joined at all; when all of them pass,
-    /// the join starts after them (when one is undecided, at the start, as written).
+    /// The checks of the new fact's own arguments this seed's join starts with, as indexes into
+    /// the relation's `shared_tests`: checked once per new fact for every rule that starts with
+    /// them, and a rule whose fact fails one is not joined at all. First what the seed pattern
+    /// itself requires (`pattern_checks` of them: a constant argument, a repeated variable;
+    /// the join still matches the whole pattern), then the tests the join starts with that read
+    /// only variables the pattern binds: when all of those passed, the join starts after them
+    /// (when one is undecided, at the start, as written).
     pub prefix: Vec<u16>,
+    /// How many of `prefix` are the pattern's own checks.
+    pub pattern_checks: u16,
     /// When the step after `prefix` is a built-in with outputs whose arguments come from the new
     /// fact alone, and another rule's join calls it the same way: its index into the relation's
     /// `shared_calls`. Called once per new fact for all those rules; a rule it gives no solution
@@ -225,39 +230,28 @@ impl SharedCall {
 }
 
 /// A test on one argument of a new fact, which several rules' joins may start with
-/// (`card_count(?h) == 5` in five of the nine stud rules).
-#[derive(Clone, Copy)]
+/// (`card_count(?h) == 5` in five of the nine stud rules, the constant `7` of
+/// `showdown(?m, 7, _, ?t, 7, _)`).
+#[derive(Clone)]
 pub struct SharedTest {
     /// The argument of the fact the test reads.
     pub pos: u16,
     pub check: SharedCheck,
 }
 
-/// What a shared test checks, on the plain function of a built-in as `Fast` does.
-#[derive(Clone, Copy)]
-pub enum SharedCheck {
-    /// `f(x) OP k`.
-    CallCmpInt {
-        f: crate::builtins::registry::OneFn,
-        cmp: crate::lang::ast::BinaryOp,
-        k: i64,
-    },
-    /// `f(x)` or `!f(x)`.
-    CallTruth {
-        f: crate::builtins::registry::OneFn,
-        negate: bool,
-    },
-    /// `x OP k`.
-    CmpInt { cmp: crate::lang::ast::BinaryOp, k: i64 },
-}
-
-impl SharedCheck {
-    /// The test's outcome on `v`: `None` when the fast form cannot tell (another type, a failing
-    /// built-in), and the join then decides as it always does. Built-ins called are counted.
+impl SharedTest {
+    /// The test's outcome on a new fact's arguments: `None` when the fast form cannot tell
+    /// (another type, a failing built-in), and the join then decides as it always does.
+    /// Built-ins called are counted.
     #[inline]
-    pub fn run(&self, v: &super::value::Value, calls: &mut u64) -> Option<bool> {
+    pub fn outcome(&self, values: &[super::value::Value], calls: &mut u64) -> Option<bool> {
         use super::value::Value;
-        match *self {
+        let v = values.get(self.pos as usize)?;
+        match self.check {
+            // As the pattern compares them: the constant, or the argument where the pattern
+            // first binds the variable, against this one.
+            SharedCheck::EqConst(ref k) => Some(k.loose_eq(v)),
+            SharedCheck::SameAs(first) => Some(values.get(first as usize)?.loose_eq(v)),
             SharedCheck::CallCmpInt { f, cmp, k } => match f(std::slice::from_ref(v)) {
                 Ok(Value::Int(n)) => {
                     *calls += 1;
@@ -278,8 +272,35 @@ impl SharedCheck {
             },
         }
     }
+}
 
-    /// True if both are the same test (the same plain function, comparison and constant).
+/// What a shared test checks: a test the join starts with, on the plain function of a built-in as
+/// `Fast` does, or what the seed pattern itself requires of the argument.
+#[derive(Clone)]
+pub enum SharedCheck {
+    /// The pattern has a constant here (`showdown(?m, 2, _, ?t, 2, _)`).
+    EqConst(Box<super::value::Value>),
+    /// The pattern repeats a variable here that it first binds at argument `.0`
+    /// (`showdown(?m, ?a, ?an, ?t, ?a, _)`).
+    SameAs(u16),
+    /// `f(x) OP k`.
+    CallCmpInt {
+        f: crate::builtins::registry::OneFn,
+        cmp: crate::lang::ast::BinaryOp,
+        k: i64,
+    },
+    /// `f(x)` or `!f(x)`.
+    CallTruth {
+        f: crate::builtins::registry::OneFn,
+        negate: bool,
+    },
+    /// `x OP k`.
+    CmpInt { cmp: crate::lang::ast::BinaryOp, k: i64 },
+}
+
+impl SharedCheck {
+    /// True if both are the same test (the same plain function, comparison and constant; the
+    /// same constant, structurally; the same first argument).
     pub fn same(&self, other: &SharedCheck) -> bool {
         match (self, other) {
             (SharedCheck::CallCmpInt { f, cmp, k }, SharedCheck::CallCmpInt { f: g, cmp: cmp2, k: k2 }) => {
@@ -289,6 +310,8 @@ impl SharedCheck {
                 std::ptr::fn_addr_eq(*f, *g) && negate == n2
             }
             (SharedCheck::CmpInt { cmp, k }, SharedCheck::CmpInt { cmp: c2, k: k2 }) => cmp == c2 && k == k2,
+            (SharedCheck::EqConst(a), SharedCheck::EqConst(b)) => a == b,
+            (SharedCheck::SameAs(a), SharedCheck::SameAs(b)) => a == b,
             _ => false,
         }
     }
