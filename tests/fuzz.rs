@@ -1042,10 +1042,6 @@ fn cli_check_unbound_variable() {
               |
             9 |     assert category(?n, "x")
               |                     ^^
-            unbound.rules:3:8: warning: no rule produces output `category`
-              |
-            3 | output category
-              |        ^^^^^^^^
             unbound.rules: 1 error(s)
         "#]],
     );

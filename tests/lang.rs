@@ -41,11 +41,7 @@ fn unbound_variables_in_then_because_and_tests() {
             t.rules:4:70: error: variable `?w` in the `because` text is never bound in `when`
               |
             4 | rule A "a" when hand(?h) ?q > 3 then assert category(1, ?z) because "{?w}" end
-              |                                                                      ^^^^
-            t.rules:3:8: warning: no rule produces output `category`
-              |
-            3 | output category
-              |        ^^^^^^^^"#]],
+              |                                                                      ^^^^"#]],
     );
 }
 
@@ -69,11 +65,7 @@ fn unknown_relation_builtin_and_arity() {
             t.rules:4:78: error: variable `?x` is used in `then` but never bound (bind it with a pattern or `?x = ...` first)
               |
             4 | rule A "a" when hand(?h, 2) colour(?h) ?x = no_such(?h) then assert category(?x) end
-              |                                                                              ^^
-            t.rules:3:8: warning: no rule produces output `category`
-              |
-            3 | output category
-              |        ^^^^^^^^"#]],
+              |                                                                              ^^"#]],
     );
 }
 
@@ -92,7 +84,34 @@ fn duplicate_rule_names_and_bad_salience() {
 }
 
 #[test]
-fn unreachable_output_and_dead_rule() {
+fn rules_nothing_feeds_can_never_fire_and_their_output_is_unreachable() {
+    // B and C feed each other and nothing else produces `odds` or `advice`; no rule asserts `note`.
+    check(
+        "ruleset t \"t\"\ninput hand: cards(5)\noutput category, advice, note\nrule A \"a\" when hand(?h) then assert category(1, \"x\") end\nrule B \"b\" when odds(?p) then assert advice(?p) end\nrule C \"c\" when advice(?p) then assert odds(?p) end\n",
+        expect![[r#"
+            t.rules:3:18: error: unreachable output `advice`: every rule that asserts it can never fire
+              |
+            3 | output category, advice, note
+              |                  ^^^^^^
+            t.rules:3:26: warning: no rule produces output `note`
+              |
+            3 | output category, advice, note
+              |                          ^^^^
+            t.rules:5:1: warning: rule `B` can never fire: nothing produces `odds`
+              |
+            5 | rule B "b" when odds(?p) then assert advice(?p) end
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            t.rules:6:1: warning: rule `C` can never fire: nothing produces `advice`
+              |
+            6 | rule C "c" when advice(?p) then assert odds(?p) end
+              | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn a_rule_with_errors_is_not_blamed_again_for_what_it_asserts() {
+    // B's errors are reported; `advice`, which only B asserts, is not also reported as an output
+    // nothing produces.
     check(
         "ruleset t \"t\"\ninput hand: cards(5)\noutput category, advice\nrule A \"a\" when hand(?h) then assert category(1, \"x\") end\nrule B \"b\" when odds(?p) then assert advice(?p) end\n",
         expect![[r#"
@@ -103,11 +122,7 @@ fn unreachable_output_and_dead_rule() {
             t.rules:5:45: error: variable `?p` is used in `then` but never bound (bind it with a pattern or `?p = ...` first)
               |
             5 | rule B "b" when odds(?p) then assert advice(?p) end
-              |                                             ^^
-            t.rules:3:18: warning: no rule produces output `advice`
-              |
-            3 | output category, advice
-              |                  ^^^^^^"#]],
+              |                                             ^^"#]],
     );
 }
 
@@ -131,11 +146,7 @@ fn bad_input_type_and_parameter() {
             t.rules:5:31: error: unknown name `q` (not a parameter or constant; variables start with `?`)
               |
             5 | rule A "a" when hand(?h) ?h > q then assert category(1, "x") end
-              |                               ^
-            t.rules:4:8: warning: no rule produces output `category`
-              |
-            4 | output category
-              |        ^^^^^^^^"#]],
+              |                               ^"#]],
     );
 }
 

@@ -225,7 +225,19 @@ impl<'a> Checker<'a> {
         // Rules.
         let mut rules: Vec<RuleIr> = Vec::new();
         let mut seen_rules: FxHashMap<String, Span> = FxHashMap::default();
+        // What the rules with errors assert: reported once, at the errors, and not again as an
+        // output nothing produces or a rule nothing feeds.
+        let mut asserted_by_failed: Vec<RelId> = Vec::new();
         for r in rules_ast {
+            let asserts: Vec<RelId> = r
+                .actions
+                .iter()
+                .filter_map(|a| match a {
+                    AstAction::Assert(call) => self.relations.iter().position(|rel| rel.name == call.name.name),
+                    _ => None,
+                })
+                .map(|i| i as RelId)
+                .collect();
             if let Some(prev) = seen_rules.get(&r.name.name) {
                 let first = self.sources.locate(*prev);
                 let first = format!("{}:{}:{}", first.file, first.line, first.col);
@@ -233,11 +245,13 @@ impl<'a> Checker<'a> {
                     r.name.span,
                     format!("duplicate rule name `{}` (first defined at {first})", r.name.name),
                 );
+                asserted_by_failed.extend(asserts);
                 continue;
             }
             seen_rules.insert(r.name.name.clone(), r.name.span);
-            if let Some(rule) = self.rule(r, &name, &inputs) {
-                rules.push(rule);
+            match self.rule(r, &name, &inputs) {
+                Some(rule) => rules.push(rule),
+                None => asserted_by_failed.extend(asserts),
             }
         }
 
@@ -258,7 +272,7 @@ impl<'a> Checker<'a> {
                 "the rule set declares no `output`: queries will conclude nothing",
             ));
         }
-        self.reachability(&rules, &inputs, &outputs, &outputs_ast);
+        self.reachability(&rules, &inputs, &outputs, &outputs_ast, &asserted_by_failed);
 
         Some(Program {
             name,
@@ -783,12 +797,23 @@ impl<'a> Checker<'a> {
     }
 
     /// Rules that can never fire (a positive pattern on a relation nothing live produces) are
-    /// warnings; an output only such rules produce is an error.
-    fn reachability(&mut self, rules: &[RuleIr], inputs: &[InputDecl], outputs: &[RelId], outputs_ast: &[Ident]) {
+    /// warnings; an output only such rules produce is an error. What a rule with errors asserts
+    /// counts as produced (its errors are the problem to report, not their consequences).
+    fn reachability(
+        &mut self,
+        rules: &[RuleIr],
+        inputs: &[InputDecl],
+        outputs: &[RelId],
+        outputs_ast: &[Ident],
+        asserted_by_failed: &[RelId],
+    ) {
         let n = self.relations.len();
         let mut produced = vec![false; n];
         for i in inputs {
             produced[i.rel as usize] = true;
+        }
+        for &rel in asserted_by_failed {
+            produced[rel as usize] = true;
         }
         let mut live = vec![false; rules.len()];
         loop {
@@ -848,7 +873,7 @@ impl<'a> Checker<'a> {
                     .iter()
                     .any(|a| matches!(a, Action::Assert { rel, .. } if rel == o))
             });
-            let is_input = inputs.iter().any(|i| i.rel == *o);
+            let is_input = inputs.iter().any(|i| i.rel == *o) || asserted_by_failed.contains(o);
             if !produced[*o as usize] && asserted_by_any {
                 self.error(
                     ident.span,
