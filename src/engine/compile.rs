@@ -22,12 +22,12 @@ pub fn compile(mut p: Program) -> Program {
                 p.triggers[*rel as usize].push((ri as u32, si as u16));
                 let shared = &mut p.shared_tests[*rel as usize];
                 let tests = shared_prefix(rule, args, &seed.rest, shared);
+                seed.prefix_steps = tests.len() as u16;
                 seed.prefix = pattern_checks(args, shared);
-                seed.pattern_checks = seed.prefix.len() as u16;
                 seed.prefix.extend(tests);
                 seed.first_call = seed
                     .rest
-                    .get(seed.prefix.len() - seed.pattern_checks as usize)
+                    .get(seed.prefix_steps as usize)
                     .and_then(|&(c, _)| shared_call(&rule.conds[c as usize].cond, args))
                     .map(|call| intern(&mut p.shared_calls[*rel as usize], call, SharedCall::same));
             }
@@ -150,7 +150,7 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
                 rest,
                 fallback,
                 prefix: Vec::new(),
-                pattern_checks: 0,
+                prefix_steps: 0,
                 first_call: None,
             });
         }

@@ -187,13 +187,13 @@ pub struct Seed {
     /// The checks of the new fact's own arguments this seed's join starts with, as indexes into
     /// the relation's `shared_tests`: checked once per new fact for every rule that starts with
     /// them, and a rule whose fact fails one is not joined at all. First what the seed pattern
-    /// itself requires (`pattern_checks` of them: a constant argument, a repeated variable;
-    /// the join still matches the whole pattern), then the tests the join starts with that read
-    /// only variables the pattern binds: when all of those passed, the join starts after them
-    /// (when one is undecided, at the start, as written).
+    /// itself requires (a constant argument, a repeated variable; the join still matches the
+    /// whole pattern), then the first `prefix_steps` steps of `rest`: tests that read only
+    /// variables the pattern binds.
     pub prefix: Vec<u16>,
-    /// How many of `prefix` are the pattern's own checks.
-    pub pattern_checks: u16,
+    /// How many steps of `rest` the prefix checked: when all its checks passed, the join starts
+    /// after them (when one is undecided, at the start, as written).
+    pub prefix_steps: u16,
     /// When the step after `prefix` is a built-in with outputs whose arguments come from the new
     /// fact alone, and another rule's join calls it the same way: its index into the relation's
     /// `shared_calls`. Called once per new fact for all those rules; a rule it gives no solution

@@ -719,7 +719,7 @@ impl Session {
             // for all the rules this fact seeds. A failed one means no match (the join would
             // check the very same value); an undecided one leaves the join to decide.
             // When every one passed, the join starts after them.
-            let mut start = seed.prefix.len() - seed.pattern_checks as usize;
+            let mut start = seed.prefix_steps as usize;
             let refuted = seed.prefix.iter().any(|&t| {
                 let outcome = &mut shared_outcomes[t as usize];
                 if *outcome == SharedOutcome::NotRun {
@@ -740,10 +740,7 @@ impl Session {
             // The built-in the join calls next, when other rules call it the same way: once per
             // fact. No solution means no match; an error leaves the join to raise it, in order.
             let mut first_call = None;
-            if let (Some(c), true) = (
-                seed.first_call,
-                start == seed.prefix.len() - seed.pattern_checks as usize,
-            ) {
+            if let (Some(c), true) = (seed.first_call, start == seed.prefix_steps as usize) {
                 let (outcome, solutions) = &mut shared_solutions[c as usize];
                 if *outcome == SharedOutcome::NotRun {
                     let call = &calls[c as usize];

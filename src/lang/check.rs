@@ -229,15 +229,6 @@ impl<'a> Checker<'a> {
         // output nothing produces or a rule nothing feeds.
         let mut asserted_by_failed: Vec<RelId> = Vec::new();
         for r in rules_ast {
-            let asserts: Vec<RelId> = r
-                .actions
-                .iter()
-                .filter_map(|a| match a {
-                    AstAction::Assert(call) => self.relations.iter().position(|rel| rel.name == call.name.name),
-                    _ => None,
-                })
-                .map(|i| i as RelId)
-                .collect();
             if let Some(prev) = seen_rules.get(&r.name.name) {
                 let first = self.sources.locate(*prev);
                 let first = format!("{}:{}:{}", first.file, first.line, first.col);
@@ -245,13 +236,13 @@ impl<'a> Checker<'a> {
                     r.name.span,
                     format!("duplicate rule name `{}` (first defined at {first})", r.name.name),
                 );
-                asserted_by_failed.extend(asserts);
+                asserted_by_failed.extend(self.asserted_relations(&r));
                 continue;
             }
             seen_rules.insert(r.name.name.clone(), r.name.span);
-            match self.rule(r, &name, &inputs) {
+            match self.rule(&r, &name, &inputs) {
                 Some(rule) => rules.push(rule),
-                None => asserted_by_failed.extend(asserts),
+                None => asserted_by_failed.extend(self.asserted_relations(&r)),
             }
         }
 
@@ -327,7 +318,19 @@ impl<'a> Checker<'a> {
         (self.relations.len() - 1) as RelId
     }
 
-    fn rule(&mut self, r: AstRule, set_name: &str, inputs: &[InputDecl]) -> Option<RuleIr> {
+    /// The relations a rule's `assert`s name (declared before any rule is checked).
+    fn asserted_relations(&self, r: &AstRule) -> Vec<RelId> {
+        r.actions
+            .iter()
+            .filter_map(|a| match a {
+                AstAction::Assert(call) => self.relations.iter().position(|rel| rel.name == call.name.name),
+                _ => None,
+            })
+            .map(|i| i as RelId)
+            .collect()
+    }
+
+    fn rule(&mut self, r: &AstRule, set_name: &str, inputs: &[InputDecl]) -> Option<RuleIr> {
         let mut scope = Scope::default();
         let errors_before = self.error_count();
         let conds = self.conditions(&r.conditions, &mut scope, set_name, inputs);
@@ -394,8 +397,8 @@ impl<'a> Checker<'a> {
             return None;
         }
         Some(RuleIr {
-            name: r.name.name,
-            title: r.title,
+            name: r.name.name.clone(),
+            title: r.title.clone(),
             salience: r.salience,
             conds,
             actions,
