@@ -34,10 +34,6 @@ fi
 exact="36 624 3744 5112 9180 54912 123552 1098240 1303560"
 names=("straight flush" "four of a kind" "full house" "flush" "straight" "three of a kind" "two pair" "one pair" "high card")
 
-as_root() {
-    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
-}
-
 # Reads the nine category counts from lines like "  full house   3744" (CLIPS's and kibitzer's
 # output use the same names) and prints them space-separated.
 counts_of() {
@@ -55,13 +51,8 @@ value_of() { # NAME TEXT: the value of NAME=VALUE on the last line that has it
 }
 
 # ---- CLIPS 6.30 (Debian) ------------------------------------------------------------------------
-if ! command -v clips >/dev/null 2>&1; then
-    echo "== installing CLIPS (Debian package clips)"
-    as_root apt-get install -y clips >/dev/null 2>&1 || {
-        as_root apt-get update >/dev/null
-        as_root apt-get install -y clips >/dev/null
-    }
-fi
+# shellcheck source=setup.sh
+. "$here/setup.sh"
 batch="$(mktemp)"
 trap 'rm -f "$batch"' EXIT
 printf '(load* "%s")\n(classify-hands %s)\n(exit)\n' "$clp" "$firsts" >"$batch"
@@ -84,17 +75,11 @@ kib_hands="$(value_of hands "$kib_out")"
 cores="$(value_of cores "$kib_out")"
 
 # ---- CLIPS 6.4x (PyPI clipspy) ------------------------------------------------------------------
-venv="$root/target/clips-venv"
 clips642_hps=NA
 clips642_counts=""
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import clips' 2>/dev/null; then
-    echo "== installing clipspy into $venv"
-    { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet clipspy; } >/dev/null 2>&1 || true
-fi
-if "$venv/bin/python" -c 'import clips' 2>/dev/null; then
+if [ "$have_clipspy" = 1 ]; then
     echo "== CLIPS 6.4x (PyPI clipspy): the same stud.clp, the same in-CLIPS driver"
-    # shellcheck disable=SC2086
-    clips642_out="$("$venv/bin/python" "$here/run_clipspy.py" $firsts)"
+    clips642_out="$("$venv/bin/python" "$here/run_clipspy.py" "$clp" "(classify-hands $firsts)")"
     printf '%s\n' "$clips642_out"
     clips642_counts="$(counts_of "$clips642_out")"
     clips642_hps="$(value_of clips_hands_per_s "$clips642_out")"

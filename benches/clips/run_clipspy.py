@@ -1,12 +1,13 @@
-"""Runs benches/clips/stud.clp in the CLIPS engine bundled with PyPI `clipspy` (CLIPS 6.4.x).
+"""Runs a driver of benches/clips in the CLIPS engine bundled with PyPI `clipspy` (CLIPS 6.4.x).
 
-Usage: python run_clipspy.py [FIRST_CARD ...]   (no arguments: every hand, first cards 0..47)
+Usage: python run_clipspy.py FILE.clp EXPRESSION
+  e.g. run_clipspy.py stud.clp "(classify-hands 30 40)"   (run.sh)
+       run_clipspy.py odds.clp "(odds-query 2000 \"8S TD TS 8H 8C\" \"3C 5D 4H 6H\")"   (odds.sh)
 
-The classification runs entirely inside CLIPS: one call of the driver deffunction
-`classify-hands`, which enumerates the hands, asserts the card facts, runs the rules and tallies.
-Python only loads the file, makes that call and prints what CLIPS printed. The driver times
-itself with CLIPS's (time) around its loops; the wall-clock time of the one call, as Python sees
-it, is printed as a cross-check.
+The work runs entirely inside CLIPS: one call of the driver deffunction, which asserts the facts,
+runs the rules and times itself with CLIPS's (time). Python only loads the file, makes that call
+and prints what CLIPS printed, then the wall-clock time of the one call as Python sees it (a
+cross-check).
 """
 
 import sys
@@ -30,19 +31,18 @@ class Stdout(clips.Router):
 
 
 def main():
-    firsts = [int(a) for a in sys.argv[1:]] or list(range(48))
+    if len(sys.argv) != 3:
+        sys.exit("usage: run_clipspy.py FILE.clp EXPRESSION")
+    clp, expression = sys.argv[1], sys.argv[2]
     env = clips.Environment()
     env.add_router(Stdout())
-    env.load(str(Path(__file__).with_name("stud.clp")))
+    env.load(str(Path(__file__).parent / clp))
     banner = [line for line in clips_banner(env) if line]
     print(f"clipspy {version()}: {' '.join(banner) or 'CLIPS 6.4x'}")
     t0 = time.perf_counter()
-    result = env.eval(f"(classify-hands {' '.join(map(str, firsts))})")
+    env.eval(expression)
     wall = time.perf_counter() - t0
-    hands, secs = int(result[0]), float(result[1])
-    counts = [int(c) for c in result[2:]]
     print(f"python_wall_seconds={wall:.3f}")
-    print(f"counts={','.join(map(str, counts))} hands={hands} seconds={secs:.3f} hands_per_s={hands / max(secs, 1e-9):.0f}")
 
 
 def clips_banner(env):
