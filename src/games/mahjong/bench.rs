@@ -236,11 +236,13 @@ fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
         games_rate, w.games
     )?;
     write!(out, "{}", stats.report())?;
-    // Published anchors (not run here: other languages and machines), for scale only.
+    // Published anchors (not run here: other languages and machines), for scale only; the Python
+    // library runs beside kibitzer in benches/mahjong/run.sh.
     writeln!(
         out,
         "published anchors: mahjong-helper (Go) 84 ns per win check = {:.1}x slower, 1.76 µs per \
-         shanten = {:.0}x slower; Python `mahjong` 25–37 k shanten/s",
+         shanten = {:.0}x slower; Python `mahjong` 25–37 k shanten/s (benches/mahjong/run.sh runs it \
+         side by side)",
         win_rate * 84e-9,
         shanten_rate * 1.76e-6
     )?;

@@ -99,6 +99,7 @@ mod call;
 mod discard;
 mod error;
 mod game;
+mod hands_file;
 mod meld;
 mod notation;
 #[cfg(test)]

@@ -132,10 +132,28 @@ fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
 fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
     // `only=rules`: the rule side alone (decision times, rule-vs-rule games), for rule authors
     // timing an edit and for profiling the engine without the native tables' share.
+    // `hands=FILE [results=OUT]`: shanten of the hands in FILE, for another implementation timed
+    // and checked on the same hands (benches/mahjong/run.sh).
+    let setting = |name: &str| opts.args.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    if let Some(path) = setting("hands") {
+        if let Some((k, _)) = opts.args.iter().find(|(k, _)| k != "hands" && k != "results") {
+            return Err(format!(
+                "with `hands=` the mahjong bench takes only `results=`, not `{k}`"
+            ));
+        }
+        for line in super::hands_file::run(path, setting("results"))? {
+            report(&line);
+        }
+        return Ok(());
+    }
     let rules_only = match opts.args.as_slice() {
         [] => false,
         [(k, v)] if k == "only" && v == "rules" => true,
-        [(k, _), ..] => return Err(format!("the mahjong bench takes only `only=rules`, not `{k}`")),
+        [(k, _), ..] => {
+            return Err(format!(
+                "the mahjong bench takes `only=rules` or `hands=FILE [results=OUT]`, not `{k}`"
+            ))
+        }
     };
     if rules_only {
         let (positions, games) = if opts.quick { (60, 6) } else { (2000, 200) };
