@@ -4,7 +4,8 @@
 # Rule10–Rule15, the odds counted, Rule16–Rule18 advising) in CLIPS 6.30, CLIPS 6.4x and kibitzer
 # (see README.md beside this file).
 #
-#   benches/clips/odds.sh           2000 queries per CLIPS engine, kibitzer's 2000-run median; ~15 s
+#   benches/clips/odds.sh           2000 queries per CLIPS engine, kibitzer's 2000-run median;
+#                                   about 15 s after the build
 #   benches/clips/odds.sh --quick   100 queries each: a smoke test
 #
 # First checks that CLIPS and kibitzer answer the same (wins, ties, losses and the advice) on the
