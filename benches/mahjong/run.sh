@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python `mahjong` library (PyPI) beside kibitzer's shanten, on the same random hands (see
+# The Python `mahjong` library (PyPI) beside kibitzer's shanten, on the same hands (see
 # README.md beside this file).
 #
 #   benches/mahjong/run.sh           100,000 near-ready and 100,000 random 14-tile hands of all 34
@@ -7,11 +7,12 @@
 #   benches/mahjong/run.sh --quick   5,000 of each: a smoke test
 #
 # Installs `mahjong` into a venv under target/mahjong-venv if it is not there. Python deals the
-# hands (seeded) and times its standard-form shanten (the figures: the random hands); kibitzer times its own on the same hands
-# (`kibitzer bench mahjong hands=FILE results=OUT`); then both answers are compared hand by hand:
-# the standard form must agree on every hand; seven pairs on every hand where the two rules cannot
-# differ (the library follows the riichi rule that four of a kind is not two pairs; SPEC §5.3
-# counts it as two), and elsewhere kibitzer's may only be lower. Exits 1 on a difference. The last line is NAME=VALUE pairs.
+# hands (seeded) and times its standard-form shanten; kibitzer times its own on the same hands
+# (`kibitzer bench mahjong hands=FILE results=OUT`); the figures are the random hands'. Then the
+# answers are compared hand by hand: the standard form must agree on every hand; seven pairs
+# wherever the two rules cannot differ (the library follows the riichi rule that four of a kind is
+# not two pairs; SPEC §5.3 counts it as two), and elsewhere kibitzer's may only be lower. Exits 1
+# on a difference. The last line is NAME=VALUE pairs.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,7 +22,7 @@ count=100000
 for arg in "$@"; do
     case "$arg" in
         --quick) count=5000 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown argument $arg (use --quick or nothing)" >&2; exit 2 ;;
     esac
 done
