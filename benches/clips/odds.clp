@@ -300,8 +300,8 @@
    (foreach ?c (explode$ ?up) (bind ?o (create$ ?o (card-id (str-cat ?c)))))
    (bind ?t0 (time))
    (loop-for-count (?rep 0 ?reps) do
-      (if (= ?rep 1) then (unwatch statistics) (bind ?t0 (time)))
       (if (= ?rep 0) then (watch statistics))
+      (if (= ?rep 1) then (unwatch statistics) (bind ?t0 (time)))
       (reset)
       (deal 0 ?m)
       (assert (opponent-up ?o))

@@ -39,10 +39,6 @@ queries=(
     "KS KD KC KH 2S|AS AD AC 3D"   # four of a kind against four of a kind
 )
 
-value_of() { # NAME TEXT: the value of NAME=VALUE on the last line that has it
-    grep -oE "(^| )$1=[^ ]+" <<<"$2" | tail -n1 | sed "s/.*=//"
-}
-
 # shellcheck source=setup.sh
 . "$here/setup.sh"
 

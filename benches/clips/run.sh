@@ -46,10 +46,6 @@ counts_of() {
     echo "${c[*]}"
 }
 
-value_of() { # NAME TEXT: the value of NAME=VALUE on the last line that has it
-    grep -oE "(^| )$1=[^ ]+" <<<"$2" | tail -n1 | sed "s/.*=//"
-}
-
 # ---- CLIPS 6.30 (Debian) ------------------------------------------------------------------------
 # shellcheck source=setup.sh
 . "$here/setup.sh"
