@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::discard_probe::DrawnProbe;
 use super::meld::Meld;
 use super::shanten::Probe;
 use super::split::{best_split, is_real_hand, Split, TileShape};
@@ -48,18 +49,34 @@ pub(super) fn discard_options_with(
     with_waits: bool,
 ) -> Vec<DiscardOption> {
     let mut out = Vec::new();
+    let probe = DrawnProbe::new(counts, melds);
+    let own_whole = own_counts(counts, melds);
     for tile in Tile::all() {
         let d = tile.index();
         if counts[d] == 0 {
             continue;
         }
-        let mut after = *counts;
-        after[d] -= 1;
+        let left = probe.discard(d);
+        let shanten_after = left.shanten();
         let mut seen = *visible;
         seen[d] = seen[d].saturating_add(1);
-        let (shanten_after, useful) = useful_draws(&after, melds, &seen);
-        let useful_live = useful.iter().map(|&(_, live)| live as u32).sum();
+        let mut own = own_whole;
+        own[d] -= 1;
+        let mut useful_kinds = Vec::new();
+        let mut useful_live = 0u32;
+        for index in 0..KINDS {
+            let live = 4u8.saturating_sub(own[index].saturating_add(seen[index]));
+            if live == 0 || own[index] >= 4 || !probe.lowers(&left, index) {
+                continue;
+            }
+            if let Some(tile) = Tile::from_index(index) {
+                useful_kinds.push(tile);
+                useful_live += live as u32;
+            }
+        }
         let ready_waits = if shanten_after == 0 && with_waits {
+            let mut after = *counts;
+            after[d] -= 1;
             waits(&after, melds, &seen)
         } else {
             Vec::new()
@@ -67,7 +84,7 @@ pub(super) fn discard_options_with(
         out.push(DiscardOption {
             tile,
             shanten_after,
-            useful_kinds: useful.into_iter().map(|(t, _)| t).collect(),
+            useful_kinds,
             useful_live,
             waits: ready_waits,
             shape: split.and_then(|s| s.shape_of(tile)).unwrap_or(TileShape::Single),

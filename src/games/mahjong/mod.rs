@@ -97,6 +97,7 @@ mod arena;
 mod bench;
 mod call;
 mod discard;
+mod discard_probe;
 mod error;
 mod game;
 mod hands_file;

@@ -54,7 +54,7 @@ pub(super) fn suit_keys_and_sums(counts: &Counts) -> [(u32, u32); 4] {
 /// Min-plus product of two suits' distances over (melds, pair). Entries stay small (at most
 /// 14 from the tables, 60 for "impossible" from the capped DP), so plain adds cannot overflow.
 #[inline(always)]
-fn combine(a: &Dist, b: &Dist) -> Dist {
+pub(super) fn combine(a: &Dist, b: &Dist) -> Dist {
     let mut out = [0u8; TARGETS];
     for m in 0..5 {
         let mut no_pair = u8::MAX;
@@ -72,7 +72,7 @@ fn combine(a: &Dist, b: &Dist) -> Dist {
 
 /// Only the (melds, 1 pair) entry of the combination: the last step of a shanten computation.
 #[inline(always)]
-fn combine_final(a: &Dist, b: &Dist, melds: usize) -> u8 {
+pub(super) fn combine_final(a: &Dist, b: &Dist, melds: usize) -> u8 {
     let melds = melds.min(4);
     let mut best = u8::MAX;
     for ma in 0..=melds {
@@ -163,13 +163,24 @@ pub fn shanten(counts: &Counts, melds: &[Meld]) -> i8 {
 /// turn. Bounded (cleared when full), and a pure function of its key, so results never depend
 /// on what was cached.
 pub(super) fn capped_suit_dist_cached(held: &[u8], caps: &[u8], sequences: bool) -> Dist {
+    capped_suit_dist_keyed(pack_suit(held), pack_suit(caps), held, caps, sequences)
+}
+
+/// A suit's counts (clamped to 4) as a base-5 key, as `suit_keys` makes them.
+pub(super) fn pack_suit(v: &[u8]) -> u32 {
+    v.iter().rev().fold(0u32, |k, &c| k * 5 + c.min(4) as u32)
+}
+
+/// [`capped_suit_dist_cached`] for a caller that already holds both keys (`pack_suit` of `held`
+/// and of `caps`): a probe asks hundreds of these with the same caps.
+pub(super) fn capped_suit_dist_keyed(held_key: u32, caps_key: u32, held: &[u8], caps: &[u8], sequences: bool) -> Dist {
     use std::cell::RefCell;
     thread_local! {
-        static MEMO: RefCell<rustc_hash::FxHashMap<(u32, u32, bool), Dist>> =
+        static MEMO: RefCell<rustc_hash::FxHashMap<u64, Dist>> =
             RefCell::new(rustc_hash::FxHashMap::default());
     }
-    let pack = |v: &[u8]| v.iter().rev().fold(0u32, |k, &c| k * 5 + c.min(4) as u32);
-    let key = (pack(held), pack(caps), sequences);
+    // Keys are below 5^9 < 2^21.
+    let key = u64::from(held_key) | u64::from(caps_key) << 21 | u64::from(sequences) << 42;
     if let Some(d) = MEMO.with(|m| m.borrow().get(&key).copied()) {
         return d;
     }
@@ -355,7 +366,7 @@ impl Probe {
 /// Seven-pairs slots: worth two tiles (a pair, the second pair of a quad) and worth one (a
 /// single, the odd tile of a triplet).
 #[inline]
-fn pair_slots(counts: &Counts) -> (u32, u32) {
+pub(super) fn pair_slots(counts: &Counts) -> (u32, u32) {
     let (mut full, mut half) = (0u32, 0u32);
     for &c in counts.iter() {
         let c = c.min(4) as u32;
@@ -366,7 +377,7 @@ fn pair_slots(counts: &Counts) -> (u32, u32) {
 }
 
 #[inline]
-fn pairs_shanten(full: u32, half: u32) -> i8 {
+pub(super) fn pairs_shanten(full: u32, half: u32) -> i8 {
     let full = full.min(7);
     let covered = 2 * full + half.min(7 - full);
     13 - covered as i8
