@@ -158,8 +158,10 @@ impl Value {
     pub fn loose_eq(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Int(a), Value::Num(b)) | (Value::Num(b), Value::Int(a)) => (*a as f64) == *b,
+            // One shared list (a fact's argument bound and matched again) equals itself: every
+            // element is `loose_eq` to itself, a decimal NaN included (its bits are equal).
             (Value::List(a), Value::List(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.loose_eq(y))
+                Arc::ptr_eq(a, b) || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.loose_eq(y)))
             }
             _ => self == other,
         }
