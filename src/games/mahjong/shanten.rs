@@ -215,13 +215,14 @@ pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool) -> Dis
                 for sets in 0..5 {
                     for pair in 0..2 {
                         let c = cost[idx(o2, o1, sets, pair)];
-                        if c == INF {
+                        // Sequences still open need a copy here each: past the cap, a dead end.
+                        if c == INF || o2 + o1 > cap {
                             continue;
                         }
-                        let max_new = if can_start { 4 - sets } else { 0 };
+                        let max_new = if can_start { (4 - sets).min(cap - o2 - o1) } else { 0 };
                         for new_seq in 0..=max_new {
                             for trip in 0..=1usize {
-                                if sets + new_seq + trip > 4 {
+                                if sets + new_seq + trip > 4 || o2 + o1 + new_seq + 3 * trip > cap {
                                     continue;
                                 }
                                 for new_pair in 0..=(1 - pair) {
