@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::discard::{discard_options, useful_draws};
+use super::discard::{discard_options_with, useful_draws};
 use super::meld::Meld;
 use super::split::{best_split, is_real_hand, ShapeCounts};
 use super::tile::{Counts, Tile};
@@ -146,7 +146,8 @@ pub fn call_options(counts: &Counts, melds: &[Meld], offered: Tile, can_chow: bo
                 let (s, u) = useful_draws(&rest, &new_melds, &seen);
                 (s, u.iter().map(|&(_, l)| l as u32).sum(), None)
             } else {
-                let best = discard_options(&rest, &new_melds, &seen)
+                // Only shanten and live tiles rank the discards here: no shapes, no waits.
+                let best = discard_options_with(&rest, &new_melds, &seen, None, false)
                     .into_iter()
                     .min_by_key(|d| (d.shanten_after, std::cmp::Reverse(d.useful_live)));
                 match best {
