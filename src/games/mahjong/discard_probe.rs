@@ -187,6 +187,7 @@ impl DrawnProbe {
             &counts[range.clone()],
             &self.caps[range],
             s != 3,
+            self.needed,
         )
     }
 

@@ -98,7 +98,7 @@ pub(super) fn suit_dists(counts: &Counts, melds: &[Meld]) -> [Dist; 4] {
             let range = suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 });
             if used[range.clone()].iter().any(|&u| u > 0) {
                 let caps: Vec<u8> = used[range.clone()].iter().map(|&u| 4u8.saturating_sub(u)).collect();
-                *dist = capped_suit_dist_cached(&counts[range], &caps, suit != 3);
+                *dist = capped_suit_dist_cached(&counts[range], &caps, suit != 3, sets_needed(melds));
             }
         }
     }
@@ -162,8 +162,8 @@ pub fn shanten(counts: &Counts, melds: &[Meld]) -> i8 {
 /// Capped distances, memoised per thread: in a game the same suit shapes come back turn after
 /// turn. Bounded (cleared when full), and a pure function of its key, so results never depend
 /// on what was cached.
-pub(super) fn capped_suit_dist_cached(held: &[u8], caps: &[u8], sequences: bool) -> Dist {
-    capped_suit_dist_keyed(pack_suit(held), pack_suit(caps), held, caps, sequences)
+pub(super) fn capped_suit_dist_cached(held: &[u8], caps: &[u8], sequences: bool, max_sets: usize) -> Dist {
+    capped_suit_dist_keyed(pack_suit(held), pack_suit(caps), held, caps, sequences, max_sets)
 }
 
 /// A suit's counts (clamped to 4) as a base-5 key, as `suit_keys` makes them.
@@ -171,21 +171,35 @@ pub(super) fn pack_suit(v: &[u8]) -> u32 {
     v.iter().rev().fold(0u32, |k, &c| k * 5 + c.min(4) as u32)
 }
 
+thread_local! {
+    static CAPPED_MEMO: std::cell::RefCell<rustc_hash::FxHashMap<u64, Dist>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// Empties this thread's capped-distance memo. The benchmarks do, before timing positions they
+/// recorded by playing them, so no timed decision finds its distances already worked out.
+pub(super) fn forget_capped_memo() {
+    CAPPED_MEMO.with(|m| m.borrow_mut().clear());
+}
+
 /// [`capped_suit_dist_cached`] for a caller that already holds both keys (`pack_suit` of `held`
 /// and of `caps`): a probe asks hundreds of these with the same caps.
-pub(super) fn capped_suit_dist_keyed(held_key: u32, caps_key: u32, held: &[u8], caps: &[u8], sequences: bool) -> Dist {
-    use std::cell::RefCell;
-    thread_local! {
-        static MEMO: RefCell<rustc_hash::FxHashMap<u64, Dist>> =
-            RefCell::new(rustc_hash::FxHashMap::default());
-    }
+pub(super) fn capped_suit_dist_keyed(
+    held_key: u32,
+    caps_key: u32,
+    held: &[u8],
+    caps: &[u8],
+    sequences: bool,
+    max_sets: usize,
+) -> Dist {
     // Keys are below 5^9 < 2^21.
-    let key = u64::from(held_key) | u64::from(caps_key) << 21 | u64::from(sequences) << 42;
-    if let Some(d) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+    let max_sets = max_sets.min(4);
+    let key = u64::from(held_key) | u64::from(caps_key) << 21 | u64::from(sequences) << 42 | (max_sets as u64) << 43;
+    if let Some(d) = CAPPED_MEMO.with(|m| m.borrow().get(&key).copied()) {
         return d;
     }
-    let d = capped_suit_dist(held, caps, sequences);
-    MEMO.with(|m| {
+    let d = capped_suit_dist(held, caps, sequences, max_sets);
+    CAPPED_MEMO.with(|m| {
         let mut m = m.borrow_mut();
         if m.len() >= 1 << 16 {
             m.clear();
@@ -197,9 +211,14 @@ pub(super) fn capped_suit_dist_keyed(held_key: u32, caps_key: u32, held: &[u8], 
 
 /// Exact distance array of one suit when some kinds have fewer than four copies available.
 /// A left-to-right DP over ranks whose state is the sequences still open (started one and two
-/// ranks back), the sets placed and whether the pair is placed.
-pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool) -> Dist {
+/// ranks back), the sets placed (open sequences included) and whether the pair is placed.
+///
+/// Only targets of at most `max_sets` sets are worked out (the sets the hand still needs beside
+/// its called melds); larger ones read as impossible (60). No shanten reads them: a min-plus fold
+/// towards `max_sets` sets never takes more than `max_sets` from one suit.
+pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool, max_sets: usize) -> Dist {
     const INF: u8 = u8::MAX;
+    let max_sets = max_sets.min(4);
     let len = held.len();
     // state index: ((open2 * 5 + open1) * 5 + sets) * 2 + pair
     let idx = |o2: usize, o1: usize, sets: usize, pair: usize| ((o2 * 5 + o1) * 5 + sets) * 2 + pair;
@@ -210,19 +229,27 @@ pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool) -> Dis
         let cap = caps.get(rank).copied().unwrap_or(4).min(4) as usize;
         let have = held_here.min(4) as usize;
         let can_start = sequences && rank + 2 < len;
-        for o2 in 0..5 {
-            for o1 in 0..5 {
-                for sets in 0..5 {
+        // Open sequences count among the sets, so neither can exceed `max_sets`.
+        for o2 in 0..=max_sets {
+            for o1 in 0..=max_sets - o2 {
+                // Sequences still open need a copy here each: past the cap, a dead end.
+                if o2 + o1 > cap {
+                    continue;
+                }
+                for sets in o2 + o1..=max_sets {
                     for pair in 0..2 {
                         let c = cost[idx(o2, o1, sets, pair)];
-                        // Sequences still open need a copy here each: past the cap, a dead end.
-                        if c == INF || o2 + o1 > cap {
+                        if c == INF {
                             continue;
                         }
-                        let max_new = if can_start { (4 - sets).min(cap - o2 - o1) } else { 0 };
+                        let max_new = if can_start {
+                            (max_sets - sets).min(cap - o2 - o1)
+                        } else {
+                            0
+                        };
                         for new_seq in 0..=max_new {
                             for trip in 0..=1usize {
-                                if sets + new_seq + trip > 4 || o2 + o1 + new_seq + 3 * trip > cap {
+                                if sets + new_seq + trip > max_sets || o2 + o1 + new_seq + 3 * trip > cap {
                                     continue;
                                 }
                                 for new_pair in 0..=(1 - pair) {
@@ -333,7 +360,7 @@ impl Probe {
             let range = suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 });
             let mut held = self.counts;
             held[index] = held[index].saturating_add(1);
-            capped_suit_dist_cached(&held[range.clone()], &self.caps[range], suit != 3)
+            capped_suit_dist_cached(&held[range.clone()], &self.caps[range], suit != 3, self.needed)
         } else {
             let key = self.keys[suit] + rank_weight(index);
             let t = tables();
