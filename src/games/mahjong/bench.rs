@@ -210,6 +210,8 @@ fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
     }
     let views = std::mem::take(&mut recorder.views);
     let mut strong = StrongPlayer::default();
+    // Recording played these positions: start from an empty capped-distance memo.
+    super::shanten::forget_capped_memo();
     let start = Instant::now();
     let reps = (w.rounds / 10).max(1);
     for _ in 0..reps {
