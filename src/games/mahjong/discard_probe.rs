@@ -246,19 +246,18 @@ impl DrawnProbe {
         }
         let s = suit_of(index);
         let key = after.keys[s] + rank_weight(index);
-        let dist = if self.capped[s] {
-            let mut counts = after.counts;
-            counts[index] += 1;
-            self.suit_dist(s, &counts, key)
-        } else {
-            let t = tables();
-            if s == 3 {
-                *t.honor.dist(key)
-            } else {
-                *t.number.dist(key)
-            }
-        };
-        after.tests[s].reached(&dist)
+        let t = tables();
+        let uncapped = if s == 3 { t.honor.dist(key) } else { t.number.dist(key) };
+        let test = &after.tests[s];
+        // Caps only take targets away, so the capped distances are never below the table's:
+        // when the table's do not reach, neither do the capped ones (most draws stop here, and
+        // the exact DP runs only for the draws that may help).
+        if !test.reached(uncapped) || !self.capped[s] {
+            return test.reached(uncapped);
+        }
+        let mut counts = after.counts;
+        counts[index] += 1;
+        test.reached(&self.suit_dist(s, &counts, key))
     }
 }
 
