@@ -104,7 +104,7 @@ pub fn useful_draws(counts: &Counts, melds: &[Meld], visible: &Counts) -> (i8, V
         if live == 0 || own[index] >= 4 {
             continue;
         }
-        if probe.shanten_with(index) < now {
+        if probe.lowers(index) {
             if let Some(tile) = Tile::from_index(index) {
                 useful.push((tile, live));
             }

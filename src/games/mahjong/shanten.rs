@@ -353,6 +353,28 @@ impl Probe {
         }
     }
 
+    /// Whether adding one tile of kind `index` lowers the shanten. In a suit capped by called
+    /// melds the table's distances (a lower bound: caps only take targets away) settle most
+    /// draws before the exact DP is asked.
+    pub(super) fn lowers(&self, index: usize) -> bool {
+        let now = self.shanten();
+        let suit = (index / 9).min(3);
+        if self.capped[suit] && self.counts[index] < 4 {
+            let key = self.keys[suit] + rank_weight(index);
+            let t = tables();
+            let bound = if suit == 3 {
+                t.honor.dist(key)
+            } else {
+                t.number.dist(key)
+            };
+            // Capped means called melds, so seven pairs is out: the standard form decides.
+            if combine_final(&self.rest[suit], bound, self.needed) as i8 - 1 >= now {
+                return false;
+            }
+        }
+        self.shanten_with(index) < now
+    }
+
     /// Shanten after adding one tile of kind `index` (which must have a copy left).
     pub(super) fn shanten_with(&self, index: usize) -> i8 {
         let suit = (index / 9).min(3);
@@ -463,6 +485,8 @@ mod tests {
                     let mut more = counts;
                     more[i] += 1;
                     assert_eq!(probe.shanten_with(i), shanten(&more, called), "{hand} + {i}");
+                    let lower = shanten(&more, called) < shanten(&counts, called);
+                    assert_eq!(probe.lowers(i), lower, "{hand} + {i}");
                 }
             }
         }
