@@ -8,7 +8,7 @@ use super::discard_probe::DrawnProbe;
 use super::meld::Meld;
 use super::shanten::Probe;
 use super::split::{best_split, is_real_hand, Split, TileShape};
-use super::tile::{Counts, Tile, KINDS};
+use super::tile::{Counts, Tile};
 use super::win::{own_counts, waits, Wait};
 
 /// One candidate discard.
@@ -62,18 +62,8 @@ pub(super) fn discard_options_with(
         seen[d] = seen[d].saturating_add(1);
         let mut own = own_whole;
         own[d] -= 1;
-        let mut useful_kinds = Vec::new();
-        let mut useful_live = 0u32;
-        for index in 0..KINDS {
-            let live = 4u8.saturating_sub(own[index].saturating_add(seen[index]));
-            if live == 0 || own[index] >= 4 || !probe.lowers(&left, index) {
-                continue;
-            }
-            if let Some(tile) = Tile::from_index(index) {
-                useful_kinds.push(tile);
-                useful_live += live as u32;
-            }
-        }
+        let useful = live_draws(&own, &seen, |index| probe.lowers(&left, index));
+        let useful_live = useful.iter().map(|&(_, live)| live as u32).sum();
         let ready_waits = if shanten_after == 0 && with_waits {
             let mut after = *counts;
             after[d] -= 1;
@@ -84,7 +74,7 @@ pub(super) fn discard_options_with(
         out.push(DiscardOption {
             tile,
             shanten_after,
-            useful_kinds,
+            useful_kinds: useful.into_iter().map(|(t, _)| t).collect(),
             useful_live,
             waits: ready_waits,
             shape: split.and_then(|s| s.shape_of(tile)).unwrap_or(TileShape::Single),
@@ -96,21 +86,24 @@ pub(super) fn discard_options_with(
 /// Shanten of a waiting hand and its useful draws (kind, live copies), live copies only.
 pub fn useful_draws(counts: &Counts, melds: &[Meld], visible: &Counts) -> (i8, Vec<(Tile, u8)>) {
     let probe = Probe::new(counts, melds);
-    let now = probe.shanten();
     let own = own_counts(counts, melds);
+    (probe.shanten(), live_draws(&own, visible, |index| probe.lowers(index)))
+}
+
+/// The kinds with a live copy (not all four in `own` hand and melds and `seen`) whose draw
+/// `lowers` the shanten, with their live copies.
+fn live_draws(own: &Counts, seen: &Counts, lowers: impl Fn(usize) -> bool) -> Vec<(Tile, u8)> {
     let mut useful = Vec::new();
-    for index in 0..KINDS {
-        let live = 4u8.saturating_sub(own[index].saturating_add(visible[index]));
-        if live == 0 || own[index] >= 4 {
+    for (index, (&own, &seen)) in own.iter().zip(seen).enumerate() {
+        let live = 4u8.saturating_sub(own.saturating_add(seen));
+        if live == 0 || own >= 4 || !lowers(index) {
             continue;
         }
-        if probe.lowers(index) {
-            if let Some(tile) = Tile::from_index(index) {
-                useful.push((tile, live));
-            }
+        if let Some(tile) = Tile::from_index(index) {
+            useful.push((tile, live));
         }
     }
-    (now, useful)
+    useful
 }
 
 #[cfg(test)]

@@ -16,16 +16,11 @@
 use super::meld::{meld_counts, Meld};
 use super::shanten::{
     capped_suit_dist_keyed, combine, combine_final, pack_suit, pair_slots, pairs_shanten, rank_weight, sets_needed,
-    suit_keys,
+    suit_keys, suit_range, table_dist,
 };
-use super::tables::{tables, Dist, TARGETS};
+use super::tables::{Dist, TARGETS};
 use super::tile::{Counts, KINDS};
 use super::win::suit_of;
-
-/// The kinds of suit `s` (0–2 numbered, 3 honours).
-fn suit_range(s: usize) -> std::ops::Range<usize> {
-    s * 9..(s * 9 + if s == 3 { 7 } else { 9 })
-}
 
 /// The three suits other than `a`.
 fn others3(a: usize) -> [usize; 3] {
@@ -173,12 +168,7 @@ impl DrawnProbe {
     /// Distances of suit `s` of `counts`, whose key in that suit is `key`.
     fn suit_dist(&self, s: usize, counts: &Counts, key: u32) -> Dist {
         if !self.capped[s] {
-            let t = tables();
-            return if s == 3 {
-                *t.honor.dist(key)
-            } else {
-                *t.number.dist(key)
-            };
+            return *table_dist(s, key);
         }
         let range = suit_range(s);
         capped_suit_dist_keyed(
@@ -246,8 +236,7 @@ impl DrawnProbe {
         }
         let s = suit_of(index);
         let key = after.keys[s] + rank_weight(index);
-        let t = tables();
-        let uncapped = if s == 3 { t.honor.dist(key) } else { t.number.dist(key) };
+        let uncapped = table_dist(s, key);
         let test = &after.tests[s];
         // Caps only take targets away, so the capped distances are never below the table's:
         // when the table's do not reach, neither do the capped ones (most draws stop here, and

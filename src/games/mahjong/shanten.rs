@@ -95,7 +95,7 @@ pub(super) fn suit_dists(counts: &Counts, melds: &[Meld]) -> [Dist; 4] {
     if !melds.is_empty() {
         let used = meld_counts(melds);
         for (suit, dist) in out.iter_mut().enumerate() {
-            let range = suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 });
+            let range = suit_range(suit);
             if used[range.clone()].iter().any(|&u| u > 0) {
                 let caps: Vec<u8> = used[range.clone()].iter().map(|&u| 4u8.saturating_sub(u)).collect();
                 *dist = capped_suit_dist_cached(&counts[range], &caps, suit != 3, sets_needed(melds));
@@ -288,6 +288,23 @@ pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool, max_se
     out
 }
 
+/// The table distances of suit `suit` (0–2 numbered, 3 honours) for a suit key.
+#[inline]
+pub(super) fn table_dist(suit: usize, key: u32) -> &'static Dist {
+    let t = tables();
+    if suit == 3 {
+        t.honor.dist(key)
+    } else {
+        t.number.dist(key)
+    }
+}
+
+/// The kinds of suit `suit` (0–2 numbered, 3 honours).
+#[inline]
+pub(super) fn suit_range(suit: usize) -> std::ops::Range<usize> {
+    suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 })
+}
+
 /// Key of one rank added to a suit key.
 #[inline]
 pub(super) fn rank_weight(index: usize) -> u32 {
@@ -360,15 +377,9 @@ impl Probe {
         let now = self.shanten();
         let suit = (index / 9).min(3);
         if self.capped[suit] && self.counts[index] < 4 {
-            let key = self.keys[suit] + rank_weight(index);
-            let t = tables();
-            let bound = if suit == 3 {
-                t.honor.dist(key)
-            } else {
-                t.number.dist(key)
-            };
+            let bound = table_dist(suit, self.keys[suit] + rank_weight(index));
             // Capped means called melds, so seven pairs is out: the standard form decides.
-            if combine_final(&self.rest[suit], bound, self.needed) as i8 - 1 >= now {
+            if combine_final(&self.rest[suit], bound, self.needed) as i8 > now {
                 return false;
             }
         }
@@ -379,21 +390,15 @@ impl Probe {
     pub(super) fn shanten_with(&self, index: usize) -> i8 {
         let suit = (index / 9).min(3);
         let dist = if self.capped[suit] {
-            let range = suit * 9..(suit * 9 + if suit == 3 { 7 } else { 9 });
+            let range = suit_range(suit);
             let mut held = self.counts;
             held[index] = held[index].saturating_add(1);
             capped_suit_dist_cached(&held[range.clone()], &self.caps[range], suit != 3, self.needed)
         } else {
-            let key = self.keys[suit] + rank_weight(index);
-            let t = tables();
             if self.counts[index] >= 4 {
                 return self.shanten();
             }
-            if suit == 3 {
-                *t.honor.dist(key)
-            } else {
-                *t.number.dist(key)
-            }
+            *table_dist(suit, self.keys[suit] + rank_weight(index))
         };
         let standard = combine_final(&self.rest[suit], &dist, self.needed) as i8 - 1;
         match self.pairs_slots {
