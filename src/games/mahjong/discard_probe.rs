@@ -13,13 +13,13 @@
 //! fixed for the hand, so their keys are packed once). The answers are exactly those of `Probe` (pinned by a
 //! test over random hands with and without melds).
 
-use super::meld::{meld_counts, Meld};
+use super::meld::Meld;
 use super::shanten::{
-    capped_suit_dist_keyed, combine, combine_final, pack_suit, pair_slots, pairs_shanten, rank_weight, sets_needed,
-    suit_keys, suit_range, table_dist,
+    capped_suit_dist_keyed, combine, combine_final, meld_caps, pack_suit, pair_slots, pairs_shanten, rank_weight,
+    sets_needed, suit_keys, suit_range, table_dist,
 };
 use super::tables::{Dist, TARGETS};
-use super::tile::{Counts, KINDS};
+use super::tile::Counts;
 use super::win::suit_of;
 
 /// The three suits other than `a`.
@@ -125,15 +125,7 @@ impl Threshold {
 
 impl DrawnProbe {
     pub(super) fn new(counts: &Counts, melds: &[Meld]) -> DrawnProbe {
-        let used = meld_counts(melds);
-        let mut caps = [4u8; KINDS];
-        let mut capped = [false; 4];
-        for i in 0..KINDS {
-            caps[i] = 4u8.saturating_sub(used[i]);
-            if used[i] > 0 {
-                capped[suit_of(i)] = true;
-            }
-        }
+        let (caps, capped) = meld_caps(melds);
         let mut probe = DrawnProbe {
             counts: *counts,
             keys: suit_keys(counts),
@@ -259,8 +251,10 @@ impl AfterDiscard {
 
 #[cfg(test)]
 mod tests {
+    use super::super::meld::meld_counts;
     use super::super::notation::parse_melds;
     use super::super::shanten::Probe;
+    use super::super::tile::KINDS;
     use super::*;
     use proptest::prelude::*;
 

@@ -315,6 +315,21 @@ pub(super) fn rank_weight(index: usize) -> u32 {
     }
 }
 
+/// Copies of each kind the called melds leave (4 where no meld touches the kind), and which
+/// suits that caps.
+pub(super) fn meld_caps(melds: &[Meld]) -> (Counts, [bool; 4]) {
+    let used = meld_counts(melds);
+    let mut caps = [4u8; KINDS];
+    let mut capped = [false; 4];
+    for i in 0..KINDS {
+        caps[i] = 4u8.saturating_sub(used[i]);
+        if used[i] > 0 {
+            capped[(i / 9).min(3)] = true;
+        }
+    }
+    (caps, capped)
+}
+
 /// A hand prepared for many "what if one more tile" shanten questions: the other three suits are
 /// folded once, so each question costs one table lookup and a short min-plus.
 pub(super) struct Probe {
@@ -332,15 +347,7 @@ pub(super) struct Probe {
 impl Probe {
     pub(super) fn new(counts: &Counts, melds: &[Meld]) -> Probe {
         let dists = suit_dists(counts, melds);
-        let used = meld_counts(melds);
-        let mut caps = [4u8; KINDS];
-        let mut capped = [false; 4];
-        for i in 0..KINDS {
-            caps[i] = 4u8.saturating_sub(used[i]);
-            if used[i] > 0 {
-                capped[(i / 9).min(3)] = true;
-            }
-        }
+        let (caps, capped) = meld_caps(melds);
         let rest = [
             combine(&combine(&dists[1], &dists[2]), &dists[3]),
             combine(&combine(&dists[0], &dists[2]), &dists[3]),
