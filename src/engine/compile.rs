@@ -37,23 +37,6 @@ pub fn compile(mut p: Program) -> Program {
         }
         p.plans.push(plan);
     }
-    // A call only one seed makes is left to that join: calling it ahead would gain nothing.
-    let mut uses: Vec<Vec<u32>> = p.shared_calls.iter().map(|c| vec![0; c.len()]).collect();
-    for (rel, triggers) in p.triggers.iter().enumerate() {
-        for &(r, s) in triggers {
-            if let Some(c) = p.plans[r as usize].seeds[s as usize].first_call {
-                uses[rel][c as usize] += 1;
-            }
-        }
-    }
-    for (rel, triggers) in p.triggers.iter().enumerate() {
-        for &(r, s) in triggers {
-            let seed = &mut p.plans[r as usize].seeds[s as usize];
-            if seed.first_call.is_some_and(|c| uses[rel][c as usize] < 2) {
-                seed.first_call = None;
-            }
-        }
-    }
     p
 }
 
