@@ -90,6 +90,12 @@ impl Solutions {
         }
     }
 
+    /// Empties it for a new call with rows of `arity` values, keeping its storage.
+    pub fn reset(&mut self, arity: usize) {
+        self.values.clear();
+        self.arity = arity;
+    }
+
     /// Adds one solution; `row` must have the declared arity.
     pub fn push(&mut self, row: &[Value]) {
         debug_assert_eq!(row.len(), self.arity);

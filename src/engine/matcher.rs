@@ -631,6 +631,14 @@ fn set_arg(
             return Ok(());
         }
     };
+    put_arg(argv, k, v);
+    Ok(())
+}
+
+/// Makes argument `k` of a call a copy of `v`, leaving a shared value in place when the slot
+/// already holds that very value (the same hand in call after call: no reference count touched).
+#[inline]
+pub fn put_arg(argv: &mut Vec<Value>, k: usize, v: &Value) {
     match argv.get_mut(k) {
         Some(slot) => match v {
             Value::Int(i) => *slot = Value::Int(*i),
@@ -642,7 +650,6 @@ fn set_arg(
         },
         None => argv.push(v.fresh_copy()),
     }
-    Ok(())
 }
 
 /// The elements an unbound `?v in list` iterates over, as `Value::elements` lists them.

@@ -189,6 +189,9 @@ pub struct Session {
     /// Per shared call of the relation a new fact belongs to (`Program::shared_calls`): whether it
     /// was made for this fact, and its solutions. Reused for every new fact.
     shared_solutions: Vec<(SharedOutcome, Solutions)>,
+    /// The arguments of the shared call being made, slot by slot across calls: a slot that
+    /// already holds the very value (the same hand, the same constant) is left as it is.
+    shared_argv: Vec<Value>,
     opts: RunOptions,
     stats: Stats,
     /// Measure `Stats::micros` (see `set_timed`).
@@ -246,6 +249,7 @@ impl Session {
             found: Frame::with_vars(nvars),
             shared_outcomes: Vec::new(),
             shared_solutions: Vec::new(),
+            shared_argv: Vec::new(),
             opts: RunOptions::default(),
             stats: Stats::default(),
             timed: true,
@@ -689,6 +693,7 @@ impl Session {
             stats,
             shared_outcomes,
             shared_solutions,
+            shared_argv,
             ..
         } = self;
         let shared = &prog.shared_tests[rel as usize];
@@ -744,7 +749,7 @@ impl Session {
                 let (outcome, solutions) = &mut shared_solutions[c as usize];
                 if *outcome == SharedOutcome::NotRun {
                     let call = &calls[c as usize];
-                    *outcome = match shared_call(call, values, ctx.params, solutions) {
+                    *outcome = match shared_call(call, values, ctx.params, shared_argv, solutions) {
                         true => SharedOutcome::Passed,
                         false => SharedOutcome::Undecided,
                     };
@@ -1085,17 +1090,22 @@ enum SharedOutcome {
 
 /// Makes a shared call on the new fact's arguments: true with `out` holding its solutions, false
 /// if the built-in failed (the join then makes the call itself and raises the error in order).
-fn shared_call(call: &SharedCall, fact: &[Value], params: &[Value], out: &mut Solutions) -> bool {
-    let mut argv: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
-    for a in &call.args {
+fn shared_call(
+    call: &SharedCall,
+    fact: &[Value],
+    params: &[Value],
+    argv: &mut Vec<Value>,
+    out: &mut Solutions,
+) -> bool {
+    for (k, a) in call.args.iter().enumerate() {
         let v = match a {
             SharedArg::Fact(p) => fact.get(*p as usize),
             SharedArg::Const(v) => Some(v),
             SharedArg::Param(i) => params.get(*i as usize),
         };
         let Some(v) = v else { return false };
-        argv.push(v.clone());
+        matcher::put_arg(argv, k, v);
     }
-    *out = Solutions::new(call.arity);
-    call.builtin.call(&argv, out).is_ok()
+    out.reset(call.arity);
+    call.builtin.call(&argv[..call.args.len()], out).is_ok()
 }
