@@ -195,13 +195,13 @@ pub struct Seed {
     /// after them (when one is undecided, at the start, as written).
     pub prefix_steps: u16,
     /// When the step after `prefix` is a built-in with outputs whose arguments come from the new
-    /// fact alone, and another rule's join calls it the same way: its index into the relation's
-    /// `shared_calls`. Called once per new fact for all those rules; a rule it gives no solution
-    /// is not joined, the others are joined from its solutions on.
+    /// fact alone: its index into the relation's `shared_calls`. Called once per new fact for all
+    /// the rules that call it so (even for one: a rule it gives no solution is then not joined at
+    /// all), the others are joined from its solutions on.
     pub first_call: Option<u16>,
 }
 
-/// A built-in with outputs that several rules' joins call first, on the new fact's arguments
+/// A built-in with outputs that rules' joins call first, on the new fact's arguments
 /// (`rank_held(?h, 2)` in Rule7 and Rule8).
 #[derive(Clone)]
 pub struct SharedCall {
