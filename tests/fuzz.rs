@@ -1064,6 +1064,37 @@ fn cli_closed_stdout_is_not_an_internal_error() {
     assert_ne!(o.status.code(), Some(1), "{stderr}");
 }
 
+/// Found at the ninth session (`kibitzer check bad.rules 2>&1 | head -4`): with standard error a
+/// closed pipe, `eprintln!` panicked and the exit code was 101 instead of the 2 the problems call
+/// for. Every exit code must stay what it says when nobody reads the messages.
+#[test]
+fn cli_closed_stderr_keeps_the_exit_code() {
+    let dir = std::env::temp_dir().join(format!("kibitzer-closed-stderr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let unbound = dir.join("unbound.rules");
+    std::fs::write(
+        &unbound,
+        "ruleset x \"x\"\ninput hand: cards(5)\noutput category\nrule A \"a\"\nwhen\n    hand(?h)\nthen\n    assert category(?z)\nend\n",
+    )
+    .expect("write rules");
+    let path = unbound.to_string_lossy().to_string();
+    for (args, code) in [
+        (vec!["check", path.as_str()], 2),
+        (vec!["ask", "stud", "hand=8S TD TS 8H ZZ"], 2),
+        (vec!["ask", "no_such_game", "hand=8S"], 2),
+    ] {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let o = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+            .args(&args)
+            .stderr(writer)
+            .output()
+            .expect("run kibitzer");
+        assert_eq!(o.status.code(), Some(code), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn cli_unknown_ruleset_exits_2() {
     let o = kibitzer(&["ask", "no_such_game", "hand=8S TD TS 8H 8C"], None);

@@ -168,7 +168,7 @@ fn classify(quick: bool) -> i32 {
     let exact = counts == EXPECTED_COUNTS && par_counts == counts;
     println!("hands={hands} one thread: {one:.0} hands/s; {cores} cores: {all:.0} hands/s");
     if !quick && !exact {
-        eprintln!("kibitzer: category counts differ from the exact ones");
+        super::say("kibitzer: category counts differ from the exact ones");
         println!("counts_exact=false hands_per_s={one:.0} hands_per_s_all_cores={all:.0} cores={cores}");
         return super::EXIT_INTERNAL;
     }

@@ -14,18 +14,18 @@ pub fn run(a: CheckArgs) -> i32 {
     let mut report = |label: String, r: Result<std::sync::Arc<crate::Program>, LoadError>| match r {
         Ok(p) => {
             for w in &p.warnings {
-                eprintln!("{}", w.render(&p.sources));
+                super::say(w.render(&p.sources));
             }
             println!("ok: {label}: rule set `{}`, {} rules", p.name, p.rules.len());
         }
         Err(e) => {
             failed = true;
-            eprintln!("{e}");
+            super::say(&e);
             let n = match &e {
                 LoadError::Rules(d) => d.errors().count(),
                 _ => 1,
             };
-            eprintln!("{label}: {n} error(s)");
+            super::say(format_args!("{label}: {n} error(s)"));
         }
     };
     if a.paths.is_empty() {
@@ -38,7 +38,7 @@ pub fn run(a: CheckArgs) -> i32 {
             collect(p, &mut files);
         }
         if files.is_empty() {
-            eprintln!("kibitzer: no .rules files found");
+            super::say("kibitzer: no .rules files found");
             return super::EXIT_BAD_INPUT;
         }
         for f in files {

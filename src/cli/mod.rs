@@ -69,7 +69,7 @@ pub fn main() -> i32 {
         // The reader went away (`kibitzer ... | head`): what it wanted, it got. Not an error.
         Err(payload) if is_closed_stdout(payload.as_ref()) => 0,
         Err(_) => {
-            eprintln!("kibitzer: internal error (a bug: please report it with the command that caused it)");
+            say("kibitzer: internal error (a bug: please report it with the command that caused it)");
             EXIT_INTERNAL
         }
     }
@@ -96,14 +96,22 @@ fn is_closed_stdout(payload: &(dyn std::any::Any + Send)) -> bool {
     text.starts_with("failed printing to stdout") && text.contains("Broken pipe")
 }
 
+/// Writes a line to standard error. A failed write is ignored, unlike `eprintln!`, which panics
+/// when standard error is a closed pipe (`kibitzer check x.rules 2>&1 | head -1`) and would turn
+/// the exit code the problems call for into an internal error.
+pub(crate) fn say(text: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
 /// Prints a problem as one line per problem on stderr and returns exit code 2.
 pub(crate) fn fail(message: impl std::fmt::Display) -> i32 {
     let text = message.to_string();
     if text.lines().count() > 1 {
         // Rendered diagnostics: `file:line:col: error: …`, the source line and a caret, as is.
-        eprintln!("{}", text.trim_end());
+        say(text.trim_end());
     } else {
-        eprintln!("kibitzer: {text}");
+        say(format_args!("kibitzer: {text}"));
     }
     EXIT_BAD_INPUT
 }
