@@ -743,3 +743,25 @@ fn a_first_call_that_rules_share_runs_once_per_fact() {
     let err = run_with(&mut s, "n", "5000000").expect_err("range over five million values should fail");
     assert!(err.contains("more than a million") && err.contains("`A`"), "{err}");
 }
+
+/// A new fact keeps what its shared tests and calls said as bits of one word: a relation with more
+/// than 64 of either leaves the rest to each rule's join, with the same answers.
+#[test]
+fn more_shared_tests_and_calls_than_a_word_holds_give_the_same_answers() {
+    let mut rules = String::from("ruleset s \"many\"\ninput n: int\noutput hit, got\n");
+    for k in 0..70 {
+        rules += &format!("rule T{k} \"t\" when n(?n) ?n != {k} then assert hit({k}) end\n");
+        rules += &format!("rule C{k} \"c\" when n(?n) ?j = range(?n, {k}) then assert got({k}, ?j) end\n");
+    }
+    let program = load_text("many.rules", &rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    let (out, calls) = run_with(&mut s, "n", "66").unwrap_or_else(|e| panic!("{e}"));
+    let hits: Vec<String> = (0..70).filter(|&k| k != 66).map(|k| format!("hit({k})")).collect();
+    let mut got = Vec::new();
+    for k in 66..70 {
+        got.extend((66..=k).map(|j| format!("got({k}, {j})")));
+    }
+    assert_eq!(out, [hits, got].concat());
+    // Each `range` once: 64 shared, six made by their own joins.
+    assert_eq!(calls, 70);
+}

@@ -29,7 +29,7 @@ pub fn compile(mut p: Program) -> Program {
                     .rest
                     .get(seed.prefix_steps as usize)
                     .and_then(|&(c, _)| shared_call(&rule.conds[c as usize].cond, args))
-                    .map(|call| intern(&mut p.shared_calls[*rel as usize], call, SharedCall::same));
+                    .and_then(|call| intern(&mut p.shared_calls[*rel as usize], call, SharedCall::same));
             }
         }
         if plan.seeds.is_empty() {
@@ -166,9 +166,12 @@ fn shared_prefix(rule: &RuleIr, seed_args: &[PatArg], rest: &[Step], shared: &mu
         let Some(pos) = arg_position(seed_args, slot) else {
             break;
         };
-        prefix.push(intern(shared, SharedTest { pos, check }, |a, b| {
+        let Some(t) = intern(shared, SharedTest { pos, check }, |a, b| {
             a.pos == b.pos && a.check.same(&b.check)
-        }));
+        }) else {
+            break;
+        };
+        prefix.push(t);
     }
     prefix
 }
@@ -189,7 +192,8 @@ fn pattern_checks(seed_args: &[PatArg], shared: &mut Vec<SharedTest>) -> Vec<u16
             _ => continue,
         };
         let pos = pos as u16;
-        checks.push(intern(shared, SharedTest { pos, check }, |a, b| {
+        // Past the cap a check is simply left to the join, which matches the whole pattern.
+        checks.extend(intern(shared, SharedTest { pos, check }, |a, b| {
             a.pos == b.pos && a.check.same(&b.check)
         }));
     }
@@ -204,14 +208,17 @@ fn arg_position(seed_args: &[PatArg], slot: Slot) -> Option<u16> {
         .map(|p| p as u16)
 }
 
-/// The index of an item equal to `item` in `list` (by `same`), adding it when there is none.
-fn intern<T>(list: &mut Vec<T>, item: T, same: impl Fn(&T, &T) -> bool) -> u16 {
+/// The index of an item equal to `item` in `list` (by `same`), adding it when there is none;
+/// `None` when the list already holds [`MAX_SHARED`] others (what a new fact ran is kept as bits
+/// of one word).
+fn intern<T>(list: &mut Vec<T>, item: T, same: impl Fn(&T, &T) -> bool) -> Option<u16> {
     match list.iter().position(|known| same(known, &item)) {
-        Some(i) => i as u16,
-        None => {
+        Some(i) => Some(i as u16),
+        None if list.len() < MAX_SHARED => {
             list.push(item);
-            (list.len() - 1) as u16
+            Some((list.len() - 1) as u16)
         }
+        None => None,
     }
 }
 

@@ -317,6 +317,11 @@ impl SharedCheck {
     }
 }
 
+/// Most shared tests, and most shared calls, per relation: a new fact's join keeps which it ran
+/// and what they said as bits of one word each. Beyond that, a test or call is simply left to
+/// each rule's join (as when it is not shared at all).
+pub const MAX_SHARED: usize = 64;
+
 /// A rule set ready to run.
 pub struct Program {
     pub name: String,
@@ -330,9 +335,10 @@ pub struct Program {
     /// For each relation, the (rule, seed) pairs a new fact of it starts.
     pub triggers: Vec<Vec<(u32, u16)>>,
     /// For each relation, the tests on a new fact's arguments its seeds start with (see
-    /// `Seed::prefix`).
+    /// `Seed::prefix`), at most [`MAX_SHARED`].
     pub shared_tests: Vec<Vec<SharedTest>>,
-    /// For each relation, the built-ins its seeds call first (see `Seed::first_call`).
+    /// For each relation, the built-ins its seeds call first (see `Seed::first_call`), at most
+    /// [`MAX_SHARED`].
     pub shared_calls: Vec<Vec<SharedCall>>,
     /// Rules with no positive pattern: matched once at the start of a run.
     pub initial: Vec<u32>,

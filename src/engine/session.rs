@@ -183,12 +183,9 @@ pub struct Session {
     /// Where a selection-time match's mask and matched facts are copied (kept to reuse its
     /// allocation); its values stay in `frame`, which a stopped search leaves as they were.
     found: Frame,
-    /// Per shared test of the relation a new fact belongs to (`Program::shared_tests`): not yet
-    /// run, passed, failed, or undecided by the fast form. Reused for every new fact.
-    shared_outcomes: Vec<SharedOutcome>,
-    /// Per shared call of the relation a new fact belongs to (`Program::shared_calls`): whether it
-    /// was made for this fact, and its solutions. Reused for every new fact.
-    shared_solutions: Vec<(SharedOutcome, Solutions)>,
+    /// Per shared call of the relation a new fact belongs to (`Program::shared_calls`): its
+    /// solutions when it was made for the fact being joined. Reused for every new fact.
+    shared_solutions: Vec<Solutions>,
     /// The arguments of the shared call being made, slot by slot across calls: a slot that
     /// already holds the very value (the same hand, the same constant) is left as it is.
     shared_argv: Vec<Value>,
@@ -247,7 +244,6 @@ impl Session {
             },
             frame: Frame::with_vars(nvars),
             found: Frame::with_vars(nvars),
-            shared_outcomes: Vec::new(),
             shared_solutions: Vec::new(),
             shared_argv: Vec::new(),
             opts: RunOptions::default(),
@@ -698,21 +694,22 @@ impl Session {
             frame,
             agenda,
             stats,
-            shared_outcomes,
             shared_solutions,
             shared_argv,
             ..
         } = self;
         let shared = &prog.shared_tests[rel as usize];
-        shared_outcomes.clear();
-        shared_outcomes.resize(shared.len(), SharedOutcome::NotRun);
         let calls = &prog.shared_calls[rel as usize];
         if shared_solutions.len() < calls.len() {
-            shared_solutions.resize_with(calls.len(), || (SharedOutcome::NotRun, Solutions::new(0)));
+            shared_solutions.resize_with(calls.len(), || Solutions::new(0));
         }
-        for (outcome, _) in shared_solutions.iter_mut().take(calls.len()) {
-            *outcome = SharedOutcome::NotRun;
-        }
+        // What the shared tests and calls said of this fact, bit `i` for test or call `i` (at
+        // most `MAX_SHARED` of each): kept in registers, not in memory reset per fact.
+        let mut tests_ran = 0u64;
+        let mut tests_failed = 0u64;
+        let mut tests_undecided = 0u64;
+        let mut calls_made = 0u64;
+        let mut calls_failed = 0u64;
         let mut ctx = Ctx {
             prog,
             mem,
@@ -732,40 +729,47 @@ impl Session {
             // check the very same value); an undecided one leaves the join to decide.
             // When every one passed, the join starts after them.
             let mut start = seed.prefix_steps as usize;
-            let refuted = seed.prefix.iter().any(|&t| {
-                let outcome = &mut shared_outcomes[t as usize];
-                if *outcome == SharedOutcome::NotRun {
-                    *outcome = match shared[t as usize].outcome(values, &mut ctx.calls) {
-                        Some(true) => SharedOutcome::Passed,
-                        Some(false) => SharedOutcome::Failed,
-                        None => SharedOutcome::Undecided,
-                    };
+            let mut refuted = false;
+            for &t in &seed.prefix {
+                let bit = 1u64 << t;
+                if tests_ran & bit == 0 {
+                    tests_ran |= bit;
+                    match shared[t as usize].outcome(values, &mut ctx.calls) {
+                        Some(true) => {}
+                        Some(false) => tests_failed |= bit,
+                        None => tests_undecided |= bit,
+                    }
                 }
-                if *outcome == SharedOutcome::Undecided {
+                if tests_undecided & bit != 0 {
                     start = 0;
                 }
-                *outcome == SharedOutcome::Failed
-            });
+                if tests_failed & bit != 0 {
+                    refuted = true;
+                    break;
+                }
+            }
             if refuted {
                 continue;
             }
-            // The built-in the join calls next, when other rules call it the same way: once per
-            // fact. No solution means no match; an error leaves the join to raise it, in order.
+            // The built-in the join calls next: made once per fact for every rule that calls it
+            // so. No solution means no match; an error leaves the join to raise it, in order.
             let mut first_call = None;
             if let (Some(c), true) = (seed.first_call, start == seed.prefix_steps as usize) {
-                let (outcome, solutions) = &mut shared_solutions[c as usize];
-                if *outcome == SharedOutcome::NotRun {
-                    let call = &calls[c as usize];
-                    *outcome = match shared_call(call, values, ctx.params, shared_argv, solutions) {
-                        true => SharedOutcome::Passed,
-                        false => SharedOutcome::Undecided,
-                    };
+                let bit = 1u64 << c;
+                let solutions = &mut shared_solutions[c as usize];
+                if calls_made & bit == 0 {
+                    calls_made |= bit;
+                    if !shared_call(&calls[c as usize], values, ctx.params, shared_argv, solutions) {
+                        calls_failed |= bit;
+                    }
                     ctx.calls += 1;
                 }
-                match *outcome {
-                    SharedOutcome::Passed if solutions.is_empty() => continue,
-                    SharedOutcome::Passed => first_call = Some(c as usize),
-                    _ => start = 0,
+                if calls_failed & bit != 0 {
+                    start = 0;
+                } else if solutions.is_empty() {
+                    continue;
+                } else {
+                    first_call = Some(c as usize);
                 }
             }
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
@@ -808,7 +812,7 @@ impl Session {
                     let Cond::CallOut { outputs, .. } = &at.cond else {
                         unreachable!("a shared call is planned only for a call step")
                     };
-                    let solutions = &shared_solutions[c].1;
+                    let solutions = &shared_solutions[c];
                     matcher::solve_solutions(
                         &mut ctx,
                         &steps,
@@ -1084,15 +1088,6 @@ fn collect_probes(conds: &[CondAt], probed: &mut [Vec<u16>]) {
             _ => {}
         }
     }
-}
-
-/// What a shared test (`Program::shared_tests`) said of the fact being joined.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SharedOutcome {
-    NotRun,
-    Passed,
-    Failed,
-    Undecided,
 }
 
 /// Makes a shared call on the new fact's arguments: true with `out` holding its solutions, false
