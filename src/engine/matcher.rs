@@ -637,18 +637,29 @@ fn set_arg(
 
 /// Makes argument `k` of a call a copy of `v`, leaving a shared value in place when the slot
 /// already holds that very value (the same hand in call after call: no reference count touched).
-#[inline]
+#[inline(always)]
 pub fn put_arg(argv: &mut Vec<Value>, k: usize, v: &Value) {
+    // The two commonest cases in place (an integer over an integer, the very value again); the
+    // rest, which may drop a shared value or grow the vector, out of line.
+    let done = match (argv.get_mut(k), v) {
+        (Some(Value::Int(slot)), Value::Int(i)) => {
+            *slot = *i;
+            true
+        }
+        (Some(slot), v) => slot.same(v),
+        (None, _) => false,
+    };
+    if !done {
+        put_arg_slow(argv, k, v);
+    }
+}
+
+/// [`put_arg`] for any slot and value.
+#[inline(never)]
+fn put_arg_slow(argv: &mut Vec<Value>, k: usize, v: &Value) {
     match argv.get_mut(k) {
-        Some(slot) => match v {
-            Value::Int(i) => *slot = Value::Int(*i),
-            _ => {
-                if !slot.same(v) {
-                    *slot = v.clone();
-                }
-            }
-        },
-        None => argv.push(v.fresh_copy()),
+        Some(slot) => *slot = v.clone(),
+        None => argv.push(v.clone()),
     }
 }
 
