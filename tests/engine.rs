@@ -133,6 +133,24 @@ fn negation_is_checked_when_the_activation_is_selected() {
 }
 
 #[test]
+fn a_negation_of_wildcards_ignores_retracted_facts() {
+    // `not tmp(_)` needs no binding or comparison: any live fact refutes it, and the only one
+    // was retracted before After is selected.
+    let s = run(
+        r#"ruleset t "t"
+        input n: int
+        output kept
+        rule Make "make" salience 10 when n(?n) then assert tmp(?n) end
+        rule Drop "drop" salience 5 when tmp(?x) then retract tmp(?x) end
+        rule After "after" salience 1 when n(?n) not tmp(_) then assert kept(?n) end"#,
+        &[("n", "1")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["kept(1)"]);
+    assert_eq!(fired(&s), ["Make", "Drop", "After"]);
+}
+
+#[test]
 fn a_one_pattern_negation_sees_bound_variables_expressions_and_its_own_variables() {
     // `Odd` keeps the items with no successor among the items (`not item(?x + 1)`), `Lonely` the
     // ones not paired with themselves through a local variable (`not pair(?x, ?y)` with ?y free

@@ -357,6 +357,10 @@ fn any_fact_matches(
     args: &[PatArg],
 ) -> MatchResult<bool> {
     let mem = ctx.mem;
+    // `not category(_, _)`: any live fact matches; nothing to bind or compare.
+    if args.iter().all(|a| matches!(a, PatArg::Wild)) {
+        return Ok(mem.of_relation(rel).iter().any(|&f| mem.is_alive(f)));
+    }
     let facts = pattern_facts(ctx, frame, rel, args).map_err(|e| eval_error(at, e))?;
     let saved = frame.mask;
     for &f in facts {
