@@ -16,20 +16,28 @@ pub fn compile(mut p: Program) -> Program {
     p.plans = Vec::with_capacity(p.rules.len());
     p.initial.clear();
     for (ri, rule) in p.rules.iter().enumerate() {
-        let mut plan = plan_rule(rule);
-        for (si, seed) in plan.seeds.iter_mut().enumerate() {
+        let plan = plan_rule(rule);
+        for (si, seed) in plan.seeds.iter().enumerate() {
             if let Cond::Pattern { rel, args } = &rule.conds[seed.cond as usize].cond {
-                p.triggers[*rel as usize].push((ri as u32, si as u16));
                 let shared = &mut p.shared_tests[*rel as usize];
                 let tests = shared_prefix(rule, args, &seed.rest, shared);
-                seed.prefix_steps = tests.len() as u16;
-                seed.prefix = pattern_checks(args, shared);
-                seed.prefix.extend(tests);
-                seed.first_call = seed
+                let prefix_steps = tests.len() as u16;
+                let prefix = pattern_checks(args, shared)
+                    .into_iter()
+                    .chain(tests)
+                    .fold(0u64, |bits, t| bits | 1 << t);
+                let first_call = seed
                     .rest
-                    .get(seed.prefix_steps as usize)
+                    .get(prefix_steps as usize)
                     .and_then(|&(c, _)| shared_call(&rule.conds[c as usize].cond, args))
                     .and_then(|call| intern(&mut p.shared_calls[*rel as usize], call, SharedCall::same));
+                p.triggers[*rel as usize].push(Trigger {
+                    rule: ri as u32,
+                    seed: si as u16,
+                    prefix,
+                    prefix_steps,
+                    first_call,
+                });
             }
         }
         if plan.seeds.is_empty() {
@@ -132,9 +140,6 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
                 cond: j,
                 rest,
                 fallback,
-                prefix: Vec::new(),
-                prefix_steps: 0,
-                first_call: None,
             });
         }
     }

@@ -184,17 +184,28 @@ pub struct Seed {
     /// in a moved step resumes the search in that order, so that it surfaces exactly when (and
     /// as often as) the order written would have reached it.
     pub fallback: Vec<Vec<(u16, bool)>>,
-    /// The checks of the new fact's own arguments this seed's join starts with, as indexes into
-    /// the relation's `shared_tests`: checked once per new fact for every rule that starts with
-    /// them, and a rule whose fact fails one is not joined at all. First what the seed pattern
-    /// itself requires (a constant argument, a repeated variable; the join still matches the
-    /// whole pattern), then the first `prefix_steps` steps of `rest`: tests that read only
-    /// variables the pattern binds.
-    pub prefix: Vec<u16>,
+}
+
+/// A rule pattern that a new fact of one relation starts a join at (a seed), with what the
+/// per-fact loop checks before joining it, kept together in the relation's list so that a rule
+/// ruled out by its first checks costs a few word operations.
+#[derive(Debug, Clone, Copy)]
+pub struct Trigger {
+    pub rule: u32,
+    /// The seed's index in the rule's plan.
+    pub seed: u16,
+    /// The checks of the new fact's own arguments this seed's join starts with, as bits of the
+    /// relation's `shared_tests`: checked once per new fact for every rule that starts with them,
+    /// and a rule whose fact fails one is not joined at all. They are what the seed pattern itself
+    /// requires (a constant argument, a repeated variable; the join still matches the whole
+    /// pattern), then the first `prefix_steps` steps of the seed's `rest`: tests that read only
+    /// variables the pattern binds. Pure, so they run in the order of their bits, and the first
+    /// that fails stops the others.
+    pub prefix: u64,
     /// How many steps of `rest` the prefix checked: when all its checks passed, the join starts
     /// after them (when one is undecided, at the start, as written).
     pub prefix_steps: u16,
-    /// When the step after `prefix` is a built-in with outputs whose arguments come from the new
+    /// When the step after the prefix is a built-in with outputs whose arguments come from the new
     /// fact alone: its index into the relation's `shared_calls`. Called once per new fact for all
     /// the rules that call it so (even for one: a rule it gives no solution is then not joined at
     /// all), the others are joined from its solutions on.
@@ -332,12 +343,12 @@ pub struct Program {
     pub params: Vec<ParamDecl>,
     pub rules: Vec<RuleIr>,
     pub plans: Vec<RulePlan>,
-    /// For each relation, the (rule, seed) pairs a new fact of it starts.
-    pub triggers: Vec<Vec<(u32, u16)>>,
+    /// For each relation, the seeds a new fact of it starts, in rule order.
+    pub triggers: Vec<Vec<Trigger>>,
     /// For each relation, the tests on a new fact's arguments its seeds start with (see
-    /// `Seed::prefix`), at most [`MAX_SHARED`].
+    /// `Trigger::prefix`), at most [`MAX_SHARED`].
     pub shared_tests: Vec<Vec<SharedTest>>,
-    /// For each relation, the built-ins its seeds call first (see `Seed::first_call`), at most
+    /// For each relation, the built-ins its seeds call first (see `Trigger::first_call`), at most
     /// [`MAX_SHARED`].
     pub shared_calls: Vec<Vec<SharedCall>>,
     /// Rules with no positive pattern: matched once at the start of a run.

@@ -178,7 +178,7 @@ pub struct Session {
     /// The program's triggers without the rules the `relevant` mask leaves out, per relation
     /// (kept with `read_inputs`): a new fact then visits only rules that can matter. A stud
     /// hand seeds 14 rules, of which a query for `category` needs nine.
-    relevant_triggers: Vec<Vec<(u32, u16)>>,
+    relevant_triggers: Vec<Vec<Trigger>>,
     frame: Frame,
     /// Where a selection-time match's mask and matched facts are copied (kept to reuse its
     /// allocation); its values stay in `frame`, which a stopped search leaves as they were.
@@ -547,7 +547,7 @@ impl Session {
             .prog
             .triggers
             .iter()
-            .map(|ts| ts.iter().copied().filter(|&(r, _)| mask[r as usize]).collect())
+            .map(|ts| ts.iter().copied().filter(|t| mask[t.rule as usize]).collect())
             .collect();
     }
 
@@ -721,40 +721,34 @@ impl Session {
         };
         let values = mem.args_of(fact);
         let mut result = Ok(());
-        for &(rule_idx, seed_idx) in triggers {
-            let rule = &prog.rules[rule_idx as usize];
-            let seed = &prog.plans[rule_idx as usize].seeds[seed_idx as usize];
+        for trigger in triggers {
             // The tests the join would start with, on the fact's own arguments: each run once
             // for all the rules this fact seeds. A failed one means no match (the join would
             // check the very same value); an undecided one leaves the join to decide.
             // When every one passed, the join starts after them.
-            let mut start = seed.prefix_steps as usize;
-            let mut refuted = false;
-            for &t in &seed.prefix {
+            let mut unrun = trigger.prefix & !tests_ran;
+            while unrun != 0 && trigger.prefix & tests_failed == 0 {
+                let t = unrun.trailing_zeros();
                 let bit = 1u64 << t;
-                if tests_ran & bit == 0 {
-                    tests_ran |= bit;
-                    match shared[t as usize].outcome(values, &mut ctx.calls) {
-                        Some(true) => {}
-                        Some(false) => tests_failed |= bit,
-                        None => tests_undecided |= bit,
-                    }
-                }
-                if tests_undecided & bit != 0 {
-                    start = 0;
-                }
-                if tests_failed & bit != 0 {
-                    refuted = true;
-                    break;
+                unrun &= !bit;
+                tests_ran |= bit;
+                match shared[t as usize].outcome(values, &mut ctx.calls) {
+                    Some(true) => {}
+                    Some(false) => tests_failed |= bit,
+                    None => tests_undecided |= bit,
                 }
             }
-            if refuted {
+            if trigger.prefix & tests_failed != 0 {
                 continue;
             }
+            let mut start = match trigger.prefix & tests_undecided {
+                0 => trigger.prefix_steps as usize,
+                _ => 0,
+            };
             // The built-in the join calls next: made once per fact for every rule that calls it
             // so. No solution means no match; an error leaves the join to raise it, in order.
             let mut first_call = None;
-            if let (Some(c), true) = (seed.first_call, start == seed.prefix_steps as usize) {
+            if let (Some(c), true) = (trigger.first_call, start == trigger.prefix_steps as usize) {
                 let bit = 1u64 << c;
                 let solutions = &mut shared_solutions[c as usize];
                 if calls_made & bit == 0 {
@@ -772,6 +766,9 @@ impl Session {
                     first_call = Some(c as usize);
                 }
             }
+            let rule_idx = trigger.rule;
+            let rule = &prog.rules[rule_idx as usize];
+            let seed = &prog.plans[rule_idx as usize].seeds[trigger.seed as usize];
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
                 continue;
             };
