@@ -493,12 +493,15 @@ impl Session {
                         std::mem::swap(&mut self.frame.facts, &mut self.found.facts);
                     }
                     false => {
-                        let first = plan
-                            .select
-                            .first()
-                            .map(|&c| prog.sources.text(rule.conds[c as usize].span).to_string())
-                            .unwrap_or_default();
-                        self.drop_activation(act.rule, || format!("`{first}` (or a later check) no longer holds"));
+                        // The reason is text for the trace only: made when a trace is kept.
+                        self.drop_activation(act.rule, || {
+                            let first = plan
+                                .select
+                                .first()
+                                .map(|&c| prog.sources.text(rule.conds[c as usize].span))
+                                .unwrap_or_default();
+                            format!("`{first}` (or a later check) no longer holds")
+                        });
                         continue;
                     }
                 }
