@@ -1,6 +1,6 @@
 //! The commonest tests and bindings, recognised once when a rule set is loaded and then evaluated
 //! in place: `card_count(?h) == 5`, `same_suit(?h)`, `!consecutive(?h)`, `?high > ?low`,
-//! `?n > 0`, `?high = high_rank(?h)`.
+//! `?n > 0`, `?high = high_rank(?h)`, `not category(_, _)`.
 //!
 //! Why: the general evaluator hands every operand back as a `Result<Cow<Value>, _>` through
 //! memory, and copying those enums costs store-forwarding stalls on every operand — a test such as
@@ -14,7 +14,8 @@
 //! pure, so calling one again gives the same answer).
 
 use super::eval::compare_ints;
-use super::program::{Cond, Expr, Slot};
+use super::memory::Memory;
+use super::program::{Cond, Expr, PatArg, RelId, Slot};
 use super::value::Value;
 use crate::builtins::registry::OneFn;
 use crate::lang::ast::{BinaryOp, UnaryOp};
@@ -35,6 +36,8 @@ pub enum Fast {
     VarCmpInt { a: Slot, cmp: BinaryOp, k: i64 },
     /// `?v = f(?arg)` with `?v` not yet bound.
     BindCall { slot: Slot, f: OneFn, arg: Slot },
+    /// `not r(_, …, _)`: no live fact of `r` at all (nothing to bind or compare).
+    NoFact { rel: RelId },
 }
 
 impl Fast {
@@ -46,6 +49,15 @@ impl Fast {
                 let (f, arg) = direct_call(expr)?;
                 Some(Fast::BindCall { slot: *slot, f, arg })
             }
+            Cond::Not { body } => match &body[..] {
+                [at] => match &at.cond {
+                    Cond::Pattern { rel, args } if args.iter().all(|a| matches!(a, PatArg::Wild)) => {
+                        Some(Fast::NoFact { rel: *rel })
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -91,8 +103,9 @@ impl Fast {
     /// Runs the step: `Some(true)` passes (a binding made), `Some(false)` fails, `None` leaves the
     /// condition to the general evaluator (nothing bound, the call count as it was).
     #[inline(always)]
-    pub fn run(&self, vars: &mut [Value], mask: &mut u64, calls: &mut u64) -> Option<bool> {
+    pub fn run(&self, mem: &Memory, vars: &mut [Value], mask: &mut u64, calls: &mut u64) -> Option<bool> {
         match *self {
+            Fast::NoFact { rel } => Some(!mem.of_relation(rel).iter().any(|&f| mem.is_alive(f))),
             Fast::CallCmpInt { f, arg, cmp, k } => match f(std::slice::from_ref(&vars[arg as usize])) {
                 Ok(Value::Int(n)) => {
                     *calls += 1;
@@ -172,6 +185,7 @@ mod tests {
                 Some(Fast::VarCmpVar { cmp, .. }) => format!("var {cmp:?} var"),
                 Some(Fast::VarCmpInt { cmp, k, .. }) => format!("var {cmp:?} {k}"),
                 Some(Fast::BindCall { .. }) => "bind call".to_string(),
+                Some(Fast::NoFact { .. }) => "no fact".to_string(),
             })
             .collect()
     }
@@ -199,6 +213,9 @@ when
     card_count(?h) != ?a
     card_count(?h) == ?b
     card_count(?h) < ?b
+    not out(_)
+    not out(?a)
+    not { out(_), ?a > 1 }
 then
     assert out(?a)
 end
@@ -221,6 +238,9 @@ end
                 "-",
                 "call eq var negate=true",
                 "call eq var negate=false",
+                "-",
+                "no fact",
+                "-",
                 "-"
             ]
         );
@@ -269,6 +289,7 @@ end
             Value::str("x"),
         ];
         let rule = &prog.rules[0];
+        let mem = crate::engine::memory::Memory::new(vec![Vec::new(); prog.relations.len()]);
         let (h, a, b) = (0u16, 1u16, 2u16);
         let slot = |name: &str| rule.var_names.iter().position(|n| n == name).map(|p| p as u16);
         assert_eq!((slot("?h"), slot("?a"), slot("?b")), (Some(h), Some(a), Some(b)));
@@ -286,7 +307,7 @@ end
                         };
                         let mut mask = 0b111;
                         let mut calls = 0;
-                        let fast = c.fast.and_then(|f| f.run(&mut vars, &mut mask, &mut calls));
+                        let fast = c.fast.and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls));
                         if let Some(t) = fast {
                             assert_eq!(Some(t), general, "{text} {x} {y}");
                         } else {

@@ -211,7 +211,7 @@ pub fn solve<S: Steps + ?Sized>(
         let step = steps.step(i);
         let (at, _, _) = step;
         if let Some(fast) = &at.fast {
-            match fast.run(&mut frame.vars, &mut frame.mask, &mut ctx.calls) {
+            match fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls) {
                 Some(true) => {
                     i += 1;
                     continue;
@@ -357,10 +357,6 @@ fn any_fact_matches(
     args: &[PatArg],
 ) -> MatchResult<bool> {
     let mem = ctx.mem;
-    // `not category(_, _)`: any live fact matches; nothing to bind or compare.
-    if args.iter().all(|a| matches!(a, PatArg::Wild)) {
-        return Ok(mem.of_relation(rel).iter().any(|&f| mem.is_alive(f)));
-    }
     let facts = pattern_facts(ctx, frame, rel, args).map_err(|e| eval_error(at, e))?;
     let saved = frame.mask;
     for &f in facts {
