@@ -783,3 +783,28 @@ fn more_shared_tests_and_calls_than_a_word_holds_give_the_same_answers() {
     // Each `range` once: 64 shared, six made by their own joins.
     assert_eq!(calls, 70);
 }
+
+/// A join that makes its first call again later, with the same arguments from the same fact
+/// (Rule7's two `rank_held(?h, 2)`), goes through the solutions already made: the same matches,
+/// one call in all.
+#[test]
+fn a_call_repeated_in_a_join_reuses_the_first_calls_solutions() {
+    let rules = r#"ruleset s "repeated call"
+input  n: int = 0
+output pair
+rule P "two values in order"
+when
+    n(?n)
+    ?a = range(1, ?n)
+    ?b = range(1, ?n)
+    ?a < ?b
+then
+    assert pair(?a, ?b)
+end
+"#;
+    let program = load_text("again.rules", rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    let pairs = ["pair(1, 2)", "pair(1, 3)", "pair(2, 3)"];
+    assert_eq!(run_with(&mut s, "n", "3"), Ok((strings(&pairs), 1)));
+    assert_eq!(run_with(&mut s, "n", "0"), Ok((vec![], 1)));
+}

@@ -26,17 +26,27 @@ pub fn compile(mut p: Program) -> Program {
                     .into_iter()
                     .chain(tests)
                     .fold(0u64, |bits, t| bits | 1 << t);
-                let first_call = seed
+                let calls = &mut p.shared_calls[*rel as usize];
+                let first = seed
                     .rest
                     .get(prefix_steps as usize)
                     .and_then(|&(c, _)| shared_call(&rule.conds[c as usize].cond, args))
-                    .and_then(|call| intern(&mut p.shared_calls[*rel as usize], call, SharedCall::same));
+                    .and_then(|call| intern(calls, call, SharedCall::same));
+                // A later step making the very same call (Rule7's second `rank_held(?h, 2)`).
+                let again = first.and_then(|f| {
+                    seed.rest[prefix_steps as usize + 1..].iter().find_map(|&(c, _)| {
+                        shared_call(&rule.conds[c as usize].cond, args)
+                            .is_some_and(|call| call.same(&calls[f as usize]))
+                            .then_some(c)
+                    })
+                });
                 p.triggers[*rel as usize].push(Trigger {
                     rule: ri as u32,
                     seed: si as u16,
                     prefix,
                     prefix_steps,
-                    first_call,
+                    first_call: first,
+                    again,
                 });
             }
         }

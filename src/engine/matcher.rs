@@ -109,6 +109,11 @@ pub trait Steps {
     fn fallback(&self, _i: usize) -> Option<PlanSteps<'_>> {
         None
     }
+    /// For the call at condition `cond`: the solutions of the very same call made before this
+    /// join, when there are some to reuse.
+    fn made_call(&self, _cond: u16) -> Option<&Solutions> {
+        None
+    }
 }
 
 /// A join plan: conditions by index, each with its skip flag, and the fallbacks of the steps the
@@ -117,6 +122,8 @@ pub struct PlanSteps<'a> {
     pub conds: &'a [CondAt],
     pub order: &'a [(u16, bool)],
     pub fallback: &'a [Vec<(u16, bool)>],
+    /// A condition whose call was already made for this join, and its solutions.
+    pub made: Option<(u16, &'a Solutions)>,
 }
 
 impl Steps for PlanSteps<'_> {
@@ -135,7 +142,15 @@ impl Steps for PlanSteps<'_> {
                 conds: self.conds,
                 order: rest,
                 fallback: &[],
+                made: self.made,
             }),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn made_call(&self, cond: u16) -> Option<&Solutions> {
+        match self.made {
+            Some((c, solutions)) if c == cond => Some(solutions),
             _ => None,
         }
     }
@@ -420,6 +435,9 @@ fn solve_other<S: Steps + ?Sized>(
             inputs,
             outputs,
         } => {
+            if let Some(made) = steps.made_call(idx) {
+                return solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, made);
+            }
             // A plain loop: collecting through `Result` adapters costs more than the call itself.
             let mut argv = std::mem::take(&mut frame.argv);
             for (k, a) in inputs.iter().enumerate() {

@@ -210,6 +210,10 @@ pub struct Trigger {
     /// the rules that call it so (even for one: a rule it gives no solution is then not joined at
     /// all), the others are joined from its solutions on.
     pub first_call: Option<u16>,
+    /// A later condition of the join (its index) that makes the very same call as `first_call`
+    /// (same built-in, same arguments from the same fact): it goes through the solutions already
+    /// made instead of calling again.
+    pub again: Option<u16>,
 }
 
 /// A built-in with outputs that rules' joins call first, on the new fact's arguments

@@ -799,6 +799,7 @@ impl Session {
                 conds: &rule.conds,
                 order: &seed.rest,
                 fallback: &seed.fallback,
+                made: first_call.zip(trigger.again).map(|(c, at)| (at, &shared_solutions[c])),
             };
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
                 agenda.push(rule_idx, salience, fr.mask, &fr.vars[..nvars], &fr.facts);
@@ -860,6 +861,7 @@ impl Session {
                 conds: &rule.conds,
                 order: &order,
                 fallback: &[],
+                made: None,
             },
             0,
             FactId::MAX,
