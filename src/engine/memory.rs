@@ -30,6 +30,13 @@ pub struct Fact {
     pub origin: Origin,
 }
 
+/// What `Memory::lookup` found.
+enum Lookup {
+    Found(FactId),
+    /// No equal live fact; the hash of the arguments when the relation is hashed.
+    New(Option<u64>),
+}
+
 /// Relations smaller than this are scanned; larger ones get hash indexes.
 const INDEX_FROM: usize = 16;
 
@@ -89,11 +96,11 @@ impl Memory {
 
     /// Adds a fact unless an equal live one exists; returns the new id, or `None` if it existed.
     pub fn insert(&mut self, rel: RelId, args: &[Value], origin: Origin) -> Option<FactId> {
-        if self.find(rel, args).is_some() {
+        let Lookup::New(hash) = self.lookup(rel, args) else {
             return None;
-        }
+        };
         self.args.extend_from_slice(args);
-        Some(self.commit(rel, args.len(), origin))
+        Some(self.commit(rel, args.len(), origin, hash))
     }
 
     /// Where a fact's arguments are built in place (see `insert_staged`): values pushed here are
@@ -107,11 +114,11 @@ impl Memory {
     /// fact exists (then the staged values are dropped): the new id, or `None`.
     pub fn insert_staged(&mut self, rel: RelId, n: usize, origin: Origin) -> Option<FactId> {
         let start = self.args.len().saturating_sub(n);
-        if self.find(rel, &self.args[start..]).is_some() {
+        let Lookup::New(hash) = self.lookup(rel, &self.args[start..]) else {
             self.args.truncate(start);
             return None;
-        }
-        Some(self.commit(rel, self.args.len() - start, origin))
+        };
+        Some(self.commit(rel, self.args.len() - start, origin, hash))
     }
 
     /// Drops values pushed onto `staging()` for a fact that will not be added.
@@ -119,8 +126,9 @@ impl Memory {
         self.args.truncate(self.args.len().saturating_sub(n));
     }
 
-    /// Records the fact whose `n` arguments were just appended to `self.args`.
-    fn commit(&mut self, rel: RelId, n: usize, origin: Origin) -> FactId {
+    /// Records the fact whose `n` arguments were just appended to `self.args`, filed under
+    /// `hash` when `lookup` computed it.
+    fn commit(&mut self, rel: RelId, n: usize, origin: Origin, hash: Option<u64>) -> FactId {
         let r = rel as usize;
         let start = self.args.len() - n;
         let id = self.facts.len() as FactId;
@@ -158,7 +166,8 @@ impl Memory {
             }
         } else if self.indexed[r] {
             let args = &self.args[start..];
-            self.dedupe[r].entry(hash_args(args)).or_default().push(id);
+            let hash = hash.unwrap_or_else(|| hash_args(args));
+            self.dedupe[r].entry(hash).or_default().push(id);
             for (pos, index) in self.indexes[r].iter_mut() {
                 if let Some(v) = args.get(*pos as usize) {
                     index.entry(v.clone()).or_default().push(id);
@@ -170,17 +179,33 @@ impl Memory {
 
     /// The live fact equal to `rel(args)`, if any.
     pub fn find(&self, rel: RelId, args: &[Value]) -> Option<FactId> {
+        match self.lookup(rel, args) {
+            Lookup::Found(f) => Some(f),
+            Lookup::New(_) => None,
+        }
+    }
+
+    /// The live fact equal to `rel(args)`, or, when there is none, the hash it would be filed
+    /// under (for a relation with hash indexes): computed once for the check and the filing.
+    fn lookup(&self, rel: RelId, args: &[Value]) -> Lookup {
         let r = rel as usize;
-        match *self.indexed.get(r)? {
-            true => self.dedupe[r]
-                .get(&hash_args(args))?
-                .iter()
-                .copied()
-                .find(|&f| self.facts[f as usize].alive && self.args_of(f) == args),
-            false => self.by_rel[r]
-                .iter()
-                .copied()
-                .find(|&f| self.facts[f as usize].alive && self.args_of(f) == args),
+        let equal = |&f: &FactId| self.facts[f as usize].alive && self.args_of(f) == args;
+        match self.indexed.get(r) {
+            Some(true) => {
+                let hash = hash_args(args);
+                match self.dedupe[r]
+                    .get(&hash)
+                    .and_then(|ids| ids.iter().copied().find(equal))
+                {
+                    Some(f) => Lookup::Found(f),
+                    None => Lookup::New(Some(hash)),
+                }
+            }
+            Some(false) => match self.by_rel[r].iter().copied().find(equal) {
+                Some(f) => Lookup::Found(f),
+                None => Lookup::New(None),
+            },
+            None => Lookup::New(None),
         }
     }
 
