@@ -41,20 +41,22 @@ impl Cards {
         let cards: SmallVec<[Card; 8]> = cards.into_iter().collect();
         let mut rank_counts = [0u8; 15];
         let mut suit_counts = [0u8; 4];
-        for c in &cards {
-            rank_counts[c.rank() as usize] = rank_counts[c.rank() as usize].saturating_add(1);
-            suit_counts[c.suit() as usize] = suit_counts[c.suit() as usize].saturating_add(1);
-        }
         let mut held = [0u16; 5];
-        let mut rank_mask = 0u16;
-        for (r, &count) in rank_counts.iter().enumerate().skip(2) {
-            let n = count as usize;
-            if n > 0 {
-                rank_mask |= 1 << r;
-                held[n.min(4)] |= 1 << r;
-            }
+        let mut suit_mask = 0u8;
+        // One pass over the cards, without a branch: each card moves its rank's bit from the
+        // count it had to the next (`held[0]` is never set). Every hand a query builds goes
+        // through here (a classification's input, each odds deal).
+        for c in &cards {
+            let (r, s) = (c.rank() as usize, c.suit() as usize);
+            let had = rank_counts[r];
+            rank_counts[r] = had.saturating_add(1);
+            suit_counts[s] = suit_counts[s].saturating_add(1);
+            suit_mask |= 1 << s;
+            let bit = 1u16 << r;
+            held[usize::from(had).min(4)] &= !bit;
+            held[(usize::from(had) + 1).min(4)] |= bit;
         }
-        let suit_mask = (0..4).filter(|&s| suit_counts[s] > 0).fold(0u8, |m, s| m | 1 << s);
+        let rank_mask = held[1] | held[2] | held[3] | held[4];
         Cards {
             cards,
             hidden,
@@ -224,5 +226,37 @@ impl fmt::Display for Cards {
 impl fmt::Debug for Cards {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Cards({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The summary made in one pass equals counting the cards one question at a time
+        /// (repeated cards included: a group may hold a card twice).
+        #[test]
+        fn summary_matches_counting(indexes in proptest::collection::vec(0u8..52, 0..10)) {
+            let cards: Vec<Card> = indexes.iter().filter_map(|&i| Card::from_index(i)).collect();
+            let group = Cards::new(cards.iter().copied(), 0);
+            let rank_count = |r: u8| cards.iter().filter(|c| c.rank() == r).count();
+            for r in 2..=14u8 {
+                prop_assert_eq!(group.count_rank(r) as usize, rank_count(r));
+            }
+            for s in Suit::ALL {
+                prop_assert_eq!(group.count_suit(s) as usize, cards.iter().filter(|c| c.suit() == s).count());
+            }
+            for k in 1..=4u8 {
+                let want: Vec<u8> = (2..=14u8).rev().filter(|&r| rank_count(r) == k as usize).collect();
+                prop_assert_eq!(group.ranks_held(k).collect::<Vec<_>>(), want);
+            }
+            prop_assert_eq!(group.distinct_ranks(), (2..=14u8).filter(|&r| rank_count(r) > 0).count());
+            prop_assert_eq!(
+                group.distinct_suits(),
+                Suit::ALL.iter().filter(|&&s| cards.iter().any(|c| c.suit() == s)).count()
+            );
+        }
     }
 }
