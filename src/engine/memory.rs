@@ -27,7 +27,14 @@ pub struct Fact {
     args_start: u32,
     args_len: u16,
     pub alive: bool,
+    /// Whether `fp` holds the hash of the arguments. A fact is hashed once its relation holds
+    /// two facts (the first when the second arrives): a relation of one fact — a hand, a
+    /// category, every input — never pays for a hash.
+    hashed: bool,
     pub origin: Origin,
+    /// The hash of the arguments (when `hashed`): a duplicate check compares this number
+    /// before any value, and the hash indexes are filled from it without hashing again.
+    fp: u64,
 }
 
 /// What `Memory::lookup` found.
@@ -58,9 +65,11 @@ pub struct Memory {
     indexes: Vec<Vec<(u16, ValueIndex)>>,
 }
 
-/// Facts of one relation by the value at one argument position (most values pick out a few
-/// facts: kept inline, no allocation per value).
-type ValueIndex = FxHashMap<Value, SmallVec<[FactId; 4]>>;
+/// Facts of one relation by the hash of the value at one argument position (most values pick
+/// out a few facts: kept inline, no allocation per value). Keyed by the hash, not the value: no
+/// copy of a shared value (and no reference count) per fact filed; a rare collision only adds a
+/// candidate, which the caller compares anyway.
+type ValueIndex = FxHashMap<u64, SmallVec<[FactId; 4]>>;
 
 impl Memory {
     /// An empty memory; `probed[rel]` lists the argument positions joins may look up by value.
@@ -126,51 +135,69 @@ impl Memory {
         self.args.truncate(self.args.len().saturating_sub(n));
     }
 
-    /// Records the fact whose `n` arguments were just appended to `self.args`, filed under
-    /// `hash` when `lookup` computed it.
+    /// Records the fact whose `n` arguments were just appended to `self.args`; `hash` is their
+    /// hash when `lookup` computed it.
     fn commit(&mut self, rel: RelId, n: usize, origin: Origin, hash: Option<u64>) -> FactId {
         let r = rel as usize;
         let start = self.args.len() - n;
         let id = self.facts.len() as FactId;
+        let before = self.by_rel[r].len();
+        // The first fact of a relation is not hashed; from the second on every fact is (and the
+        // first then too), so a duplicate check compares fingerprints before values.
+        let fp = match (before, hash) {
+            (0, _) => 0,
+            (_, Some(h)) => h,
+            (_, None) => hash_args(&self.args[start..]),
+        };
         self.facts.push(Fact {
             rel,
             args_start: start as u32,
             args_len: n as u16,
             alive: true,
+            hashed: before > 0,
             origin,
+            fp,
         });
-        if self.by_rel[r].is_empty() {
+        if before == 0 {
             self.touched.push(rel);
+        } else if before == 1 {
+            let first = self.by_rel[r][0] as usize;
+            if !self.facts[first].hashed {
+                let f = &self.facts[first];
+                let h = hash_args(&self.args[f.args_start as usize..f.args_start as usize + f.args_len as usize]);
+                let f = &mut self.facts[first];
+                f.fp = h;
+                f.hashed = true;
+            }
         }
         self.by_rel[r].push(id);
         if self.by_rel[r].len() == INDEX_FROM {
-            // The maps were emptied by `reset` (or never used): fill them from the facts so far.
+            // The maps were emptied by `reset` (or never used): fill them from the facts so far,
+            // every one of them hashed already.
             self.indexed[r] = true;
             let (facts, args_all, by_rel) = (&self.facts, &self.args, &self.by_rel[r]);
-            let args_of = |f: FactId| {
-                let f = &facts[f as usize];
-                &args_all[f.args_start as usize..f.args_start as usize + f.args_len as usize]
-            };
             let map = &mut self.dedupe[r];
             for &f in by_rel {
-                if facts[f as usize].alive {
-                    map.entry(hash_args(args_of(f))).or_default().push(f);
+                let fact = &facts[f as usize];
+                if fact.alive {
+                    map.entry(fact.fp).or_default().push(f);
                 }
             }
             for (pos, index) in self.indexes[r].iter_mut() {
                 for &f in by_rel {
-                    if let Some(v) = args_of(f).get(*pos as usize) {
-                        index.entry(v.clone()).or_default().push(f);
+                    let fact = &facts[f as usize];
+                    if *pos < fact.args_len {
+                        let v = &args_all[fact.args_start as usize + *pos as usize];
+                        index.entry(hash_value(v)).or_default().push(f);
                     }
                 }
             }
         } else if self.indexed[r] {
+            self.dedupe[r].entry(fp).or_default().push(id);
             let args = &self.args[start..];
-            let hash = hash.unwrap_or_else(|| hash_args(args));
-            self.dedupe[r].entry(hash).or_default().push(id);
             for (pos, index) in self.indexes[r].iter_mut() {
                 if let Some(v) = args.get(*pos as usize) {
-                    index.entry(v.clone()).or_default().push(id);
+                    index.entry(hash_value(v)).or_default().push(id);
                 }
             }
         }
@@ -185,27 +212,43 @@ impl Memory {
         }
     }
 
-    /// The live fact equal to `rel(args)`, or, when there is none, the hash it would be filed
-    /// under (for a relation with hash indexes): computed once for the check and the filing.
+    /// The live fact equal to `rel(args)`, or, when there is none, the hash of the arguments
+    /// when it was computed (so the new fact is hashed once, for the check and the filing).
     fn lookup(&self, rel: RelId, args: &[Value]) -> Lookup {
         let r = rel as usize;
-        let equal = |&f: &FactId| self.facts[f as usize].alive && self.args_of(f) == args;
-        match self.indexed.get(r) {
-            Some(true) => {
+        let Some(&indexed) = self.indexed.get(r) else {
+            return Lookup::New(None);
+        };
+        let equal = |f: FactId| self.facts[f as usize].alive && self.args_of(f) == args;
+        if indexed {
+            let hash = hash_args(args);
+            return match self.dedupe[r]
+                .get(&hash)
+                .and_then(|ids| ids.iter().copied().find(|&f| equal(f)))
+            {
+                Some(f) => Lookup::Found(f),
+                None => Lookup::New(Some(hash)),
+            };
+        }
+        match self.by_rel[r].as_slice() {
+            [] => Lookup::New(None),
+            // One fact, perhaps not hashed: one comparison.
+            &[f] => match equal(f) {
+                true => Lookup::Found(f),
+                false => Lookup::New(None),
+            },
+            // Two or more: every one hashed; values are compared only where the hashes agree.
+            ids => {
                 let hash = hash_args(args);
-                match self.dedupe[r]
-                    .get(&hash)
-                    .and_then(|ids| ids.iter().copied().find(equal))
-                {
+                let found = ids.iter().copied().find(|&f| {
+                    let fact = &self.facts[f as usize];
+                    fact.alive && fact.fp == hash && self.args_of(f) == args
+                });
+                match found {
                     Some(f) => Lookup::Found(f),
                     None => Lookup::New(Some(hash)),
                 }
             }
-            Some(false) => match self.by_rel[r].iter().copied().find(equal) {
-                Some(f) => Lookup::Found(f),
-                None => Lookup::New(None),
-            },
-            None => Lookup::New(None),
         }
     }
 
@@ -218,7 +261,10 @@ impl Memory {
             return false;
         }
         let rel = f.rel as usize;
-        let h = hash_args(self.args_of(id));
+        let h = match f.hashed {
+            true => f.fp,
+            false => hash_args(self.args_of(id)),
+        };
         self.facts[id as usize].alive = false;
         if self.indexed.get(rel) == Some(&true) {
             if let Some(ids) = self.dedupe[rel].get_mut(&h) {
@@ -259,7 +305,7 @@ impl Memory {
             return None;
         }
         let (_, index) = self.indexes[rel as usize].iter().find(|(p, _)| *p as usize == pos)?;
-        Some(index.get(value).map_or(&[], |v| v.as_slice()))
+        Some(index.get(&hash_value(value)).map_or(&[], |v| v.as_slice()))
     }
 
     /// Number of facts ever asserted (the next id).
@@ -281,6 +327,12 @@ impl Memory {
 fn hash_args(args: &[Value]) -> u64 {
     let mut h = FxHasher::default();
     args.hash(&mut h);
+    h.finish()
+}
+
+fn hash_value(v: &Value) -> u64 {
+    let mut h = FxHasher::default();
+    v.hash(&mut h);
     h.finish()
 }
 

@@ -247,10 +247,11 @@ impl PartialEq for Value {
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Num(a), Value::Num(b)) => a.to_bits() == b.to_bits(),
             (Value::Bool(a), Value::Bool(b)) => a == b,
-            (Value::Str(a), Value::Str(b)) => a == b,
+            // One shared value (a literal's string, a hand bound in several places) is itself.
+            (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b) || a == b,
             (Value::Card(a), Value::Card(b)) => a == b,
             (Value::Cards(a), Value::Cards(b)) => Arc::ptr_eq(a, b) || a == b,
-            (Value::List(a), Value::List(b)) => a == b,
+            (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b) || a == b,
             _ => false,
         }
     }
