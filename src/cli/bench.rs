@@ -25,7 +25,12 @@ pub struct BenchArgs {
 pub fn run(a: BenchArgs) -> i32 {
     let workloads = crate::games::workloads();
     if a.workload == "classify" {
-        return classify(a.quick);
+        // `rules=PATH` times an edited copy of the stud rules (its counts are checked all the same).
+        let rules = a.settings.iter().find_map(|s| s.strip_prefix("rules="));
+        if let Some(other) = a.settings.iter().find(|s| !s.starts_with("rules=")) {
+            return fail(format!("bench classify takes `rules=PATH` or nothing, not `{other}`"));
+        }
+        return classify(a.quick, rules);
     }
     if a.workload == "list" {
         println!("{:<16} all 2,598,960 stud hands through Rule1–Rule9", "classify");
@@ -88,8 +93,8 @@ pub fn classify_from(session: &mut Session, first: u8, counts: &mut [u64; 9]) ->
     Ok(n)
 }
 
-fn classify(quick: bool) -> i32 {
-    let program = match load_shipped("stud") {
+fn classify(quick: bool, rules: Option<&str>) -> i32 {
+    let program = match rules.map_or_else(|| load_shipped("stud"), crate::library::load_any) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
