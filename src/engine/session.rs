@@ -459,7 +459,7 @@ impl Session {
             self.frame.vars[..stored.len()].swap_with_slice(stored);
             self.frame.mask = act.mask;
             self.frame.facts.clear();
-            self.frame.facts.extend(self.agenda.facts(&act).iter().copied());
+            self.frame.facts.extend_from_slice(self.agenda.facts(&act));
             if !plan.select.is_empty() {
                 let mut found = false;
                 let found_frame = &mut self.found;
