@@ -434,6 +434,44 @@ fn what_if_runs_the_rule_set_on_a_hypothetical_input() {
 }
 
 #[test]
+fn what_if_sites_asking_the_same_inputs_keep_their_own_answers() {
+    // Two `whatif`s give the same input and look at different relations; a third gives a
+    // value of the wrong type. Each site's sub-queries are remembered apart (by site), so the
+    // second never sees the first's outcome, and the type error names the input as
+    // `set_input` would.
+    let s = run(
+        r#"ruleset t "t"
+        input n: int
+        output square, cube, both
+        rule Square "square" when n(?n) then assert square(?n * ?n) end
+        rule Cube "cube" when n(?n) then assert cube(?n * ?n * ?n) end
+        rule Both "both, for smaller n"
+        when
+            n(?n)
+            ?n > 1
+            ?k = range(1, ?n - 1)
+            whatif t(n: ?k) yields square(?s)
+            whatif t(n: ?k) yields cube(?c)
+        then assert both(?k, ?s, ?c)
+        end"#,
+        &[("n", "3")],
+    )
+    .unwrap();
+    assert_eq!(outputs(&s), ["square(9)", "cube(27)", "both(1, 1, 1)", "both(2, 4, 8)"]);
+    let err = run(
+        r#"ruleset t "t"
+        input n: int
+        output r
+        rule Square "square" when n(?n) then assert r(?n * ?n) end
+        rule Wrong "a string for n" when n(?n) ?n > 0 whatif t(n: "two") yields r(?x) then assert r(?x) end"#,
+        &[("n", "1")],
+    )
+    .err()
+    .unwrap();
+    assert!(err.to_string().contains("input `n` must be int"), "{err}");
+}
+
+#[test]
 fn what_if_nesting_is_bounded() {
     let err = run(
         r#"ruleset t "t"

@@ -17,6 +17,9 @@ pub struct Cards {
     rank_mask: u16,
     held: [u16; 5],
     suit_mask: u8,
+    /// Bit `i` set when the card of index `i` is among the visible cards: hashed by working
+    /// memory and the what-if memo on every fact and sub-query that holds the group.
+    card_mask: u64,
 }
 
 impl PartialEq for Cards {
@@ -43,6 +46,7 @@ impl Cards {
         let mut suit_counts = [0u8; 4];
         let mut held = [0u16; 5];
         let mut suit_mask = 0u8;
+        let mut card_mask = 0u64;
         // One pass over the cards, without a branch: each card moves its rank's bit from the
         // count it had to the next (`held[0]` is never set). Every hand a query builds goes
         // through here (a classification's input, each odds deal).
@@ -52,6 +56,7 @@ impl Cards {
             rank_counts[r] = had.saturating_add(1);
             suit_counts[s] = suit_counts[s].saturating_add(1);
             suit_mask |= 1 << s;
+            card_mask |= 1u64 << c.index();
             let bit = 1u16 << r;
             held[usize::from(had).min(4)] &= !bit;
             held[(usize::from(had) + 1).min(4)] |= bit;
@@ -65,6 +70,7 @@ impl Cards {
             rank_mask,
             held,
             suit_mask,
+            card_mask,
         }
     }
 
@@ -179,7 +185,7 @@ impl Cards {
 
     /// A bit set of the visible cards (bit i = card index i).
     pub fn mask(&self) -> u64 {
-        self.cards.iter().fold(0, |m, c| m | 1u64 << c.index())
+        self.card_mask
     }
 
     /// These cards with one hidden card replaced by `card`.

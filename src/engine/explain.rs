@@ -176,6 +176,7 @@ impl Session {
                             inputs,
                             rel_name,
                             args,
+                            ..
                         } => {
                             let mut calls = 0;
                             let values: Vec<(String, Value)> = inputs

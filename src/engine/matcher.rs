@@ -557,6 +557,7 @@ fn solve_other<S: Steps + ?Sized>(
             inputs,
             rel_name,
             args,
+            site,
         } => {
             let mut values: SmallVec<[(&str, Value); 2]> = SmallVec::with_capacity(inputs.len());
             for (name, e) in inputs {
@@ -567,7 +568,7 @@ fn solve_other<S: Steps + ?Sized>(
             }
             let outcome = ctx
                 .whatif
-                .run(target, rel_name, &values, ctx.prog, ctx.params)
+                .run(*site, target, rel_name, &values, ctx.prog, ctx.params)
                 .map_err(|e| {
                     Box::new(MatchError {
                         span: at.span,

@@ -123,6 +123,10 @@ pub enum Cond {
         inputs: Vec<(String, Expr)>,
         rel_name: String,
         args: Vec<PatArg>,
+        /// This condition's number among the rule set's `whatif`s: what-if runners resolve a
+        /// site once (the rule set, its rules relevant to `rel_name`, the input slots) and key
+        /// their memo by it.
+        site: u32,
     },
 }
 

@@ -367,11 +367,17 @@ impl Session {
     /// Gives an input as a value (what-ifs and programs embedding kibitzer).
     pub fn set_input(&mut self, name: &str, value: Value) -> Result<(), RunError> {
         let i = self.input_index(name)?;
-        let expected = self.prog.inputs[i].value_type;
-        if !expected.accepts(value.ty()) {
+        self.set_input_at(i, value)
+    }
+
+    /// Gives input number `i` (in declaration order; see `input_index`), checked as `set_input`
+    /// checks it.
+    pub(crate) fn set_input_at(&mut self, i: usize, value: Value) -> Result<(), RunError> {
+        let decl = &self.prog.inputs[i];
+        if !decl.value_type.accepts(value.ty()) {
             return Err(RunError::InputType {
-                name: name.to_string(),
-                expected: expected.name(),
+                name: decl.name.clone(),
+                expected: decl.value_type.name(),
                 got: value.to_string(),
             });
         }
@@ -379,7 +385,8 @@ impl Session {
         Ok(())
     }
 
-    fn input_index(&self, name: &str) -> Result<usize, RunError> {
+    /// The number of the input called `name`, or the error `set_input` reports for it.
+    pub(crate) fn input_index(&self, name: &str) -> Result<usize, RunError> {
         self.prog
             .inputs
             .iter()
@@ -927,14 +934,11 @@ impl Session {
         self.relevant = relevant;
     }
 
-    /// Calls `f` with each output fact as (relation name, arguments), in the order of
-    /// `conclusions`, without building a list (what-ifs copy only what they keep).
-    pub(crate) fn for_each_output(&self, mut f: impl FnMut(&str, &[Value])) {
-        for &rel in &self.prog.outputs {
-            for &id in self.mem.of_relation(rel) {
-                if self.mem.is_alive(id) {
-                    f(&self.prog.relations[rel as usize].name, self.mem.args_of(id));
-                }
+    /// Calls `f` with the arguments of each live fact of `rel`, in the order asserted.
+    pub(crate) fn for_each_fact(&self, rel: RelId, mut f: impl FnMut(&[Value])) {
+        for &id in self.mem.of_relation(rel) {
+            if self.mem.is_alive(id) {
+                f(self.mem.args_of(id));
             }
         }
     }

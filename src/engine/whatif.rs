@@ -33,26 +33,38 @@ pub const MAX_WHATIF_DEPTH: usize = 6;
 /// Memo entries kept before the memo is cleared.
 const MEMO_LIMIT: usize = 1 << 18;
 
-/// A remembered sub-query: the rule set (None = itself), the relation looked at, the inputs in
-/// the order written, and what it concluded.
+/// A remembered sub-query: the `whatif` condition that asked it (its site), the input values in
+/// the order written, and what it concluded. The site fixes the rule set and the relation.
 pub(crate) struct MemoEntry {
-    target: Option<Arc<str>>,
-    looked_at: Arc<str>,
-    inputs: SmallVec<[(Arc<str>, Value); 2]>,
+    site: u32,
+    inputs: SmallVec<[Value; 2]>,
     outcome: Arc<WhatIfOutcome>,
 }
 
 impl MemoEntry {
-    fn matches(&self, target: Option<&str>, looked_at: &str, inputs: &[(&str, Value)]) -> bool {
-        self.target.as_deref() == target
-            && &*self.looked_at == looked_at
+    fn matches(&self, site: u32, inputs: &[(&str, Value)]) -> bool {
+        self.site == site
             && self.inputs.len() == inputs.len()
-            && self
-                .inputs
-                .iter()
-                .zip(inputs)
-                .all(|((n, v), (m, w))| &**n == *m && v == w)
+            && self.inputs.iter().zip(inputs).all(|(v, (_, w))| v == w)
     }
+}
+
+/// A `whatif` condition resolved once for the runner's lifetime: everything a sub-query of it
+/// needs besides the input values, so a sub-query looks up no name and compares no string.
+pub(crate) struct Site {
+    /// The program the condition belongs to (a runner serves one; checked all the same).
+    owner: usize,
+    program: Arc<Program>,
+    /// Whether the sub-query inherits the asking run's parameters (a run of the rule set itself).
+    inherit: bool,
+    /// The target's rules that can matter to the relation looked at.
+    relevant: Arc<[bool]>,
+    /// The target's input number of each input the condition passes, in the order written
+    /// (found at the first sub-query, whose session reports a name that is not an input).
+    slots: Option<SmallVec<[u16; 2]>>,
+    /// The relation looked at, when it is one of the target's outputs (else nothing matches).
+    rel: Option<super::program::RelId>,
+    looked_at: Arc<str>,
 }
 
 /// The shared copy of `name` (added on first use). The list holds the few names `whatif`s use.
@@ -65,15 +77,13 @@ fn intern(names: &mut Vec<Arc<str>>, name: &str) -> Arc<str> {
     n
 }
 
-/// The memo's hash of a sub-query, computed from borrowed parts so that a lookup allocates
-/// nothing (a hit is the common case: the same hand asked again).
-fn memo_hash(target: Option<&str>, looked_at: &str, inputs: &[(&str, Value)]) -> u64 {
+/// The memo's hash of a sub-query: its site and its input values (a lookup allocates nothing;
+/// a hit is the common case, the same hand asked again).
+fn memo_hash(site: u32, inputs: &[(&str, Value)]) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = rustc_hash::FxHasher::default();
-    target.hash(&mut h);
-    looked_at.hash(&mut h);
-    for (n, v) in inputs {
-        n.hash(&mut h);
+    site.hash(&mut h);
+    for (_, v) in inputs {
         v.hash(&mut h);
     }
     h.finish()
@@ -88,12 +98,10 @@ pub struct WhatIfRunner {
     /// Remembered sub-queries by `memo_hash`; entries with equal hashes share a bucket.
     pub(crate) memo: FxHashMap<u64, SmallVec<[MemoEntry; 1]>>,
     pub(crate) memo_len: usize,
-    /// Per (rule set, relation looked at): the rules that can matter (see `Program::relevant_to`).
-    /// Kept across runs: it depends only on the program. A short list (one entry per `whatif`
-    /// target and relation), searched without building a key.
-    pub(crate) relevance: Vec<(usize, String, Arc<[bool]>)>,
-    /// Names (rule sets, relations, inputs) the memo and outcomes refer to, each stored once
-    /// for the runner's lifetime: a sub-query then shares them instead of allocating copies.
+    /// The `whatif` conditions resolved so far, by site number. Kept across runs: a site depends
+    /// only on the program.
+    pub(crate) sites: Vec<Option<Site>>,
+    /// Relation names the outcomes refer to, each stored once for the runner's lifetime.
     pub(crate) names: Vec<Arc<str>>,
     #[allow(clippy::vec_box)] // sessions are large and move in and out of the pool by pointer
     pub(crate) pool: Vec<Box<Session>>,
@@ -114,10 +122,12 @@ impl WhatIfRunner {
         self.sub_fired = 0;
     }
 
-    /// Runs (or recalls) `target` on `inputs`. `current` is the running program and `params` its
-    /// parameter values, which a run of the rule set itself inherits.
+    /// Runs (or recalls) `target` on `inputs` for the `whatif` condition numbered `site`.
+    /// `current` is the running program and `params` its parameter values, which a run of the
+    /// rule set itself inherits.
     pub fn run(
         &mut self,
+        site: u32,
         target: &WhatIfTarget,
         looked_at: &str,
         inputs: &[(&str, Value)],
@@ -125,34 +135,20 @@ impl WhatIfRunner {
         params: &[Value],
     ) -> Result<Arc<WhatIfOutcome>, RunError> {
         self.asked += 1;
-        let target_name = match target {
-            WhatIfTarget::SelfSet => None,
-            WhatIfTarget::Named(n) => Some(n.as_str()),
-        };
-        let hash = memo_hash(target_name, looked_at, inputs);
+        let hash = memo_hash(site, inputs);
         if let Some(hit) = self
             .memo
             .get(&hash)
-            .and_then(|bucket| bucket.iter().find(|e| e.matches(target_name, looked_at, inputs)))
+            .and_then(|bucket| bucket.iter().find(|e| e.matches(site, inputs)))
         {
             self.memo_hits += 1;
             return Ok(hit.outcome.clone());
         }
-        let (program, inherit) = self.resolve(target, current)?;
-        let relevant = {
-            let id = Arc::as_ptr(&program) as usize;
-            match self.relevance.iter().find(|(p, r, _)| *p == id && r == looked_at) {
-                Some((_, _, r)) => r.clone(),
-                None => {
-                    let mask: Arc<[bool]> = match program.relation(looked_at) {
-                        Some(rel) => program.relevant_to(rel).into(),
-                        None => vec![true; program.rules.len()].into(),
-                    };
-                    self.relevance.push((id, looked_at.to_string(), mask.clone()));
-                    mask
-                }
-            }
+        self.resolve_site(site, target, looked_at, current)?;
+        let Some(Some(at)) = self.sites.get(site as usize) else {
+            unreachable!("resolve_site filled the site")
         };
+        let (program, inherit, relevant) = (at.program.clone(), at.inherit, at.relevant.clone());
         let mut sub = self.take_session(&program)?;
         sub.reset();
         sub.set_relevant(Some(relevant));
@@ -161,14 +157,19 @@ impl WhatIfRunner {
         } else {
             sub.copy_param_values(&program.default_params());
         }
-        for (name, v) in inputs {
-            sub.set_input(name, v.clone())?;
-        }
-        let result = sub.run();
+        let given = self.give_inputs(site, &mut sub, inputs);
+        let result = given.and_then(|()| sub.run());
         let outcome = result.map(|r| {
             self.sub_fired += r.stats.fired + r.stats.whatif_fired;
             let mut facts = SmallVec::new();
-            sub.for_each_output(|name, args| facts.push((intern(&mut self.names, name), SmallVec::from(args))));
+            if let Some(Some(Site {
+                rel: Some(rel),
+                looked_at,
+                ..
+            })) = self.sites.get(site as usize)
+            {
+                sub.for_each_fact(*rel, |args| facts.push((looked_at.clone(), SmallVec::from(args))));
+            }
             Arc::new(WhatIfOutcome {
                 facts,
                 fired: r.stats.fired,
@@ -181,17 +182,71 @@ impl WhatIfRunner {
             self.memo_len = 0;
         }
         let entry = MemoEntry {
-            target: target_name.map(|t| intern(&mut self.names, t)),
-            looked_at: intern(&mut self.names, looked_at),
-            inputs: inputs
-                .iter()
-                .map(|(n, v)| (intern(&mut self.names, n), v.clone()))
-                .collect(),
+            site,
+            inputs: inputs.iter().map(|(_, v)| v.clone()).collect(),
             outcome: outcome.clone(),
         };
         self.memo.entry(hash).or_default().push(entry);
         self.memo_len += 1;
         Ok(outcome)
+    }
+
+    /// Makes sure `self.sites[site]` describes the condition numbered `site` of `current`.
+    fn resolve_site(
+        &mut self,
+        site: u32,
+        target: &WhatIfTarget,
+        looked_at: &str,
+        current: &Program,
+    ) -> Result<(), RunError> {
+        let owner = current as *const Program as usize;
+        let i = site as usize;
+        if let Some(Some(known)) = self.sites.get(i) {
+            if known.owner == owner {
+                return Ok(());
+            }
+        }
+        let (program, inherit) = self.resolve(target, current)?;
+        let rel = program.relation(looked_at);
+        let relevant: Arc<[bool]> = match rel {
+            Some(rel) => program.relevant_to(rel).into(),
+            None => vec![true; program.rules.len()].into(),
+        };
+        let rel = rel.filter(|r| program.outputs.contains(r));
+        let looked_at = intern(&mut self.names, looked_at);
+        if self.sites.len() <= i {
+            self.sites.resize_with(i + 1, || None);
+        }
+        self.sites[i] = Some(Site {
+            owner,
+            program,
+            inherit,
+            relevant,
+            slots: None,
+            rel,
+            looked_at,
+        });
+        Ok(())
+    }
+
+    /// Gives a sub-query's session its inputs, by the slots the site knows (found by name the
+    /// first time, when an unknown name is reported as `set_input` reports it).
+    fn give_inputs(&mut self, site: u32, sub: &mut Session, inputs: &[(&str, Value)]) -> Result<(), RunError> {
+        let Some(Some(at)) = self.sites.get_mut(site as usize) else {
+            unreachable!("resolve_site filled the site")
+        };
+        if at.slots.is_none() {
+            let mut slots = SmallVec::new();
+            for (name, _) in inputs {
+                slots.push(sub.input_index(name)? as u16);
+            }
+            at.slots = Some(slots);
+        }
+        let slots = at.slots.as_deref().unwrap_or_default();
+        for (&slot, (_, v)) in slots.iter().zip(inputs) {
+            sub.set_input_at(slot as usize, v.clone())?;
+        }
+        Ok(())
     }
 
     /// A fresh session for a sub-query, run to the end, for explanations.

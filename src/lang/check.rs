@@ -36,6 +36,7 @@ pub fn check(input: CheckInput<'_>) -> Result<Program, (Vec<Diagnostic>, SourceM
         rel_spans: Vec::new(),
         params: Vec::new(),
         name: None,
+        whatif_sites: 0,
     };
     let program = c.run(input.files);
     let diags = std::mem::take(&mut c.diags);
@@ -61,6 +62,8 @@ struct Checker<'a> {
     rel_spans: Vec<Span>,
     params: Vec<ParamDecl>,
     name: Option<String>,
+    /// `whatif` conditions numbered so far (each gets its number: `Cond::WhatIf::site`).
+    whatif_sites: u32,
 }
 
 /// Variables of one rule: their slots and which are bound at the current point.
@@ -622,11 +625,14 @@ impl<'a> Checker<'a> {
                     .iter()
                     .map(|a| self.pat_arg(a, scope, true))
                     .collect::<Option<Vec<_>>>()?;
+                let site = self.whatif_sites;
+                self.whatif_sites += 1;
                 Some(Cond::WhatIf {
                     target,
                     inputs: lowered,
                     rel_name: pattern.name.name.clone(),
                     args,
+                    site,
                 })
             }
         }
