@@ -158,6 +158,10 @@ impl std::fmt::Display for Conclusion {
 /// A rule set being queried.
 pub struct Session {
     prog: Arc<Program>,
+    /// A second handle on `prog`, lent to each run for its duration (moved out and back): a
+    /// clone would cost an atomic increment and decrement per run, and a stud classification,
+    /// or each what-if sub-query, is a run of a few hundred nanoseconds.
+    lent: Option<Arc<Program>>,
     params: Vec<Value>,
     inputs: Vec<Option<Value>>,
     pub(crate) mem: Memory,
@@ -249,6 +253,7 @@ impl Session {
             opts: RunOptions::default(),
             stats: Stats::default(),
             timed: true,
+            lent: Some(program.clone()),
             prog: program,
         }
     }
@@ -413,6 +418,13 @@ impl Session {
 
     /// Runs the rules on the inputs from an empty working memory until nothing can fire.
     pub fn run(&mut self) -> Result<RunResult, RunError> {
+        let prog = self.lent.take().unwrap_or_else(|| self.prog.clone());
+        let result = self.run_with(&prog);
+        self.lent = Some(prog);
+        result
+    }
+
+    fn run_with(&mut self, prog: &Arc<Program>) -> Result<RunResult, RunError> {
         let start = self.timed.then(Instant::now);
         self.mem.reset();
         self.agenda.reset();
@@ -425,7 +437,6 @@ impl Session {
             *n = 0;
         }
         self.stats = Stats::default();
-        let prog = self.prog.clone();
         self.note_read_inputs();
         for (i, decl) in prog.inputs.iter().enumerate() {
             // Inserted straight from the input slot: working memory keeps its own copy.
@@ -440,14 +451,14 @@ impl Session {
                 .mem
                 .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
             {
-                self.on_new_fact(&prog, id)?;
+                self.on_new_fact(prog, id)?;
             }
         }
         for &r in &prog.initial {
             if self.relevant.as_ref().is_some_and(|m| !m[r as usize]) {
                 continue;
             }
-            self.join_initial(&prog, r)?;
+            self.join_initial(prog, r)?;
         }
         let mut stop = StopReason::Quiescent;
         while let Some(act) = self.agenda.pop() {
@@ -474,7 +485,7 @@ impl Session {
                 // that stops returns at once, without binding again, so the solution's values are
                 // still in `self.frame.vars` afterwards (only the mask and facts are unwound).
                 let mut ctx = Ctx {
-                    prog: &prog,
+                    prog,
                     mem: &self.mem,
                     params: &self.params,
                     whatif: &mut self.whatif,
@@ -493,7 +504,7 @@ impl Session {
                     Ok(Flow::Stop)
                 });
                 self.stats.builtin_calls += ctx.calls;
-                res.map_err(|e| in_rule(&prog, act.rule, e))?;
+                res.map_err(|e| in_rule(prog, act.rule, e))?;
                 match found {
                     true => {
                         self.frame.mask = self.found.mask;
@@ -513,7 +524,7 @@ impl Session {
                     }
                 }
             }
-            if self.fire(&prog, act.rule)? {
+            if self.fire(prog, act.rule)? {
                 stop = StopReason::Halted;
                 break;
             }
@@ -930,8 +941,12 @@ impl Session {
     }
 
     /// Restricts the next runs to the rules marked (what-if sub-queries; see `Program::relevant_to`).
-    pub(crate) fn set_relevant(&mut self, relevant: Option<Arc<[bool]>>) {
-        self.relevant = relevant;
+    pub(crate) fn set_relevant(&mut self, relevant: Option<&Arc<[bool]>>) {
+        // Usually the very mask of the last sub-query: kept without touching reference counts.
+        match (&self.relevant, relevant) {
+            (Some(mine), Some(theirs)) if Arc::ptr_eq(mine, theirs) => {}
+            (_, theirs) => self.relevant = theirs.cloned(),
+        }
     }
 
     /// Calls `f` with the arguments of each live fact of `rel`, in the order asserted.

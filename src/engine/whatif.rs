@@ -145,17 +145,16 @@ impl WhatIfRunner {
             return Ok(hit.outcome.clone());
         }
         self.resolve_site(site, target, looked_at, current)?;
+        let mut sub = self.session_for(site)?;
         let Some(Some(at)) = self.sites.get(site as usize) else {
             unreachable!("resolve_site filled the site")
         };
-        let (program, inherit, relevant) = (at.program.clone(), at.inherit, at.relevant.clone());
-        let mut sub = self.take_session(&program)?;
         sub.reset();
-        sub.set_relevant(Some(relevant));
-        if inherit {
+        sub.set_relevant(Some(&at.relevant));
+        if at.inherit {
             sub.copy_param_values(params);
         } else {
-            sub.copy_param_values(&program.default_params());
+            sub.copy_param_values(&at.program.default_params());
         }
         let given = self.give_inputs(site, &mut sub, inputs);
         let result = given.and_then(|()| sub.run());
@@ -286,6 +285,18 @@ impl WhatIfRunner {
                 .map(|p| (p, false))
                 .ok_or_else(|| RunError::UnknownRuleSet(n.clone())),
         }
+    }
+
+    /// A pooled (or new) session for a sub-query of the resolved `site`.
+    fn session_for(&mut self, site: u32) -> Result<Box<Session>, RunError> {
+        let Some(Some(at)) = self.sites.get(site as usize) else {
+            unreachable!("resolve_site filled the site")
+        };
+        if let Some(i) = self.pool.iter().position(|s| Arc::ptr_eq(s.program(), &at.program)) {
+            return Ok(self.pool.swap_remove(i));
+        }
+        let program = at.program.clone();
+        self.take_session(&program)
     }
 
     fn take_session(&mut self, program: &Arc<Program>) -> Result<Box<Session>, RunError> {
