@@ -70,13 +70,15 @@ pub const EXPECTED_COUNTS: [u64; 9] = [36, 624, 3744, 5112, 9180, 54912, 123552,
 /// session reused across hands (a fresh working memory per hand), explanations recorded.
 pub fn classify_from(session: &mut Session, first: u8, counts: &mut [u64; 9]) -> Result<u64, String> {
     let mut n = 0;
+    // The input is named once, as an embedding program's hot loop would do.
+    let hand = session.input_index("hand").map_err(|e| e.to_string())?;
     for b in first + 1..52 {
         for c in b + 1..52 {
             for d in c + 1..52 {
                 for e in d + 1..52 {
                     let cards = [first, b, c, d, e].map(|i| Card::from_index(i).unwrap_or_else(|| unreachable!()));
                     session
-                        .set_input("hand", Value::Cards(Arc::new(Cards::new(cards, 0))))
+                        .set_input_at(hand, Value::Cards(Arc::new(Cards::new(cards, 0))))
                         .map_err(|e| e.to_string())?;
                     session.run().map_err(|e| e.to_string())?;
                     let cat = session

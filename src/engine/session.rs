@@ -376,9 +376,26 @@ impl Session {
     }
 
     /// Gives input number `i` (in declaration order; see `input_index`), checked as `set_input`
-    /// checks it.
-    pub(crate) fn set_input_at(&mut self, i: usize, value: Value) -> Result<(), RunError> {
-        let decl = &self.prog.inputs[i];
+    /// checks it. For hot loops that give the same input query after query: the name is looked
+    /// up once.
+    ///
+    /// ```
+    /// use kibitzer::{load_shipped, parse_card, Cards, Session, Value};
+    /// use std::sync::Arc;
+    /// let mut session = Session::new(load_shipped("stud").unwrap());
+    /// let hand = session.input_index("hand").unwrap();
+    /// for text in ["8S TD TS 8H 8C", "AS KS QS JS TS"] {
+    ///     let cards = text.split(' ').map(|c| parse_card(c).unwrap());
+    ///     session.set_input_at(hand, Value::Cards(Arc::new(Cards::new(cards, 0)))).unwrap();
+    ///     session.run().unwrap();
+    /// }
+    /// assert_eq!(session.first_output_arg(), Some(&Value::Int(1)));
+    /// assert!(session.set_input_at(99, Value::Int(0)).is_err());
+    /// ```
+    pub fn set_input_at(&mut self, i: usize, value: Value) -> Result<(), RunError> {
+        let Some(decl) = self.prog.inputs.get(i) else {
+            return Err(self.unknown_input(&format!("number {i}")));
+        };
         if !decl.value_type.accepts(value.ty()) {
             return Err(RunError::InputType {
                 name: decl.name.clone(),
@@ -390,23 +407,28 @@ impl Session {
         Ok(())
     }
 
-    /// The number of the input called `name`, or the error `set_input` reports for it.
-    pub(crate) fn input_index(&self, name: &str) -> Result<usize, RunError> {
+    /// The number of the input called `name` (for `set_input_at`), or the error `set_input`
+    /// reports for it.
+    pub fn input_index(&self, name: &str) -> Result<usize, RunError> {
         self.prog
             .inputs
             .iter()
             .position(|d| d.name == name)
-            .ok_or_else(|| RunError::UnknownInput {
-                name: name.to_string(),
-                ruleset: self.prog.name.clone(),
-                known: self
-                    .prog
-                    .inputs
-                    .iter()
-                    .map(|d| d.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+            .ok_or_else(|| self.unknown_input(name))
+    }
+
+    fn unknown_input(&self, name: &str) -> RunError {
+        RunError::UnknownInput {
+            name: name.to_string(),
+            ruleset: self.prog.name.clone(),
+            known: self
+                .prog
+                .inputs
+                .iter()
+                .map(|d| d.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
     }
 
     /// Forgets the inputs given so far.
