@@ -6,7 +6,6 @@
 
 use super::memory::FactId;
 use super::value::Value;
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// A rule with a full set of bindings from its join conditions.
@@ -19,7 +18,20 @@ pub struct Activation {
     facts: (u32, u32),
 }
 
-type Key = (i32, Reverse<u32>, Reverse<u32>, u32);
+/// The conflict-resolution order packed into one number, largest first: salience (offset to be
+/// unsigned) in the top 32 bits, then the rule's number and the activation's number, each
+/// complemented so that the smaller comes first. One integer comparison per heap step, where a
+/// tuple compared field by field; the activation's number is read back from the low bits.
+type Key = u128;
+
+fn key(salience: i32, rule: u32, seq: u32) -> Key {
+    let salience = (i64::from(salience) - i64::from(i32::MIN)) as u128;
+    (salience << 64) | (u128::from(!rule) << 32) | u128::from(!seq)
+}
+
+fn seq_of(key: Key) -> u32 {
+    !(key as u32)
+}
 
 /// The pending activations.
 #[derive(Debug, Default)]
@@ -61,12 +73,12 @@ impl Agenda {
             vars: (v0, self.values.len() as u32),
             facts: (f0, self.facts.len() as u32),
         });
-        self.heap.push((salience, Reverse(rule), Reverse(seq), seq));
+        self.heap.push(key(salience, rule, seq));
     }
 
     /// Takes the activation conflict resolution selects.
     pub fn pop(&mut self) -> Option<Activation> {
-        let (_, _, _, i) = self.heap.pop()?;
+        let i = seq_of(self.heap.pop()?);
         self.acts.get(i as usize).cloned()
     }
 
@@ -94,5 +106,37 @@ impl Agenda {
     /// Activations still waiting.
     pub fn pending(&self) -> usize {
         self.heap.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed key orders as the documented rule: salience (any i32) high first, then the
+    /// rule declared first, then the activation created first.
+    #[test]
+    fn the_packed_key_orders_as_conflict_resolution() {
+        let saliences = [i32::MIN, -20, -1, 0, 1, 90, i32::MAX];
+        let numbers = [0u32, 1, 7, u32::MAX - 1];
+        let mut all = Vec::new();
+        for &s in &saliences {
+            for &r in &numbers {
+                for &q in &numbers {
+                    all.push((s, r, q));
+                }
+            }
+        }
+        for &(s1, r1, q1) in &all {
+            assert_eq!(seq_of(key(s1, r1, q1)), q1);
+            for &(s2, r2, q2) in &all {
+                let expected = s1.cmp(&s2).then(r2.cmp(&r1)).then(q2.cmp(&q1));
+                assert_eq!(
+                    key(s1, r1, q1).cmp(&key(s2, r2, q2)),
+                    expected,
+                    "{s1} {r1} {q1} vs {s2} {r2} {q2}"
+                );
+            }
+        }
     }
 }
