@@ -145,7 +145,7 @@ impl WhatIfRunner {
             return Ok(hit.outcome.clone());
         }
         self.resolve_site(site, target, looked_at, current)?;
-        let mut sub = self.session_for(site)?;
+        let mut sub = self.session_for(site);
         let Some(Some(at)) = self.sites.get(site as usize) else {
             unreachable!("resolve_site filled the site")
         };
@@ -288,24 +288,16 @@ impl WhatIfRunner {
     }
 
     /// A pooled (or new) session for a sub-query of the resolved `site`.
-    fn session_for(&mut self, site: u32) -> Result<Box<Session>, RunError> {
+    fn session_for(&mut self, site: u32) -> Box<Session> {
         let Some(Some(at)) = self.sites.get(site as usize) else {
             unreachable!("resolve_site filled the site")
         };
         if let Some(i) = self.pool.iter().position(|s| Arc::ptr_eq(s.program(), &at.program)) {
-            return Ok(self.pool.swap_remove(i));
+            return self.pool.swap_remove(i);
         }
-        let program = at.program.clone();
-        self.take_session(&program)
-    }
-
-    fn take_session(&mut self, program: &Arc<Program>) -> Result<Box<Session>, RunError> {
-        if let Some(i) = self.pool.iter().position(|s| Arc::ptr_eq(s.program(), program)) {
-            return Ok(self.pool.swap_remove(i));
-        }
-        let mut sub = Session::with_library(program.clone(), self.library.clone(), self.depth + 1);
+        let mut sub = Session::with_library(at.program.clone(), self.library.clone(), self.depth + 1);
         // Nobody reads a pooled sub-query's run time: skip the two clock reads per run.
         sub.set_timed(false);
-        Ok(Box::new(sub))
+        Box::new(sub)
     }
 }
