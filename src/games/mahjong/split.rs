@@ -189,13 +189,17 @@ impl Figures {
     }
 }
 
+/// The Pareto front of a suit's splits. Small (a handful of entries), so it lives inline: the
+/// search makes and copies thousands of them per hand, and a heap front cost more than the search.
+type Front = SmallVec<[Figures; 8]>;
+
+/// The blocks that may take a suit's lowest tile, each with the counts it leaves and what it adds.
+type Options = SmallVec<[(Block, [u8; 9], Figures); 6]>;
+
 /// Keeps the Pareto front over (sets, pairs, partials, useful): the block count never rises when
 /// sets, pairs or partials grow, whatever the other suits add, so a dominated entry can never be
 /// the best split nor win its tie-break. Among equal entries the first found stays.
-fn keep_best(found: &mut Vec<Figures>, f: Figures) {
-    let dominates = |a: &Figures, b: &Figures| {
-        a.sets >= b.sets && a.pairs >= b.pairs && a.partials >= b.partials && a.useful >= b.useful
-    };
+fn keep_best(found: &mut Front, f: Figures) {
     if found.iter().any(|q| dominates(q, &f)) {
         return;
     }
@@ -203,80 +207,93 @@ fn keep_best(found: &mut Vec<Figures>, f: Figures) {
     found.push(f);
 }
 
+fn dominates(a: &Figures, b: &Figures) -> bool {
+    a.sets >= b.sets && a.pairs >= b.pairs && a.partials >= b.partials && a.useful >= b.useful
+}
+
+/// A suit's counts as one number (base 5, each count at most 4): the memo's key.
+fn counts_key(counts: &[u8; 9]) -> u32 {
+    counts.iter().rev().fold(0u32, |k, &c| k * 5 + u32::from(c))
+}
+
 /// One suit of the hand being split: its first kind index, its counts and live tiles.
 struct SuitSplitter<'a> {
     start: usize,
     len: usize,
     live: &'a Counts,
-    memo: FxHashMap<[u8; 9], Vec<Figures>>,
+    memo: FxHashMap<u32, u32>,
+    fronts: Vec<Front>,
 }
 
 impl SuitSplitter<'_> {
     /// Blocks that may take the lowest tile left, with what they add to the figures.
-    fn options(&self, counts: &[u8; 9]) -> Vec<(Block, [u8; 9], Figures)> {
+    fn options(&self, counts: &[u8; 9]) -> Options {
+        let mut out = Options::new();
         let Some(low) = (0..self.len).find(|&r| counts[r] > 0) else {
-            return Vec::new();
+            return out;
         };
         let Some(tile) = Tile::from_index(self.start + low) else {
-            return Vec::new();
+            return out;
         };
         let numbered = self.start < 27;
         let fits = |offset: usize| numbered && low + offset < self.len && counts[low + offset] > 0;
-        let mut shapes: Vec<(BlockKind, &[usize])> = Vec::with_capacity(6);
+        let mut add = |kind: BlockKind, offsets: &[usize]| {
+            let mut rest = *counts;
+            for &o in offsets {
+                rest[low + o] -= 1;
+            }
+            let block = Block { kind, tile };
+            let mut f = Figures::NONE;
+            match kind {
+                BlockKind::Triplet | BlockKind::Sequence => f.sets = 1,
+                BlockKind::Pair => f.pairs = 1,
+                BlockKind::Adjacent | BlockKind::Gapped => f.partials = 1,
+                BlockKind::Single => {}
+            }
+            f.useful = block.completions().iter().map(|t| self.live[t.index()] as u32).sum();
+            out.push((block, rest, f));
+        };
         if counts[low] >= 3 {
-            shapes.push((BlockKind::Triplet, &[0, 0, 0]));
+            add(BlockKind::Triplet, &[0, 0, 0]);
         }
         if fits(1) && fits(2) {
-            shapes.push((BlockKind::Sequence, &[0, 1, 2]));
+            add(BlockKind::Sequence, &[0, 1, 2]);
         }
         if counts[low] >= 2 {
-            shapes.push((BlockKind::Pair, &[0, 0]));
+            add(BlockKind::Pair, &[0, 0]);
         }
         if fits(1) {
-            shapes.push((BlockKind::Adjacent, &[0, 1]));
+            add(BlockKind::Adjacent, &[0, 1]);
         }
         if fits(2) {
-            shapes.push((BlockKind::Gapped, &[0, 2]));
+            add(BlockKind::Gapped, &[0, 2]);
         }
-        shapes.push((BlockKind::Single, &[0]));
-        shapes
-            .into_iter()
-            .map(|(kind, offsets)| {
-                let mut rest = *counts;
-                for &o in offsets {
-                    rest[low + o] -= 1;
-                }
-                let block = Block { kind, tile };
-                let mut f = Figures::NONE;
-                match kind {
-                    BlockKind::Triplet | BlockKind::Sequence => f.sets = 1,
-                    BlockKind::Pair => f.pairs = 1,
-                    BlockKind::Adjacent | BlockKind::Gapped => f.partials = 1,
-                    BlockKind::Single => {}
-                }
-                f.useful = block.completions().iter().map(|t| self.live[t.index()] as u32).sum();
-                (block, rest, f)
-            })
-            .collect()
+        add(BlockKind::Single, &[0]);
+        out
     }
 
-    /// Pareto-best figures of every split of `counts` (memoised on the counts left).
-    fn figures(&mut self, counts: [u8; 9]) -> Vec<Figures> {
-        if let Some(found) = self.memo.get(&counts) {
-            return found.clone();
+    /// Pareto-best figures of every split of `counts` (memoised on the counts left): the place
+    /// of the front in `fronts`, so no front is copied to be read.
+    fn figures(&mut self, counts: [u8; 9]) -> usize {
+        let key = counts_key(&counts);
+        if let Some(&at) = self.memo.get(&key) {
+            return at as usize;
         }
         let options = self.options(&counts);
-        let mut found = Vec::new();
+        let mut found = Front::new();
         if options.is_empty() {
             found.push(Figures::NONE);
         }
         for (_, rest, add) in options {
-            for f in self.figures(rest) {
-                keep_best(&mut found, f.plus(add));
+            let at = self.figures(rest);
+            for j in 0..self.fronts[at].len() {
+                keep_best(&mut found, self.fronts[at][j].plus(add));
             }
         }
-        self.memo.insert(counts, found.clone());
-        found
+        self.fronts.push(found);
+        let at = self.fronts.len() - 1;
+        self.memo.insert(key, at as u32);
+        at
     }
 
     /// The blocks of a split with exactly the figures `want` (found by `figures`).
@@ -285,7 +302,8 @@ impl SuitSplitter<'_> {
             let Some(need) = minus(want, add) else {
                 continue;
             };
-            if self.figures(rest).contains(&need) {
+            let at = self.figures(rest);
+            if self.fronts[at].contains(&need) {
                 out.push(block);
                 self.blocks(rest, need, out);
                 return;
@@ -332,7 +350,7 @@ pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
     for (i, l) in live.iter_mut().enumerate() {
         *l = 4u8.saturating_sub(own[i].saturating_add(visible[i]));
     }
-    let mut suits: Vec<(SuitSplitter, [u8; 9], Vec<Figures>)> = Vec::new();
+    let mut suits: SmallVec<[(SuitSplitter, [u8; 9], Front); 4]> = SmallVec::new();
     for (start, len) in [(0, 9), (9, 9), (18, 9), (27, 7)] {
         let mut suit = [0u8; 9];
         for r in 0..len {
@@ -345,37 +363,39 @@ pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
             start,
             len,
             live: &live,
-            memo: FxHashMap::default(),
+            // Room for the states of a suit of a few tiles without growing.
+            memo: FxHashMap::with_capacity_and_hasher(64, Default::default()),
+            fronts: Vec::with_capacity(64),
         };
-        let figures = splitter.figures(suit);
+        let at = splitter.figures(suit);
+        let figures = splitter.fronts[at].clone();
         suits.push((splitter, suit, figures));
     }
-    // Combine the suits, remembering which entry of each suit made each combined figure.
+    // Combine the suits, remembering which entry of each suit made each combined figure (entry
+    // `picks[k]` of the k-th suit present).
     let called = Figures {
         sets: melds.len().min(4) as u8,
         ..Figures::NONE
     };
-    let mut combined: Vec<(Figures, Vec<usize>)> = vec![(called, Vec::new())];
-    for (_, _, figures) in &suits {
-        let mut next: Vec<(Figures, Vec<usize>)> = Vec::new();
+    type Combined = SmallVec<[(Figures, [u8; 4]); 16]>;
+    let mut combined: Combined = smallvec::smallvec![(called, [0u8; 4])];
+    for (k, (_, _, figures)) in suits.iter().enumerate() {
+        let mut next = Combined::new();
         for (a, picks) in &combined {
             for (i, b) in figures.iter().enumerate() {
                 let f = a.plus(*b);
-                let dominates = |x: &Figures, y: &Figures| {
-                    x.sets >= y.sets && x.pairs >= y.pairs && x.partials >= y.partials && x.useful >= y.useful
-                };
                 if next.iter().any(|(q, _)| dominates(q, &f)) {
                     continue;
                 }
                 next.retain(|(q, _)| !dominates(&f, q));
-                let mut p = picks.clone();
-                p.push(i);
+                let mut p = *picks;
+                p[k] = i.min(u8::MAX as usize) as u8;
                 next.push((f, p));
             }
         }
         combined = next;
     }
-    let mut best: Option<(i8, &(Figures, Vec<usize>))> = None;
+    let mut best: Option<(i8, &(Figures, [u8; 4]))> = None;
     for entry in &combined {
         let f = entry.0;
         let s = block_shanten(f.sets, f.pairs, f.partials);
@@ -388,13 +408,15 @@ pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
         }
     }
     let (block_shanten, useful_live, picks) = match best {
-        Some((s, (f, picks))) => (s, f.useful, picks.clone()),
-        None => (8, 0, Vec::new()),
+        Some((s, (f, picks))) => (s, f.useful, Some(*picks)),
+        None => (8, 0, None),
     };
     let mut blocks = Vec::new();
-    for ((splitter, suit, figures), pick) in suits.iter_mut().zip(picks) {
-        if let Some(&want) = figures.get(pick) {
-            splitter.blocks(*suit, want, &mut blocks);
+    if let Some(picks) = picks {
+        for ((splitter, suit, figures), &pick) in suits.iter_mut().zip(picks.iter()) {
+            if let Some(&want) = figures.get(usize::from(pick)) {
+                splitter.blocks(*suit, want, &mut blocks);
+            }
         }
     }
     let mut shape = ShapeCounts::default();
@@ -461,5 +483,107 @@ mod tests {
         assert_eq!(s.shape_of(Tile::from_index(4).unwrap()), Some(TileShape::Single));
         assert_eq!(block_shanten(4, 1, 0), -1);
         assert_eq!(block_shanten(3, 2, 0), 0);
+    }
+
+    /// Every split of `counts`, by brute force (no memo, no front): the best block count and,
+    /// among splits with it, the most live tiles their pairs and partials wait on.
+    fn brute_best(
+        counts: &mut Counts,
+        live: &Counts,
+        sets: u8,
+        pairs: u8,
+        partials: u8,
+        useful: u32,
+        best: &mut (i8, u32),
+    ) {
+        let Some(low) = (0..34).find(|&i| counts[i] > 0) else {
+            let s = block_shanten(sets, pairs, partials);
+            if s < best.0 || (s == best.0 && useful > best.1) {
+                *best = (s, useful);
+            }
+            return;
+        };
+        let numbered = low < 27;
+        let fits = |c: &Counts, o: usize| numbered && low % 9 + o < 9 && c[low + o] > 0;
+        let live_of = |i: Option<usize>| i.map_or(0, |i| u32::from(live[i]));
+        let above = |o: usize| (numbered && low % 9 + o < 9).then_some(low + o);
+        let below = (numbered && low % 9 > 0).then(|| low - 1);
+        let mut take = |c: &mut Counts, offs: &[usize], add: (u8, u8, u8, u32)| {
+            for &o in offs {
+                c[low + o] -= 1;
+            }
+            brute_best(
+                c,
+                live,
+                sets + add.0,
+                pairs + add.1,
+                partials + add.2,
+                useful + add.3,
+                best,
+            );
+            for &o in offs {
+                c[low + o] += 1;
+            }
+        };
+        if counts[low] >= 3 {
+            take(counts, &[0, 0, 0], (1, 0, 0, 0));
+        }
+        if fits(counts, 1) && fits(counts, 2) {
+            take(counts, &[0, 1, 2], (1, 0, 0, 0));
+        }
+        if counts[low] >= 2 {
+            take(counts, &[0, 0], (0, 1, 0, live_of(Some(low))));
+        }
+        if fits(counts, 1) {
+            take(counts, &[0, 1], (0, 0, 1, live_of(below) + live_of(above(2))));
+        }
+        if fits(counts, 2) {
+            take(counts, &[0, 2], (0, 0, 1, live_of(above(1))));
+        }
+        take(counts, &[0], (0, 0, 0, 0));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+        /// The memoised Pareto search finds the brute force's best block count and live tiles,
+        /// and its blocks are exactly the hand's tiles with those figures.
+        #[test]
+        fn the_split_matches_a_brute_force_search(
+            picks in proptest::collection::vec(0usize..31, 1..=14),
+            seen in proptest::collection::vec(0usize..34, 0..20),
+            melds in 0usize..3,
+        ) {
+            let mut counts: Counts = [0; 34];
+            for &k in picks.iter().take(14 - 3 * melds.min(4)) {
+                if counts[k] < 4 {
+                    counts[k] += 1;
+                }
+            }
+            let mut visible: Counts = [0; 34];
+            for &k in &seen {
+                if counts[k] + visible[k] < 4 {
+                    visible[k] += 1;
+                }
+            }
+            // Called pongs of the last honours, which the hand itself never holds.
+            let called: Vec<Meld> = (0..melds).filter_map(|i| Tile::from_index(33 - i)).map(Meld::pong).collect();
+            let own = own_counts(&counts, &called);
+            let mut live: Counts = [0; 34];
+            for i in 0..34 {
+                live[i] = 4u8.saturating_sub(own[i].saturating_add(visible[i]));
+            }
+            let split = best_split(&counts, &called, &visible);
+            let mut best = (i8::MAX, 0);
+            brute_best(&mut counts.clone(), &live, called.len() as u8, 0, 0, 0, &mut best);
+            proptest::prop_assert_eq!((split.block_shanten, split.useful_live), best);
+            let mut used: Counts = [0; 34];
+            for b in &split.blocks {
+                for t in b.tiles() {
+                    used[t.index()] += 1;
+                }
+            }
+            proptest::prop_assert_eq!(used, counts);
+        }
     }
 }
