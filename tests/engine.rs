@@ -280,6 +280,35 @@ fn aggregates_count_sum_min_max() {
     assert_eq!(outputs(&s), ["stat(4, 23, 2, 7)"]);
 }
 
+/// A one-pattern aggregate is folded without a join: a bound or constant argument still selects
+/// its facts, integers stay exact, a decimal turns the sum decimal, and an overflow is an error
+/// that names the rule.
+#[test]
+fn one_pattern_aggregates_select_fold_and_overflow_as_joins_do() {
+    let rules = r#"ruleset t "t"
+        input xs: ints
+        input k: int = 1
+        output stat
+        rule Item "item" salience 10 when xs(?l) ?x in ?l then assert item(?x % 2, ?x) end
+        rule Half "half" salience 10 when xs(?l) ?x in ?l ?x > 5 then assert part(?x / 2.0) end
+        rule Stats "stats"
+        when
+            k(?k)
+            ?odd = sum ?x { item(?k, ?x) }
+            ?even = count { item(0, _) }
+            ?top = max ?x { item(_, ?x) }
+            ?mixed = sum ?y { part(?y) }
+        then assert stat(?odd, ?even, ?top, ?mixed)
+        end"#;
+    let s = run(rules, &[("xs", "5,2,9,7,4")]).unwrap();
+    assert_eq!(outputs(&s), ["stat(21, 2, 9, 8.0)"]);
+    let Err(e) = run(rules, &[("xs", "9223372036854775807,1")]) else {
+        panic!("an overflowing sum must fail");
+    };
+    let e = e.to_string();
+    assert!(e.contains("Stats") && e.contains("overflow"), "{e}");
+}
+
 /// An aggregate's line in an explanation shows the expression it folds as written (`?x`: the body's
 /// own variable has no value in the firing), a variable bound outside the body by its value, and
 /// the result.

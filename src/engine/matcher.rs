@@ -362,6 +362,38 @@ fn pattern_facts<'m>(ctx: &mut Ctx<'m>, frame: &Frame, rel: RelId, args: &[PatAr
     Ok(mem.of_relation(rel))
 }
 
+/// Calls `sink` with each live fact of `rel` that matches `args` (recorded in the frame's facts
+/// under `tag` meanwhile): a one-pattern body, as a join of that one step would, without one.
+fn each_match(
+    ctx: &mut Ctx<'_>,
+    frame: &mut Frame,
+    at: &CondAt,
+    tag: u16,
+    rel: RelId,
+    args: &[PatArg],
+    sink: &mut Sink<'_>,
+) -> MatchResult<Flow> {
+    let mem = ctx.mem;
+    let facts = pattern_facts(ctx, frame, rel, args).map_err(|e| eval_error(at, e))?;
+    for &f in facts {
+        if !mem.is_alive(f) {
+            continue;
+        }
+        let saved = frame.mask;
+        if match_args(ctx, args, mem.args_of(f), frame).map_err(|e| eval_error(at, e))? {
+            frame.facts.push((tag, f));
+            let flow = sink(ctx, frame);
+            frame.facts.pop();
+            if flow? == Flow::Stop {
+                frame.mask = saved;
+                return Ok(Flow::Stop);
+            }
+        }
+        frame.mask = saved;
+    }
+    Ok(Flow::Continue)
+}
+
 /// Whether a live fact of `rel` matches the pattern `args` under the frame's bindings (the body
 /// of a one-pattern `not`, at `at`). Bindings the pattern makes are undone before returning.
 fn any_fact_matches(
@@ -497,41 +529,61 @@ fn solve_other<S: Steps + ?Sized>(
             let mut contributing: SmallVec<[(u16, FactId); 8]> = SmallVec::new();
             let was = ctx.track_depth;
             ctx.track_depth = false;
-            let result = solve(
-                ctx,
-                &BodySteps { conds: body, tag: idx },
-                0,
-                FactId::MAX,
-                frame,
-                &mut |ctx, fr| {
-                    count += 1;
-                    contributing.extend(fr.facts[depth..].iter().copied());
-                    if let Some(v) = value {
-                        let x = eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?;
-                        acc = Some(match (acc.take(), op) {
-                            (None, _) => x,
-                            (Some(a), AggregateOp::Sum) => {
-                                super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?
+            let mut add = |ctx: &mut Ctx<'_>, fr: &Frame| -> MatchResult<Flow> {
+                count += 1;
+                contributing.extend(fr.facts[depth..].iter().copied());
+                if let Some(v) = value {
+                    let x = match v {
+                        // The commonest value, `sum ?x { … }`: read in place.
+                        Expr::Var(s) => fr.vars[*s as usize].clone(),
+                        _ => eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?,
+                    };
+                    acc = Some(match (acc.take(), op) {
+                        (None, _) => x,
+                        (Some(Value::Int(a)), AggregateOp::Sum) if matches!(x, Value::Int(b) if a.checked_add(b).is_some()) =>
+                        {
+                            let Value::Int(b) = x else {
+                                unreachable!("matched as an integer just above")
+                            };
+                            Value::Int(a + b)
+                        }
+                        (Some(a), AggregateOp::Sum) => {
+                            super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?
+                        }
+                        (Some(a), AggregateOp::Min) => {
+                            if x.compare(&a) == Some(std::cmp::Ordering::Less) {
+                                x
+                            } else {
+                                a
                             }
-                            (Some(a), AggregateOp::Min) => {
-                                if x.compare(&a) == Some(std::cmp::Ordering::Less) {
-                                    x
-                                } else {
-                                    a
-                                }
+                        }
+                        (Some(a), _) => {
+                            if x.compare(&a) == Some(std::cmp::Ordering::Greater) {
+                                x
+                            } else {
+                                a
                             }
-                            (Some(a), _) => {
-                                if x.compare(&a) == Some(std::cmp::Ordering::Greater) {
-                                    x
-                                } else {
-                                    a
-                                }
-                            }
-                        });
-                    }
-                    Ok(Flow::Continue)
-                },
-            );
+                        }
+                    });
+                }
+                Ok(Flow::Continue)
+            };
+            let result = match &body[..] {
+                // One pattern: its facts are visited here, without a join (the same facts in the
+                // same order as the join would give).
+                [only @ CondAt {
+                    cond: Cond::Pattern { rel, args },
+                    ..
+                }] => each_match(ctx, frame, only, idx, *rel, args, &mut add),
+                _ => solve(
+                    ctx,
+                    &BodySteps { conds: body, tag: idx },
+                    0,
+                    FactId::MAX,
+                    frame,
+                    &mut add,
+                ),
+            };
             ctx.track_depth = was;
             frame.mask = saved;
             frame.facts.truncate(depth);
