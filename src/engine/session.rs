@@ -16,6 +16,9 @@ use std::sync::Arc;
 use std::time::Instant;
 use thiserror::Error;
 
+/// The firing number of a fact concluded by a run that keeps no records (`set_recording`).
+const UNRECORDED: u32 = u32::MAX;
+
 /// A failure while running a query.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum RunError {
@@ -197,6 +200,8 @@ pub struct Session {
     stats: Stats,
     /// Measure `Stats::micros` (see `set_timed`).
     timed: bool,
+    /// Keep each firing's record for explanations (see `set_recording`).
+    recording: bool,
 }
 
 impl Session {
@@ -253,6 +258,7 @@ impl Session {
             opts: RunOptions::default(),
             stats: Stats::default(),
             timed: true,
+            recording: true,
             lent: Some(program.clone()),
             prog: program,
         }
@@ -342,6 +348,15 @@ impl Session {
         } else {
             self.params = values.to_vec();
         }
+    }
+
+    /// Whether runs keep each firing's record (the rule, its bindings and matched facts: what
+    /// explanations, `--trace` and why-not read). On by default. A what-if runner turns it off
+    /// for its pooled sub-sessions: a sub-query is explained by running it again (runs are
+    /// deterministic), so the record of every sub-run would only be thrown away. Off, the facts a
+    /// run concludes name no firing and cannot be explained, and no trace is kept.
+    pub(crate) fn set_recording(&mut self, on: bool) {
+        self.recording = on;
     }
 
     /// Whether `run` measures its duration (`Stats::micros`, on by default). Off, a run skips its
@@ -624,8 +639,19 @@ impl Session {
     /// Fires the rule with the bindings in `self.frame`. Returns true on `halt`.
     fn fire(&mut self, prog: &Arc<Program>, rule_idx: u32) -> Result<bool, RunError> {
         let rule = &prog.rules[rule_idx as usize];
-        let firing = self.firings.len() as u32;
         let nvars = rule.var_names.len();
+        if !self.recording {
+            self.stats.fired += 1;
+            self.fired_per_rule[rule_idx as usize] += 1;
+            // The bindings are lent to the actions by swapping the frame's vector with the spare
+            // one `found` keeps (equally long): new facts are joined in the spare meanwhile.
+            let spare = std::mem::take(&mut self.found.vars);
+            let vars = std::mem::replace(&mut self.frame.vars, spare);
+            let halted = self.act(prog, rule, UNRECORDED, &vars[..nvars]);
+            self.found.vars = vars;
+            return halted;
+        }
+        let firing = self.firings.len() as u32;
         let v0 = self.firing_vars.len() as u32;
         // Moved out of the frame (which every later match rebinds before reading): recording the
         // explanation costs no copy of the bindings.

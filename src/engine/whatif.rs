@@ -296,8 +296,10 @@ impl WhatIfRunner {
             return self.pool.swap_remove(i);
         }
         let mut sub = Session::with_library(at.program.clone(), self.library.clone(), self.depth + 1);
-        // Nobody reads a pooled sub-query's run time: skip the two clock reads per run.
+        // Nobody reads a pooled sub-query's run time nor its firing records (an explanation runs
+        // the sub-query again): skip the clock reads and the records.
         sub.set_timed(false);
+        sub.set_recording(false);
         Box::new(sub)
     }
 }
