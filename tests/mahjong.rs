@@ -483,3 +483,39 @@ fn the_quick_bench_ends_with_the_figures() {
         assert!(last.contains(name), "{last}");
     }
 }
+
+/// `only=rules rules=PATH` times a copy of the rule file instead of the shipped one: a copy runs,
+/// a broken copy is refused with its file's name, and `rules=` without `only=rules`, or an unknown
+/// setting, is refused by name.
+#[test]
+fn the_rule_bench_times_an_edited_copy() {
+    let all = workloads();
+    let w = all.iter().find(|w| w.name == "mahjong").expect("a mahjong workload");
+    let bench = |args: &[(&str, &str)]| {
+        let mut lines = Vec::new();
+        let r = (w.run)(
+            &BenchOptions {
+                quick: true,
+                args: args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            },
+            &mut |l: &str| lines.push(l.to_string()),
+        );
+        r.map(|()| lines)
+    };
+    let dir = std::env::temp_dir().join(format!("kibitzer-mj-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/mahjong.rules")).unwrap();
+    let same = dir.join("same.rules");
+    std::fs::write(&same, &shipped).unwrap();
+    let lines = bench(&[("only", "rules"), ("rules", same.to_str().unwrap())]).unwrap();
+    assert!(lines.last().unwrap().starts_with("decision_us="), "{lines:?}");
+    let bad = dir.join("bad.rules");
+    std::fs::write(&bad, shipped.replace("rule Deal", "rule Deal(")).unwrap();
+    let e = bench(&[("only", "rules"), ("rules", bad.to_str().unwrap())]).unwrap_err();
+    assert!(e.contains("bad.rules"), "{e}");
+    let e = bench(&[("rules", same.to_str().unwrap())]).unwrap_err();
+    assert!(e.contains("only=rules"), "{e}");
+    let e = bench(&[("only", "rules"), ("speed", "1")]).unwrap_err();
+    assert!(e.contains("`speed`"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -146,18 +146,26 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
         }
         return Ok(());
     }
-    let rules_only = match opts.args.as_slice() {
-        [] => false,
-        [(k, v)] if k == "only" && v == "rules" => true,
-        [(k, _), ..] => {
-            return Err(format!(
-                "the mahjong bench takes `only=rules` or `hands=FILE [results=OUT]`, not `{k}`"
-            ))
+    // `only=rules rules=PATH`: the rule side with an edited copy of `mahjong.rules`.
+    let mut rules_only = false;
+    let mut edited = None;
+    for (k, v) in &opts.args {
+        match (k.as_str(), v.as_str()) {
+            ("only", "rules") => rules_only = true,
+            ("rules", path) => edited = Some(path),
+            _ => {
+                return Err(format!(
+                    "the mahjong bench takes `only=rules [rules=PATH]` or `hands=FILE [results=OUT]`, not `{k}`"
+                ))
+            }
         }
-    };
+    }
+    if edited.is_some() && !rules_only {
+        return Err("`rules=PATH` times an edited rule set: give it with `only=rules`".into());
+    }
     if rules_only {
         let (positions, games) = if opts.quick { (60, 6) } else { (2000, 200) };
-        let rules = super::rule_bench::measure(positions, games)?;
+        let rules = super::rule_bench::measure(positions, games, edited)?;
         for l in &rules.lines {
             report(l);
         }
@@ -181,7 +189,7 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
         report(l);
     }
     let (positions, games) = if opts.quick { (60, 6) } else { (2000, 200) };
-    let rules = super::rule_bench::measure(positions, games)?;
+    let rules = super::rule_bench::measure(positions, games, None)?;
     for l in &rules.lines {
         report(l);
     }

@@ -50,9 +50,14 @@ impl Player for Recorder {
     }
 }
 
-/// Measures on `positions` recorded positions and a `games`-game rule-vs-rule match.
-pub fn measure(positions: usize, games: u32) -> Result<RuleFigures, String> {
-    let strong = load_shipped("mahjong").map_err(|e| e.to_string())?;
+/// Measures on `positions` recorded positions and a `games`-game rule-vs-rule match; `edited`
+/// names a rule file to time instead of the shipped `mahjong.rules`.
+pub fn measure(positions: usize, games: u32, edited: Option<&str>) -> Result<RuleFigures, String> {
+    let strong = match edited {
+        Some(path) => crate::library::load_any(path),
+        None => load_shipped("mahjong"),
+    }
+    .map_err(|e| e.to_string())?;
     let seed_rules = load_shipped("mahjong_seed").map_err(|e| e.to_string())?;
     let mut recorder = Recorder {
         inner: StrongPlayer::plain(),
