@@ -11,14 +11,15 @@ use std::sync::Arc;
 /// One of the suit letters `S H D C` (index 0..4, clamped), shared: `suit` answers it for every
 /// card of every hand, and a fresh string each time cost two allocations.
 pub fn suit_letter(index: usize) -> Value {
-    static LETTERS: std::sync::LazyLock<[Value; 4]> = std::sync::LazyLock::new(|| ["S", "H", "D", "C"].map(Value::str));
+    static LETTERS: std::sync::LazyLock<[Value; 4]> =
+        std::sync::LazyLock::new(|| ["S", "H", "D", "C"].map(Value::fixed));
     LETTERS[index.min(3)].clone()
 }
 
 /// One of the suit names `spades hearts diamonds clubs` (index 0..4, clamped), shared.
 pub fn suit_name(index: usize) -> Value {
     static NAMES: std::sync::LazyLock<[Value; 4]> =
-        std::sync::LazyLock::new(|| ["spades", "hearts", "diamonds", "clubs"].map(Value::str));
+        std::sync::LazyLock::new(|| ["spades", "hearts", "diamonds", "clubs"].map(Value::fixed));
     NAMES[index.min(3)].clone()
 }
 

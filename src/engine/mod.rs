@@ -10,5 +10,6 @@ pub mod matcher;
 pub mod memory;
 pub mod program;
 pub mod session;
+pub mod text;
 pub mod value;
 pub mod whatif;

@@ -8,13 +8,15 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+pub use super::text::Text;
+
 /// A value in a fact, a binding or an expression.
 #[derive(Clone)]
 pub enum Value {
     Int(i64),
     Num(f64),
     Bool(bool),
-    Str(Arc<str>),
+    Str(Text),
     Card(Card),
     Cards(Arc<Cards>),
     List(Arc<[Value]>),
@@ -61,7 +63,12 @@ impl ValueType {
 impl Value {
     /// A string value.
     pub fn str(s: &str) -> Value {
-        Value::Str(Arc::from(s))
+        Value::Str(Text::from(s))
+    }
+
+    /// A string value whose text lives as long as the process: copied with no reference count.
+    pub fn fixed(s: &'static str) -> Value {
+        Value::Str(Text::fixed(s))
     }
 
     /// A list value.
@@ -147,7 +154,7 @@ impl Value {
             (Value::Num(a), Value::Num(b)) => a.to_bits() == b.to_bits(),
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Card(a), Value::Card(b)) => a == b,
-            (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b),
+            (Value::Str(a), Value::Str(b)) => Text::ptr_eq(a, b),
             (Value::Cards(a), Value::Cards(b)) => Arc::ptr_eq(a, b),
             (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b),
             _ => false,
@@ -248,7 +255,7 @@ impl PartialEq for Value {
             (Value::Num(a), Value::Num(b)) => a.to_bits() == b.to_bits(),
             (Value::Bool(a), Value::Bool(b)) => a == b,
             // One shared value (a literal's string, a hand bound in several places) is itself.
-            (Value::Str(a), Value::Str(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Card(a), Value::Card(b)) => a == b,
             (Value::Cards(a), Value::Cards(b)) => Arc::ptr_eq(a, b) || a == b,
             (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b) || a == b,

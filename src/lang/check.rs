@@ -10,7 +10,6 @@ use crate::builtins::{Registry, TypeArgs};
 use crate::engine::program::*;
 use crate::engine::value::{Value, ValueType};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::Arc;
 
 /// Most variables one rule may use (bindings are tracked in a 64-bit mask).
 pub const MAX_VARS: usize = 64;
@@ -915,7 +914,7 @@ pub fn literal_value(l: &AstLiteral) -> Value {
     match l {
         AstLiteral::Int(i) => Value::Int(*i),
         AstLiteral::Num(n) => Value::Num(*n),
-        AstLiteral::Str(s) => Value::Str(Arc::from(s.as_str())),
+        AstLiteral::Str(s) => Value::Str(crate::engine::value::Text::interned(s)),
         AstLiteral::Bool(b) => Value::Bool(*b),
         AstLiteral::List(items) => Value::list(items.iter().map(literal_value)),
     }

@@ -113,7 +113,7 @@ pub fn decision_inputs(view: &PlayerView, legal: &[Action]) -> Vec<(&'static str
         ("trump", suit_value(view.trump)),
         ("stock", Value::Int(view.stock as i64)),
         ("hands", sizes_value(&sizes)),
-        ("role", Value::str(role)),
+        ("role", Value::fixed(role)),
         ("table", super::plugin::table_value(&table)),
         ("room", Value::Int(room as i64)),
         ("transfer", Value::Bool(transfer)),

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use crate::builtins::registry::{InputType, TypeArgs};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::NotationError;
-use crate::engine::value::{Value, ValueType as T};
+use crate::engine::value::{Text, Value, ValueType as T};
 
 use super::call::call_options;
 use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};
@@ -26,7 +26,11 @@ use super::win::{is_win, waits, WinForm};
 
 fn tile_values() -> &'static [Value] {
     static V: OnceLock<Vec<Value>> = OnceLock::new();
-    V.get_or_init(|| Tile::all().map(|t| Value::str(&t.to_string())).collect())
+    V.get_or_init(|| {
+        Tile::all()
+            .map(|t| Value::Str(Text::interned(&t.to_string())))
+            .collect()
+    })
 }
 
 /// A tile as a rule value: its canonical string.
@@ -466,7 +470,7 @@ fn mj_text(a: &[Value]) -> Result<Value, BuiltinError> {
 fn mj_is_win(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (hand, melds) = hand_melds("mahjong.is_win", a)?;
     if let Some(form) = is_win(&hand, &melds) {
-        out.push(&[Value::str(form.name()), Value::str(&win_text(&hand, &melds, form))]);
+        out.push(&[Value::fixed(form.name()), Value::str(&win_text(&hand, &melds, form))]);
     }
     Ok(())
 }
@@ -528,7 +532,7 @@ fn mj_discards(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             Value::Int(o.shanten_after as i64),
             Value::Int(o.useful_live as i64),
             tile_list(&o.useful_kinds),
-            Value::str(shape_phrase(o.shape)),
+            Value::fixed(shape_phrase(o.shape)),
             Value::Int(o.shape as i64),
             tile_list(&wait_tiles),
             Value::Int(wait_live),
