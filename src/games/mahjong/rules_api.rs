@@ -444,7 +444,7 @@ fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         HandSize::Waiting => "waiting",
         HandSize::Drawn => "drawn",
     };
-    out.push(&[Value::str(size), tiles_value(&seen), Value::str(&about)]);
+    out.push(&[Value::fixed(size), tiles_value(&seen), Value::str(&about)]);
     Ok(())
 }
 
