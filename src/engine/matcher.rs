@@ -322,26 +322,10 @@ fn solve_pattern<S: Steps + ?Sized>(
     rel: RelId,
     args: &[PatArg],
 ) -> MatchResult<Flow> {
-    let err = |e: EvalError| eval_error(at, e);
-    let mem = ctx.mem;
-    let facts = pattern_facts(ctx, frame, rel, args).map_err(err)?;
-    for &f in facts {
-        if (skip_new && f == new_fact) || !mem.is_alive(f) {
-            continue;
-        }
-        let saved = frame.mask;
-        if match_args(ctx, args, mem.args_of(f), frame).map_err(err)? {
-            frame.facts.push((idx, f));
-            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
-            frame.facts.pop();
-            if flow == Flow::Stop {
-                frame.mask = saved;
-                return Ok(Flow::Stop);
-            }
-        }
-        frame.mask = saved;
-    }
-    Ok(Flow::Continue)
+    let skip = if skip_new { new_fact } else { FactId::MAX };
+    each_match(ctx, frame, at, idx, rel, args, skip, |ctx, frame| {
+        solve(ctx, steps, i + 1, new_fact, frame, sink)
+    })
 }
 
 /// The facts a pattern step tries: through an index on the first argument whose value is known,
@@ -362,8 +346,11 @@ fn pattern_facts<'m>(ctx: &mut Ctx<'m>, frame: &Frame, rel: RelId, args: &[PatAr
     Ok(mem.of_relation(rel))
 }
 
-/// Calls `sink` with each live fact of `rel` that matches `args` (recorded in the frame's facts
-/// under `tag` meanwhile): a one-pattern body, as a join of that one step would, without one.
+/// Calls `then` with each live fact of `rel` (but `skip`) that matches `args`, the fact recorded
+/// in the frame's facts under `tag` meanwhile; stops when it says so. A join's pattern step, and a
+/// one-pattern aggregate body folded without a join.
+#[allow(clippy::too_many_arguments)] // a pattern step's state
+#[inline(always)]
 fn each_match(
     ctx: &mut Ctx<'_>,
     frame: &mut Frame,
@@ -371,18 +358,20 @@ fn each_match(
     tag: u16,
     rel: RelId,
     args: &[PatArg],
-    sink: &mut Sink<'_>,
+    skip: FactId,
+    mut then: impl FnMut(&mut Ctx<'_>, &mut Frame) -> MatchResult<Flow>,
 ) -> MatchResult<Flow> {
+    let err = |e: EvalError| eval_error(at, e);
     let mem = ctx.mem;
-    let facts = pattern_facts(ctx, frame, rel, args).map_err(|e| eval_error(at, e))?;
+    let facts = pattern_facts(ctx, frame, rel, args).map_err(err)?;
     for &f in facts {
-        if !mem.is_alive(f) {
+        if f == skip || !mem.is_alive(f) {
             continue;
         }
         let saved = frame.mask;
-        if match_args(ctx, args, mem.args_of(f), frame).map_err(|e| eval_error(at, e))? {
+        if match_args(ctx, args, mem.args_of(f), frame).map_err(err)? {
             frame.facts.push((tag, f));
-            let flow = sink(ctx, frame);
+            let flow = then(ctx, frame);
             frame.facts.pop();
             if flow? == Flow::Stop {
                 frame.mask = saved;
@@ -540,16 +529,11 @@ fn solve_other<S: Steps + ?Sized>(
                     };
                     acc = Some(match (acc.take(), op) {
                         (None, _) => x,
-                        (Some(Value::Int(a)), AggregateOp::Sum) if matches!(x, Value::Int(b) if a.checked_add(b).is_some()) =>
-                        {
-                            let Value::Int(b) = x else {
-                                unreachable!("matched as an integer just above")
-                            };
-                            Value::Int(a + b)
-                        }
-                        (Some(a), AggregateOp::Sum) => {
-                            super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?
-                        }
+                        (Some(a), AggregateOp::Sum) => match (&a, &x) {
+                            // Integers added here; an overflow or a decimal goes through `+`.
+                            (Value::Int(p), Value::Int(q)) if p.checked_add(*q).is_some() => Value::Int(p + q),
+                            _ => super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?,
+                        },
                         (Some(a), AggregateOp::Min) => {
                             if x.compare(&a) == Some(std::cmp::Ordering::Less) {
                                 x
@@ -574,7 +558,7 @@ fn solve_other<S: Steps + ?Sized>(
                 [only @ CondAt {
                     cond: Cond::Pattern { rel, args },
                     ..
-                }] => each_match(ctx, frame, only, idx, *rel, args, &mut add),
+                }] => each_match(ctx, frame, only, idx, *rel, args, FactId::MAX, |ctx, fr| add(ctx, fr)),
                 _ => solve(
                     ctx,
                     &BodySteps { conds: body, tag: idx },
