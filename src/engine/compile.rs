@@ -15,8 +15,22 @@ pub fn compile(mut p: Program) -> Program {
     p.shared_calls = vec![Vec::new(); p.relations.len()];
     p.plans = Vec::with_capacity(p.rules.len());
     p.initial.clear();
+    // Per relation: one more than the index of the input that holds it (0 for a derived one).
+    let mut input_rank = vec![0u16; p.relations.len()];
+    for (i, d) in p.inputs.iter().enumerate() {
+        input_rank[d.rel as usize] = i as u16 + 1;
+    }
     for (ri, rule) in p.rules.iter().enumerate() {
         let plan = plan_rule(rule);
+        let after_input = plan
+            .seeds
+            .iter()
+            .filter_map(|seed| match &rule.conds[seed.cond as usize].cond {
+                Cond::Pattern { rel, .. } => Some(input_rank[*rel as usize]),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
         for (si, seed) in plan.seeds.iter().enumerate() {
             if let Cond::Pattern { rel, args } = &rule.conds[seed.cond as usize].cond {
                 let shared = &mut p.shared_tests[*rel as usize];
@@ -47,6 +61,7 @@ pub fn compile(mut p: Program) -> Program {
                     prefix_steps,
                     first_call: first,
                     again,
+                    after_input,
                 });
             }
         }

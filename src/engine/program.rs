@@ -218,6 +218,12 @@ pub struct Trigger {
     /// (same built-in, same arguments from the same fact): it goes through the solutions already
     /// made instead of calling again.
     pub again: Option<u16>,
+    /// How many of the inputs (in declaration order, the order a run inserts them) must be in
+    /// working memory before this seed can join: one more than the last input whose relation one
+    /// of the rule's positive patterns reads (0 when none does). While the inputs go in, a seed
+    /// waiting for a later input is not joined at all: that input's relation has no fact yet, so
+    /// the join would find none, and the later input's own seed makes the very same matches.
+    pub after_input: u16,
 }
 
 /// A built-in with outputs that rules' joins call first, on the new fact's arguments

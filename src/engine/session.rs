@@ -488,7 +488,7 @@ impl Session {
                 .mem
                 .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
             {
-                self.on_new_fact(prog, id)?;
+                self.on_new_fact(prog, id, i as u16 + 1)?;
             }
         }
         for &r in &prog.initial {
@@ -702,7 +702,7 @@ impl Session {
                         }
                     }
                     if let Some(id) = self.mem.insert_staged(*rel, args.len(), Origin::Firing(firing)) {
-                        self.on_new_fact(prog, id)?;
+                        self.on_new_fact(prog, id, u16::MAX)?;
                     }
                 }
                 Action::Retract { rel, args } => {
@@ -743,7 +743,8 @@ impl Session {
     }
 
     /// Joins a new fact with every rule pattern it can match; new activations go on the agenda.
-    fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId) -> Result<(), RunError> {
+    /// `inputs_in`: how many inputs are in working memory (`u16::MAX` once they all are).
+    fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId, inputs_in: u16) -> Result<(), RunError> {
         let rel = self.mem.fact(fact).rel;
         // `read_inputs` and `relevant_triggers` follow the mask (`note_read_inputs`, at the start
         // of every run): with a mask, the filtered list; without, all of the program's.
@@ -791,6 +792,9 @@ impl Session {
         let values = mem.args_of(fact);
         let mut result = Ok(());
         for trigger in triggers {
+            if trigger.after_input > inputs_in {
+                continue;
+            }
             // The tests the join would start with, on the fact's own arguments: each run once
             // for all the rules this fact seeds. A failed one means no match (the join would
             // check the very same value); an undecided one leaves the join to decide.

@@ -110,12 +110,29 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
         .collect();
     let mut valuer = RuleValuer::new(program.clone());
     let mut checksum = 0i64;
-    let hv = rate(min_time, inputs.len(), || {
+    let mut pass = || {
         for (h, t, s, sz) in &inputs {
             checksum = checksum.wrapping_add(valuer.value(h, *t, *s, sz).map_err(|e| e.to_string())?);
         }
         Ok(())
-    })?;
+    };
+    // `passes=N`: exactly N passes over the hands, for instruction counts that compare run to run.
+    if let Some((_, n)) = opts.args.iter().find(|(k, _)| k == "passes") {
+        let n: usize = n
+            .parse()
+            .map_err(|_| format!("passes={n}: expected a number of passes"))?;
+        let start = Instant::now();
+        for _ in 0..n {
+            pass()?;
+        }
+        let hv = (n * inputs.len()) as f64 / start.elapsed().as_secs_f64();
+        report(&format!(
+            "hand_values={} hand_values_per_s={hv:.0} checksum={checksum}",
+            n * inputs.len()
+        ));
+        return Ok(());
+    }
+    let hv = rate(min_time, inputs.len(), pass)?;
     if opts.args.iter().any(|(k, v)| k == "only" && v == "values") {
         report(&format!("hand_values_per_s={hv:.0} checksum={checksum}"));
         return Ok(());
