@@ -93,9 +93,9 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
         }
         Expr::Unary(op, x) => {
             let mut tentative = 0;
-            if let Some(v) = pure_int(e, vars, params, &mut tentative) {
+            if let Some(v) = pure_num(e, vars, params, &mut tentative) {
                 *calls += tentative;
-                return Ok(Value::Int(v));
+                return Ok(v.value());
             }
             let v = operand(x, vars, params, calls)?;
             match (op, &*v) {
@@ -110,9 +110,9 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
         }
         Expr::Binary(op, a, b) => {
             let mut tentative = 0;
-            if let Some(v) = pure_int(e, vars, params, &mut tentative) {
+            if let Some(v) = pure_num(e, vars, params, &mut tentative) {
                 *calls += tentative;
-                return Ok(Value::Int(v));
+                return Ok(v.value());
             }
             match op {
                 BinaryOp::And | BinaryOp::Or => {
@@ -278,19 +278,66 @@ pub fn eval_test(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) ->
     }
 }
 
-/// The value of an integer expression — integer constants, variables and parameters holding
-/// integers, `+ - * / %`, negation, an integer element of a list (`rank_values[?r - 2]`) and
-/// built-ins with a plain function answering an integer (`abs(3 * ?c - ?n)`,
-/// `durak.rank_value(rank_values, ?c)`) — computed in registers. `None` for any other shape or
-/// type, a zero divisor, an overflow or a failing built-in: the general path then evaluates it,
-/// and gives the same value or raises the same error (built-ins with a plain function are pure:
-/// calling one again gives the same answer). The built-ins called are added to `calls`; callers
-/// count them only when the whole expression succeeds, so a fall-back counts no call twice.
+/// A number computed in registers: an integer, or a decimal once any operand is one.
+#[derive(Clone, Copy)]
+enum Num {
+    Int(i64),
+    Dec(f64),
+}
+
+impl Num {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Num> {
+        match v {
+            Value::Int(i) => Some(Num::Int(*i)),
+            Value::Num(x) => Some(Num::Dec(*x)),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Dec(x) => x,
+        }
+    }
+
+    #[inline(always)]
+    fn value(self) -> Value {
+        match self {
+            Num::Int(i) => Value::Int(i),
+            Num::Dec(x) => Value::Num(x),
+        }
+    }
+}
+
+/// The value of an integer expression (see [`pure_num`]), `None` for a decimal one too.
+#[inline]
+fn pure_int(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Option<i64> {
+    match pure_num(e, vars, params, calls)? {
+        Num::Int(i) => Some(i),
+        Num::Dec(_) => None,
+    }
+}
+
+/// The value of an arithmetic expression — numeric constants, variables and parameters holding
+/// numbers, `+ - * / %`, negation, a numeric element of a list (`rank_values[?r - 2]`) and
+/// built-ins with a plain function answering a number (`abs(3 * ?c - ?n)`,
+/// `trunc(?f * 100)`, `durak.rank_value(rank_values, ?c)`) — computed in registers, with the
+/// general path's arithmetic: integers stay integral (checked, `/` truncating toward zero), and
+/// any decimal operand makes the result a decimal. `None` for any other shape or type, a zero
+/// divisor, an overflow or a failing built-in: the general path then evaluates it, and gives the
+/// same value or raises the same error (built-ins with a plain function are pure: calling one
+/// again gives the same answer). The built-ins called are added to `calls`; callers count them
+/// only when the whole expression succeeds, so a fall-back counts no call twice.
 ///
 /// Why: the general path hands each operand back as a `Result<Cow<Value>>` through memory, and
 /// those copies stall on store forwarding; `?v + trump_bonus` or `3 * ?c - ?n` need none of it.
+/// Decimals are here too so that a decimal expression does not first fail here at every level
+/// of its tree before the general path takes it.
 #[inline]
-fn pure_int(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Option<i64> {
+fn pure_num(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Option<Num> {
     let v = match e {
         Expr::Const(v) => v,
         Expr::Var(s) => &vars[*s as usize],
@@ -300,20 +347,38 @@ fn pure_int(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Opti
             if !matches!(op, Add | Sub | Mul | Div | Rem) {
                 return None;
             }
-            let x = pure_int(a, vars, params, calls)?;
-            let y = pure_int(b, vars, params, calls)?;
-            return match op {
-                Add => x.checked_add(y),
-                Sub => x.checked_sub(y),
-                Mul => x.checked_mul(y),
-                Div => x.checked_div(y),
-                _ => x.checked_rem(y),
-            };
+            let x = pure_num(a, vars, params, calls)?;
+            let y = pure_num(b, vars, params, calls)?;
+            if let (Num::Int(x), Num::Int(y)) = (x, y) {
+                return match op {
+                    Add => x.checked_add(y),
+                    Sub => x.checked_sub(y),
+                    Mul => x.checked_mul(y),
+                    Div => x.checked_div(y),
+                    _ => x.checked_rem(y),
+                }
+                .map(Num::Int);
+            }
+            let (x, y) = (x.to_f64(), y.to_f64());
+            return Some(Num::Dec(match op {
+                Add => x + y,
+                Sub => x - y,
+                Mul => x * y,
+                // A zero divisor is the general path's error to raise.
+                Div if y != 0.0 => x / y,
+                Rem if y != 0.0 => x % y,
+                _ => return None,
+            }));
         }
-        Expr::Unary(UnaryOp::Neg, x) => return pure_int(x, vars, params, calls)?.checked_neg(),
+        Expr::Unary(UnaryOp::Neg, x) => {
+            return match pure_num(x, vars, params, calls)? {
+                Num::Int(i) => i.checked_neg().map(Num::Int),
+                Num::Dec(x) => Some(Num::Dec(-x)),
+            }
+        }
         Expr::Call {
             direct: Some(f), args, ..
-        } => return int_call(*f, args, vars, params, calls),
+        } => return num_call(*f, args, vars, params, calls),
         Expr::Index(list, i) => {
             let items = match &**list {
                 Expr::Var(s) => &vars[*s as usize],
@@ -324,32 +389,28 @@ fn pure_int(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Opti
             let Value::List(items) = items else {
                 return None;
             };
-            let n = pure_int(i, vars, params, calls)?;
-            let at = if n < 0 { (items.len() as i64).checked_add(n)? } else { n };
-            return match items.get(usize::try_from(at).ok()?)? {
-                Value::Int(x) => Some(*x),
-                _ => None,
+            let Num::Int(n) = pure_num(i, vars, params, calls)? else {
+                return None;
             };
+            let at = if n < 0 { (items.len() as i64).checked_add(n)? } else { n };
+            return Num::of(items.get(usize::try_from(at).ok()?)?);
         }
         _ => return None,
     };
-    match v {
-        Value::Int(i) => Some(*i),
-        _ => None,
-    }
+    Num::of(v)
 }
 
-/// A built-in with a plain function called for an integer answer (see `pure_int`). Its
+/// A built-in with a plain function called for a numeric answer (see `pure_num`). Its
 /// arguments: a variable, parameter or constant is passed as it is (a single variable in place),
-/// any other argument must itself be an integer expression.
+/// any other argument must itself be an arithmetic expression.
 #[inline(never)]
-fn int_call(
+fn num_call(
     f: crate::builtins::registry::OneFn,
     args: &[Expr],
     vars: &[Value],
     params: &[Value],
     calls: &mut u64,
-) -> Option<i64> {
+) -> Option<Num> {
     let answer = match args {
         [Expr::Var(s)] => f(std::slice::from_ref(&vars[*s as usize])),
         _ => {
@@ -359,19 +420,15 @@ fn int_call(
                     Expr::Var(s) => vars[*s as usize].clone(),
                     Expr::Param(i) => params[*i as usize].clone(),
                     Expr::Const(v) => v.clone(),
-                    other => Value::Int(pure_int(other, vars, params, calls)?),
+                    other => pure_num(other, vars, params, calls)?.value(),
                 });
             }
             f(&argv)
         }
     };
-    match answer {
-        Ok(Value::Int(n)) => {
-            *calls += 1;
-            Some(n)
-        }
-        _ => None,
-    }
+    let n = Num::of(answer.as_ref().ok()?)?;
+    *calls += 1;
+    Some(n)
 }
 
 /// `x OP y` for a comparison operator (`==` `!=` `<` `<=` `>` `>=`; any other is false).
@@ -476,8 +533,8 @@ mod tests {
     use crate::engine::program::Cond;
     use crate::library::load_text;
 
-    /// Integer expressions with calls and list elements, evaluated in registers, give the values,
-    /// errors and built-in call counts the general path gives — including the fall-backs (a
+    /// Integer and decimal expressions with calls and list elements, evaluated in registers, give
+    /// the values, errors and built-in call counts the general path gives — including the fall-backs (a
     /// decimal answer, a zero divisor, an index out of range), which count no call twice (the
     /// failing `abs` is counted once, as the general path counts a call it enters).
     #[test]
@@ -504,6 +561,10 @@ when
     ?g = abs(1) + abs(?x)
     ?h = abs(?c) + abs(?l[0] - ?n) * greater(?c, ?n)
     ?i = -abs(?x)
+    ?j = trunc((0.25 * ?n - ?c) * 600 / ?n)
+    ?k = ?x / (?c - 1)
+    ?m = -?x * 2 % 2 + ?l[0] / 4
+    ?o = abs(?x * -2) + decimal(?n) / 2
 then
     assert out(?a)
 end
@@ -543,6 +604,10 @@ end
                 "3.5 (2 calls)",
                 "22 (3 calls)",
                 "-2.5 (1 calls)",
+                "64 (1 calls)",
+                "error: division by zero in `2.5 / 0` (0 calls)",
+                "1.0 (0 calls)",
+                "8.5 (2 calls)",
             ]
         );
     }
