@@ -20,9 +20,11 @@ pub fn compile(mut p: Program) -> Program {
     for (i, d) in p.inputs.iter().enumerate() {
         input_rank[d.rel as usize] = i as u16 + 1;
     }
+    // Per rule: how many inputs must be in before it can match (see `Program::input_triggers`).
+    let mut waits_for = Vec::with_capacity(p.rules.len());
     for (ri, rule) in p.rules.iter().enumerate() {
         let plan = plan_rule(rule);
-        let after_input = plan
+        let after = plan
             .seeds
             .iter()
             .filter_map(|seed| match &rule.conds[seed.cond as usize].cond {
@@ -31,6 +33,7 @@ pub fn compile(mut p: Program) -> Program {
             })
             .max()
             .unwrap_or(0);
+        waits_for.push(after);
         for (si, seed) in plan.seeds.iter().enumerate() {
             if let Cond::Pattern { rel, args } = &rule.conds[seed.cond as usize].cond {
                 let shared = &mut p.shared_tests[*rel as usize];
@@ -61,7 +64,6 @@ pub fn compile(mut p: Program) -> Program {
                     prefix_steps,
                     first_call: first,
                     again,
-                    after_input,
                 });
             }
         }
@@ -70,6 +72,18 @@ pub fn compile(mut p: Program) -> Program {
         }
         p.plans.push(plan);
     }
+    p.input_triggers = p
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            p.triggers[d.rel as usize]
+                .iter()
+                .filter(|t| waits_for[t.rule as usize] <= i as u16 + 1)
+                .copied()
+                .collect()
+        })
+        .collect();
     p
 }
 

@@ -218,12 +218,6 @@ pub struct Trigger {
     /// (same built-in, same arguments from the same fact): it goes through the solutions already
     /// made instead of calling again.
     pub again: Option<u16>,
-    /// How many of the inputs (in declaration order, the order a run inserts them) must be in
-    /// working memory before this seed can join: one more than the last input whose relation one
-    /// of the rule's positive patterns reads (0 when none does). While the inputs go in, a seed
-    /// waiting for a later input is not joined at all: that input's relation has no fact yet, so
-    /// the join would find none, and the later input's own seed makes the very same matches.
-    pub after_input: u16,
 }
 
 /// A built-in with outputs that rules' joins call first, on the new fact's arguments
@@ -359,6 +353,11 @@ pub struct Program {
     pub plans: Vec<RulePlan>,
     /// For each relation, the seeds a new fact of it starts, in rule order.
     pub triggers: Vec<Vec<Trigger>>,
+    /// For each input (in declaration order, the order a run inserts them), the seeds its fact
+    /// starts while the inputs go in: its relation's, less those of rules that also read a later
+    /// input. Such a seed would find no fact of that later input, so it would join nothing, and
+    /// the later input's own seed makes the very same matches.
+    pub input_triggers: Vec<Vec<Trigger>>,
     /// For each relation, the tests on a new fact's arguments its seeds start with (see
     /// `Trigger::prefix`), at most [`MAX_SHARED`].
     pub shared_tests: Vec<Vec<SharedTest>>,

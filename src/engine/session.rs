@@ -186,6 +186,8 @@ pub struct Session {
     /// (kept with `read_inputs`): a new fact then visits only rules that can matter. A stud
     /// hand seeds 14 rules, of which a query for `category` needs nine.
     relevant_triggers: Vec<Vec<Trigger>>,
+    /// The program's `input_triggers` without the rules the `relevant` mask leaves out.
+    relevant_input_triggers: Vec<Vec<Trigger>>,
     frame: Frame,
     /// Where a selection-time match's mask and matched facts are copied (kept to reuse its
     /// allocation); its values stay in `frame`, which a stopped search leaves as they were.
@@ -245,6 +247,7 @@ impl Session {
             relevant: None,
             read_inputs: None,
             relevant_triggers: Vec::new(),
+            relevant_input_triggers: Vec::new(),
             whatif: WhatIfRunner {
                 library,
                 self_program: Some(program.clone()),
@@ -488,7 +491,7 @@ impl Session {
                 .mem
                 .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
             {
-                self.on_new_fact(prog, id, i as u16 + 1)?;
+                self.on_new_fact(prog, id, Some(i))?;
             }
         }
         for &r in &prog.initial {
@@ -601,12 +604,14 @@ impl Session {
             return;
         }
         self.read_inputs = Some((mask.clone(), self.prog.inputs_read_by(mask)));
-        self.relevant_triggers = self
-            .prog
-            .triggers
-            .iter()
-            .map(|ts| ts.iter().copied().filter(|t| mask[t.rule as usize]).collect())
-            .collect();
+        let relevant = |lists: &[Vec<Trigger>]| -> Vec<Vec<Trigger>> {
+            lists
+                .iter()
+                .map(|ts| ts.iter().copied().filter(|t| mask[t.rule as usize]).collect())
+                .collect()
+        };
+        self.relevant_triggers = relevant(&self.prog.triggers);
+        self.relevant_input_triggers = relevant(&self.prog.input_triggers);
     }
 
     fn drop_activation(&mut self, rule: u32, reason: impl FnOnce() -> String) {
@@ -702,7 +707,7 @@ impl Session {
                         }
                     }
                     if let Some(id) = self.mem.insert_staged(*rel, args.len(), Origin::Firing(firing)) {
-                        self.on_new_fact(prog, id, u16::MAX)?;
+                        self.on_new_fact(prog, id, None)?;
                     }
                 }
                 Action::Retract { rel, args } => {
@@ -743,14 +748,17 @@ impl Session {
     }
 
     /// Joins a new fact with every rule pattern it can match; new activations go on the agenda.
-    /// `inputs_in`: how many inputs are in working memory (`u16::MAX` once they all are).
-    fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId, inputs_in: u16) -> Result<(), RunError> {
+    /// `input`: the input the fact is, while the inputs go in (its seeds are then
+    /// `input_triggers`).
+    fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId, input: Option<usize>) -> Result<(), RunError> {
         let rel = self.mem.fact(fact).rel;
-        // `read_inputs` and `relevant_triggers` follow the mask (`note_read_inputs`, at the start
+        // `read_inputs` and the relevant lists follow the mask (`note_read_inputs`, at the start
         // of every run): with a mask, the filtered list; without, all of the program's.
-        let triggers = match self.read_inputs {
-            Some(_) => &self.relevant_triggers[rel as usize],
-            None => &prog.triggers[rel as usize],
+        let triggers = match (input, &self.read_inputs) {
+            (Some(i), Some(_)) => &self.relevant_input_triggers[i],
+            (Some(i), None) => &prog.input_triggers[i],
+            (None, Some(_)) => &self.relevant_triggers[rel as usize],
+            (None, None) => &prog.triggers[rel as usize],
         };
         if triggers.is_empty() {
             return Ok(());
@@ -792,9 +800,6 @@ impl Session {
         let values = mem.args_of(fact);
         let mut result = Ok(());
         for trigger in triggers {
-            if trigger.after_input > inputs_in {
-                continue;
-            }
             // The tests the join would start with, on the fact's own arguments: each run once
             // for all the rules this fact seeds. A failed one means no match (the join would
             // check the very same value); an undecided one leaves the join to decide.

@@ -277,6 +277,7 @@ impl<'a> Checker<'a> {
             rules,
             plans: Vec::new(),
             triggers: Vec::new(),
+            input_triggers: Vec::new(),
             shared_tests: Vec::new(),
             shared_calls: Vec::new(),
             initial: Vec::new(),
