@@ -1,6 +1,7 @@
 //! Expression evaluation. Integer arithmetic stays integral (`/` truncates toward zero, as the
 //! rule sets' integer formulas expect); any decimal operand makes the result a decimal.
 
+use super::args::Args;
 use super::program::Expr;
 use super::value::Value;
 use crate::builtins::BuiltinError;
@@ -85,11 +86,17 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
             if let [Expr::Var(s)] = args.as_slice() {
                 return Ok(call(builtin, *direct, std::slice::from_ref(&vars[*s as usize]))?);
             }
-            let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
+            // Variables, parameters and constants are lent, not copied (see `Args`).
+            let mut argv = Args::new();
             for a in args {
-                push_value(&mut argv, a, vars, params, calls)?;
+                match a {
+                    Expr::Var(s) => argv.lend(&vars[*s as usize]),
+                    Expr::Const(v) => argv.lend(v),
+                    Expr::Param(i) => argv.lend(&params[*i as usize]),
+                    other => argv.own(eval(other, vars, params, calls)?),
+                }
             }
-            call(builtin, *direct, &argv)?
+            call(builtin, *direct, argv.as_slice())?
         }
         Expr::Unary(op, x) => {
             let mut tentative = 0;
@@ -414,16 +421,16 @@ fn num_call(
     let answer = match args {
         [Expr::Var(s)] => f(std::slice::from_ref(&vars[*s as usize])),
         _ => {
-            let mut argv: SmallVec<[Value; 4]> = SmallVec::new();
+            let mut argv = Args::new();
             for a in args {
-                argv.push(match a {
-                    Expr::Var(s) => vars[*s as usize].clone(),
-                    Expr::Param(i) => params[*i as usize].clone(),
-                    Expr::Const(v) => v.clone(),
-                    other => pure_num(other, vars, params, calls)?.value(),
-                });
+                match a {
+                    Expr::Var(s) => argv.lend(&vars[*s as usize]),
+                    Expr::Param(i) => argv.lend(&params[*i as usize]),
+                    Expr::Const(v) => argv.lend(v),
+                    other => argv.own(pure_num(other, vars, params, calls)?.value()),
+                }
             }
-            f(&argv)
+            f(argv.as_slice())
         }
     };
     let n = Num::of(answer.as_ref().ok()?)?;

@@ -2,6 +2,7 @@
 //! recognise–act loop, what-if sub-queries and explanations.
 
 pub mod agenda;
+pub mod args;
 pub mod compile;
 pub mod eval;
 pub mod explain;
