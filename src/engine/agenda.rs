@@ -57,13 +57,17 @@ impl Agenda {
         let v0 = self.values.len() as u32;
         // Only bound slots are copied: an unbound slot holds a stale value of an earlier match,
         // which nothing reads (the mask says unbound), so a placeholder costs no reference count.
-        self.values.extend(vars.iter().enumerate().map(|(i, v)| {
-            if i >= 64 || mask & (1u64 << i) != 0 {
-                v.clone()
-            } else {
-                Value::Int(0)
-            }
-        }));
+        // Placeholders first, then each bound value written over its own: one value per branch,
+        // not either one through the stack (which stalled on store forwarding).
+        self.values.resize(v0 as usize + vars.len(), Value::Int(0));
+        for (slot, v) in self.values[v0 as usize..]
+            .iter_mut()
+            .zip(vars)
+            .enumerate()
+            .filter_map(|(i, sv)| (i >= 64 || mask & (1u64 << i) != 0).then_some(sv))
+        {
+            *slot = v.clone();
+        }
         let f0 = self.facts.len() as u32;
         self.facts.extend_from_slice(facts);
         self.acts.push(Activation {
