@@ -514,6 +514,11 @@ fn solve_other<S: Steps + ?Sized>(
             let saved = frame.mask;
             let depth = frame.facts.len();
             let mut acc: Option<Value> = None;
+            // A sum while every value so far is an integer and the total fits: kept in a register
+            // (a value folded through memory stalled on store forwarding at every term), and
+            // handed to `acc` as it is the moment a value is not an integer or would overflow.
+            let mut int_sum: Option<i64> = None;
+            let sum = matches!(op, AggregateOp::Sum);
             let mut count: i64 = 0;
             let mut contributing: SmallVec<[(u16, FactId); 8]> = SmallVec::new();
             let was = ctx.track_depth;
@@ -522,6 +527,23 @@ fn solve_other<S: Steps + ?Sized>(
                 count += 1;
                 contributing.extend(fr.facts[depth..].iter().copied());
                 if let Some(v) = value {
+                    if sum && acc.is_none() {
+                        if let Expr::Var(s) = v {
+                            if let Value::Int(q) = fr.vars[*s as usize] {
+                                match int_sum.map_or(Some(q), |p| p.checked_add(q)) {
+                                    Some(total) => {
+                                        int_sum = Some(total);
+                                        return Ok(Flow::Continue);
+                                    }
+                                    // Overflow: the general `+` below raises it.
+                                    None => acc = int_sum.take().map(Value::Int),
+                                }
+                            }
+                        }
+                        if acc.is_none() {
+                            acc = int_sum.take().map(Value::Int);
+                        }
+                    }
                     let x = match v {
                         // The commonest value, `sum ?x { … }`: read in place.
                         Expr::Var(s) => fr.vars[*s as usize].clone(),
@@ -574,7 +596,7 @@ fn solve_other<S: Steps + ?Sized>(
             result?;
             let v = match op {
                 AggregateOp::Count => Value::Int(count),
-                AggregateOp::Sum => acc.unwrap_or(Value::Int(0)),
+                AggregateOp::Sum => acc.unwrap_or(Value::Int(int_sum.unwrap_or(0))),
                 // min/max over nothing has no value: the condition fails.
                 _ => match acc {
                     Some(v) => v,
