@@ -915,3 +915,51 @@ end
     assert_eq!(result.stats.builtin_calls, 2);
     assert_eq!(result.stats.activations, 4);
 }
+
+/// A variable only a pattern binds and only the join reads is not kept by the activation, yet its
+/// firing shows it: in the trace, in the `because` text and in the bindings, read back from the
+/// fact matched. A variable written in two patterns is kept, and shows the same.
+#[test]
+fn a_pattern_binding_the_actions_do_not_read_is_shown_from_its_fact() {
+    let mut s = run(
+        r#"ruleset e "elided bindings"
+input  h: cards
+input  n: int
+input  pair: ints = "1,1"
+input  m: int = 4
+output r, done
+rule R "r"
+when
+    h(?h)
+    n(?n)
+    ?k = card_count(?h) + ?n
+then
+    assert r(?k)
+because "{?h} and {?n}: {?k}"
+end
+rule Twice "twice"
+when
+    pair(?p)
+    n(?m)
+    m(?m)
+    r(?q)
+    ?q > ?m
+then
+    assert done(?q + 1)
+because "{?p} {?m}"
+end
+"#,
+        &[("h", "AS KD 2C"), ("n", "4")],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["r(7)", "done(8)"]);
+    let trace = s.trace_text().join("\n");
+    assert!(trace.contains("?h=A♠ K♦ 2♣ ?n=4 ?k=7"), "{trace}");
+    assert!(trace.contains("?p=[1, 1] ?m=4 ?q=7"), "{trace}");
+    let fact = s.conclusions()[0].fact;
+    let text = kibitzer::render_tree(&s.explain(fact, kibitzer::ExplainLimits::default()));
+    assert!(text.contains("A♠ K♦ 2♣ and 4: 7"), "{text}");
+    let firing = s.firing(0).unwrap_or_else(|| panic!("a firing"));
+    let vars: Vec<String> = s.firing_vars(firing).iter().map(|v| v.to_string()).collect();
+    assert_eq!(vars, ["[AS KD 2C]", "4", "7"]);
+}

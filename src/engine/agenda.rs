@@ -51,20 +51,23 @@ impl Agenda {
         self.heap.clear();
     }
 
-    /// Adds an activation.
-    pub fn push(&mut self, rule: u32, salience: i32, mask: u64, vars: &[Value], facts: &[(u16, FactId)]) {
+    /// Adds an activation. `elided`: bound slots nothing reads after selection
+    /// (`RulePlan::elided`), kept as placeholders.
+    pub fn push(&mut self, rule: u32, salience: i32, mask: u64, elided: u64, vars: &[Value], facts: &[(u16, FactId)]) {
         let seq = self.acts.len() as u32;
         let v0 = self.values.len() as u32;
         // Only bound slots are copied: an unbound slot holds a stale value of an earlier match,
-        // which nothing reads (the mask says unbound), so a placeholder costs no reference count.
-        // Placeholders first, then each bound value written over its own: one value per branch,
+        // which nothing reads (the mask says unbound), so a placeholder costs no reference count;
+        // nor does an elided one, which nothing reads either.
+        // Placeholders first, then each kept value written over its own: one value per branch,
         // not either one through the stack (which stalled on store forwarding).
+        let keep = mask & !elided;
         self.values.resize(v0 as usize + vars.len(), Value::Int(0));
         for (slot, v) in self.values[v0 as usize..]
             .iter_mut()
             .zip(vars)
             .enumerate()
-            .filter_map(|(i, sv)| (i >= 64 || mask & (1u64 << i) != 0).then_some(sv))
+            .filter_map(|(i, sv)| (i >= 64 || keep & (1u64 << i) != 0).then_some(sv))
         {
             *slot = v.clone();
         }

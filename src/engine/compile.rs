@@ -182,12 +182,67 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
             });
         }
     }
+    let restored = restorable(rule, &join, &select);
     RulePlan {
         join,
         select,
         seeds,
         deferred,
+        elided: restored.iter().fold(0, |m, &(slot, _, _)| m | bit(slot)),
+        restored,
     }
+}
+
+/// The variables an activation need not keep (see `RulePlan::restored`): written once in all the
+/// rule's conditions, as an argument of a join pattern, and read neither by the actions nor by a
+/// condition checked at selection.
+fn restorable(rule: &RuleIr, join: &[u16], select: &[u16]) -> Vec<(Slot, u16, u16)> {
+    let mut read_late = select
+        .iter()
+        .fold(0, |m, &c| m | cond_uses(&rule.conds[c as usize].cond));
+    for a in &rule.actions {
+        match a {
+            Action::Assert { args, .. } => args.iter().for_each(|e| read_late |= expr_slots(e)),
+            Action::Retract { args, .. } => args.iter().for_each(|a| read_late |= pat_slots(a)),
+            Action::Halt => {}
+        }
+    }
+    // Slots some condition binds (or may bind) other than as a join pattern's argument.
+    let mut bound_elsewhere = 0;
+    // How many join pattern arguments are each slot, bare.
+    let mut written = [0u8; 64];
+    for (i, at) in rule.conds.iter().enumerate() {
+        match &at.cond {
+            Cond::Pattern { args, .. } if join.contains(&(i as u16)) => {
+                for a in args {
+                    match a {
+                        PatArg::Var(s) if (*s as usize) < 64 => written[*s as usize] += 1,
+                        other => bound_elsewhere |= pat_slots(other),
+                    }
+                }
+            }
+            Cond::Test(_) => {}
+            Cond::Bind { slot, .. } | Cond::In { slot, .. } => bound_elsewhere |= bit(*slot),
+            Cond::CallOut { outputs, .. } => outputs.iter().for_each(|a| bound_elsewhere |= pat_slots(a)),
+            Cond::WhatIf { args, .. } => args.iter().for_each(|a| bound_elsewhere |= pat_slots(a)),
+            other => bound_elsewhere |= cond_binds(other),
+        }
+    }
+    let mut out = Vec::new();
+    for &c in join {
+        let Cond::Pattern { args, .. } = &rule.conds[c as usize].cond else {
+            continue;
+        };
+        for (pos, a) in args.iter().enumerate() {
+            if let PatArg::Var(s) = a {
+                let own = bit(*s);
+                if own != 0 && written[*s as usize] == 1 && (bound_elsewhere | read_late) & own == 0 {
+                    out.push((*s, c, pos as u16));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The tests a seed's join starts with that read a single variable the seed pattern binds from

@@ -176,6 +176,16 @@ pub struct RulePlan {
     /// explanation is asked for (`Session::firing_vars`). A binding has exactly one value, so
     /// leaving it out changes no match; a run that is never explained never pays for its words.
     pub deferred: Vec<u16>,
+    /// Variables a join pattern binds that nothing reads once the rule is selected — not the
+    /// actions, not a negation or aggregate — as (slot, pattern condition, argument position):
+    /// an activation keeps no copy of their values (for a card group or list, no shared count
+    /// raised per activation and lowered at the next run). An explanation reads them back from
+    /// the fact the firing matched there (`Session::firing_vars`), where the join read them. Only
+    /// a variable written once, in one pattern, and bound nowhere else: its value is then that
+    /// argument of that fact whichever pattern the join started from.
+    pub restored: Vec<(Slot, u16, u16)>,
+    /// The slots of `restored`, as bits.
+    pub elided: u64,
 }
 
 /// The join order for one positive pattern receiving a new fact.

@@ -870,6 +870,7 @@ impl Session {
             frame.facts.push((seed.cond, fact));
             let nvars = rule.var_names.len();
             let salience = rule.salience;
+            let elided = prog.plans[rule_idx as usize].elided;
             let steps = PlanSteps {
                 conds: &rule.conds,
                 order: &seed.rest,
@@ -877,7 +878,7 @@ impl Session {
                 made: first_call.zip(trigger.again).map(|(c, at)| (at, &shared_solutions[c])),
             };
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
-                agenda.push(rule_idx, salience, fr.mask, &fr.vars[..nvars], &fr.facts);
+                agenda.push(rule_idx, salience, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
                 Ok(Flow::Continue)
             };
             let res = match first_call {
@@ -942,7 +943,14 @@ impl Session {
             FactId::MAX,
             &mut self.frame,
             &mut |_, fr| {
-                agenda.push(rule_idx, rule.salience, fr.mask, &fr.vars[..nvars], &fr.facts);
+                agenda.push(
+                    rule_idx,
+                    rule.salience,
+                    fr.mask,
+                    plan.elided,
+                    &fr.vars[..nvars],
+                    &fr.facts,
+                );
                 Ok(Flow::Continue)
             },
         );
@@ -1055,11 +1063,22 @@ impl Session {
         ) else {
             return (Cow::Borrowed(recorded), f.mask);
         };
-        if plan.deferred.is_empty() {
+        if plan.deferred.is_empty() && plan.restored.is_empty() {
             return (Cow::Borrowed(recorded), f.mask);
         }
         let mut vars = recorded.to_vec();
         let mut mask = f.mask;
+        // The pattern-bound values the activation did not keep, from the facts matched there
+        // (working memory keeps every fact's arguments until the next run, retracted or not).
+        let facts = self.firing_facts(f);
+        for &(slot, cond, pos) in &plan.restored {
+            let fact = facts.iter().find(|(c, _)| *c == cond).map(|(_, id)| *id);
+            if let (Some(v), Some(fact)) = (vars.get_mut(slot as usize), fact) {
+                if let Some(arg) = self.mem.args_of(fact).get(pos as usize) {
+                    *v = arg.clone();
+                }
+            }
+        }
         for &c in &plan.deferred {
             let Some(Cond::Bind { slot, expr }) = rule.conds.get(c as usize).map(|at| &at.cond) else {
                 continue;
