@@ -660,3 +660,28 @@ fn bench_quick_runs() {
         assert!(last.contains(name), "{last}");
     }
 }
+
+/// `passes=N` values the sample exactly N times (for instruction counts that compare), and a
+/// count that is not a number is an error, not a default.
+#[test]
+fn bench_passes_value_the_sample_exactly_so_often() {
+    let w = kibitzer::games::workloads()
+        .into_iter()
+        .find(|w| w.name == "durak")
+        .expect("a durak workload");
+    let run = |passes: &str| {
+        let mut last = String::new();
+        let result = (w.run)(
+            &kibitzer::games::BenchOptions {
+                quick: true,
+                args: vec![("passes".into(), passes.into())],
+            },
+            &mut |l: &str| last = l.to_string(),
+        );
+        result.map(|()| last)
+    };
+    let last = run("2").unwrap_or_else(|e| panic!("{e}"));
+    assert!(last.starts_with("hand_values=1024 hand_values_per_s="), "{last}");
+    let err = run("two").err().unwrap_or_default();
+    assert!(err.contains("passes=two"), "{err}");
+}
