@@ -216,7 +216,9 @@ fn restorable(rule: &RuleIr, join: &[u16], select: &[u16]) -> Vec<(Slot, u16, u1
             Cond::Pattern { args, .. } if join.contains(&(i as u16)) => {
                 for a in args {
                     match a {
-                        PatArg::Var(s) if (*s as usize) < 64 => written[*s as usize] += 1,
+                        PatArg::Var(s) if (*s as usize) < 64 => {
+                            written[*s as usize] = written[*s as usize].saturating_add(1)
+                        }
                         other => bound_elsewhere |= pat_slots(other),
                     }
                 }
