@@ -641,8 +641,8 @@ fn arena_smoke() {
     assert!((arena.run)(&bad, &mut |_| {}).is_err());
 }
 
-#[test]
-fn bench_quick_runs() {
+/// Runs `kibitzer bench durak --quick` with these settings; its last line.
+fn bench_last_line(args: &[(&str, &str)]) -> Result<String, String> {
     let w = kibitzer::games::workloads()
         .into_iter()
         .find(|w| w.name == "durak")
@@ -651,11 +651,16 @@ fn bench_quick_runs() {
     (w.run)(
         &kibitzer::games::BenchOptions {
             quick: true,
-            args: vec![],
+            args: args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         },
         &mut |l: &str| last = l.to_string(),
-    )
-    .unwrap();
+    )?;
+    Ok(last)
+}
+
+#[test]
+fn bench_quick_runs() {
+    let last = bench_last_line(&[]).unwrap_or_else(|e| panic!("{e}"));
     for name in ["hand_values_per_s=", "decisions_per_s=", "games_per_s=", "cores="] {
         assert!(last.contains(name), "{last}");
     }
@@ -665,23 +670,8 @@ fn bench_quick_runs() {
 /// count that is not a number is an error, not a default.
 #[test]
 fn bench_passes_value_the_sample_exactly_so_often() {
-    let w = kibitzer::games::workloads()
-        .into_iter()
-        .find(|w| w.name == "durak")
-        .expect("a durak workload");
-    let run = |passes: &str| {
-        let mut last = String::new();
-        let result = (w.run)(
-            &kibitzer::games::BenchOptions {
-                quick: true,
-                args: vec![("passes".into(), passes.into())],
-            },
-            &mut |l: &str| last = l.to_string(),
-        );
-        result.map(|()| last)
-    };
-    let last = run("2").unwrap_or_else(|e| panic!("{e}"));
+    let last = bench_last_line(&[("passes", "2")]).unwrap_or_else(|e| panic!("{e}"));
     assert!(last.starts_with("hand_values=1024 hand_values_per_s="), "{last}");
-    let err = run("two").err().unwrap_or_default();
+    let err = bench_last_line(&[("passes", "two")]).err().unwrap_or_default();
     assert!(err.contains("passes=two"), "{err}");
 }
