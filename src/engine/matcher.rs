@@ -527,35 +527,27 @@ fn solve_other<S: Steps + ?Sized>(
                 count += 1;
                 contributing.extend(fr.facts[depth..].iter().copied());
                 if let Some(v) = value {
-                    if sum && acc.is_none() {
-                        if let Expr::Var(s) = v {
-                            if let Value::Int(q) = fr.vars[*s as usize] {
-                                match int_sum.map_or(Some(q), |p| p.checked_add(q)) {
-                                    Some(total) => {
-                                        int_sum = Some(total);
-                                        return Ok(Flow::Continue);
-                                    }
-                                    // Overflow: the general `+` below raises it.
-                                    None => acc = int_sum.take().map(Value::Int),
-                                }
-                            }
-                        }
-                        if acc.is_none() {
-                            acc = int_sum.take().map(Value::Int);
-                        }
-                    }
                     let x = match v {
                         // The commonest value, `sum ?x { … }`: read in place.
                         Expr::Var(s) => fr.vars[*s as usize].clone(),
                         _ => eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?,
                     };
+                    if sum && acc.is_none() {
+                        if let Value::Int(q) = x {
+                            if let Some(total) = int_sum.map_or(Some(q), |p| p.checked_add(q)) {
+                                int_sum = Some(total);
+                                return Ok(Flow::Continue);
+                            }
+                        }
+                        // Not an integer, or the total would overflow: the general fold goes on
+                        // from the total so far (and raises the overflow).
+                        acc = int_sum.take().map(Value::Int);
+                    }
                     acc = Some(match (acc.take(), op) {
                         (None, _) => x,
-                        (Some(a), AggregateOp::Sum) => match (&a, &x) {
-                            // Integers added here; an overflow or a decimal goes through `+`.
-                            (Value::Int(p), Value::Int(q)) if p.checked_add(*q).is_some() => Value::Int(p + q),
-                            _ => super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?,
-                        },
+                        (Some(a), AggregateOp::Sum) => {
+                            super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?
+                        }
                         (Some(a), AggregateOp::Min) => {
                             if x.compare(&a) == Some(std::cmp::Ordering::Less) {
                                 x
