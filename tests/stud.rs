@@ -271,7 +271,7 @@ fn all_hands_rules_agree_with_native_and_exact_counts() {
                                 let hand = [a, b, c, d, e];
                                 let cards =
                                     kibitzer::Cards::new(hand.iter().filter_map(|&i| kibitzer::Card::from_index(i)), 0);
-                                s.set_input("hand", kibitzer::Value::Cards(std::sync::Arc::new(cards)))
+                                s.set_input("hand", kibitzer::Value::Cards(kibitzer::Shared::local(cards)))
                                     .expect("hand");
                                 s.run().expect("runs");
                                 let cat = s.first_output_arg().and_then(|v| v.as_int()).unwrap_or(0);

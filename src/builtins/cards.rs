@@ -5,21 +5,20 @@
 use super::core::int;
 use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::{parse_card, parse_cards, Card, CardSpec, Cards, NotationError, Suit};
-use crate::engine::value::{Value, ValueType as T};
-use std::sync::Arc;
+use crate::engine::value::{Frozen, Shared, Value, ValueType as T};
 
 /// One of the suit letters `S H D C` (index 0..4, clamped), shared: `suit` answers it for every
 /// card of every hand, and a fresh string each time cost two allocations.
 pub fn suit_letter(index: usize) -> Value {
-    static LETTERS: std::sync::LazyLock<[Value; 4]> =
-        std::sync::LazyLock::new(|| ["S", "H", "D", "C"].map(Value::fixed));
+    static LETTERS: std::sync::LazyLock<Frozen<[Value; 4]>> =
+        std::sync::LazyLock::new(|| Frozen::new(["S", "H", "D", "C"].map(Value::fixed)));
     LETTERS[index.min(3)].clone()
 }
 
 /// One of the suit names `spades hearts diamonds clubs` (index 0..4, clamped), shared.
 pub fn suit_name(index: usize) -> Value {
-    static NAMES: std::sync::LazyLock<[Value; 4]> =
-        std::sync::LazyLock::new(|| ["spades", "hearts", "diamonds", "clubs"].map(Value::fixed));
+    static NAMES: std::sync::LazyLock<Frozen<[Value; 4]>> =
+        std::sync::LazyLock::new(|| Frozen::new(["spades", "hearts", "diamonds", "clubs"].map(Value::fixed)));
     NAMES[index.min(3)].clone()
 }
 
@@ -204,7 +203,7 @@ pub fn register(r: &mut Registry) {
             if c.hidden() == 0 {
                 return Err(BuiltinError::failed("fill_hidden", format!("{c} has no hidden card")));
             }
-            Ok(Value::Cards(Arc::new(c.with_hidden_filled(k))))
+            Ok(Value::Cards(Shared::local(c.with_hidden_filled(k))))
         },
     );
 
@@ -237,7 +236,7 @@ fn parse_cards_input(text: &str, args: &TypeArgs, what: &str) -> Result<Value, N
         hidden_max: hmax.max(0) as usize,
         copies: copies.max(1) as usize,
     };
-    parse_cards(text, &spec, what).map(|c| Value::Cards(Arc::new(c)))
+    parse_cards(text, &spec, what).map(|c| Value::Cards(Shared::new(c)))
 }
 
 #[inline]

@@ -4,10 +4,9 @@
 use super::fail;
 use crate::cards::{Card, Cards};
 use crate::engine::session::Session;
-use crate::engine::value::Value;
+use crate::engine::value::{Shared, Value};
 use crate::library::load_shipped;
 use rayon::prelude::*;
-use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
@@ -78,7 +77,7 @@ pub fn classify_from(session: &mut Session, first: u8, counts: &mut [u64; 9]) ->
                 for e in d + 1..52 {
                     let cards = [first, b, c, d, e].map(|i| Card::from_index(i).unwrap_or_else(|| unreachable!()));
                     session
-                        .set_input_at(hand, Value::Cards(Arc::new(Cards::new(cards, 0))))
+                        .set_input_at(hand, Value::Cards(Shared::local(Cards::new(cards, 0))))
                         .map_err(|e| e.to_string())?;
                     session.run().map_err(|e| e.to_string())?;
                     let cat = session

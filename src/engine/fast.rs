@@ -298,7 +298,11 @@ end
                 .unwrap_or_else(|e| panic!("{e}"));
             for x in &values {
                 for y in &values {
-                    let mut vars = vec![Value::Cards(std::sync::Arc::new(cards.clone())), x.clone(), y.clone()];
+                    let mut vars = vec![
+                        Value::Cards(crate::engine::shared::Shared::new(cards.clone())),
+                        x.clone(),
+                        y.clone(),
+                    ];
                     for c in &rule.conds[3..] {
                         let Cond::Test(e) = &c.cond else { unreachable!() };
                         let general = match eval_test(e, &vars, &[], &mut 0) {

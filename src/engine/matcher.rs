@@ -735,7 +735,7 @@ fn put_arg_slow(argv: &mut Vec<Value>, k: usize, v: &Value) {
 /// The elements an unbound `?v in list` iterates over, as `Value::elements` lists them.
 enum Items {
     List(std::sync::Arc<[Value]>),
-    Cards(std::sync::Arc<crate::cards::Cards>),
+    Cards(crate::engine::shared::Shared<crate::cards::Cards>),
 }
 
 impl Items {

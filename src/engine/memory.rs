@@ -340,8 +340,8 @@ fn hash_value(v: &Value) -> u64 {
 mod tests {
     use super::*;
     use crate::cards::{Card, Cards};
+    use crate::engine::value::Shared;
     use proptest::prelude::*;
-    use std::sync::Arc;
 
     /// A small domain of values with near misses: equal values built apart (strings, lists, card
     /// groups), values that print alike but differ (0.0 and -0.0, 1 and 1.0), empty ones.
@@ -356,8 +356,8 @@ mod tests {
             5 => Value::str("a"),
             6 => Value::str("ab"),
             7 => Value::Card(card(5)),
-            8 => Value::Cards(Arc::new(Cards::new([card(5), card(9)], 0))),
-            9 => Value::Cards(Arc::new(Cards::new([card(9), card(5)], 0))),
+            8 => Value::Cards(Shared::local(Cards::new([card(5), card(9)], 0))),
+            9 => Value::Cards(Shared::new(Cards::new([card(9), card(5)], 0))),
             10 => Value::list([Value::Int(1), Value::Int(2)]),
             _ => Value::list([]),
         }

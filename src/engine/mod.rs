@@ -11,6 +11,7 @@ pub mod matcher;
 pub mod memory;
 pub mod program;
 pub mod session;
+pub mod shared;
 pub mod text;
 pub mod value;
 pub mod whatif;

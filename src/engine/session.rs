@@ -398,13 +398,12 @@ impl Session {
     /// up once.
     ///
     /// ```
-    /// use kibitzer::{load_shipped, parse_card, Cards, Session, Value};
-    /// use std::sync::Arc;
+    /// use kibitzer::{load_shipped, parse_card, Cards, Session, Shared, Value};
     /// let mut session = Session::new(load_shipped("stud").unwrap());
     /// let hand = session.input_index("hand").unwrap();
     /// for text in ["8S TD TS 8H 8C", "AS KS QS JS TS"] {
     ///     let cards = text.split(' ').map(|c| parse_card(c).unwrap());
-    ///     session.set_input_at(hand, Value::Cards(Arc::new(Cards::new(cards, 0)))).unwrap();
+    ///     session.set_input_at(hand, Value::Cards(Shared::local(Cards::new(cards, 0)))).unwrap();
     ///     session.run().unwrap();
     /// }
     /// assert_eq!(session.first_output_arg(), Some(&Value::Int(1)));

@@ -1,5 +1,6 @@
 //! The values facts are made of. Small scalars are stored inline; strings, card groups and lists
-//! are shared behind `Arc`, so copying a binding never copies its payload.
+//! are shared behind a count (`Arc`, or for card groups [`Shared`]), so copying a binding never
+//! copies its payload.
 
 use crate::cards::{Card, Cards};
 use serde_json::Value as Json;
@@ -7,6 +8,8 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+
+pub use super::shared::{Frozen, Shared};
 
 pub use super::text::Text;
 
@@ -17,7 +20,7 @@ pub enum Value {
     Bool(bool),
     Str(Text),
     Card(Card),
-    Cards(Arc<Cards>),
+    Cards(Shared<Cards>),
     List(Arc<[Value]>),
 }
 
@@ -35,12 +38,11 @@ impl Clone for Value {
                 std::mem::forget(t.clone());
             }
             Value::Cards(c) => {
-                // SAFETY: `c` is a live `Arc` (borrowed through `self`): one more count for the
-                // copy made below, which owns it.
-                unsafe { Arc::increment_strong_count(Arc::as_ptr(c)) };
+                std::mem::forget(c.clone());
             }
             Value::List(l) => {
-                // SAFETY: as for `Cards`.
+                // SAFETY: `l` is a live `Arc` (borrowed through `self`): one more count for the
+                // copy made below, which owns it.
                 unsafe { Arc::increment_strong_count(Arc::as_ptr(l)) };
             }
             Value::Int(_) | Value::Num(_) | Value::Bool(_) | Value::Card(_) => {}
@@ -51,9 +53,10 @@ impl Clone for Value {
         // SAFETY: a bitwise copy of a valid value is a valid value (`MaybeUninit` carries the
         // padding bytes without reading them as numbers; the sizes are equal, checked at compile
         // time by `transmute`); the only parts it shares with `self` are the reference-counted
-        // ones, whose count was raised above for the copy (for text, by the clone forgotten
-        // above: `Text::clone` raises the count of shared text and leaves fixed text alone, and
-        // forgetting it keeps that count for the copy).
+        // ones, whose count was raised above for the copy (for text and card groups, by the clone
+        // forgotten above: `Text::clone` raises the count of shared text and leaves fixed text
+        // alone, `Shared::clone` raises the group's count, and forgetting either keeps that count
+        // for the copy).
         unsafe {
             let words = std::ptr::read(self as *const Value as *const std::mem::MaybeUninit<[u64; 3]>);
             std::mem::transmute::<std::mem::MaybeUninit<[u64; 3]>, Value>(words)
@@ -185,6 +188,16 @@ impl Value {
         }
     }
 
+    /// True if every card group in the value is frozen (`Shared`): only such a value may be
+    /// read by several threads.
+    pub fn is_frozen(&self) -> bool {
+        match self {
+            Value::Cards(c) => Shared::is_frozen(c),
+            Value::List(items) => items.iter().all(Value::is_frozen),
+            Value::Int(_) | Value::Num(_) | Value::Bool(_) | Value::Card(_) | Value::Str(_) => true,
+        }
+    }
+
     /// True if both are the same value in memory (the same scalar bits or the same shared
     /// payload): a cheap sufficient test for equality, used to skip copies.
     pub fn same(&self, other: &Value) -> bool {
@@ -194,7 +207,7 @@ impl Value {
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Card(a), Value::Card(b)) => a == b,
             (Value::Str(a), Value::Str(b)) => Text::ptr_eq(a, b),
-            (Value::Cards(a), Value::Cards(b)) => Arc::ptr_eq(a, b),
+            (Value::Cards(a), Value::Cards(b)) => Shared::ptr_eq(a, b),
             (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
@@ -296,7 +309,7 @@ impl PartialEq for Value {
             // One shared value (a literal's string, a hand bound in several places) is itself.
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Card(a), Value::Card(b)) => a == b,
-            (Value::Cards(a), Value::Cards(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Value::Cards(a), Value::Cards(b)) => a == b,
             (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b) || a == b,
             _ => false,
         }
@@ -359,10 +372,12 @@ mod tests {
     #[test]
     fn a_copy_of_any_value_equals_it_and_counts_its_shared_part() {
         let card = Card::from_index(7).unwrap_or_else(|| unreachable!("a card"));
-        let cards = Arc::new(Cards::new([card], 0));
+        let cards = Shared::local(Cards::new([card], 0));
+        let frozen = Shared::new(Cards::new([card, card], 1));
+        let watch_cards = cards.clone();
+        let watch_frozen = frozen.clone();
         let list: Arc<[Value]> = Arc::from(vec![Value::Int(1), Value::str("x")]);
         let text: Arc<str> = Arc::from("shared text");
-        let watch_cards = Arc::downgrade(&cards);
         let watch_list = Arc::downgrade(&list);
         let watch_text = Arc::downgrade(&text);
         let values = vec![
@@ -374,6 +389,7 @@ mod tests {
             Value::Str(Text::shared(text)),
             Value::Cards(cards),
             Value::List(list),
+            Value::Cards(frozen),
         ];
         let copies: Vec<Value> = values.iter().map(Value::clone).collect();
         let more: Vec<Value> = copies.iter().map(Value::clone).collect();
@@ -381,15 +397,15 @@ mod tests {
             assert_eq!(v, c);
             assert_eq!(v.to_string(), c.to_string());
         }
-        assert_eq!(watch_cards.strong_count(), 3);
+        assert_eq!((Shared::count(&watch_cards), Shared::count(&watch_frozen)), (4, 4));
         assert_eq!(watch_list.strong_count(), 3);
         assert_eq!(watch_text.strong_count(), 3);
         drop(values);
         drop(copies);
-        assert_eq!(watch_cards.strong_count(), 1);
-        assert_eq!(more[6], Value::Cards(Arc::new(Cards::new([card], 0))));
+        assert_eq!((Shared::count(&watch_cards), Shared::count(&watch_frozen)), (2, 2));
+        assert_eq!(more[6], Value::Cards(Shared::new(Cards::new([card], 0))));
         drop(more);
-        assert!(watch_cards.upgrade().is_none());
+        assert_eq!((Shared::count(&watch_cards), Shared::count(&watch_frozen)), (1, 1));
         assert!(watch_list.upgrade().is_none());
         assert!(watch_text.upgrade().is_none());
     }

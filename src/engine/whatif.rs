@@ -8,6 +8,7 @@ use super::session::{RunError, Session};
 use super::value::Value;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Where `whatif` finds rule sets other than the one running.
@@ -16,8 +17,10 @@ pub trait Library: Send + Sync {
     fn get(&self, name: &str) -> Option<Arc<Program>>;
 }
 
-/// One output fact of a sub-query: its relation and arguments.
-pub type OutputFact = (Arc<str>, SmallVec<[Value; 4]>);
+/// One output fact of a sub-query: its relation and arguments. Outcomes and names are counted
+/// with `Rc`, not `Arc`: they stay in the session that asked (which, holding values, never
+/// leaves its thread), and a shared count cost an atomic operation per what-if answered.
+pub type OutputFact = (Rc<str>, SmallVec<[Value; 4]>);
 
 /// The conclusions of one sub-query: its output facts, in the order they were asserted.
 #[derive(Debug, Clone, Default)]
@@ -38,7 +41,7 @@ const MEMO_LIMIT: usize = 1 << 18;
 pub(crate) struct MemoEntry {
     site: u32,
     inputs: SmallVec<[Value; 2]>,
-    outcome: Arc<WhatIfOutcome>,
+    outcome: Rc<WhatIfOutcome>,
 }
 
 impl MemoEntry {
@@ -64,15 +67,15 @@ pub(crate) struct Site {
     slots: Option<SmallVec<[u16; 2]>>,
     /// The relation looked at, when it is one of the target's outputs (else nothing matches).
     rel: Option<super::program::RelId>,
-    looked_at: Arc<str>,
+    looked_at: Rc<str>,
 }
 
 /// The shared copy of `name` (added on first use). The list holds the few names `whatif`s use.
-fn intern(names: &mut Vec<Arc<str>>, name: &str) -> Arc<str> {
+fn intern(names: &mut Vec<Rc<str>>, name: &str) -> Rc<str> {
     if let Some(n) = names.iter().find(|n| &***n == name) {
         return n.clone();
     }
-    let n: Arc<str> = Arc::from(name);
+    let n: Rc<str> = Rc::from(name);
     names.push(n.clone());
     n
 }
@@ -102,7 +105,7 @@ pub struct WhatIfRunner {
     /// only on the program.
     pub(crate) sites: Vec<Option<Site>>,
     /// Relation names the outcomes refer to, each stored once for the runner's lifetime.
-    pub(crate) names: Vec<Arc<str>>,
+    pub(crate) names: Vec<Rc<str>>,
     #[allow(clippy::vec_box)] // sessions are large and move in and out of the pool by pointer
     pub(crate) pool: Vec<Box<Session>>,
     /// Sub-queries asked, and how many the memo answered.
@@ -133,7 +136,7 @@ impl WhatIfRunner {
         inputs: &[(&str, Value)],
         current: &Program,
         params: &[Value],
-    ) -> Result<Arc<WhatIfOutcome>, RunError> {
+    ) -> Result<Rc<WhatIfOutcome>, RunError> {
         self.asked += 1;
         let hash = memo_hash(site, inputs);
         if let Some(hit) = self
@@ -169,7 +172,7 @@ impl WhatIfRunner {
             {
                 sub.for_each_fact(*rel, |args| facts.push((looked_at.clone(), SmallVec::from(args))));
             }
-            Arc::new(WhatIfOutcome {
+            Rc::new(WhatIfOutcome {
                 facts,
                 fired: r.stats.fired,
             })

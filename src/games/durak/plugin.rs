@@ -10,9 +10,8 @@
 use super::cards::{Card as DCard, Deck, Suit as DSuit};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::{parse_card, Card, Cards, NotationError, Suit};
-use crate::engine::value::{Value, ValueType as T};
+use crate::engine::value::{Shared, Value, ValueType as T};
 use crate::games::{Arena, Workload};
-use std::sync::Arc;
 
 /// Registers durak's built-ins and input types.
 pub fn register(r: &mut Registry) {
@@ -83,7 +82,7 @@ pub fn register(r: &mut Registry) {
         |a| {
             let h = cards_arg(&a[0], "durak.without", 1)?;
             let c = card_arg(&a[1], "durak.without", 2)?;
-            Ok(Value::Cards(Arc::new(Cards::new(
+            Ok(Value::Cards(Shared::local(Cards::new(
                 h.cards().iter().copied().filter(|x| *x != c),
                 0,
             ))))
@@ -98,7 +97,7 @@ pub fn register(r: &mut Registry) {
             let x = cards_arg(&a[0], "durak.union", 1)?;
             let y = cards_arg(&a[1], "durak.union", 2)?;
             let mask = x.mask();
-            Ok(Value::Cards(Arc::new(Cards::new(
+            Ok(Value::Cards(Shared::local(Cards::new(
                 x.cards()
                     .iter()
                     .copied()
@@ -141,7 +140,7 @@ pub fn register(r: &mut Registry) {
         "every card on the table (attack and defence cards)",
         |a| {
             let t = table_arg(&a[0], "durak.table_cards")?;
-            Ok(Value::Cards(Arc::new(Cards::new(
+            Ok(Value::Cards(Shared::local(Cards::new(
                 t.iter().flat_map(|(x, d)| std::iter::once(*x).chain(*d)),
                 0,
             ))))

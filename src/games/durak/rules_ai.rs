@@ -9,7 +9,7 @@ use super::view::{PlayerView, Role};
 use crate::cards::{Card, Cards, Suit};
 use crate::engine::program::Program;
 use crate::engine::session::Session;
-use crate::engine::value::Value;
+use crate::engine::value::{Shared, Value};
 use std::sync::Arc;
 
 /// The engine's card for a durak card.
@@ -32,7 +32,7 @@ pub fn from_card(c: Card) -> Option<DCard> {
 
 /// A card set as the engine's card group (cards in index order).
 pub fn cards_value(set: CardSet) -> Value {
-    Value::Cards(Arc::new(Cards::new(set.iter().map(to_card), 0)))
+    Value::Cards(Shared::local(Cards::new(set.iter().map(to_card), 0)))
 }
 
 fn suit_value(s: DSuit) -> Value {

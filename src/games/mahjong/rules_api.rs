@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use crate::builtins::registry::{InputType, TypeArgs};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::NotationError;
-use crate::engine::value::{Text, Value, ValueType as T};
+use crate::engine::value::{Frozen, Text, Value, ValueType as T};
 
 use super::call::call_options;
 use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};
@@ -25,11 +25,13 @@ use super::win::{is_win, waits, WinForm};
 // ---- values ---------------------------------------------------------------------------------------
 
 fn tile_values() -> &'static [Value] {
-    static V: OnceLock<Vec<Value>> = OnceLock::new();
+    static V: OnceLock<Frozen<Vec<Value>>> = OnceLock::new();
     V.get_or_init(|| {
-        Tile::all()
-            .map(|t| Value::Str(Text::interned(&t.to_string())))
-            .collect()
+        Frozen::new(
+            Tile::all()
+                .map(|t| Value::Str(Text::interned(&t.to_string())))
+                .collect(),
+        )
     })
 }
 

@@ -9,9 +9,8 @@
 use super::{describe, equity, rank5, Situation};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::{Card, Cards};
-use crate::engine::value::{Value, ValueType as T};
+use crate::engine::value::{Shared, Value, ValueType as T};
 use crate::games::{Arena, Workload};
-use std::sync::Arc;
 
 /// Registers stud's built-ins.
 pub fn register(r: &mut Registry) {
@@ -184,11 +183,14 @@ fn deals(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
     }
     let visible_theirs: Vec<Card> = theirs.cards().to_vec();
     subsets(&plan.unseen, plan.need_mine, 0, &mut |extra_mine| {
-        let my_hand = Value::Cards(Arc::new(Cards::new(mine.cards().iter().chain(extra_mine).copied(), 0)));
+        let my_hand = Value::Cards(Shared::local(Cards::new(
+            mine.cards().iter().chain(extra_mine).copied(),
+            0,
+        )));
         let taken = extra_mine.iter().fold(0u64, |m, c| m | 1u64 << c.index());
         subsets(&plan.unseen, plan.need_theirs, taken, &mut |extra_theirs| {
             let their_hand = Cards::new(visible_theirs.iter().chain(extra_theirs).copied(), 0);
-            o.push(&[my_hand.clone(), Value::Cards(Arc::new(their_hand))]);
+            o.push(&[my_hand.clone(), Value::Cards(Shared::local(their_hand))]);
         });
     });
     Ok(())
