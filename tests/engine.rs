@@ -963,3 +963,54 @@ end
     let vars: Vec<String> = s.firing_vars(firing).iter().map(|v| v.to_string()).collect();
     assert_eq!(vars, ["[AS KD 2C]", "4", "7"]);
 }
+
+/// Threads share a compiled rule set (`kibitzer batch`), so every card group and list it keeps
+/// must be counted atomically (frozen), while the lists a run makes are local to its thread.
+#[test]
+fn every_list_and_card_group_a_rule_set_keeps_is_frozen_and_a_runs_own_are_not() {
+    let rules = r#"
+ruleset t "t"
+input  hand: cards(0..5) = "AS KS"
+input  n: int = 0
+output out, pair
+param  weights = [1, [2, 3]]
+const  names = ["a", "b"]
+rule A "a"
+when
+    hand(?h)
+    n(?n)
+    ?n in [0, 1]
+    [?n, 2] != [[5]]
+    ?w = weights[1]
+then
+    assert out([?n, ?w], names)
+    assert pair([?n, 1])
+because "{?n}"
+end
+"#;
+    let mut programs = vec![load_text("t.rules", rules).unwrap_or_else(|e| panic!("{e}"))];
+    for name in kibitzer::library::shipped_names() {
+        programs.push(kibitzer::load_shipped(&name).unwrap_or_else(|e| panic!("{name}: {e}")));
+    }
+    for p in &programs {
+        let (mut lists, mut groups, mut unfrozen) = (0, 0, Vec::new());
+        p.each_kept_value(&mut |v| {
+            lists += matches!(v, kibitzer::Value::List(_)) as usize;
+            groups += matches!(v, kibitzer::Value::Cards(_)) as usize;
+            if !v.is_frozen() {
+                unfrozen.push(v.to_string());
+            }
+        });
+        assert!(unfrozen.is_empty(), "{}: {unfrozen:?}", p.name);
+        if p.name == "t" {
+            // The parameter and the constant (its use in `out`); the default hand. List literals
+            // in rules are built as they run (`[?n, 2]`), the constant ones too (`[0, 1]`).
+            assert_eq!((lists, groups), (2, 1));
+        }
+    }
+    let mut s = Session::new(programs[0].clone());
+    s.run().expect("runs");
+    let made = s.facts_of("pair");
+    assert_eq!(made.len(), 1);
+    assert!(!made[0][0].is_frozen(), "a list a rule makes is local to its thread");
+}

@@ -85,7 +85,7 @@ impl Drop for Args<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
+    use crate::engine::shared::Shared;
 
     /// Lent values are read in place and their shared counts untouched; owned ones are dropped
     /// with the list; a built-in cloning a lent value counts its clone; past 64 items every
@@ -94,39 +94,35 @@ mod tests {
     fn lent_arguments_are_read_in_place_and_owned_ones_dropped() {
         let list = Value::list([1, 2, 3].map(Value::Int));
         let Value::List(shared) = &list else { unreachable!() };
-        let owned: Arc<[Value]> = Arc::from(vec![Value::Int(7)]);
+        let owned = Shared::local_slice([Value::Int(7)]);
         {
             let mut args = Args::new();
             args.lend(&list);
             args.own(Value::List(owned.clone()));
             args.lend(&list);
-            assert_eq!(Arc::strong_count(shared), 1, "lending copies no count");
-            assert_eq!(Arc::strong_count(&owned), 2);
+            assert_eq!(Shared::count(shared), 1, "lending copies no count");
+            assert_eq!(Shared::count(&owned), 2);
             let slice = args.as_slice();
             assert_eq!(slice.len(), 3);
             assert_eq!(slice[0], list);
             assert_eq!(slice[1], Value::List(owned.clone()));
             let kept = slice[2].clone();
-            assert_eq!(Arc::strong_count(shared), 2, "a clone of a lent value is counted");
+            assert_eq!(Shared::count(shared), 2, "a clone of a lent value is counted");
             drop(kept);
         }
-        assert_eq!(
-            Arc::strong_count(shared),
-            1,
-            "the lent value is not dropped with the list"
-        );
-        assert_eq!(Arc::strong_count(&owned), 1, "the owned value is dropped with the list");
+        assert_eq!(Shared::count(shared), 1, "the lent value is not dropped with the list");
+        assert_eq!(Shared::count(&owned), 1, "the owned value is dropped with the list");
 
         let many: Vec<Value> = (0..70).map(|_| list.clone()).collect();
-        assert_eq!(Arc::strong_count(shared), 71);
+        assert_eq!(Shared::count(shared), 71);
         {
             let mut args = Args::new();
             for v in &many {
                 args.lend(v);
             }
             assert_eq!(args.as_slice().len(), 70);
-            assert_eq!(Arc::strong_count(shared), 77, "the six past the 64th are copies");
+            assert_eq!(Shared::count(shared), 77, "the six past the 64th are copies");
         }
-        assert_eq!(Arc::strong_count(shared), 71);
+        assert_eq!(Shared::count(shared), 71);
     }
 }

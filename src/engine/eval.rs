@@ -72,13 +72,13 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
         Expr::Var(s) => vars[*s as usize].clone(),
         Expr::Param(i) => params[*i as usize].clone(),
         Expr::List(items) => {
-            // Built inline, then copied once into the shared list (a `Vec` would be a second
-            // allocation: `Arc<[T]>::from(Vec)` allocates anew and copies).
+            // Built inline, then moved once into the shared list (a `Vec` would be a second
+            // allocation).
             let mut out: SmallVec<[Value; 4]> = SmallVec::new();
             for i in items {
                 out.push(operand(i, vars, params, calls)?.into_owned());
             }
-            Value::List(Arc::from(out.as_slice()))
+            Value::list(out)
         }
         Expr::Call { builtin, args, direct } => {
             *calls += 1;

@@ -734,7 +734,7 @@ fn put_arg_slow(argv: &mut Vec<Value>, k: usize, v: &Value) {
 
 /// The elements an unbound `?v in list` iterates over, as `Value::elements` lists them.
 enum Items {
-    List(std::sync::Arc<[Value]>),
+    List(crate::engine::shared::Shared<[Value]>),
     Cards(crate::engine::shared::Shared<crate::cards::Cards>),
 }
 

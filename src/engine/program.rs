@@ -450,6 +450,64 @@ impl Program {
     }
 
     /// The parameter values as declared.
+    /// Calls `f` with every value the program holds as written in the rule file: input defaults,
+    /// parameters, and the constants in the rules' conditions and actions (the pre-decoded and
+    /// shared forms copy these). All must be frozen (see the `Send` impl above).
+    pub fn each_kept_value(&self, f: &mut dyn FnMut(&Value)) {
+        fn expr(e: &Expr, f: &mut dyn FnMut(&Value)) {
+            match e {
+                Expr::Const(v) => f(v),
+                Expr::Var(_) | Expr::Param(_) => {}
+                Expr::List(items) | Expr::Call { args: items, .. } => items.iter().for_each(|e| expr(e, f)),
+                Expr::Unary(_, a) => expr(a, f),
+                Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+                    expr(a, f);
+                    expr(b, f);
+                }
+            }
+        }
+        fn args(list: &[PatArg], f: &mut dyn FnMut(&Value)) {
+            for a in list {
+                if let PatArg::Expr(e) = a {
+                    expr(e, f);
+                }
+            }
+        }
+        fn conds(list: &[CondAt], f: &mut dyn FnMut(&Value)) {
+            for c in list {
+                match &c.cond {
+                    Cond::Pattern { args: a, .. } => args(a, f),
+                    Cond::Test(e) | Cond::Bind { expr: e, .. } | Cond::In { list: e, .. } => expr(e, f),
+                    Cond::CallOut { inputs, outputs, .. } => {
+                        inputs.iter().for_each(|e| expr(e, f));
+                        args(outputs, f);
+                    }
+                    Cond::Not { body } => conds(body, f),
+                    Cond::Aggregate { value, body, .. } => {
+                        value.iter().for_each(|e| expr(e, f));
+                        conds(body, f);
+                    }
+                    Cond::WhatIf { inputs, args: a, .. } => {
+                        inputs.iter().for_each(|(_, e)| expr(e, f));
+                        args(a, f);
+                    }
+                }
+            }
+        }
+        self.inputs.iter().filter_map(|i| i.default.as_ref()).for_each(&mut *f);
+        self.params.iter().for_each(|p| f(&p.value));
+        for rule in &self.rules {
+            conds(&rule.conds, f);
+            for a in &rule.actions {
+                match a {
+                    Action::Assert { args: e, .. } => e.iter().for_each(|e| expr(e, f)),
+                    Action::Retract { args: a, .. } => args(a, f),
+                    Action::Halt => {}
+                }
+            }
+        }
+    }
+
     pub fn default_params(&self) -> Vec<Value> {
         self.params.iter().map(|p| p.value.clone()).collect()
     }

@@ -1,25 +1,28 @@
-//! `Shared<T>`: the reference-counted pointer behind a value's card group, counted without atomic
-//! operations when the group never leaves the thread that made it.
+//! `Shared<T>`: the reference-counted pointer behind a value's card group or list, counted without
+//! atomic operations when it never leaves the thread that made it.
 //!
 //! Why: a card group is copied into every binding, activation, fact and what-if input it reaches,
 //! and with `Arc` each copy and each drop was a `lock`-prefixed operation, ~6 ns on the machines
 //! measured. Sampling a stud seed query found a fifth of its time on the instruction after one
 //! (`docs/performance.md`, fourteenth session), nearly all of it on the hands `stud.deals` makes.
 //!
-//! A group is either **frozen** or **local**, fixed by how it was made:
-//! * frozen ([`Shared::new`]): counted with atomic operations, like an `Arc`. Everything a
-//!   compiled rule set holds (literals, parameters, input defaults) is frozen, and a `Program` is
-//!   shared by the threads of `kibitzer batch`.
-//! * local ([`Shared::local`]): counted with plain loads and stores. Made only by built-ins while a
-//!   query runs (`stud.deals`, `durak.without`, …), for groups that live in that query's session.
+//! A group (or list) is either **frozen** or **local**:
+//! * frozen ([`Shared::new`], [`Shared::freeze`]): counted with atomic operations, like an `Arc`.
+//!   Everything a compiled rule set holds (literals, parameters, input defaults) is frozen, and a
+//!   `Program` is shared by the threads of `kibitzer batch`.
+//! * local ([`Shared::local`], [`Shared::local_slice`]): counted with plain loads and stores. Made
+//!   while a query runs (`stud.deals`, `durak.without`, a list a rule builds), for values that
+//!   live in that query's session.
 //!
 //! Soundness rests on the type system: `Shared` (hence `Value`) is neither `Send` nor `Sync`, so no
 //! local group can reach another thread except through an `unsafe impl`. There are two:
-//! `Program`'s, whose values are all frozen (it is built from the rule file's text before any query
-//! runs, and nothing makes a local group there), and [`Frozen`]'s, for static tables, which checks
-//! that its values are frozen. The mode is the top bit of the count, set when the group is made
-//! and never changed, so reading it is never racy.
+//! `Program`'s, whose values are all frozen (`lang::check` freezes every value it puts in one), and
+//! [`Frozen`]'s, for static tables, which checks that its values are frozen. The mode is the top
+//! bit of the count; a local group becomes frozen only on the one thread that can reach it, and a
+//! frozen group's bit never changes, so reading it is never racy.
 
+use smallvec::SmallVec;
+use std::alloc::Layout;
 use std::marker::PhantomData;
 use std::ops::Deref;
 use std::ptr::NonNull;
@@ -30,7 +33,9 @@ const FROZEN: usize = 1 << (usize::BITS - 1);
 /// More copies than this abort the process, as `Arc` does (a count must never reach `FROZEN`).
 const MOST: usize = FROZEN >> 1;
 
-struct Inner<T> {
+/// `repr(C)`: a list's allocation is laid out by hand (`slice_with_count`), count first.
+#[repr(C)]
+struct Inner<T: ?Sized> {
     /// Copies alive, with `FROZEN` for a frozen group. Atomic for both modes, so that reading the
     /// mode bit is defined behaviour; a local group's count is read and written with plain moves.
     count: AtomicUsize,
@@ -38,7 +43,7 @@ struct Inner<T> {
 }
 
 /// A shared, immutable `T` (see the module comment).
-pub struct Shared<T> {
+pub struct Shared<T: ?Sized> {
     ptr: NonNull<Inner<T>>,
     /// Owns an `Inner<T>`; the raw pointer also makes `Shared` neither `Send` nor `Sync`.
     _owns: PhantomData<Inner<T>>,
@@ -65,7 +70,52 @@ impl<T> Shared<T> {
             _owns: PhantomData,
         }
     }
+}
 
+impl<T> Shared<[T]> {
+    /// A local list of `items`.
+    pub fn local_slice(items: impl IntoIterator<Item = T>) -> Shared<[T]> {
+        Shared::slice_with_count(items, 1)
+    }
+
+    /// A frozen list of `items`.
+    pub fn frozen_slice(items: impl IntoIterator<Item = T>) -> Shared<[T]> {
+        Shared::slice_with_count(items, FROZEN | 1)
+    }
+
+    /// One allocation: the count, then the items moved in (gathered inline first: an iterator's
+    /// length is only a hint, and the allocation's size must be exact).
+    fn slice_with_count(items: impl IntoIterator<Item = T>, count: usize) -> Shared<[T]> {
+        let mut items: SmallVec<[T; 8]> = items.into_iter().collect();
+        let n = items.len();
+        // The items already fit in memory, so their array's layout cannot overflow.
+        let array = Layout::array::<T>(n).unwrap_or_else(|_| std::process::abort());
+        let (layout, offset) = Layout::new::<AtomicUsize>()
+            .extend(array)
+            .unwrap_or_else(|_| std::process::abort());
+        let layout = layout.pad_to_align();
+        // SAFETY: `layout` is that of `Inner<[T]>` with `n` items (`repr(C)`: the count at 0, the
+        // items at `offset`, the size padded to the alignment — what `Layout::for_value` gives
+        // back when `Box::from_raw` frees it). The count and each item are written before the
+        // pointer is made; the items are moved (bit-copied, then forgotten by `set_len(0)`).
+        unsafe {
+            let mem = std::alloc::alloc(layout);
+            if mem.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            mem.cast::<AtomicUsize>().write(AtomicUsize::new(count));
+            std::ptr::copy_nonoverlapping(items.as_ptr(), mem.add(offset).cast::<T>(), n);
+            items.set_len(0);
+            let fat = std::ptr::slice_from_raw_parts_mut(mem.cast::<T>(), n) as *mut Inner<[T]>;
+            Shared {
+                ptr: NonNull::new_unchecked(fat),
+                _owns: PhantomData,
+            }
+        }
+    }
+}
+
+impl<T: ?Sized> Shared<T> {
     fn inner(&self) -> &Inner<T> {
         // SAFETY: `ptr` came from `Box::leak` and stays allocated while any copy (this one
         // included) is alive.
@@ -74,7 +124,18 @@ impl<T> Shared<T> {
 
     /// True if both are copies of the same group.
     pub fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
-        a.ptr == b.ptr
+        std::ptr::addr_eq(a.ptr.as_ptr(), b.ptr.as_ptr())
+    }
+
+    /// Makes a local group frozen (counted atomically from now on), so a `Program` may hold it.
+    /// Sound on any group this thread can reach: a local one is reachable from this thread only,
+    /// and a frozen one is left as it is.
+    pub fn freeze(this: &Shared<T>) {
+        let count = &this.inner().count;
+        let n = count.load(Ordering::Relaxed);
+        if n & FROZEN == 0 {
+            count.store(n | FROZEN, Ordering::Relaxed);
+        }
     }
 
     /// True for a frozen group.
@@ -88,7 +149,7 @@ impl<T> Shared<T> {
     }
 }
 
-impl<T> Clone for Shared<T> {
+impl<T: ?Sized> Clone for Shared<T> {
     /// Local: a plain increment, inline (it is on every copied binding). Frozen: out of line.
     #[inline(always)]
     fn clone(&self) -> Shared<T> {
@@ -107,7 +168,7 @@ impl<T> Clone for Shared<T> {
     }
 }
 
-impl<T> Shared<T> {
+impl<T: ?Sized> Shared<T> {
     /// The rest of `clone`: one more copy of a frozen group (or of a local one past `MOST`).
     #[inline(never)]
     fn count_frozen_copy(&self) {
@@ -144,7 +205,7 @@ impl<T> Shared<T> {
     }
 }
 
-impl<T> Drop for Shared<T> {
+impl<T: ?Sized> Drop for Shared<T> {
     /// Local and not the last copy: a plain decrement, inline. Otherwise out of line.
     #[inline(always)]
     fn drop(&mut self) {
@@ -158,7 +219,7 @@ impl<T> Drop for Shared<T> {
     }
 }
 
-impl<T> Deref for Shared<T> {
+impl<T: ?Sized> Deref for Shared<T> {
     type Target = T;
 
     fn deref(&self) -> &T {
@@ -166,33 +227,33 @@ impl<T> Deref for Shared<T> {
     }
 }
 
-impl<T> AsRef<T> for Shared<T> {
+impl<T: ?Sized> AsRef<T> for Shared<T> {
     fn as_ref(&self) -> &T {
         self
     }
 }
 
-impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
+impl<T: ?Sized + std::fmt::Debug> std::fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         T::fmt(self, f)
     }
 }
 
-impl<T: std::fmt::Display> std::fmt::Display for Shared<T> {
+impl<T: ?Sized + std::fmt::Display> std::fmt::Display for Shared<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         T::fmt(self, f)
     }
 }
 
-impl<T: PartialEq> PartialEq for Shared<T> {
+impl<T: ?Sized + PartialEq> PartialEq for Shared<T> {
     fn eq(&self, other: &Shared<T>) -> bool {
         Shared::ptr_eq(self, other) || **self == **other
     }
 }
 
-impl<T: Eq> Eq for Shared<T> {}
+impl<T: ?Sized + Eq> Eq for Shared<T> {}
 
-impl<T: std::hash::Hash> std::hash::Hash for Shared<T> {
+impl<T: ?Sized + std::hash::Hash> std::hash::Hash for Shared<T> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         T::hash(self, state)
     }
@@ -262,6 +323,43 @@ mod tests {
     }
 
     #[test]
+    fn a_list_holds_its_items_and_drops_them_with_its_last_copy() {
+        for local in [false, true] {
+            let drops = Rc::new(std::cell::Cell::new(0));
+            let items = (0..11).map(|_| Watched(drops.clone()));
+            let list = if local {
+                Shared::local_slice(items)
+            } else {
+                Shared::frozen_slice(items)
+            };
+            assert_eq!((list.len(), Shared::is_frozen(&list)), (11, !local));
+            let copy = list.clone();
+            drop(list);
+            assert_eq!((Shared::count(&copy), drops.get()), (1, 0));
+            drop(copy);
+            assert_eq!(drops.get(), 11, "local: {local}");
+        }
+        let empty: Shared<[String]> = Shared::local_slice([]);
+        assert!(empty.is_empty());
+        let units = Shared::local_slice([(); 5]);
+        assert_eq!(units.len(), 5);
+        let wide = Shared::local_slice([1u128, 2, 3]);
+        assert_eq!(&wide[..], &[1, 2, 3]);
+    }
+
+    #[test]
+    fn a_frozen_group_keeps_its_count_and_stays_frozen() {
+        let local = Shared::local(7);
+        let copy = local.clone();
+        Shared::freeze(&copy);
+        assert!(Shared::is_frozen(&local));
+        assert_eq!(Shared::count(&local), 2);
+        Shared::freeze(&local);
+        drop(copy);
+        assert_eq!((Shared::count(&local), *local), (1, 7));
+    }
+
+    #[test]
     fn equal_contents_are_equal_groups() {
         let a = Shared::local(vec![1, 2]);
         let b = Shared::new(vec![1, 2]);
@@ -281,6 +379,9 @@ mod tests {
         assert!(!Value::list([Value::Int(1), local.clone()]).is_frozen());
         let table = Frozen::new(vec![frozen, Value::fixed("x")]);
         assert_eq!(table.len(), 2);
-        assert!(std::panic::catch_unwind(|| Frozen::new([local])).is_err());
+        let unfit = local.clone();
+        assert!(std::panic::catch_unwind(|| Frozen::new([unfit])).is_err());
+        let nested = Value::list([Value::list([local.clone()])]).frozen();
+        assert!(nested.is_frozen() && local.is_frozen(), "frozen to the bottom");
     }
 }

@@ -1,13 +1,12 @@
 //! The values facts are made of. Small scalars are stored inline; strings, card groups and lists
-//! are shared behind a count (`Arc`, or for card groups [`Shared`]), so copying a binding never
-//! copies its payload.
+//! are shared behind a count (`Text`; [`Shared`], atomic only where threads share the value), so
+//! copying a binding never copies its payload.
 
 use crate::cards::{Card, Cards};
 use serde_json::Value as Json;
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
 pub use super::shared::{Frozen, Shared};
 
@@ -21,7 +20,7 @@ pub enum Value {
     Str(Text),
     Card(Card),
     Cards(Shared<Cards>),
-    List(Arc<[Value]>),
+    List(Shared<[Value]>),
 }
 
 impl Clone for Value {
@@ -41,9 +40,7 @@ impl Clone for Value {
                 std::mem::forget(c.clone());
             }
             Value::List(l) => {
-                // SAFETY: `l` is a live `Arc` (borrowed through `self`): one more count for the
-                // copy made below, which owns it.
-                unsafe { Arc::increment_strong_count(Arc::as_ptr(l)) };
+                std::mem::forget(l.clone());
             }
             Value::Int(_) | Value::Num(_) | Value::Bool(_) | Value::Card(_) => {}
         }
@@ -53,10 +50,10 @@ impl Clone for Value {
         // SAFETY: a bitwise copy of a valid value is a valid value (`MaybeUninit` carries the
         // padding bytes without reading them as numbers; the sizes are equal, checked at compile
         // time by `transmute`); the only parts it shares with `self` are the reference-counted
-        // ones, whose count was raised above for the copy (for text and card groups, by the clone
-        // forgotten above: `Text::clone` raises the count of shared text and leaves fixed text
-        // alone, `Shared::clone` raises the group's count, and forgetting either keeps that count
-        // for the copy).
+        // ones, whose count was raised above for the copy, by the clone forgotten above
+        // (`Text::clone` raises the count of shared text and leaves fixed text alone,
+        // `Shared::clone` raises the group's or list's count, and forgetting the clone keeps that
+        // count for the copy).
         unsafe {
             let words = std::ptr::read(self as *const Value as *const std::mem::MaybeUninit<[u64; 3]>);
             std::mem::transmute::<std::mem::MaybeUninit<[u64; 3]>, Value>(words)
@@ -113,13 +110,28 @@ impl Value {
         Value::Str(Text::fixed(s))
     }
 
-    /// A list value.
-    ///
-    /// Short lists (the common case: ranks of a hand) are gathered inline and copied once into
-    /// the shared allocation, instead of a `Vec` that `Arc<[T]>` would allocate and copy again.
+    /// A list value, local to this thread (`Shared`): what built-ins and rules make while a
+    /// query runs. A value a `Program` keeps is made `frozen` first.
     pub fn list(items: impl IntoIterator<Item = Value>) -> Value {
-        let items: smallvec::SmallVec<[Value; 8]> = items.into_iter().collect();
-        Value::List(Arc::from(items.as_slice()))
+        Value::List(Shared::local_slice(items))
+    }
+
+    /// The value with every card group and list in it frozen: fit for a `Program`, which the
+    /// threads of `kibitzer batch` share.
+    pub fn frozen(self) -> Value {
+        self.freeze_in_place();
+        self
+    }
+
+    fn freeze_in_place(&self) {
+        match self {
+            Value::Cards(c) => Shared::freeze(c),
+            Value::List(items) => {
+                Shared::freeze(items);
+                items.iter().for_each(Value::freeze_in_place);
+            }
+            Value::Int(_) | Value::Num(_) | Value::Bool(_) | Value::Card(_) | Value::Str(_) => {}
+        }
     }
 
     /// A copy made field by field: numbers are rebuilt from their payload, shared values cloned.
@@ -188,12 +200,12 @@ impl Value {
         }
     }
 
-    /// True if every card group in the value is frozen (`Shared`): only such a value may be
-    /// read by several threads.
+    /// True if every card group and list in the value is frozen (`Shared`): only such a value
+    /// may be read by several threads.
     pub fn is_frozen(&self) -> bool {
         match self {
             Value::Cards(c) => Shared::is_frozen(c),
-            Value::List(items) => items.iter().all(Value::is_frozen),
+            Value::List(items) => Shared::is_frozen(items) && items.iter().all(Value::is_frozen),
             Value::Int(_) | Value::Num(_) | Value::Bool(_) | Value::Card(_) | Value::Str(_) => true,
         }
     }
@@ -208,7 +220,7 @@ impl Value {
             (Value::Card(a), Value::Card(b)) => a == b,
             (Value::Str(a), Value::Str(b)) => Text::ptr_eq(a, b),
             (Value::Cards(a), Value::Cards(b)) => Shared::ptr_eq(a, b),
-            (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b),
+            (Value::List(a), Value::List(b)) => Shared::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -220,7 +232,7 @@ impl Value {
             // One shared list (a fact's argument bound and matched again) equals itself: every
             // element is `loose_eq` to itself, a decimal NaN included (its bits are equal).
             (Value::List(a), Value::List(b)) => {
-                Arc::ptr_eq(a, b) || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.loose_eq(y)))
+                Shared::ptr_eq(a, b) || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.loose_eq(y)))
             }
             _ => self == other,
         }
@@ -310,7 +322,7 @@ impl PartialEq for Value {
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Card(a), Value::Card(b)) => a == b,
             (Value::Cards(a), Value::Cards(b)) => a == b,
-            (Value::List(a), Value::List(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Value::List(a), Value::List(b)) => a == b,
             _ => false,
         }
     }
@@ -376,10 +388,10 @@ mod tests {
         let frozen = Shared::new(Cards::new([card, card], 1));
         let watch_cards = cards.clone();
         let watch_frozen = frozen.clone();
-        let list: Arc<[Value]> = Arc::from(vec![Value::Int(1), Value::str("x")]);
-        let text: Arc<str> = Arc::from("shared text");
-        let watch_list = Arc::downgrade(&list);
-        let watch_text = Arc::downgrade(&text);
+        let list = Shared::local_slice([Value::Int(1), Value::str("x")]);
+        let watch_list = list.clone();
+        let text: std::sync::Arc<str> = std::sync::Arc::from("shared text");
+        let watch_text = std::sync::Arc::downgrade(&text);
         let values = vec![
             Value::Int(-5),
             Value::Num(2.5),
@@ -398,15 +410,16 @@ mod tests {
             assert_eq!(v.to_string(), c.to_string());
         }
         assert_eq!((Shared::count(&watch_cards), Shared::count(&watch_frozen)), (4, 4));
-        assert_eq!(watch_list.strong_count(), 3);
+        assert_eq!(Shared::count(&watch_list), 4);
         assert_eq!(watch_text.strong_count(), 3);
         drop(values);
         drop(copies);
         assert_eq!((Shared::count(&watch_cards), Shared::count(&watch_frozen)), (2, 2));
+        assert_eq!(Shared::count(&watch_list), 2);
         assert_eq!(more[6], Value::Cards(Shared::new(Cards::new([card], 0))));
         drop(more);
         assert_eq!((Shared::count(&watch_cards), Shared::count(&watch_frozen)), (1, 1));
-        assert!(watch_list.upgrade().is_none());
+        assert_eq!(Shared::count(&watch_list), 1);
         assert!(watch_text.upgrade().is_none());
     }
 }

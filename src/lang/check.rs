@@ -176,7 +176,8 @@ impl<'a> Checker<'a> {
             }
             let default = match &inp.default {
                 Some(AstLiteral::Str(s)) => match (ty.parse)(s, &args, &inp.name.name) {
-                    Ok(v) => Some(v),
+                    // Frozen: the program keeps it, and threads share programs (`Shared`).
+                    Ok(v) => Some(v.frozen()),
                     Err(e) => {
                         self.error(inp.span, format!("default of `{}`: {e}", inp.name.name));
                         None
@@ -917,6 +918,7 @@ pub fn literal_value(l: &AstLiteral) -> Value {
         AstLiteral::Num(n) => Value::Num(*n),
         AstLiteral::Str(s) => Value::Str(crate::engine::value::Text::interned(s)),
         AstLiteral::Bool(b) => Value::Bool(*b),
-        AstLiteral::List(items) => Value::list(items.iter().map(literal_value)),
+        // Frozen: a literal is kept by the program, which threads share (`Shared`).
+        AstLiteral::List(items) => Value::list(items.iter().map(literal_value)).frozen(),
     }
 }

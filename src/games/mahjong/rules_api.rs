@@ -46,12 +46,12 @@ pub fn tile_value(t: Tile) -> Value {
 /// reference-count increment per tile). `Value::list` would gather copies first and then copy
 /// them again, and a position's seen tiles are a hundred strings.
 pub fn tiles_value(counts: &Counts) -> Value {
-    Value::List(tiles_of(counts).into_iter().map(tile_value).collect())
+    Value::list(tiles_of(counts).into_iter().map(tile_value))
 }
 
 /// Some tiles as a list value, in the order given.
 pub fn tile_list(tiles: &[Tile]) -> Value {
-    Value::List(tiles.iter().map(|&t| tile_value(t)).collect())
+    Value::list(tiles.iter().map(|&t| tile_value(t)))
 }
 
 /// Melds as a rule value: the list of their canonical strings.
