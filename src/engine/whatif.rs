@@ -36,19 +36,24 @@ pub const MAX_WHATIF_DEPTH: usize = 6;
 /// Memo entries kept before the memo is cleared.
 const MEMO_LIMIT: usize = 1 << 18;
 
-/// A remembered sub-query: the `whatif` condition that asked it (its site), the input values in
-/// the order written, and what it concluded. The site fixes the rule set and the relation.
+/// A remembered sub-query: the `whatif` condition that asked it (its site), where its input
+/// values (in the order written) are in the runner's `memo_inputs`, and what it concluded. The
+/// site fixes the rule set and the relation.
+///
+/// Small and flat: built inline and moved as a block, a larger entry (its inputs kept inline)
+/// stalled on store forwarding each time one was added.
 pub(crate) struct MemoEntry {
     site: u32,
-    inputs: SmallVec<[Value; 2]>,
+    inputs: (u32, u32),
     outcome: Rc<WhatIfOutcome>,
 }
 
 impl MemoEntry {
-    fn matches(&self, site: u32, inputs: &[(&str, Value)]) -> bool {
+    fn matches(&self, site: u32, inputs: &[(&str, Value)], kept: &[Value]) -> bool {
+        let (start, end) = (self.inputs.0 as usize, self.inputs.1 as usize);
         self.site == site
-            && self.inputs.len() == inputs.len()
-            && self.inputs.iter().zip(inputs).all(|(v, (_, w))| v == w)
+            && end - start == inputs.len()
+            && kept[start..end].iter().zip(inputs).all(|(v, (_, w))| v == w)
     }
 }
 
@@ -101,6 +106,8 @@ pub struct WhatIfRunner {
     /// Remembered sub-queries by `memo_hash`; entries with equal hashes share a bucket.
     pub(crate) memo: FxHashMap<u64, SmallVec<[MemoEntry; 1]>>,
     pub(crate) memo_len: usize,
+    /// The remembered sub-queries' input values, entry after entry.
+    pub(crate) memo_inputs: Vec<Value>,
     /// The `whatif` conditions resolved so far, by site number. Kept across runs: a site depends
     /// only on the program.
     pub(crate) sites: Vec<Option<Site>>,
@@ -119,6 +126,7 @@ impl WhatIfRunner {
     /// Forgets remembered outcomes (at the start of a fresh query).
     pub fn reset(&mut self) {
         self.memo.clear();
+        self.memo_inputs.clear();
         self.memo_len = 0;
         self.asked = 0;
         self.memo_hits = 0;
@@ -139,10 +147,11 @@ impl WhatIfRunner {
     ) -> Result<Rc<WhatIfOutcome>, RunError> {
         self.asked += 1;
         let hash = memo_hash(site, inputs);
+        let kept = &self.memo_inputs;
         if let Some(hit) = self
             .memo
             .get(&hash)
-            .and_then(|bucket| bucket.iter().find(|e| e.matches(site, inputs)))
+            .and_then(|bucket| bucket.iter().find(|e| e.matches(site, inputs, kept)))
         {
             self.memo_hits += 1;
             return Ok(hit.outcome.clone());
@@ -163,29 +172,39 @@ impl WhatIfRunner {
         let result = given.and_then(|()| sub.run());
         let outcome = result.map(|r| {
             self.sub_fired += r.stats.fired + r.stats.whatif_fired;
-            let mut facts = SmallVec::new();
-            if let Some(Some(Site {
-                rel: Some(rel),
-                looked_at,
-                ..
-            })) = self.sites.get(site as usize)
-            {
-                sub.for_each_fact(*rel, |args| facts.push((looked_at.clone(), SmallVec::from(args))));
-            }
-            Rc::new(WhatIfOutcome {
-                facts,
+            // Filled where it lives: the outcome is a few hundred bytes, and one built aside and
+            // moved in stalled on store forwarding.
+            let mut outcome = Rc::new(WhatIfOutcome {
+                facts: SmallVec::new(),
                 fired: r.stats.fired,
-            })
+            });
+            if let (
+                Some(Some(Site {
+                    rel: Some(rel),
+                    looked_at,
+                    ..
+                })),
+                Some(filled),
+            ) = (self.sites.get(site as usize), Rc::get_mut(&mut outcome))
+            {
+                sub.for_each_fact(*rel, |args| {
+                    filled.facts.push((looked_at.clone(), SmallVec::from(args)))
+                });
+            }
+            outcome
         });
         self.pool.push(sub);
         let outcome = outcome?;
         if self.memo_len >= MEMO_LIMIT {
             self.memo.clear();
+            self.memo_inputs.clear();
             self.memo_len = 0;
         }
+        let start = self.memo_inputs.len() as u32;
+        self.memo_inputs.extend(inputs.iter().map(|(_, v)| v.clone()));
         let entry = MemoEntry {
             site,
-            inputs: inputs.iter().map(|(_, v)| v.clone()).collect(),
+            inputs: (start, self.memo_inputs.len() as u32),
             outcome: outcome.clone(),
         };
         self.memo.entry(hash).or_default().push(entry);
