@@ -21,6 +21,7 @@
 //! bit of the count; a local group becomes frozen only on the one thread that can reach it, and a
 //! frozen group's bit never changes, so reading it is never racy.
 
+use super::value::Value;
 use smallvec::SmallVec;
 use std::alloc::Layout;
 use std::marker::PhantomData;
@@ -33,7 +34,7 @@ const FROZEN: usize = 1 << (usize::BITS - 1);
 /// More copies than this abort the process, as `Arc` does (a count must never reach `FROZEN`).
 const MOST: usize = FROZEN >> 1;
 
-/// `repr(C)`: a list's allocation is laid out by hand (`slice_with_count`), count first.
+/// `repr(C)`: a list's allocation is laid out by hand (`local_slice`), count first.
 #[repr(C)]
 struct Inner<T: ?Sized> {
     /// Copies alive, with `FROZEN` for a frozen group. Atomic for both modes, so that reading the
@@ -73,19 +74,11 @@ impl<T> Shared<T> {
 }
 
 impl<T> Shared<[T]> {
-    /// A local list of `items`.
-    pub fn local_slice(items: impl IntoIterator<Item = T>) -> Shared<[T]> {
-        Shared::slice_with_count(items, 1)
-    }
-
-    /// A frozen list of `items`.
-    pub fn frozen_slice(items: impl IntoIterator<Item = T>) -> Shared<[T]> {
-        Shared::slice_with_count(items, FROZEN | 1)
-    }
-
+    /// A local list of `items` (frozen, if need be, with its items by `Value::frozen`).
+    ///
     /// One allocation: the count, then the items moved in (gathered inline first: an iterator's
     /// length is only a hint, and the allocation's size must be exact).
-    fn slice_with_count(items: impl IntoIterator<Item = T>, count: usize) -> Shared<[T]> {
+    pub fn local_slice(items: impl IntoIterator<Item = T>) -> Shared<[T]> {
         let mut items: SmallVec<[T; 8]> = items.into_iter().collect();
         let n = items.len();
         // The items already fit in memory, so their array's layout cannot overflow.
@@ -103,7 +96,7 @@ impl<T> Shared<[T]> {
             if mem.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
-            mem.cast::<AtomicUsize>().write(AtomicUsize::new(count));
+            mem.cast::<AtomicUsize>().write(AtomicUsize::new(1));
             std::ptr::copy_nonoverlapping(items.as_ptr(), mem.add(offset).cast::<T>(), n);
             items.set_len(0);
             let fat = std::ptr::slice_from_raw_parts_mut(mem.cast::<T>(), n) as *mut Inner<[T]>;
@@ -259,16 +252,23 @@ impl<T: ?Sized + std::hash::Hash> std::hash::Hash for Shared<T> {
     }
 }
 
-/// Values other threads may read: a static table, a compiled rule set's constants. Made only of
-/// frozen parts (checked when wrapped), so sharing them is as safe as sharing `Arc`s.
+/// A static table of values other threads may read (suit letters, tile names): a list or an array
+/// of values, all frozen (checked when wrapped), so sharing it is as safe as sharing `Arc`s.
 pub struct Frozen<T>(T);
 
-impl<T: AsRef<[super::value::Value]>> Frozen<T> {
+/// The tables a `Frozen` may hold: values only (sealed: no other type can be added outside).
+mod table {
+    pub trait Table: AsRef<[super::Value]> {}
+    impl Table for Vec<super::Value> {}
+    impl<const N: usize> Table for [super::Value; N] {}
+}
+
+impl<T: table::Table> Frozen<T> {
     /// Wraps `values`, every one of which must be frozen (a programming error otherwise: the
     /// tables wrapped are built from fixed text, never from a query's values).
     pub fn new(values: T) -> Frozen<T> {
         assert!(
-            values.as_ref().iter().all(super::value::Value::is_frozen),
+            values.as_ref().iter().all(Value::is_frozen),
             "a value shared by threads must be frozen"
         );
         Frozen(values)
@@ -283,11 +283,12 @@ impl<T> Deref for Frozen<T> {
     }
 }
 
-// SAFETY: every card group a `Frozen` holds is frozen (checked by `Frozen::new`), hence counted
-// with atomic operations like an `Arc`; the other parts of a value are `Send` and `Sync`.
-unsafe impl<T> Send for Frozen<T> {}
+// SAFETY: a `Frozen` is made only by `new`, of values only, every card group and list in them
+// frozen (checked), hence counted with atomic operations like an `Arc`; the other parts of a value
+// are `Send` and `Sync`.
+unsafe impl<T: table::Table> Send for Frozen<T> {}
 // SAFETY: as for `Send`.
-unsafe impl<T> Sync for Frozen<T> {}
+unsafe impl<T: table::Table> Sync for Frozen<T> {}
 
 #[cfg(test)]
 mod tests {
@@ -327,11 +328,10 @@ mod tests {
         for local in [false, true] {
             let drops = Rc::new(std::cell::Cell::new(0));
             let items = (0..11).map(|_| Watched(drops.clone()));
-            let list = if local {
-                Shared::local_slice(items)
-            } else {
-                Shared::frozen_slice(items)
-            };
+            let list = Shared::local_slice(items);
+            if !local {
+                Shared::freeze(&list);
+            }
             assert_eq!((list.len(), Shared::is_frozen(&list)), (11, !local));
             let copy = list.clone();
             drop(list);
@@ -372,7 +372,6 @@ mod tests {
     #[test]
     fn only_frozen_values_may_be_shared_by_threads() {
         use crate::cards::Cards;
-        use crate::engine::value::Value;
         let frozen = Value::Cards(Shared::new(Cards::new([], 0)));
         let local = Value::Cards(Shared::local(Cards::new([], 0)));
         assert!(frozen.is_frozen() && !local.is_frozen());
