@@ -164,6 +164,7 @@ mod tests {
             black_box(best_split(&v.hand, &v.melds, &v.visible));
         });
         let mut player = RulePlayer::new("mahjong", load_shipped("mahjong").unwrap());
+        super::super::shanten::forget_capped_memo();
         time("rules", &mut |v| {
             black_box(player.decide_turn(v).unwrap());
         });

@@ -216,7 +216,26 @@ pub(super) fn capped_suit_dist_keyed(
 /// Only targets of at most `max_sets` sets are worked out (the sets the hand still needs beside
 /// its called melds); larger ones read as impossible (60). No shanten reads them: a min-plus fold
 /// towards `max_sets` sets never takes more than `max_sets` from one suit.
+///
+/// On x86-64 the DP moves a state's whole distance array at once, through a fixed list of moves
+/// per rank (`sse2::capped_suit_dist`: half the time, and a turn with called melds asks dozens of
+/// these); elsewhere, and as the tests' oracle, it goes state by state.
 pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool, max_sets: usize) -> Dist {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86-64 baseline, so every x86-64 CPU has it.
+        unsafe { sse2::capped_suit_dist(held, caps, sequences, max_sets) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        capped_suit_dist_by_state(held, caps, sequences, max_sets)
+    }
+}
+
+/// [`capped_suit_dist`] state by state: the state is the sequences still open (started one and
+/// two ranks back), the sets placed (open sequences included) and whether the pair is placed.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn capped_suit_dist_by_state(held: &[u8], caps: &[u8], sequences: bool, max_sets: usize) -> Dist {
     const INF: u8 = u8::MAX;
     let max_sets = max_sets.min(4);
     let len = held.len();
@@ -286,6 +305,138 @@ pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool, max_se
         }
     }
     out
+}
+
+/// One move of the capped DP at a rank: from open sequences `from` = 5·o2 + o1 to `to` =
+/// 5·o1 + new, placing `sets` sets (new sequences and a triplet), the pair when `pair`, and
+/// needing `need` copies of the rank.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[derive(Clone, Copy)]
+struct DpStep {
+    from: u8,
+    to: u8,
+    sets: u8,
+    pair: bool,
+    need: u8,
+}
+
+/// The DP's moves at a rank with `cap` copies available (0–4), sequences startable or not,
+/// towards targets of at most `max_sets` sets (open sequences count among them, so states with
+/// more open are never entered): worked out once, the same for every hand.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn dp_steps(cap: usize, can_start: bool, max_sets: usize) -> &'static [DpStep] {
+    static STEPS: std::sync::OnceLock<Vec<Vec<DpStep>>> = std::sync::OnceLock::new();
+    let all = STEPS.get_or_init(|| {
+        let mut all = Vec::new();
+        for (cap, can_start, max_sets) in (0..=4usize).flat_map(|c| {
+            [false, true]
+                .into_iter()
+                .flat_map(move |s| (0..=4usize).map(move |m| (c, s, m)))
+        }) {
+            let mut steps = Vec::new();
+            for o2 in 0..=cap.min(max_sets) {
+                for o1 in 0..=cap.min(max_sets) - o2 {
+                    let open = o2 + o1;
+                    let room = cap - open;
+                    for new_seq in 0..=if can_start { room } else { 0 } {
+                        for trip in 0..=usize::from(room >= new_seq + 3) {
+                            for pair in [false, true] {
+                                let need = open + new_seq + 3 * trip + 2 * usize::from(pair);
+                                if need <= cap && o1 + new_seq <= max_sets && new_seq + trip <= max_sets {
+                                    steps.push(DpStep {
+                                        from: (5 * o2 + o1) as u8,
+                                        to: (5 * o1 + new_seq) as u8,
+                                        sets: (new_seq + trip) as u8,
+                                        pair,
+                                        need: need as u8,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            all.push(steps);
+        }
+        all
+    });
+    &all[(2 * cap.min(4) + usize::from(can_start)) * 5 + max_sets.min(4)]
+}
+
+/// The capped DP with each open-sequence state's whole distance array in one SSE2 register:
+/// lane `2m + p` is the fewest tiles to add for `m` sets and `p` pairs so far (255: unreachable;
+/// lanes past four sets fall off the end unread). Placing sets moves lanes up by whole bytes,
+/// placing the pair moves the pairless lanes up by one, and a step is a saturating add and a
+/// minimum.
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::super::tables::{Dist, TARGETS};
+    use std::arch::x86_64::*;
+
+    #[target_feature(enable = "sse2")]
+    pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool, max_sets: usize) -> Dist {
+        let max_sets = max_sets.min(4);
+        let len = held.len();
+        let none = _mm_set1_epi8(-1);
+        // cost[5 * o2 + o1]: sequences opened two ranks back (o2) and one rank back (o1).
+        let mut cost = [none; 25];
+        cost[0] = _mm_insert_epi16::<0>(none, 0xFF00);
+        for (rank, &held_here) in held.iter().enumerate() {
+            let mut next = [none; 25];
+            let cap = caps.get(rank).copied().unwrap_or(4).min(4) as usize;
+            let have = held_here.min(4);
+            let can_start = sequences && rank + 2 < len;
+            // The same steps for every rank with these copies: no branch depends on the costs.
+            for step in super::dp_steps(cap, can_start, max_sets) {
+                let from = cost[step.from as usize];
+                let moved = if step.pair { with_pair(from) } else { from };
+                let add = _mm_set1_epi8(step.need.saturating_sub(have) as i8);
+                let to = &mut next[step.to as usize];
+                *to = _mm_min_epu8(*to, _mm_adds_epu8(with_sets(moved, step.sets), add));
+            }
+            cost = next;
+        }
+        let mut last = [0u8; 16];
+        // SAFETY: `last` is 16 writable bytes; the store has no alignment requirement.
+        unsafe { _mm_storeu_si128(last.as_mut_ptr().cast(), cost[0]) };
+        let mut out = [60u8; TARGETS];
+        for sets in 0..=max_sets {
+            for pair in 0..2 {
+                out[2 * sets + pair] = last[2 * sets + pair].min(60);
+            }
+        }
+        // "At least m sets" equals "exactly m" (drop sets), but keep the array monotone anyway.
+        for sets in (0..4).rev() {
+            for pair in 0..2 {
+                out[2 * sets + pair] = out[2 * sets + pair].min(out[2 * (sets + 1) + pair]);
+            }
+        }
+        out
+    }
+
+    /// Every target with `sets` more sets placed: lane `2m + p` moves to `2(m + sets) + p`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn with_sets(x: __m128i, sets: u8) -> __m128i {
+        // The lanes shifted in are zero; all-ones shifted down the other way fills them.
+        let ones = _mm_set1_epi8(-1);
+        match sets {
+            0 => x,
+            1 => _mm_or_si128(_mm_slli_si128::<2>(x), _mm_srli_si128::<14>(ones)),
+            2 => _mm_or_si128(_mm_slli_si128::<4>(x), _mm_srli_si128::<12>(ones)),
+            3 => _mm_or_si128(_mm_slli_si128::<6>(x), _mm_srli_si128::<10>(ones)),
+            _ => _mm_or_si128(_mm_slli_si128::<8>(x), _mm_srli_si128::<8>(ones)),
+        }
+    }
+
+    /// Every pairless target with the pair placed: lane `2m` moves to `2m + 1`; lanes that
+    /// already hold the pair have nowhere to go.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn with_pair(x: __m128i) -> __m128i {
+        let even = _mm_set1_epi16(0x00FF);
+        _mm_or_si128(_mm_slli_si128::<1>(_mm_and_si128(x, even)), even)
+    }
 }
 
 /// The table distances of suit `suit` (0–2 numbered, 3 honours) for a suit key.
@@ -449,6 +600,62 @@ pub(super) fn pairs_shanten(full: u32, half: u32) -> i8 {
 mod tests {
     use super::super::notation::{parse_counts, parse_melds};
     use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        #[test]
+        fn the_capped_dp_agrees_with_the_state_by_state_one(
+            held in proptest::collection::vec(0u8..=4, 9),
+            caps in proptest::collection::vec(0u8..=4, 9),
+            honours in proptest::bool::ANY,
+            max_sets in 0usize..=5,
+        ) {
+            let len = if honours { 7 } else { 9 };
+            let held: Vec<u8> = held[..len].iter().zip(&caps).map(|(&h, &c)| h.min(c)).collect();
+            let caps = &caps[..len];
+            proptest::prop_assert_eq!(
+                capped_suit_dist(&held, caps, !honours, max_sets),
+                capped_suit_dist_by_state(&held, caps, !honours, max_sets)
+            );
+        }
+    }
+
+    #[test]
+    fn the_capped_dp_agrees_on_every_held_count_of_a_capped_suit() {
+        // Every held vector of a 9-rank suit with at most 14 tiles, under a pong, a kong and a
+        // chow's caps, for every sets limit a hand can have beside its melds.
+        let cap_sets: [[u8; 9]; 3] = [
+            [4, 4, 1, 4, 4, 4, 4, 4, 4],
+            [4, 4, 4, 4, 0, 4, 4, 4, 4],
+            [3, 3, 3, 4, 4, 4, 4, 4, 4],
+        ];
+        let mut held = [0u8; 9];
+        let mut checked = 0;
+        for key in 0..5u32.pow(9) {
+            let mut k = key;
+            for h in held.iter_mut() {
+                *h = (k % 5) as u8;
+                k /= 5;
+            }
+            if held.iter().map(|&h| h as u32).sum::<u32>() > 11 || key % 7 != 0 {
+                continue;
+            }
+            for caps in &cap_sets {
+                if held.iter().zip(caps).any(|(h, c)| h > c) {
+                    continue;
+                }
+                for max_sets in 1..=3 {
+                    assert_eq!(
+                        capped_suit_dist(&held, caps, true, max_sets),
+                        capped_suit_dist_by_state(&held, caps, true, max_sets),
+                        "{held:?} {caps:?} {max_sets}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+    }
 
     fn sh(text: &str) -> i8 {
         shanten(&parse_counts(text).unwrap(), &[])
