@@ -51,6 +51,7 @@ pub(super) fn discard_options_with(
     let mut out = Vec::new();
     let probe = DrawnProbe::new(counts, melds);
     let own_whole = own_counts(counts, melds);
+    let shapes = split.map(Split::tile_shapes);
     for tile in Tile::all() {
         let d = tile.index();
         if counts[d] == 0 {
@@ -77,7 +78,7 @@ pub(super) fn discard_options_with(
             useful_kinds: useful.into_iter().map(|(t, _)| t).collect(),
             useful_live,
             waits: ready_waits,
-            shape: split.and_then(|s| s.shape_of(tile)).unwrap_or(TileShape::Single),
+            shape: shapes.and_then(|s| s[d]).unwrap_or(TileShape::Single),
         });
     }
     out

@@ -317,9 +317,9 @@ impl Player for StrongPlayer {
         let key = |o: &DiscardOption| (o.shanten_after, std::cmp::Reverse(o.useful_live));
         if let Some(top) = options.iter().map(key).min() {
             if options.iter().filter(|o| key(o) == top).count() > 1 {
-                let split = best_split(&view.hand, &view.melds, &view.visible);
+                let shapes = best_split(&view.hand, &view.melds, &view.visible).tile_shapes();
                 for o in options.iter_mut() {
-                    o.shape = split.shape_of(o.tile).unwrap_or(TileShape::Single);
+                    o.shape = shapes[o.tile.index()].unwrap_or(TileShape::Single);
                 }
             }
         }

@@ -13,7 +13,7 @@ use serde::Serialize;
 use smallvec::SmallVec;
 
 use super::meld::Meld;
-use super::tile::{tile_count, tiles_of, Counts, Tile};
+use super::tile::{tile_count, tiles_of, Counts, Tile, KINDS};
 use super::win::own_counts;
 
 /// The kind of a block of a split.
@@ -131,17 +131,27 @@ pub struct Split {
 impl Split {
     /// The weakest block a kind appears in (what discarding one copy would break).
     pub fn shape_of(&self, tile: Tile) -> Option<TileShape> {
-        self.blocks
-            .iter()
-            .filter(|b| b.tiles().contains(&tile))
-            .map(|b| match b.kind {
+        self.tile_shapes()[tile.index()]
+    }
+
+    /// [`Split::shape_of`] for every kind at once, in one pass over the blocks: a discard search
+    /// asks it of every kind held.
+    pub fn tile_shapes(&self) -> [Option<TileShape>; KINDS] {
+        let mut shapes = [None; KINDS];
+        for b in &self.blocks {
+            let shape = match b.kind {
                 BlockKind::Sequence | BlockKind::Triplet => TileShape::Set,
                 BlockKind::Pair => TileShape::Pair,
                 BlockKind::Adjacent => TileShape::Adjacent,
                 BlockKind::Gapped => TileShape::Gapped,
                 BlockKind::Single => TileShape::Single,
-            })
-            .min()
+            };
+            for t in b.tiles() {
+                let slot: &mut Option<TileShape> = &mut shapes[t.index()];
+                *slot = Some(slot.map_or(shape, |s| s.min(shape)));
+            }
+        }
+        shapes
     }
 }
 
@@ -455,6 +465,35 @@ mod tests {
             .collect::<Vec<_>>()
             .join(" ");
         (text, s.block_shanten)
+    }
+
+    #[test]
+    fn every_kinds_shape_is_its_weakest_block() {
+        for hand in [
+            "1122334m EEESSS C",
+            "1111m 2345m 79m EES",
+            "13579m 2468m EE",
+            "123456789m 11p 5s P",
+        ] {
+            let split = best_split(&parse_counts(hand).unwrap(), &[], &NO_TILES);
+            let shapes = split.tile_shapes();
+            for tile in Tile::all() {
+                let weakest = split
+                    .blocks
+                    .iter()
+                    .filter(|b| b.tiles().contains(&tile))
+                    .map(|b| match b.kind {
+                        BlockKind::Sequence | BlockKind::Triplet => TileShape::Set,
+                        BlockKind::Pair => TileShape::Pair,
+                        BlockKind::Adjacent => TileShape::Adjacent,
+                        BlockKind::Gapped => TileShape::Gapped,
+                        BlockKind::Single => TileShape::Single,
+                    })
+                    .min();
+                assert_eq!(shapes[tile.index()], weakest, "{hand}: {tile}");
+                assert_eq!(split.shape_of(tile), weakest);
+            }
+        }
     }
 
     #[test]
