@@ -369,22 +369,35 @@ fn hand_melds_visible(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>, Cou
     ))
 }
 
-fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-    const N: &str = "mahjong.deal";
-    let (hand, melds, visible) = hand_melds_visible(N, a)?;
-    let offered = counts_arg(N, 4, &a[3])?;
-    let drawn = counts_arg(N, 5, &a[4])?;
+/// A position read and checked: what `mahjong.deal` and `mahjong.about` both start from.
+struct Position {
+    hand: Counts,
+    melds: Vec<Meld>,
+    visible: Counts,
+    offered: Counts,
+    drawn: Counts,
+    size: HandSize,
+    /// Visible and offered tiles, with every pin and bamboo copy when `only_two_suits`.
+    seen: Counts,
+    /// A two-player position: no pin or bamboo tile anywhere, so none is in play.
+    only_two_suits: bool,
+}
+
+fn read_position(name: &str, a: &[Value]) -> Result<Position, BuiltinError> {
+    let (hand, melds, visible) = hand_melds_visible(name, a)?;
+    let offered = counts_arg(name, 4, &a[3])?;
+    let drawn = counts_arg(name, 5, &a[4])?;
     let own_melds = meld_counts(&melds);
-    check_copies(&[&hand, &own_melds, &visible, &offered]).map_err(|e| failed(N, e))?;
-    let size = hand_size(&hand, melds.len()).map_err(|e| failed(N, e))?;
+    check_copies(&[&hand, &own_melds, &visible, &offered]).map_err(|e| failed(name, e))?;
+    let size = hand_size(&hand, melds.len()).map_err(|e| failed(name, e))?;
     let n_offered = tile_count(&offered);
     let n_drawn = tile_count(&drawn);
     if n_offered > 1 || n_drawn > 1 {
-        return Err(failed(N, "at most one offered and one drawn tile"));
+        return Err(failed(name, "at most one offered and one drawn tile"));
     }
     if n_offered == 1 && size != HandSize::Waiting {
         return Err(failed(
-            N,
+            name,
             format!(
                 "a tile is offered to a hand of {} tiles: a call needs the waiting hand ({})",
                 tile_count(&hand),
@@ -395,59 +408,83 @@ fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     if n_drawn == 1 {
         if size != HandSize::Drawn {
             return Err(failed(
-                N,
+                name,
                 "a drawn tile is given but the hand has not drawn (13 − 3 per meld tiles)",
             ));
         }
         if let Some(d) = (0..KINDS).find(|&i| drawn[i] > 0) {
             if hand[d] == 0 {
                 return Err(failed(
-                    N,
+                    name,
                     format!("the drawn tile {} is not in the hand", tiles_of(&drawn)[0]),
                 ));
             }
         }
     }
-    let mut about = format!(
-        "{} tiles in hand: {}",
-        tile_count(&hand),
-        format_tiles(&tiles_of(&hand))
-    );
-    if !melds.is_empty() {
-        let _ = write!(
-            about,
-            "; called {}",
-            melds.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
-        );
-    }
-    let seen = tile_count(&visible);
-    if seen > 0 {
-        let _ = write!(about, "; {seen} tiles seen elsewhere");
-    }
-    if n_drawn == 1 {
-        let _ = write!(about, "; just drew {}", tiles_of(&drawn)[0]);
-    }
-    if n_offered == 1 {
-        let _ = write!(about, "; the opponent discards {}", tiles_of(&offered)[0]);
-    }
     let mut seen = visible;
     for i in 0..KINDS {
         seen[i] += offered[i];
     }
-    let two_player = bool_arg(N, 6, &a[5])?;
+    let two_player = bool_arg(name, 6, &a[5])?;
     let any_other_suit = |c: &Counts| (9..27).any(|i| c[i] > 0);
-    if two_player && !any_other_suit(&hand) && !any_other_suit(&own_melds) && !any_other_suit(&seen) {
+    let only_two_suits = two_player && !any_other_suit(&hand) && !any_other_suit(&own_melds) && !any_other_suit(&seen);
+    if only_two_suits {
         for k in &mut seen[9..27] {
             *k = 4;
         }
-        about.push_str("; two-player: only characters and honours are in play");
     }
-    let size = match size {
+    Ok(Position {
+        hand,
+        melds,
+        visible,
+        offered,
+        drawn,
+        size,
+        seen,
+        only_two_suits,
+    })
+}
+
+fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    let p = read_position("mahjong.deal", a)?;
+    let size = match p.size {
         HandSize::Waiting => "waiting",
         HandSize::Drawn => "drawn",
     };
-    out.push(&[Value::fixed(size), tiles_value(&seen), Value::str(&about)]);
+    out.push(&[Value::fixed(size), tiles_value(&p.seen)]);
     Ok(())
+}
+
+/// The position in words. Apart from `mahjong.deal` so that a rule reading it only in its
+/// explanation has it made only when the explanation is asked for.
+fn mj_about(a: &[Value]) -> Result<Value, BuiltinError> {
+    let p = read_position("mahjong.about", a)?;
+    let mut about = format!(
+        "{} tiles in hand: {}",
+        tile_count(&p.hand),
+        format_tiles(&tiles_of(&p.hand))
+    );
+    if !p.melds.is_empty() {
+        let _ = write!(
+            about,
+            "; called {}",
+            p.melds.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+        );
+    }
+    let seen = tile_count(&p.visible);
+    if seen > 0 {
+        let _ = write!(about, "; {seen} tiles seen elsewhere");
+    }
+    if tile_count(&p.drawn) == 1 {
+        let _ = write!(about, "; just drew {}", tiles_of(&p.drawn)[0]);
+    }
+    if tile_count(&p.offered) == 1 {
+        let _ = write!(about, "; the opponent discards {}", tiles_of(&p.offered)[0]);
+    }
+    if p.only_two_suits {
+        about.push_str("; two-player: only characters and honours are in play");
+    }
+    Ok(Value::str(&about))
 }
 
 fn mj_shanten(a: &[Value]) -> Result<Value, BuiltinError> {
@@ -646,10 +683,24 @@ pub fn register(r: &mut Registry) {
     r.function(
         "mahjong.deal",
         &[HAND, MELDS, VISIBLE, ("offered", T::List), ("drawn", T::List), ("two_player", T::Bool)],
-        &[T::Str, T::List, T::Str],
+        &[T::Str, T::List],
         false,
-        "checks a position (no fifth copy anywhere, hand size for the melds); gives \"waiting\" or \"drawn\", the tiles seen (visible + offered, and every pin and bamboo copy in a two-player position) and a description",
+        "checks a position (no fifth copy anywhere, hand size for the melds); gives \"waiting\" or \"drawn\" and the tiles seen (visible + offered, and every pin and bamboo copy in a two-player position)",
         deal,
+    );
+    r.func(
+        "mahjong.about",
+        &[
+            HAND,
+            MELDS,
+            VISIBLE,
+            ("offered", T::List),
+            ("drawn", T::List),
+            ("two_player", T::Bool),
+        ],
+        T::Str,
+        "the position `mahjong.deal` checks, in words",
+        mj_about,
     );
     r.func(
         "mahjong.shanten",
