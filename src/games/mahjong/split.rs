@@ -172,30 +172,49 @@ pub(super) fn block_shanten(sets: u8, pairs: u8, partials: u8) -> i8 {
     best
 }
 
-/// Figures of a (partial) split: sets, pairs, partials and live tiles completing its blocks.
+/// Figures of a (partial) split: sets, pairs, partials and live tiles completing its blocks, one
+/// 16-bit lane each of one word (every figure of a hand stays far below 2^15: at most 14 blocks,
+/// at most 8 live tiles completing each), so that adding two and testing dominance are one
+/// operation each: the search tests dominance millions of times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Figures {
-    sets: u8,
-    pairs: u8,
-    partials: u8,
-    useful: u32,
-}
+struct Figures(u64);
+
+/// The top bit of each lane: a guard for the lane-wise comparison.
+const LANE_TOPS: u64 = 0x8000_8000_8000_8000;
 
 impl Figures {
-    const NONE: Figures = Figures {
-        sets: 0,
-        pairs: 0,
-        partials: 0,
-        useful: 0,
-    };
+    const NONE: Figures = Figures(0);
+
+    fn new(sets: u8, pairs: u8, partials: u8, useful: u32) -> Figures {
+        Figures(
+            u64::from(sets) | u64::from(pairs) << 16 | u64::from(partials) << 32 | u64::from(useful.min(0x7FFF)) << 48,
+        )
+    }
+
+    fn sets(self) -> u8 {
+        self.0 as u8
+    }
+
+    fn pairs(self) -> u8 {
+        (self.0 >> 16) as u8
+    }
+
+    fn partials(self) -> u8 {
+        (self.0 >> 32) as u8
+    }
+
+    fn useful(self) -> u32 {
+        (self.0 >> 48) as u32
+    }
 
     fn plus(self, other: Figures) -> Figures {
-        Figures {
-            sets: self.sets + other.sets,
-            pairs: self.pairs + other.pairs,
-            partials: self.partials + other.partials,
-            useful: self.useful + other.useful,
-        }
+        Figures(self.0 + other.0)
+    }
+
+    /// Whether every figure of `self` is at least the same figure of `other`: subtracting lane by
+    /// lane from lanes with their top bit set, a lane's top bit survives exactly when it is.
+    fn covers(self, other: Figures) -> bool {
+        ((self.0 | LANE_TOPS) - other.0) & LANE_TOPS == LANE_TOPS
     }
 }
 
@@ -218,7 +237,7 @@ fn keep_best(found: &mut Front, f: Figures) {
 }
 
 fn dominates(a: &Figures, b: &Figures) -> bool {
-    a.sets >= b.sets && a.pairs >= b.pairs && a.partials >= b.partials && a.useful >= b.useful
+    a.covers(*b)
 }
 
 /// A suit's counts as one number (base 5, each count at most 4): the memo's key.
@@ -253,14 +272,13 @@ impl SuitSplitter<'_> {
                 rest[low + o] -= 1;
             }
             let block = Block { kind, tile };
-            let mut f = Figures::NONE;
-            match kind {
-                BlockKind::Triplet | BlockKind::Sequence => f.sets = 1,
-                BlockKind::Pair => f.pairs = 1,
-                BlockKind::Adjacent | BlockKind::Gapped => f.partials = 1,
-                BlockKind::Single => {}
-            }
-            f.useful = block.completions().iter().map(|t| self.live[t.index()] as u32).sum();
+            let useful = block.completions().iter().map(|t| self.live[t.index()] as u32).sum();
+            let f = match kind {
+                BlockKind::Triplet | BlockKind::Sequence => Figures::new(1, 0, 0, useful),
+                BlockKind::Pair => Figures::new(0, 1, 0, useful),
+                BlockKind::Adjacent | BlockKind::Gapped => Figures::new(0, 0, 1, useful),
+                BlockKind::Single => Figures::new(0, 0, 0, useful),
+            };
             out.push((block, rest, f));
         };
         if counts[low] >= 3 {
@@ -323,12 +341,7 @@ impl SuitSplitter<'_> {
 }
 
 fn minus(a: Figures, b: Figures) -> Option<Figures> {
-    Some(Figures {
-        sets: a.sets.checked_sub(b.sets)?,
-        pairs: a.pairs.checked_sub(b.pairs)?,
-        partials: a.partials.checked_sub(b.partials)?,
-        useful: a.useful.checked_sub(b.useful)?,
-    })
+    a.covers(b).then(|| Figures(a.0 - b.0))
 }
 
 /// The split of `counts` (beside `melds`) that minimises the block-count shanten; ties go to the
@@ -383,10 +396,7 @@ pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
     }
     // Combine the suits, remembering which entry of each suit made each combined figure (entry
     // `picks[k]` of the k-th suit present).
-    let called = Figures {
-        sets: melds.len().min(4) as u8,
-        ..Figures::NONE
-    };
+    let called = Figures::new(melds.len().min(4) as u8, 0, 0, 0);
     type Combined = SmallVec<[(Figures, [u8; 4]); 16]>;
     let mut combined: Combined = smallvec::smallvec![(called, [0u8; 4])];
     for (k, (_, _, figures)) in suits.iter().enumerate() {
@@ -408,17 +418,17 @@ pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
     let mut best: Option<(i8, &(Figures, [u8; 4]))> = None;
     for entry in &combined {
         let f = entry.0;
-        let s = block_shanten(f.sets, f.pairs, f.partials);
+        let s = block_shanten(f.sets(), f.pairs(), f.partials());
         let better = match best {
             None => true,
-            Some((bs, (bf, _))) => s < bs || (s == bs && f.useful > bf.useful),
+            Some((bs, (bf, _))) => s < bs || (s == bs && f.useful() > bf.useful()),
         };
         if better {
             best = Some((s, entry));
         }
     }
     let (block_shanten, useful_live, picks) = match best {
-        Some((s, (f, picks))) => (s, f.useful, Some(*picks)),
+        Some((s, (f, picks))) => (s, f.useful(), Some(*picks)),
         None => (8, 0, None),
     };
     let mut blocks = Vec::new();
