@@ -8,7 +8,6 @@
 //! then to the first found (sets before pairs before partials, low tiles first). The block count is
 //! an estimate used for shapes and the seed's scores; the exact shanten is `shanten()`.
 
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 use smallvec::SmallVec;
 
@@ -240,17 +239,16 @@ fn dominates(a: &Figures, b: &Figures) -> bool {
     a.covers(*b)
 }
 
-/// A suit's counts as one number (base 5, each count at most 4): the memo's key.
-fn counts_key(counts: &[u8; 9]) -> u32 {
-    counts.iter().rev().fold(0u32, |k, &c| k * 5 + u32::from(c))
-}
-
 /// One suit of the hand being split: its first kind index, its counts and live tiles.
 struct SuitSplitter<'a> {
     start: usize,
     len: usize,
     live: &'a Counts,
-    memo: FxHashMap<u32, u32>,
+    /// Place value of each rank in `memo`'s index: the counts left are a sub-multiset of the
+    /// suit's, so they number densely in mixed radix (each rank's count + 1).
+    radix: [u32; 9],
+    /// Per counts left, the place of their front in `fronts` (`u32::MAX`: not yet worked out).
+    memo: Vec<u32>,
     fronts: Vec<Front>,
 }
 
@@ -303,8 +301,12 @@ impl SuitSplitter<'_> {
     /// Pareto-best figures of every split of `counts` (memoised on the counts left): the place
     /// of the front in `fronts`, so no front is copied to be read.
     fn figures(&mut self, counts: [u8; 9]) -> usize {
-        let key = counts_key(&counts);
-        if let Some(&at) = self.memo.get(&key) {
+        let key = counts
+            .iter()
+            .zip(&self.radix)
+            .map(|(&c, &r)| u32::from(c) * r)
+            .sum::<u32>() as usize;
+        if let Some(&at) = self.memo.get(key).filter(|&&at| at != u32::MAX) {
             return at as usize;
         }
         let options = self.options(&counts);
@@ -320,7 +322,9 @@ impl SuitSplitter<'_> {
         }
         self.fronts.push(found);
         let at = self.fronts.len() - 1;
-        self.memo.insert(key, at as u32);
+        if let Some(slot) = self.memo.get_mut(key) {
+            *slot = at as u32;
+        }
         at
     }
 
@@ -382,12 +386,20 @@ pub fn best_split(counts: &Counts, melds: &[Meld], visible: &Counts) -> Split {
         if suit.iter().all(|&c| c == 0) {
             continue;
         }
+        let mut radix = [0u32; 9];
+        let mut size = 1u32;
+        for (r, &c) in suit.iter().enumerate() {
+            radix[r] = size;
+            size *= u32::from(c) + 1;
+        }
         let mut splitter = SuitSplitter {
             start,
             len,
             live: &live,
+            radix,
+            // At most 3,888 entries (14 tiles as five pairs and four singles).
+            memo: vec![u32::MAX; size as usize],
             // Room for the states of a suit of a few tiles without growing.
-            memo: FxHashMap::with_capacity_and_hasher(64, Default::default()),
             fronts: Vec::with_capacity(64),
         };
         let at = splitter.figures(suit);
