@@ -210,8 +210,9 @@ impl Figures {
         Figures(self.0 + other.0)
     }
 
-    /// Whether every figure of `self` is at least the same figure of `other`: subtracting lane by
-    /// lane from lanes with their top bit set, a lane's top bit survives exactly when it is.
+    /// Whether every figure of `self` is at least the same figure of `other`. Each lane of `self`
+    /// gets its top bit set before the subtraction; that bit survives in a lane exactly when
+    /// `self`'s figure there is at least `other`'s, and no lane borrows from the next.
     fn covers(self, other: Figures) -> bool {
         ((self.0 | LANE_TOPS) - other.0) & LANE_TOPS == LANE_TOPS
     }
