@@ -288,16 +288,15 @@ fn capped_suit_dist_by_state(held: &[u8], caps: &[u8], sequences: bool, max_sets
         }
         cost = next;
     }
-    capped_targets(|target| cost[idx(0, 0, target / 2, target % 2)], max_sets)
-}
-
-/// The distance array a capped DP answers, from its cost of each target (`2·sets + pair`) with
-/// no sequence left open: targets past `max_sets` sets, and impossible ones, read as 60 (large,
-/// yet four of them still add up inside a u8).
-fn capped_targets(cost: impl Fn(usize) -> u8, max_sets: usize) -> Dist {
-    let mut out = [60u8; TARGETS];
-    for (target, v) in out.iter_mut().enumerate().take(2 * max_sets.min(4) + 2) {
-        *v = cost(target).min(60);
+    let mut out = [INF; TARGETS];
+    for sets in 0..5 {
+        for pair in 0..2 {
+            out[2 * sets + pair] = cost[idx(0, 0, sets, pair)];
+        }
+    }
+    // Impossible targets read as 60: large, yet four of them still add up inside a u8.
+    for v in out.iter_mut() {
+        *v = (*v).min(60);
     }
     // "At least m sets" equals "exactly m" (drop sets), but keep the array monotone anyway.
     for sets in (0..4).rev() {
@@ -371,7 +370,7 @@ fn dp_steps(cap: usize, can_start: bool, max_sets: usize) -> &'static [DpStep] {
 /// minimum.
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
-    use super::super::tables::Dist;
+    use super::super::tables::{Dist, TARGETS};
     use std::arch::x86_64::*;
 
     #[target_feature(enable = "sse2")]
@@ -400,7 +399,19 @@ mod sse2 {
         let mut last = [0u8; 16];
         // SAFETY: `last` is 16 writable bytes; the store has no alignment requirement.
         unsafe { _mm_storeu_si128(last.as_mut_ptr().cast(), cost[0]) };
-        super::capped_targets(|target| last[target], max_sets)
+        let mut out = [60u8; TARGETS];
+        for sets in 0..=max_sets {
+            for pair in 0..2 {
+                out[2 * sets + pair] = last[2 * sets + pair].min(60);
+            }
+        }
+        // "At least m sets" equals "exactly m" (drop sets), but keep the array monotone anyway.
+        for sets in (0..4).rev() {
+            for pair in 0..2 {
+                out[2 * sets + pair] = out[2 * sets + pair].min(out[2 * (sets + 1) + pair]);
+            }
+        }
+        out
     }
 
     /// Every target with `sets` more sets placed: lane `2m + p` moves to `2(m + sets) + p`.
