@@ -76,34 +76,109 @@ impl<T> Shared<T> {
 impl<T> Shared<[T]> {
     /// A local list of `items` (frozen, if need be, with its items by `Value::frozen`).
     ///
-    /// One allocation: the count, then the items moved in (gathered inline first: an iterator's
-    /// length is only a hint, and the allocation's size must be exact).
+    /// One allocation: the count, then the items. An iterator that says exactly how many items it
+    /// has (and has more than fit inline) has them written straight into the allocation; any
+    /// other is gathered inline first, since the allocation's size must be exact. Gathering a
+    /// long list (a position's hundred seen tiles) spilled to the heap and grew it four times.
     pub fn local_slice(items: impl IntoIterator<Item = T>) -> Shared<[T]> {
-        let mut items: SmallVec<[T; 8]> = items.into_iter().collect();
-        let n = items.len();
-        // The items already fit in memory, so their array's layout cannot overflow.
+        const INLINE: usize = 8;
+        let mut iter = items.into_iter();
+        let mut gathered: SmallVec<[T; INLINE]> = match iter.size_hint() {
+            (n, Some(most)) if n == most && n > INLINE => match Shared::write_exact(n, &mut iter) {
+                Ok(list) => return list,
+                // The iterator broke its word: what it gave so far, then the rest.
+                Err(given) => given,
+            },
+            _ => SmallVec::new(),
+        };
+        gathered.extend(iter);
+        let n = gathered.len();
+        let (mem, items) = Shared::<[T]>::allocate(n);
+        // SAFETY: `items` has room for `n` items; they are moved (bit-copied, then forgotten by
+        // `set_len(0)`), and all `n` are written before `finish` makes the pointer.
+        unsafe {
+            std::ptr::copy_nonoverlapping(gathered.as_ptr(), items, n);
+            gathered.set_len(0);
+            Shared::finish(mem, n)
+        }
+    }
+
+    /// The list of the next `n` items of `iter`, written into its allocation as they come; the
+    /// items taken, gathered, if `iter` has fewer or more than `n` (the allocation is freed).
+    /// A panic in `iter` leaks the allocation and the items written, nothing worse.
+    fn write_exact(n: usize, iter: &mut impl Iterator<Item = T>) -> Result<Shared<[T]>, SmallVec<[T; 8]>> {
+        let (mem, items) = Shared::<[T]>::allocate(n);
+        let mut written = 0;
+        while written < n {
+            let Some(item) = iter.next() else { break };
+            // SAFETY: `written < n`, inside the room `allocate` made.
+            unsafe { items.add(written).write(item) };
+            written += 1;
+        }
+        // SAFETY (both arms): the first `written` slots hold items, moved out exactly once here
+        // or kept by the list; `mem` was made by `allocate(n)` with that very `n`.
+        unsafe {
+            if written == n {
+                if let Some(extra) = iter.next() {
+                    let mut given: SmallVec<[T; 8]> = (0..n).map(|i| items.add(i).read()).collect();
+                    given.push(extra);
+                    Shared::<[T]>::free(mem, n);
+                    return Err(given);
+                }
+                Ok(Shared::finish(mem, n))
+            } else {
+                let given = (0..written).map(|i| items.add(i).read()).collect();
+                Shared::<[T]>::free(mem, n);
+                Err(given)
+            }
+        }
+    }
+
+    /// The layout of a list of `n` items (`Inner<[T]>`, `repr(C)`: the count at 0, the items at
+    /// the offset returned, the size padded to the alignment — what `Layout::for_value` gives
+    /// back when `Box::from_raw` frees it).
+    fn layout(n: usize) -> (Layout, usize) {
+        // A list whose layout overflows could not be built anyway.
         let array = Layout::array::<T>(n).unwrap_or_else(|_| std::process::abort());
         let (layout, offset) = Layout::new::<AtomicUsize>()
             .extend(array)
             .unwrap_or_else(|_| std::process::abort());
-        let layout = layout.pad_to_align();
-        // SAFETY: `layout` is that of `Inner<[T]>` with `n` items (`repr(C)`: the count at 0, the
-        // items at `offset`, the size padded to the alignment — what `Layout::for_value` gives
-        // back when `Box::from_raw` frees it). The count and each item are written before the
-        // pointer is made; the items are moved (bit-copied, then forgotten by `set_len(0)`).
+        (layout.pad_to_align(), offset)
+    }
+
+    /// Room for a list of `n` items, its count already written (1, local): the allocation and
+    /// where its items go.
+    fn allocate(n: usize) -> (*mut u8, *mut T) {
+        let (layout, offset) = Shared::<[T]>::layout(n);
+        // SAFETY: the layout's size is at least that of the count, so never zero; the count is
+        // written inside it, at offset 0 (`repr(C)`).
         unsafe {
             let mem = std::alloc::alloc(layout);
             if mem.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
             mem.cast::<AtomicUsize>().write(AtomicUsize::new(1));
-            std::ptr::copy_nonoverlapping(items.as_ptr(), mem.add(offset).cast::<T>(), n);
-            items.set_len(0);
-            let fat = std::ptr::slice_from_raw_parts_mut(mem.cast::<T>(), n) as *mut Inner<[T]>;
-            Shared {
-                ptr: NonNull::new_unchecked(fat),
-                _owns: PhantomData,
-            }
+            (mem, mem.add(offset).cast::<T>())
+        }
+    }
+
+    /// Frees room made by `allocate(n)` whose items were moved out (or never written).
+    ///
+    /// # Safety
+    /// `mem` came from `allocate(n)` with this `n` and is freed once.
+    unsafe fn free(mem: *mut u8, n: usize) {
+        std::alloc::dealloc(mem, Shared::<[T]>::layout(n).0);
+    }
+
+    /// The list in room made by `allocate(n)`.
+    ///
+    /// # Safety
+    /// `mem` came from `allocate(n)` with this `n`, and all `n` items are written.
+    unsafe fn finish(mem: *mut u8, n: usize) -> Shared<[T]> {
+        let fat = std::ptr::slice_from_raw_parts_mut(mem.cast::<T>(), n) as *mut Inner<[T]>;
+        Shared {
+            ptr: NonNull::new_unchecked(fat),
+            _owns: PhantomData,
         }
     }
 }
@@ -345,6 +420,41 @@ mod tests {
         assert_eq!(units.len(), 5);
         let wide = Shared::local_slice([1u128, 2, 3]);
         assert_eq!(&wide[..], &[1, 2, 3]);
+    }
+
+    /// An iterator that claims exactly `claimed` items and yields `actual`.
+    struct Liar {
+        claimed: usize,
+        actual: std::ops::Range<u32>,
+    }
+
+    impl Iterator for Liar {
+        type Item = String;
+        fn next(&mut self) -> Option<String> {
+            self.actual.next().map(|i| i.to_string())
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (self.claimed, Some(self.claimed))
+        }
+    }
+
+    #[test]
+    fn a_list_is_written_in_place_or_gathered_and_holds_what_its_iterator_gave() {
+        // Exact and long (written in place), short and long (gathered), and iterators that give
+        // fewer or more items than they claim: each list holds exactly the items given.
+        for (claimed, actual) in [(20, 20), (3, 3), (20, 12), (20, 3), (20, 31), (9, 9), (9, 10), (9, 0)] {
+            let list = Shared::local_slice(Liar {
+                claimed,
+                actual: 0..actual,
+            });
+            let expected: Vec<String> = (0..actual).map(|i| i.to_string()).collect();
+            assert_eq!(&list[..], &expected[..], "claimed {claimed}, gave {actual}");
+        }
+        let drops = Rc::new(std::cell::Cell::new(0));
+        let list = Shared::local_slice((0..40).map(|_| Watched(drops.clone())));
+        assert_eq!((list.len(), drops.get()), (40, 0));
+        drop(list);
+        assert_eq!(drops.get(), 40);
     }
 
     #[test]
