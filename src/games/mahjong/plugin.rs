@@ -146,25 +146,32 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
         }
         return Ok(());
     }
-    // `only=rules rules=PATH`: the rule side with an edited copy of `mahjong.rules`.
+    // `only=rules rules=PATH`: the rule side with an edited copy of `mahjong.rules`; `games=N`: the
+    // rule-vs-rule match's length (0: decisions only, for a profiler).
     let mut rules_only = false;
     let mut edited = None;
+    let mut match_games = None;
     for (k, v) in &opts.args {
         match (k.as_str(), v.as_str()) {
             ("only", "rules") => rules_only = true,
             ("rules", path) => edited = Some(path),
-            _ => {
-                return Err(format!(
-                    "the mahjong bench takes `only=rules [rules=PATH]` or `hands=FILE [results=OUT]`, not `{k}`"
-                ))
+            ("games", n) => {
+                let n: u32 = n
+                    .parse()
+                    .map_err(|_| format!("`games=` takes a number of games, not `{n}`"))?;
+                match_games = Some(n);
             }
+            _ => return Err(format!(
+                "the mahjong bench takes `only=rules [rules=PATH] [games=N]` or `hands=FILE [results=OUT]`, not `{k}`"
+            )),
         }
     }
-    if edited.is_some() && !rules_only {
-        return Err("`rules=PATH` times an edited rule set: give it with `only=rules`".into());
+    if (edited.is_some() || match_games.is_some()) && !rules_only {
+        return Err("`rules=PATH` and `games=N` are for the rule side: give them with `only=rules`".into());
     }
     if rules_only {
         let (positions, games) = if opts.quick { (60, 6) } else { (2000, 200) };
+        let games = match_games.unwrap_or(games);
         let rules = super::rule_bench::measure(positions, games, edited)?;
         for l in &rules.lines {
             report(l);

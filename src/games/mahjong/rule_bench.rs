@@ -20,7 +20,7 @@ pub struct RuleFigures {
     pub decision_us: f64,
     /// Mean call decision of `mahjong.rules`, µs.
     pub call_decision_us: f64,
-    /// `mahjong` vs `mahjong_seed` rule sets, games per second.
+    /// `mahjong` vs `mahjong_seed` rule sets, games per second (0 when no match was asked for).
     pub games_per_s: f64,
 }
 
@@ -98,13 +98,18 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>) -> Result<Rul
     ));
     let mut a = RulePlayer::new("mahjong", strong);
     let mut b = RulePlayer::new("mahjong_seed", seed_rules);
-    let start = Instant::now();
-    let stats = play_match([&mut a, &mut b], games, 5);
-    let games_per_s = f64::from(games) / start.elapsed().as_secs_f64().max(1e-9);
-    lines.push(format!(
-        "arena rule sets mahjong vs mahjong_seed: {games_per_s:.0} games/s over {games} games"
-    ));
-    lines.extend(stats.report().lines().map(str::to_string));
+    let mut games_per_s = 0.0;
+    if games == 0 {
+        lines.push("no rule-vs-rule match (games=0)".to_string());
+    } else {
+        let start = Instant::now();
+        let stats = play_match([&mut a, &mut b], games, 5);
+        games_per_s = f64::from(games) / start.elapsed().as_secs_f64().max(1e-9);
+        lines.push(format!(
+            "arena rule sets mahjong vs mahjong_seed: {games_per_s:.0} games/s over {games} games"
+        ));
+        lines.extend(stats.report().lines().map(str::to_string));
+    }
     if a.failures + b.failures > 0 {
         return Err(format!(
             "the rule players failed {} decision(s): {}",
