@@ -10,7 +10,7 @@ use crate::engine::session::Session;
 use crate::engine::value::Value;
 
 use super::player::{CallAction, Player, PlayerView, TurnAction};
-use super::rules_api::{melds_value, read_tile, tile_value, tiles_value};
+use super::rules_api::{melds_value, text_tile, tile_value, tiles_value};
 use super::tile::{Tile, KINDS};
 
 /// The relations a decision reads.
@@ -104,9 +104,9 @@ impl RulePlayer {
         let facts = self.session.facts_of(relation);
         let v = facts.first()?.first()?;
         match v {
-            Value::Str(s) => read_tile(s),
+            Value::Str(s) => text_tile(s),
             Value::List(items) => match items.first() {
-                Some(Value::Str(s)) => read_tile(s),
+                Some(Value::Str(s)) => text_tile(s),
                 _ => None,
             },
             _ => None,
@@ -148,7 +148,7 @@ impl RulePlayer {
         };
         let lowest = match call.get(1) {
             Some(Value::List(items)) => items.iter().find_map(|v| match v {
-                Value::Str(s) => read_tile(s),
+                Value::Str(s) => text_tile(s),
                 _ => None,
             }),
             _ => None,

@@ -3,12 +3,11 @@
 //! list of them in kind order, a called meld its canonical string (`"123m"`, `"PPP"`, `"[CCCC]"`).
 
 use std::fmt::Write as _;
-use std::sync::OnceLock;
 
 use crate::builtins::registry::{InputType, TypeArgs};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::NotationError;
-use crate::engine::value::{Frozen, Text, Value, ValueType as T};
+use crate::engine::value::{Text, Value, ValueType as T};
 
 use super::call::call_options;
 use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};
@@ -24,29 +23,60 @@ use super::win::{is_win, waits, WinForm};
 
 // ---- values ---------------------------------------------------------------------------------------
 
-fn tile_values() -> &'static [Value] {
-    static V: OnceLock<Frozen<Vec<Value>>> = OnceLock::new();
-    V.get_or_init(|| {
-        Frozen::new(
-            Tile::all()
-                .map(|t| Value::Str(Text::interned(&t.to_string())))
-                .collect(),
-        )
-    })
+/// Every kind's canonical text, two bytes apart in kind order (an honour's second byte is a
+/// space). A tile value's text points into this one string, so reading a tile value back is a
+/// subtraction and a check (`made_tile`), not a parse: a turn decision reads some 600 of them.
+/// A `static`, not a `const`: one address for the whole program.
+static TILE_TEXTS: &str = "1m2m3m4m5m6m7m8m9m1p2p3p4p5p6p7p8p9p1s2s3s4s5s6s7s8s9sE S W N P F C ";
+
+/// The canonical text of `t` inside `TILE_TEXTS`.
+fn tile_text(t: Tile) -> &'static str {
+    let at = 2 * t.index();
+    let len = if t.suit() == Suit::Honor { 1 } else { 2 };
+    TILE_TEXTS.get(at..at + len).unwrap_or("?")
 }
 
-/// A tile as a rule value: its canonical string.
+/// A tile as a rule value: its canonical string (fixed text: copied with no count).
 pub fn tile_value(t: Tile) -> Value {
-    tile_values()[t.index()].clone()
+    Value::Str(Text::fixed(tile_text(t)))
 }
 
-/// Tiles (any order) as a rule value: the list of their strings in kind order.
-///
-/// Collected straight into the shared list (the iterator knows its length: one allocation, one
-/// reference-count increment per tile). `Value::list` would gather copies first and then copy
-/// them again, and a position's seen tiles are a hundred strings.
+/// The tile whose text `s` is, when `tile_value` made it (it points into `TILE_TEXTS`).
+fn made_tile(s: &Text) -> Option<Tile> {
+    let s = s.as_str();
+    let at = (s.as_ptr() as usize).wrapping_sub(TILE_TEXTS.as_ptr() as usize);
+    // Numbered kinds (the first 27) are two bytes long, honours one.
+    let len = if at < 2 * 27 { 2 } else { 1 };
+    if at < 2 * KINDS && at % 2 == 0 && s.len() == len {
+        Tile::from_index(at / 2)
+    } else {
+        None
+    }
+}
+
+/// The tile a string value names: the texts `tile_value` makes directly, any other through
+/// `read_tile`.
+pub fn text_tile(s: &Text) -> Option<Tile> {
+    made_tile(s).or_else(|| read_tile(s))
+}
+
+/// Tiles (any order) as a rule value: the list of their strings in kind order, written straight
+/// into the shared list (a slice's iterator knows its length; a position's seen tiles are a
+/// hundred strings).
 pub fn tiles_value(counts: &Counts) -> Value {
-    Value::list(tiles_of(counts).into_iter().map(tile_value))
+    if counts.iter().any(|&c| c > 4) {
+        // Not a real group of tiles (none has five of a kind), but listed as it is.
+        return Value::list(tiles_of(counts).into_iter().map(tile_value));
+    }
+    let mut kinds = [Tile::ONE_MAN; 4 * KINDS];
+    let mut n = 0;
+    for t in Tile::all() {
+        for _ in 0..counts[t.index()] {
+            kinds[n] = t;
+            n += 1;
+        }
+    }
+    Value::list(kinds[..n].iter().map(|&t| tile_value(t)))
 }
 
 /// Some tiles as a list value, in the order given.
@@ -60,7 +90,7 @@ pub fn melds_value(melds: &[Meld]) -> Value {
 }
 
 /// Reads one tile string: the canonical forms directly, anything else through the notation.
-pub fn read_tile(s: &str) -> Option<Tile> {
+fn read_tile(s: &str) -> Option<Tile> {
     match s.as_bytes() {
         [d @ b'1'..=b'9', suit] => {
             let rank = d - b'0';
@@ -97,7 +127,7 @@ fn counts_arg(name: &str, pos: usize, v: &Value) -> Result<Counts, BuiltinError>
                 let Value::Str(s) = item else {
                     return Err(bad_arg(name, pos, "a list of tiles", v));
                 };
-                let t = read_tile(s).ok_or_else(|| bad_arg(name, pos, "a list of tiles", item))?;
+                let t = text_tile(s).ok_or_else(|| bad_arg(name, pos, "a list of tiles", item))?;
                 c[t.index()] += 1;
                 if c[t.index()] > 4 {
                     return Err(failed(
@@ -144,7 +174,7 @@ fn melds_arg(name: &str, pos: usize, v: &Value) -> Result<Vec<Meld>, BuiltinErro
 
 fn tile_arg(name: &str, pos: usize, v: &Value) -> Result<Tile, BuiltinError> {
     match v {
-        Value::Str(s) => read_tile(s).ok_or_else(|| bad_arg(name, pos, "a tile", v)),
+        Value::Str(s) => text_tile(s).ok_or_else(|| bad_arg(name, pos, "a tile", v)),
         Value::List(items) if items.len() == 1 => tile_arg(name, pos, &items[0]),
         _ => Err(bad_arg(name, pos, "a tile", v)),
     }
@@ -800,4 +830,59 @@ pub fn register(r: &mut Registry) {
         "the highest tile held (honours above numbers)",
         mj_highest,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tile_value_is_its_canonical_text_and_reads_back_by_address_or_by_text() {
+        for t in Tile::all() {
+            let Value::Str(made) = tile_value(t) else {
+                panic!("{t}: not a string value");
+            };
+            assert_eq!(made.as_str(), t.to_string());
+            assert_eq!(made_tile(&made), Some(t), "{t}: made by tile_value");
+            // The same text made elsewhere (a rule literal, an input) is read by its text.
+            for other in [Text::from(made.as_str()), Text::interned(made.as_str())] {
+                assert_eq!(made_tile(&other), None, "{t}: not made by tile_value");
+                assert_eq!(text_tile(&other), Some(t));
+            }
+        }
+        // Pieces of the table that are no tile's text are not read as tiles.
+        for (at, len) in [
+            (1, 2),
+            (0, 1),
+            (54, 2),
+            (1, 1),
+            (55, 1),
+            (66, 2),
+            (67, 1),
+            (68, 0),
+            (2, 3),
+        ] {
+            if let Some(piece) = TILE_TEXTS.get(at..at + len) {
+                let text = Text::fixed(piece);
+                assert_eq!(made_tile(&text), None, "{piece:?} at {at}");
+                assert_eq!(text_tile(&text), read_tile(piece), "{piece:?} at {at}");
+            }
+        }
+        assert_eq!(text_tile(&Text::from("5z")), Tile::from_index(31));
+        assert_eq!(text_tile(&Text::from("m5")), None);
+    }
+
+    #[test]
+    fn a_list_of_tiles_reads_back_to_the_counts_it_was_made_from() {
+        let counts: Counts = std::array::from_fn(|i| (i * 7 % 5) as u8);
+        let list = tiles_value(&counts);
+        assert_eq!(counts_arg("t", 1, &list).ok(), Some(counts));
+        let mut five = NO_TILES;
+        five[3] = 5;
+        five[30] = 4;
+        let Value::List(items) = tiles_value(&five) else {
+            panic!("not a list");
+        };
+        assert_eq!(items.len(), 9, "every copy is listed, even a fifth");
+    }
 }
