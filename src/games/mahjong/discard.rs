@@ -8,7 +8,7 @@ use super::discard_probe::DrawnProbe;
 use super::meld::Meld;
 use super::shanten::Probe;
 use super::split::{best_split, is_real_hand, Split, TileShape};
-use super::tile::{Counts, Tile};
+use super::tile::{Counts, Tile, KINDS};
 use super::win::{own_counts, waits, Wait};
 
 /// One candidate discard.
@@ -48,7 +48,7 @@ pub(super) fn discard_options_with(
     split: Option<&Split>,
     with_waits: bool,
 ) -> Vec<DiscardOption> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(counts.iter().filter(|&&c| c > 0).count());
     let probe = DrawnProbe::new(counts, melds);
     let own_whole = own_counts(counts, melds);
     let shapes = split.map(Split::tile_shapes);
@@ -94,7 +94,8 @@ pub fn useful_draws(counts: &Counts, melds: &[Meld], visible: &Counts) -> (i8, V
 /// The kinds with a live copy (not all four in `own` hand and melds and `seen`) whose draw
 /// `lowers` the shanten, with their live copies.
 fn live_draws(own: &Counts, seen: &Counts, lowers: impl Fn(usize) -> bool) -> Vec<(Tile, u8)> {
-    let mut useful = Vec::new();
+    // Room for every kind at once: grown push by push, a turn's options reallocated ~70 times.
+    let mut useful = Vec::with_capacity(KINDS);
     for (index, (&own, &seen)) in own.iter().zip(seen).enumerate() {
         let live = 4u8.saturating_sub(own.saturating_add(seen));
         if live == 0 || own >= 4 || !lowers(index) {

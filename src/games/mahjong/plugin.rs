@@ -161,9 +161,11 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
                     .map_err(|_| format!("`games=` takes a number of games, not `{n}`"))?;
                 match_games = Some(n);
             }
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "the mahjong bench takes `only=rules [rules=PATH] [games=N]` or `hands=FILE [results=OUT]`, not `{k}`"
-            )),
+            ))
+            }
         }
     }
     if (edited.is_some() || match_games.is_some()) && !rules_only {

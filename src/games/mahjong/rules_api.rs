@@ -42,6 +42,7 @@ pub fn tile_value(t: Tile) -> Value {
 }
 
 /// The tile whose text `s` is, when `tile_value` made it (it points into `TILE_TEXTS`).
+#[inline]
 fn made_tile(s: &Text) -> Option<Tile> {
     let s = s.as_str();
     let at = (s.as_ptr() as usize).wrapping_sub(TILE_TEXTS.as_ptr() as usize);
@@ -55,9 +56,19 @@ fn made_tile(s: &Text) -> Option<Tile> {
 }
 
 /// The tile a string value names: the texts `tile_value` makes directly, any other through
-/// `read_tile`.
+/// `read_tile` (out of line: the common case stays a few instructions where it is used).
+#[inline]
 pub fn text_tile(s: &Text) -> Option<Tile> {
-    made_tile(s).or_else(|| read_tile(s))
+    match made_tile(s) {
+        Some(t) => Some(t),
+        None => read_other_tile(s),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn read_other_tile(s: &Text) -> Option<Tile> {
+    read_tile(s)
 }
 
 /// Tiles (any order) as a rule value: the list of their strings in kind order, written straight
