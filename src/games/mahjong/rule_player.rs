@@ -11,7 +11,7 @@ use crate::engine::value::Value;
 
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::rules_api::{melds_value, text_tile, tile_value, tiles_value};
-use super::tile::{Tile, KINDS};
+use super::tile::{Counts, Tile, KINDS};
 
 /// The relations a decision reads.
 const DECISIONS: [&str; 5] = ["win", "kong", "discard", "ready", "call"];
@@ -21,6 +21,8 @@ pub struct RulePlayer {
     name: String,
     session: Session,
     has: [bool; 4],
+    /// The rule set's `two_player` parameter, if it has one.
+    two_player_param: Option<usize>,
     /// Decisions the rules could not make (run errors, no decision): each replaced by a fallback.
     pub failures: u64,
     /// The first failure, for the report.
@@ -48,6 +50,7 @@ impl RulePlayer {
             .filter(|r| program.relation(r).is_some())
             .collect();
         let quiet = program.param_index("detail").is_some();
+        let two_player_param = program.param_index("two_player");
         let mut session = Session::new(program);
         session.set_timed(false);
         session.set_goal(&goals);
@@ -59,6 +62,7 @@ impl RulePlayer {
             name: name.to_string(),
             session,
             has,
+            two_player_param,
             failures: 0,
             first_failure: None,
         }
@@ -77,6 +81,15 @@ impl RulePlayer {
         let mut visible = view.visible;
         if let Some(t) = offered {
             visible[t.index()] = visible[t.index()].saturating_sub(1);
+        }
+        if self
+            .two_player_param
+            .is_some_and(|i| matches!(s.params().get(i), Some(Value::Bool(true))))
+            && out_of_play(view, &visible)
+        {
+            // The table marks pins and bamboo as seen (out of play); with `two_player` on, the
+            // rules infer that from their absence, so the position's list is a third as long.
+            visible[9..27].fill(0);
         }
         s.set_input("visible", tiles_value(&visible)).map_err(e)?;
         let one = |t: Option<Tile>| Value::list(t.map(tile_value));
@@ -168,6 +181,17 @@ impl RulePlayer {
             self.first_failure = Some(what);
         }
     }
+}
+
+/// Pins and bamboo out of play at a two-player table: every copy marked seen, none held or called.
+fn out_of_play(view: &PlayerView, visible: &Counts) -> bool {
+    let mut own = view.hand;
+    for m in &view.melds {
+        for t in m.tiles() {
+            own[t.index()] += 1;
+        }
+    }
+    (9..27).all(|i| visible[i] == 4 && own[i] == 0)
 }
 
 /// The highest tile held (the fallback discard).

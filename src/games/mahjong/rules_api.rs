@@ -397,6 +397,8 @@ fn parse_melds_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, Notatio
 const HAND: (&str, T) = ("hand", T::List);
 const MELDS: (&str, T) = ("melds", T::List);
 const VISIBLE: (&str, T) = ("visible", T::List);
+const SEEN: (&str, T) = ("seen", T::List);
+const TWO_PLAYER: (&str, T) = ("two_player", T::Bool);
 
 fn hand_melds(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>), BuiltinError> {
     Ok((counts_arg(name, 1, &a[0])?, melds_arg(name, 2, &a[1])?))
@@ -410,6 +412,23 @@ fn hand_melds_visible(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>, Cou
     ))
 }
 
+/// True when no pin or bamboo tile is in any of `groups`: with the `two_player` switch on, a
+/// two-player position, where only characters and honours are in play.
+fn only_two_suits(groups: &[&Counts]) -> bool {
+    groups.iter().all(|c| c[9..27].iter().all(|&n| n == 0))
+}
+
+/// Hand, melds, the tiles seen elsewhere and the `two_player` switch (arguments 1–4). In a
+/// two-player position every pin and bamboo copy counts as seen (none is live); the rules' lists
+/// leave them out, a position's seen list being a third as long without them.
+fn hand_melds_seen(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>, Counts), BuiltinError> {
+    let (hand, melds, mut seen) = hand_melds_visible(name, a)?;
+    if bool_arg(name, 4, &a[3])? && only_two_suits(&[&hand, &meld_counts(&melds), &seen]) {
+        seen[9..27].fill(4);
+    }
+    Ok((hand, melds, seen))
+}
+
 /// A position read and checked: what `mahjong.deal` and `mahjong.about` both start from.
 struct Position {
     hand: Counts,
@@ -418,7 +437,8 @@ struct Position {
     offered: Counts,
     drawn: Counts,
     size: HandSize,
-    /// Visible and offered tiles, with every pin and bamboo copy when `only_two_suits`.
+    /// Visible and offered tiles (pins and bamboo out of play are not listed: the built-ins that
+    /// count live tiles add them, given `two_player`).
     seen: Counts,
     /// A two-player position: no pin or bamboo tile anywhere, so none is in play.
     only_two_suits: bool,
@@ -466,14 +486,7 @@ fn read_position(name: &str, a: &[Value]) -> Result<Position, BuiltinError> {
     for i in 0..KINDS {
         seen[i] += offered[i];
     }
-    let two_player = bool_arg(name, 6, &a[5])?;
-    let any_other_suit = |c: &Counts| (9..27).any(|i| c[i] > 0);
-    let only_two_suits = two_player && !any_other_suit(&hand) && !any_other_suit(&own_melds) && !any_other_suit(&seen);
-    if only_two_suits {
-        for k in &mut seen[9..27] {
-            *k = 4;
-        }
-    }
+    let only_two_suits = bool_arg(name, 6, &a[5])? && only_two_suits(&[&hand, &own_melds, &seen]);
     Ok(Position {
         hand,
         melds,
@@ -556,7 +569,7 @@ fn mj_is_win(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 }
 
 fn mj_waits(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-    let (hand, melds, visible) = hand_melds_visible("mahjong.waits", a)?;
+    let (hand, melds, visible) = hand_melds_seen("mahjong.waits", a)?;
     for w in waits(&hand, &melds, &visible) {
         let mut won = hand;
         won[w.tile.index()] += 1;
@@ -567,13 +580,13 @@ fn mj_waits(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 }
 
 fn mj_wait_tiles(a: &[Value]) -> Result<Value, BuiltinError> {
-    let (hand, melds, visible) = hand_melds_visible("mahjong.wait_tiles", a)?;
+    let (hand, melds, visible) = hand_melds_seen("mahjong.wait_tiles", a)?;
     let tiles: Vec<Tile> = waits(&hand, &melds, &visible).iter().map(|w| w.tile).collect();
     Ok(tile_list(&tiles))
 }
 
 fn mj_useful(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-    let (hand, melds, visible) = hand_melds_visible("mahjong.useful", a)?;
+    let (hand, melds, visible) = hand_melds_seen("mahjong.useful", a)?;
     let (_, useful) = useful_draws(&hand, &melds, &visible);
     let tiles: Vec<Tile> = useful.iter().map(|&(t, _)| t).collect();
     let live: i64 = useful.iter().map(|&(_, l)| l as i64).sum();
@@ -583,8 +596,8 @@ fn mj_useful(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 
 fn mj_discards(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const N: &str = "mahjong.discards";
-    let (hand, melds, visible) = hand_melds_visible(N, a)?;
-    let detail = bool_arg(N, 4, &a[3])?;
+    let (hand, melds, visible) = hand_melds_seen(N, a)?;
+    let detail = bool_arg(N, 5, &a[4])?;
     let options = if detail {
         discard_options(&hand, &melds, &visible)
     } else {
@@ -623,9 +636,9 @@ fn mj_discards(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 
 fn mj_calls(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const N: &str = "mahjong.calls";
-    let (hand, melds, seen) = hand_melds_visible(N, a)?;
-    let offered = tile_arg(N, 4, &a[3])?;
-    let can_chow = bool_arg(N, 5, &a[4])?;
+    let (hand, melds, seen) = hand_melds_seen(N, a)?;
+    let offered = tile_arg(N, 5, &a[4])?;
+    let can_chow = bool_arg(N, 6, &a[5])?;
     let analysis = call_options(&hand, &melds, offered, can_chow, &seen);
     for (order, o) in analysis.options.iter().enumerate() {
         out.push(&[
@@ -649,7 +662,7 @@ fn mj_calls(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 }
 
 fn mj_shape(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-    let (hand, melds, visible) = hand_melds_visible("mahjong.shape", a)?;
+    let (hand, melds, visible) = hand_melds_seen("mahjong.shape", a)?;
     let split = best_split(&hand, &melds, &visible);
     out.push(&[
         Value::Int(split.shape.singles as i64),
@@ -726,7 +739,7 @@ pub fn register(r: &mut Registry) {
         &[HAND, MELDS, VISIBLE, ("offered", T::List), ("drawn", T::List), ("two_player", T::Bool)],
         &[T::Str, T::List],
         false,
-        "checks a position (no fifth copy anywhere, hand size for the melds); gives \"waiting\" or \"drawn\" and the tiles seen (visible + offered, and every pin and bamboo copy in a two-player position)",
+        "checks a position (no fifth copy anywhere, hand size for the melds); gives \"waiting\" or \"drawn\" and the tiles seen (visible + offered); the built-ins that count live tiles take the same `two_player` switch (with no pin or bamboo tile anywhere, none is in play)",
         deal,
     );
     r.func(
@@ -781,7 +794,7 @@ pub fn register(r: &mut Registry) {
     );
     r.function(
         "mahjong.waits",
-        &[HAND, MELDS, VISIBLE],
+        &[HAND, MELDS, SEEN, TWO_PLAYER],
         &[T::Str, T::Int, T::Str],
         true,
         "one solution per winning kind of a waiting hand: tile, live copies, the completed hand in words",
@@ -789,14 +802,14 @@ pub fn register(r: &mut Registry) {
     );
     r.func(
         "mahjong.wait_tiles",
-        &[HAND, MELDS, VISIBLE],
+        &[HAND, MELDS, SEEN, TWO_PLAYER],
         T::List,
         "the winning kinds of a waiting hand (both forms; kinds whose four copies are all own are not waits)",
         mj_wait_tiles,
     );
     r.function(
         "mahjong.useful",
-        &[HAND, MELDS, VISIBLE],
+        &[HAND, MELDS, SEEN, TWO_PLAYER],
         &[T::List, T::Int],
         false,
         "the kinds whose draw lowers shanten (live ones only) and their live copies",
@@ -804,7 +817,7 @@ pub fn register(r: &mut Registry) {
     );
     r.function(
         "mahjong.discards",
-        &[HAND, MELDS, VISIBLE, ("detail", T::Bool)],
+        &[HAND, MELDS, SEEN, TWO_PLAYER, ("detail", T::Bool)],
         &[T::Str, T::Int, T::Int, T::Int, T::List, T::Str, T::Int, T::List, T::Int],
         true,
         "one solution per kind held: tile, kind index, shanten after, live useful tiles, useful kinds, where it sits in the best split (`a single`, `in a gapped partial`, …), shape rank 0–4, waits if ready, their live copies; with detail false the shapes are computed only when the best (shanten, live tiles) is tied (all `a single` otherwise) and no waits",
@@ -812,7 +825,7 @@ pub fn register(r: &mut Registry) {
     );
     r.function(
         "mahjong.calls",
-        &[HAND, MELDS, ("seen", T::List), ("offered", T::Str), ("chow", T::Bool)],
+        &[HAND, MELDS, SEEN, TWO_PLAYER, ("offered", T::Str), ("chow", T::Bool)],
         &[T::Str, T::Str, T::List, T::List, T::Int, T::Int, T::Int, T::Int, T::Int, T::Int, T::Str],
         true,
         "one solution per legal call on the offered tile (seen includes it): kind, meld, its tiles, tiles from hand, order (kong, pong, chows low first), singles, gapped, adjacent left, shanten after, live useful tiles after, the best discard in words",
@@ -820,7 +833,7 @@ pub fn register(r: &mut Registry) {
     );
     r.function(
         "mahjong.shape",
-        &[HAND, MELDS, VISIBLE],
+        &[HAND, MELDS, SEEN, TWO_PLAYER],
         &[T::Int, T::Int, T::Int, T::Str],
         false,
         "the best split's singles, gapped and adjacent partials, and the split in words",
