@@ -375,14 +375,27 @@ mod sse2 {
 
     #[target_feature(enable = "sse2")]
     pub(super) fn capped_suit_dist(held: &[u8], caps: &[u8], sequences: bool, max_sets: usize) -> Dist {
+        // Moves only reach states with o2 + o1 <= max_sets, whose index 5·o2 + o1 is at most
+        // 5·max_sets: the arrays copied rank by rank are no longer than that (a hand with called
+        // melds, the only one capped, needs at most three sets more).
+        match max_sets {
+            0..=2 => dist_with_states::<11>(held, caps, sequences, max_sets),
+            3 => dist_with_states::<16>(held, caps, sequences, max_sets),
+            _ => dist_with_states::<25>(held, caps, sequences, max_sets),
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn dist_with_states<const STATES: usize>(held: &[u8], caps: &[u8], sequences: bool, max_sets: usize) -> Dist {
         let max_sets = max_sets.min(4);
         let len = held.len();
         let none = _mm_set1_epi8(-1);
         // cost[5 * o2 + o1]: sequences opened two ranks back (o2) and one rank back (o1).
-        let mut cost = [none; 25];
+        let mut cost = [none; STATES];
         cost[0] = _mm_insert_epi16::<0>(none, 0xFF00);
         for (rank, &held_here) in held.iter().enumerate() {
-            let mut next = [none; 25];
+            let mut next = [none; STATES];
             let cap = caps.get(rank).copied().unwrap_or(4).min(4) as usize;
             let have = held_here.min(4);
             let can_start = sequences && rank + 2 < len;
