@@ -563,9 +563,16 @@ fn mj_text(a: &[Value]) -> Result<Value, BuiltinError> {
 fn mj_is_win(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (hand, melds) = hand_melds("mahjong.is_win", a)?;
     if let Some(form) = is_win(&hand, &melds) {
-        out.push(&[Value::fixed(form.name()), Value::str(&win_text(&hand, &melds, form))]);
+        out.push(&[Value::fixed(form.name())]);
     }
     Ok(())
+}
+
+/// The winning hand in words. Apart from `mahjong.is_win` (it costs a best split, a dozen times
+/// the win check), so that a rule reading it only in its explanation has it made only then.
+fn mj_win_text(a: &[Value]) -> Result<Value, BuiltinError> {
+    let (hand, melds) = hand_melds("mahjong.win_text", a)?;
+    Ok(is_win(&hand, &melds).map_or_else(|| Value::fixed(""), |form| Value::str(&win_text(&hand, &melds, form))))
 }
 
 fn mj_waits(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
@@ -787,10 +794,17 @@ pub fn register(r: &mut Registry) {
     r.function(
         "mahjong.is_win",
         &[HAND, MELDS],
-        &[T::Str, T::Str],
+        &[T::Str],
         false,
-        "the winning form (\"standard\" or \"seven pairs\") and the hand's sets and pair in words; no solution if it does not win",
+        "the winning form (\"standard\" or \"seven pairs\"); no solution if it does not win",
         mj_is_win,
+    );
+    r.func(
+        "mahjong.win_text",
+        &[HAND, MELDS],
+        T::Str,
+        "a winning hand's sets and pair in words (empty if it does not win)",
+        mj_win_text,
     );
     r.function(
         "mahjong.waits",
