@@ -622,9 +622,15 @@ fn mj_discards(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         }
         options
     };
+    // Most options wait on nothing (and none does without `detail`): one empty list for them all.
+    let no_waits = Value::list([]);
     for o in options {
         let wait_list = o.waits;
-        let wait_tiles: Vec<Tile> = wait_list.iter().map(|w| w.tile).collect();
+        let wait_tiles = if wait_list.is_empty() {
+            no_waits.clone()
+        } else {
+            tile_list(&wait_list.iter().map(|w| w.tile).collect::<Vec<_>>())
+        };
         let wait_live: i64 = wait_list.iter().map(|w| w.live as i64).sum();
         out.push(&[
             tile_value(o.tile),
@@ -634,7 +640,7 @@ fn mj_discards(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             tile_list(&o.useful_kinds),
             Value::fixed(shape_phrase(o.shape)),
             Value::Int(o.shape as i64),
-            tile_list(&wait_tiles),
+            wait_tiles,
             Value::Int(wait_live),
         ]);
     }
