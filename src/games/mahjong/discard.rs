@@ -52,6 +52,9 @@ pub(super) fn discard_options_with(
     let probe = DrawnProbe::new(counts, melds);
     let own_whole = own_counts(counts, melds);
     let shapes = split.map(Split::tile_shapes);
+    // A discard moves one copy of its kind from the own tiles to the seen ones, so no kind's live
+    // count changes: the kinds with a live copy are found once for every discard.
+    let live = live_draws(&own_whole, visible, |_| true);
     for tile in Tile::all() {
         let d = tile.index();
         if counts[d] == 0 {
@@ -61,10 +64,14 @@ pub(super) fn discard_options_with(
         let shanten_after = left.shanten();
         let mut seen = *visible;
         seen[d] = seen[d].saturating_add(1);
-        let mut own = own_whole;
-        own[d] -= 1;
-        let useful = live_draws(&own, &seen, |index| probe.lowers(&left, index));
-        let useful_live = useful.iter().map(|&(_, live)| live as u32).sum();
+        let mut useful_kinds = Vec::with_capacity(live.len());
+        let mut useful_live = 0;
+        for &(t, copies) in &live {
+            if probe.lowers(&left, t.index()) {
+                useful_kinds.push(t);
+                useful_live += u32::from(copies);
+            }
+        }
         let ready_waits = if shanten_after == 0 && with_waits {
             let mut after = *counts;
             after[d] -= 1;
@@ -75,7 +82,7 @@ pub(super) fn discard_options_with(
         out.push(DiscardOption {
             tile,
             shanten_after,
-            useful_kinds: useful.into_iter().map(|(t, _)| t).collect(),
+            useful_kinds,
             useful_live,
             waits: ready_waits,
             shape: shapes.and_then(|s| s[d]).unwrap_or(TileShape::Single),

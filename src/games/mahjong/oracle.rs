@@ -470,6 +470,49 @@ mod cross_checks {
         }
     }
 
+    /// Every discard option's useful draws against a search: each kind with a live copy (after
+    /// the discard, which counts as seen) whose draw lowers the shanten.
+    #[test]
+    fn discard_options_list_the_draws_a_search_finds() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        for round in 0..3_000 {
+            let k = round % 3;
+            let melds = random_melds(&mut rng, k);
+            let c = hand_beside(&mut rng, &melds, 14 - 3 * k);
+            let own = super::super::win::own_counts(&c, &melds);
+            let mut visible = NO_TILES;
+            for _ in 0..rng.random_range(0..30) {
+                let i = rng.random_range(0..KINDS);
+                if own[i] + visible[i] < 4 {
+                    visible[i] += 1;
+                }
+            }
+            for o in super::super::discard::discard_options(&c, &melds, &visible) {
+                let d = o.tile.index();
+                let mut after = c;
+                after[d] -= 1;
+                let now = shanten(&after, &melds);
+                assert_eq!(o.shanten_after, now, "{c:?} {melds:?} discard {d}");
+                let (mut kinds, mut live) = (Vec::new(), 0u32);
+                for t in 0..KINDS {
+                    let copies = 4u8.saturating_sub(own[t] - u8::from(t == d) + visible[t] + u8::from(t == d));
+                    let mut drawn = after;
+                    drawn[t] += 1;
+                    if copies > 0 && shanten(&drawn, &melds) < now {
+                        kinds.push(t);
+                        live += u32::from(copies);
+                    }
+                }
+                let listed: Vec<usize> = o.useful_kinds.iter().map(|t| t.index()).collect();
+                assert_eq!(
+                    (listed, o.useful_live),
+                    (kinds, live),
+                    "{c:?} {melds:?} {visible:?} discard {d}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn tiny_hands_match_a_search_over_real_exchanges() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
