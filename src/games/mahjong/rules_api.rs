@@ -48,7 +48,7 @@ fn made_tile(s: &Text) -> Option<Tile> {
     let at = (s.as_ptr() as usize).wrapping_sub(TILE_TEXTS.as_ptr() as usize);
     // Numbered kinds (the first 27) are two bytes long, honours one.
     let len = if at < 2 * 27 { 2 } else { 1 };
-    if at < 2 * KINDS && at % 2 == 0 && s.len() == len {
+    if at < 2 * KINDS && at.is_multiple_of(2) && s.len() == len {
         Tile::from_index(at / 2)
     } else {
         None
