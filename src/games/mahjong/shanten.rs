@@ -341,10 +341,36 @@ struct DpStep {
 /// The DP's moves at a rank with `cap` copies available (0–4), sequences startable or not,
 /// towards targets of at most `max_sets` sets (open sequences count among them, so states with
 /// more open are never entered): worked out once, the same for every hand.
+///
+/// Ordered by (sets placed, pair placed), with where each of the ten groups starts
+/// (group `2·sets + pair`; entry 10 is the end): a group's moves all shift alike, so the SSE2 DP
+/// runs each group as a loop of its own, with its shifts fixed.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-fn dp_steps(cap: usize, can_start: bool, max_sets: usize) -> &'static [DpStep] {
-    static STEPS: std::sync::OnceLock<Vec<Vec<DpStep>>> = std::sync::OnceLock::new();
-    let all = STEPS.get_or_init(|| {
+fn dp_step_groups(cap: usize, can_start: bool, max_sets: usize) -> &'static (Vec<DpStep>, [u16; 11]) {
+    static GROUPS: std::sync::OnceLock<Vec<(Vec<DpStep>, [u16; 11])>> = std::sync::OnceLock::new();
+    let all = GROUPS.get_or_init(|| {
+        dp_step_lists()
+            .into_iter()
+            .map(|mut steps| {
+                steps.sort_by_key(|s| 2 * s.sets + u8::from(s.pair));
+                let mut bounds = [0u16; 11];
+                for (g, bound) in bounds.iter_mut().enumerate() {
+                    *bound = steps
+                        .iter()
+                        .filter(|s| usize::from(2 * s.sets + u8::from(s.pair)) < g)
+                        .count() as u16;
+                }
+                (steps, bounds)
+            })
+            .collect()
+    });
+    &all[(2 * cap.min(4) + usize::from(can_start)) * 5 + max_sets.min(4)]
+}
+
+/// Every step list, indexed as `dp_step_groups` reads them.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn dp_step_lists() -> Vec<Vec<DpStep>> {
+    {
         let mut all = Vec::new();
         for (cap, can_start, max_sets) in (0..=4usize).flat_map(|c| {
             [false, true]
@@ -377,8 +403,7 @@ fn dp_steps(cap: usize, can_start: bool, max_sets: usize) -> &'static [DpStep] {
             all.push(steps);
         }
         all
-    });
-    &all[(2 * cap.min(4) + usize::from(can_start)) * 5 + max_sets.min(4)]
+    }
 }
 
 /// The capped DP with each open-sequence state's whole distance array in one SSE2 register:
@@ -418,13 +443,41 @@ mod sse2 {
             let have = held_here.min(4);
             let can_start = sequences && rank + 2 < len;
             // The same steps for every rank with these copies: no branch depends on the costs.
-            for step in super::dp_steps(cap, can_start, max_sets) {
-                let from = cost[step.from as usize];
-                let moved = if step.pair { with_pair(from) } else { from };
-                let add = _mm_set1_epi8(step.need.saturating_sub(have) as i8);
-                let to = &mut next[step.to as usize];
-                *to = _mm_min_epu8(*to, _mm_adds_epu8(with_sets(moved, step.sets), add));
+            // Tiles to add for a move needing `need` copies: need − have, at most four.
+            let adds: [__m128i; 5] = std::array::from_fn(|need| _mm_set1_epi8((need as u8).saturating_sub(have) as i8));
+            let (steps, bounds) = super::dp_step_groups(cap, can_start, max_sets);
+            macro_rules! group {
+                ($group:literal, $shift:literal, $pair:literal) => {
+                    let range = usize::from(bounds[$group])..usize::from(bounds[$group + 1]);
+                    for step in steps.get(range).unwrap_or(&[]) {
+                        let from = cost[step.from as usize];
+                        let moved = if $pair { with_pair(from) } else { from };
+                        let placed = if $shift == 0 {
+                            moved
+                        } else {
+                            _mm_or_si128(
+                                _mm_slli_si128::<$shift>(moved),
+                                _mm_srli_si128::<{ 16 - $shift }>(none),
+                            )
+                        };
+                        let to = &mut next[step.to as usize];
+                        *to = _mm_min_epu8(
+                            *to,
+                            _mm_adds_epu8(placed, adds[usize::from(step.need.min(4))]),
+                        );
+                    }
+                };
             }
+            group!(0, 0, false);
+            group!(1, 0, true);
+            group!(2, 2, false);
+            group!(3, 2, true);
+            group!(4, 4, false);
+            group!(5, 4, true);
+            group!(6, 6, false);
+            group!(7, 6, true);
+            group!(8, 8, false);
+            group!(9, 8, true);
             cost = next;
         }
         let mut last = [0u8; 16];
@@ -480,21 +533,6 @@ mod sse2 {
         let mut dist = [0u8; TARGETS];
         dist.copy_from_slice(&result[..TARGETS]);
         dist
-    }
-
-    /// Every target with `sets` more sets placed: lane `2m + p` moves to `2(m + sets) + p`.
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn with_sets(x: __m128i, sets: u8) -> __m128i {
-        // The lanes shifted in are zero; all-ones shifted down the other way fills them.
-        let ones = _mm_set1_epi8(-1);
-        match sets {
-            0 => x,
-            1 => _mm_or_si128(_mm_slli_si128::<2>(x), _mm_srli_si128::<14>(ones)),
-            2 => _mm_or_si128(_mm_slli_si128::<4>(x), _mm_srli_si128::<12>(ones)),
-            3 => _mm_or_si128(_mm_slli_si128::<6>(x), _mm_srli_si128::<10>(ones)),
-            _ => _mm_or_si128(_mm_slli_si128::<8>(x), _mm_srli_si128::<8>(ones)),
-        }
     }
 
     /// Every pairless target with the pair placed: lane `2m` moves to `2m + 1`; lanes that
