@@ -1022,6 +1022,14 @@ impl Session {
         }
     }
 
+    /// The arguments of the first live fact of `relation` (by name), borrowed: for a caller that
+    /// reads one decision after every run, no copy of the facts.
+    pub fn first_fact_of(&self, relation: &str) -> Option<&[Value]> {
+        let rel = self.prog.relation(relation)?;
+        let f = *self.mem.of_relation(rel).iter().find(|f| self.mem.is_alive(**f))?;
+        Some(self.mem.args_of(f))
+    }
+
     /// Every live fact of a relation, by name (inputs and intermediate facts too).
     pub fn facts_of(&self, relation: &str) -> Vec<Vec<Value>> {
         let Some(rel) = self.prog.relation(relation) else {

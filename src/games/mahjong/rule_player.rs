@@ -20,7 +20,8 @@ const DECISIONS: [&str; 5] = ["win", "kong", "discard", "ready", "call"];
 pub struct RulePlayer {
     name: String,
     session: Session,
-    has: [bool; 4],
+    /// Where each of `INPUTS` is among the rule set's inputs (looked up once, not per decision).
+    inputs: [Option<usize>; 9],
     /// The rule set's `two_player` parameter, if it has one.
     two_player_param: Option<usize>,
     /// Decisions the rules could not make (run errors, no decision): each replaced by a fallback.
@@ -29,21 +30,25 @@ pub struct RulePlayer {
     pub first_failure: Option<String>,
 }
 
-const DECLARED: usize = 0;
-const AFTER_CALL: usize = 1;
-const WALL: usize = 2;
-const CHOW: usize = 3;
+/// The inputs a position gives, in this order (the last four only to rule sets that declare them).
+const INPUTS: [&str; 9] = [
+    "hand",
+    "melds",
+    "visible",
+    "offered",
+    "drawn",
+    "declared",
+    "after_call",
+    "wall",
+    "chow",
+];
+/// The last of the inputs every mahjong rule set reads (`hand` … `drawn`).
+const DRAWN: usize = 4;
 
 impl RulePlayer {
     /// A player running `program`, named `name` in reports.
     pub fn new(name: &str, program: Arc<Program>) -> RulePlayer {
-        let declares = |n: &str| program.inputs.iter().any(|d| d.name == n);
-        let has = [
-            declares("declared"),
-            declares("after_call"),
-            declares("wall"),
-            declares("chow"),
-        ];
+        let inputs = INPUTS.map(|n| program.inputs.iter().position(|d| d.name == n));
         let goals: Vec<&str> = DECISIONS
             .iter()
             .copied()
@@ -61,7 +66,7 @@ impl RulePlayer {
         RulePlayer {
             name: name.to_string(),
             session,
-            has,
+            inputs,
             two_player_param,
             failures: 0,
             first_failure: None,
@@ -74,14 +79,11 @@ impl RulePlayer {
     }
 
     fn set_view(&mut self, view: &PlayerView, offered: Option<Tile>) -> Result<(), String> {
-        let s = &mut self.session;
-        let e = |e: crate::engine::session::RunError| e.to_string();
-        s.set_input("hand", tiles_value(&view.hand)).map_err(e)?;
-        s.set_input("melds", melds_value(&view.melds)).map_err(e)?;
         let mut visible = view.visible;
         if let Some(t) = offered {
             visible[t.index()] = visible[t.index()].saturating_sub(1);
         }
+        let s = &mut self.session;
         if self
             .two_player_param
             .is_some_and(|i| matches!(s.params().get(i), Some(Value::Bool(true))))
@@ -91,31 +93,33 @@ impl RulePlayer {
             // rules infer that from their absence, so the position's list is a third as long.
             visible[9..27].fill(0);
         }
-        s.set_input("visible", tiles_value(&visible)).map_err(e)?;
         let one = |t: Option<Tile>| Value::list(t.map(tile_value));
-        s.set_input("offered", one(offered)).map_err(e)?;
-        s.set_input("drawn", one(if offered.is_some() { None } else { view.drawn }))
-            .map_err(e)?;
-        if self.has[DECLARED] {
-            s.set_input("declared", Value::Bool(view.ready)).map_err(e)?;
-        }
-        if self.has[AFTER_CALL] {
-            s.set_input("after_call", Value::Bool(offered.is_none() && view.drawn.is_none()))
-                .map_err(e)?;
-        }
-        if self.has[WALL] {
-            s.set_input("wall", Value::Int(view.wall_remaining as i64)).map_err(e)?;
-        }
-        if self.has[CHOW] {
-            s.set_input("chow", Value::Bool(view.can_chow)).map_err(e)?;
+        let values = [
+            tiles_value(&view.hand),
+            melds_value(&view.melds),
+            tiles_value(&visible),
+            one(offered),
+            one(if offered.is_some() { None } else { view.drawn }),
+            Value::Bool(view.ready),
+            Value::Bool(offered.is_none() && view.drawn.is_none()),
+            Value::Int(view.wall_remaining as i64),
+            Value::Bool(view.can_chow),
+        ];
+        for (k, value) in values.into_iter().enumerate() {
+            let given = match self.inputs[k] {
+                Some(i) => s.set_input_at(i, value),
+                // The first five every mahjong rule set reads: asked by name, for the error.
+                None if k <= DRAWN => s.set_input(INPUTS[k], value),
+                None => Ok(()),
+            };
+            given.map_err(|e| e.to_string())?;
         }
         s.run().map_err(|e| e.to_string())?;
         Ok(())
     }
 
     fn first_tile(&self, relation: &str) -> Option<Tile> {
-        let facts = self.session.facts_of(relation);
-        let v = facts.first()?.first()?;
+        let v = self.session.first_fact_of(relation)?.first()?;
         match v {
             Value::Str(s) => text_tile(s),
             Value::List(items) => match items.first() {
@@ -126,10 +130,15 @@ impl RulePlayer {
         }
     }
 
+    /// True if the rules concluded a fact of `relation`.
+    fn concluded(&self, relation: &str) -> bool {
+        self.session.first_fact_of(relation).is_some()
+    }
+
     /// The turn decision of the rules (an error if they made none).
     pub fn decide_turn(&mut self, view: &PlayerView) -> Result<TurnAction, String> {
         self.set_view(view, None)?;
-        if !self.session.facts_of("win").is_empty() {
+        if self.concluded("win") {
             return Ok(TurnAction::Win);
         }
         if let Some(t) = self.first_tile("kong") {
@@ -138,7 +147,7 @@ impl RulePlayer {
         let Some(t) = self.first_tile("discard") else {
             return Err("the rules chose no discard".to_string());
         };
-        if !self.session.facts_of("ready").is_empty() {
+        if self.concluded("ready") {
             Ok(TurnAction::DeclareReady(t))
         } else {
             Ok(TurnAction::Discard(t))
@@ -148,11 +157,10 @@ impl RulePlayer {
     /// The call decision of the rules on `offered` (an error if they made none).
     pub fn decide_call(&mut self, view: &PlayerView, offered: Tile) -> Result<CallAction, String> {
         self.set_view(view, Some(offered))?;
-        if !self.session.facts_of("win").is_empty() {
+        if self.concluded("win") {
             return Ok(CallAction::Win);
         }
-        let calls = self.session.facts_of("call");
-        let Some(call) = calls.first() else {
+        let Some(call) = self.session.first_fact_of("call") else {
             return Err("the rules made no call decision".to_string());
         };
         let kind = match call.first() {

@@ -3,11 +3,12 @@
 //! list of them in kind order, a called meld its canonical string (`"123m"`, `"PPP"`, `"[CCCC]"`).
 
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use crate::builtins::registry::{InputType, TypeArgs};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::NotationError;
-use crate::engine::value::{Text, Value, ValueType as T};
+use crate::engine::value::{Frozen, Text, Value, ValueType as T};
 
 use super::call::call_options;
 use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};
@@ -95,9 +96,28 @@ pub fn tile_list(tiles: &[Tile]) -> Value {
     Value::list(tiles.iter().map(|&t| tile_value(t)))
 }
 
-/// Melds as a rule value: the list of their canonical strings.
+/// Melds as a rule value: the list of their canonical strings (each meld's text made once per
+/// process: a player's melds are listed again at every decision).
 pub fn melds_value(melds: &[Meld]) -> Value {
-    Value::list(melds.iter().map(|m| Value::str(&m.to_string())))
+    static TEXTS: OnceLock<Frozen<Vec<Value>>> = OnceLock::new();
+    let kinds = [MeldKind::Chow, MeldKind::Pong, MeldKind::Kong, MeldKind::ConcealedKong];
+    let texts = TEXTS.get_or_init(|| {
+        Frozen::new(
+            kinds
+                .iter()
+                .flat_map(|&kind| {
+                    Tile::all().map(move |tile| Value::Str(Text::interned(&Meld { kind, tile }.to_string())))
+                })
+                .collect(),
+        )
+    });
+    Value::list(melds.iter().map(|m| {
+        let kind = kinds.iter().position(|&k| k == m.kind).unwrap_or(0);
+        texts
+            .get(kind * KINDS + m.tile.index())
+            .cloned()
+            .unwrap_or_else(|| Value::str(&m.to_string()))
+    }))
 }
 
 /// Reads one tile string: the canonical forms directly, anything else through the notation.
@@ -914,6 +934,32 @@ mod tests {
         }
         assert_eq!(text_tile(&Text::from("5z")), Tile::from_index(31));
         assert_eq!(text_tile(&Text::from("m5")), None);
+    }
+
+    #[test]
+    fn every_meld_is_listed_as_its_canonical_text() {
+        let melds: Vec<Meld> = Tile::all()
+            .flat_map(|t| {
+                [
+                    Meld::chow(t),
+                    Some(Meld::pong(t)),
+                    Some(Meld::kong(t)),
+                    Some(Meld::concealed_kong(t)),
+                ]
+            })
+            .flatten()
+            .collect();
+        assert_eq!(melds.len(), 21 + 3 * KINDS);
+        let Value::List(listed) = melds_value(&melds) else {
+            panic!("not a list");
+        };
+        let texts: Vec<String> = listed.iter().map(|v| v.to_string()).collect();
+        let expected: Vec<String> = melds.iter().map(|m| format!("{:?}", m.to_string())).collect();
+        assert_eq!(texts, expected);
+        assert_eq!(
+            melds_arg("m", 1, &melds_value(&melds[..4])).ok(),
+            Some(melds[..4].to_vec())
+        );
     }
 
     #[test]
