@@ -50,6 +50,15 @@ impl Player for Recorder {
     }
 }
 
+/// Timed passes over the recorded positions; the figures are their medians.
+const PASSES: usize = 3;
+
+/// The middle value (of an odd number of them).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
+}
+
 /// Measures on `positions` recorded positions and a `games`-game rule-vs-rule match; `edited`
 /// names a rule file to time instead of the shipped `mahjong.rules`.
 pub fn measure(positions: usize, games: u32, edited: Option<&str>) -> Result<RuleFigures, String> {
@@ -73,24 +82,30 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>) -> Result<Rul
     }
     let mut player = RulePlayer::new("mahjong", strong.clone());
     let mut lines = Vec::new();
-    // One warm-up pass (tables, allocations), then the timed pass. Recording played these very
-    // positions: the capped-distance memo is emptied so none is timed against its own answers.
-    super::shanten::forget_capped_memo();
+    // A warm-up (tables, allocations), then three timed passes, each reported by its median: a
+    // burst of other work on the machine slows one pass, not the figure. Recording played these
+    // very positions, and a pass would find the one before it in the capped-distance memo: the memo
+    // is emptied before each, so none is timed against answers already worked out.
     for v in recorder.turns.iter().take(20) {
         player.decide_turn(v)?;
     }
-    let start = Instant::now();
-    for v in &recorder.turns {
-        black_box(player.decide_turn(black_box(v))?);
+    let (mut turns, mut calls) = (Vec::new(), Vec::new());
+    for _ in 0..PASSES {
+        super::shanten::forget_capped_memo();
+        let start = Instant::now();
+        for v in &recorder.turns {
+            black_box(player.decide_turn(black_box(v))?);
+        }
+        turns.push(start.elapsed().as_secs_f64() * 1e6 / recorder.turns.len().max(1) as f64);
+        let start = Instant::now();
+        for (v, t) in &recorder.calls {
+            black_box(player.decide_call(black_box(v), *t)?);
+        }
+        calls.push(start.elapsed().as_secs_f64() * 1e6 / recorder.calls.len().max(1) as f64);
     }
-    let decision_us = start.elapsed().as_secs_f64() * 1e6 / recorder.turns.len().max(1) as f64;
-    let start = Instant::now();
-    for (v, t) in &recorder.calls {
-        black_box(player.decide_call(black_box(v), *t)?);
-    }
-    let call_decision_us = start.elapsed().as_secs_f64() * 1e6 / recorder.calls.len().max(1) as f64;
+    let (decision_us, call_decision_us) = (median(&mut turns), median(&mut calls));
     lines.push(format!(
-        "rule set `mahjong` (reused session, in-process): turn decision {:.2} µs over {} game positions, call decision {:.2} µs over {}",
+        "rule set `mahjong` (reused session, in-process): turn decision {:.2} µs over {} game positions, call decision {:.2} µs over {} (medians of {PASSES} passes)",
         decision_us,
         recorder.turns.len(),
         call_decision_us,
