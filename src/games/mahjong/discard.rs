@@ -101,7 +101,7 @@ pub fn useful_draws(counts: &Counts, melds: &[Meld], visible: &Counts) -> (i8, V
 /// The kinds with a live copy (not all four in `own` hand and melds and `seen`) whose draw
 /// `lowers` the shanten, with their live copies.
 fn live_draws(own: &Counts, seen: &Counts, lowers: impl Fn(usize) -> bool) -> Vec<(Tile, u8)> {
-    // Room for every kind at once: grown push by push, a turn's options reallocated ~70 times.
+    // Room for every kind at once, not grown push by push.
     let mut useful = Vec::with_capacity(KINDS);
     for (index, (&own, &seen)) in own.iter().zip(seen).enumerate() {
         let live = 4u8.saturating_sub(own.saturating_add(seen));

@@ -12,6 +12,7 @@ use crate::engine::value::Value;
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::rules_api::{melds_value, text_tile, tile_value, tiles_value};
 use super::tile::{Counts, Tile, KINDS};
+use super::win::own_counts;
 
 /// The relations a decision reads.
 const DECISIONS: [&str; 5] = ["win", "kong", "discard", "ready", "call"];
@@ -193,12 +194,7 @@ impl RulePlayer {
 
 /// Pins and bamboo out of play at a two-player table: every copy marked seen, none held or called.
 fn out_of_play(view: &PlayerView, visible: &Counts) -> bool {
-    let mut own = view.hand;
-    for m in &view.melds {
-        for t in m.tiles() {
-            own[t.index()] += 1;
-        }
-    }
+    let own = own_counts(&view.hand, &view.melds);
     (9..27).all(|i| visible[i] == 4 && own[i] == 0)
 }
 
