@@ -254,11 +254,17 @@ fn card(v: &Value, builtin: &str) -> Result<Card, BuiltinError> {
     }
 }
 
+/// A suit argument: its letter in either case, or its symbol. Compared as characters: this runs
+/// on every `count_suit` (three or four times per durak hand value), and building each candidate
+/// as a string took eight allocations a call.
 fn suit(v: &Value, builtin: &str) -> Result<Suit, BuiltinError> {
     if let Value::Str(s) = v {
-        for suit in Suit::ALL {
-            if s.eq_ignore_ascii_case(&suit.letter().to_string()) || s.as_ref() == suit.symbol().to_string() {
-                return Ok(suit);
+        let mut chars = s.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            for suit in Suit::ALL {
+                if c.eq_ignore_ascii_case(&suit.letter()) || c == suit.symbol() {
+                    return Ok(suit);
+                }
             }
         }
     }
@@ -268,3 +274,27 @@ fn suit(v: &Value, builtin: &str) -> Result<Suit, BuiltinError> {
 /// Used by `Solutions`-style helpers elsewhere; keeps the signature import alive for games.
 #[allow(dead_code)]
 fn _assert_solutions(_: &mut Solutions) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A suit is its letter in either case or its symbol, and nothing longer or shorter.
+    #[test]
+    fn a_suit_argument_is_a_letter_or_a_symbol() {
+        for (text, want) in [
+            ("S", Some(Suit::Spades)),
+            ("h", Some(Suit::Hearts)),
+            ("♦", Some(Suit::Diamonds)),
+            ("C", Some(Suit::Clubs)),
+            ("SS", None),
+            ("", None),
+            ("♠♠", None),
+            ("X", None),
+            ("spades", None),
+        ] {
+            assert_eq!(suit(&Value::str(text), "count_suit").ok(), want, "{text:?}");
+        }
+        assert!(suit(&Value::Int(1), "count_suit").is_err());
+    }
+}
