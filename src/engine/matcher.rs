@@ -5,6 +5,7 @@
 
 use super::eval::{contains, eval, eval_test, operand, EvalError, Truth};
 use super::memory::{FactId, Memory};
+use super::numprog::Outcome;
 use super::program::*;
 use super::value::Value;
 use super::whatif::WhatIfRunner;
@@ -232,6 +233,22 @@ pub fn solve<S: Steps + ?Sized>(
                     continue;
                 }
                 Some(false) => break Ok(Flow::Continue),
+                None => {}
+            }
+        }
+        // A slot bound before compares its value the general way.
+        if let Some(prog) = at.num.as_ref().filter(|p| p.binds().is_none_or(|s| !frame.bound(s))) {
+            match prog.run(&frame.vars, ctx.params, &mut ctx.calls) {
+                Some(Outcome::Test(true)) => {
+                    i += 1;
+                    continue;
+                }
+                Some(Outcome::Test(false)) => break Ok(Flow::Continue),
+                Some(Outcome::Bound(slot, n)) => {
+                    frame.bind(slot, n.value());
+                    i += 1;
+                    continue;
+                }
                 None => {}
             }
         }

@@ -9,6 +9,7 @@ pub mod explain;
 pub mod fast;
 pub mod matcher;
 pub mod memory;
+pub mod numprog;
 pub mod program;
 pub mod session;
 pub mod shared;

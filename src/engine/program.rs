@@ -137,6 +137,8 @@ pub struct CondAt {
     pub span: Span,
     /// The condition's pre-decoded form when it is one of the commonest shapes (see `fast`).
     pub fast: Option<super::fast::Fast>,
+    /// The condition as a postfix program when it is arithmetic throughout (see `numprog`).
+    pub num: Option<super::numprog::NumProg>,
 }
 
 /// An action of a rule.

@@ -429,8 +429,14 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         for c in conds {
             if let Some(cond) = self.condition(c, scope, set_name, inputs) {
+                let fast = crate::engine::fast::Fast::of(&cond);
                 out.push(CondAt {
-                    fast: crate::engine::fast::Fast::of(&cond),
+                    // Only where no fast form applies: those are quicker still.
+                    num: match fast {
+                        None => crate::engine::numprog::NumProg::of(&cond),
+                        Some(_) => None,
+                    },
+                    fast,
                     cond,
                     span: c.span(),
                 });

@@ -1,0 +1,619 @@
+//! Arithmetic conditions compiled to a flat postfix program when a rule set is loaded:
+//! `?v = -trunc(suit_balance_penalty * abs(3 * ?c - ?n) / ?n)`, `?n = card_count(?h) -
+//! count_suit(?h, ?t)`, `?rv = rank_values[?r - 2]`, `?loss < ?limit`.
+//!
+//! Why: the tree walker (`eval::pure_num`) pays a recursive call per node, and hands every
+//! intermediate number back through memory as an `Option`; a durak hand value evaluated about
+//! ten such expressions, ~600 instructions each for the longest. Here the nodes are a list of
+//! steps run in one loop over a small stack of numbers.
+//!
+//! The program computes exactly what `pure_num` computes, with the same arithmetic (integers stay
+//! integral, checked, `/` truncating toward zero; any decimal operand makes a decimal), and gives
+//! up in the same cases — a value of another type, a zero divisor, an overflow, a failing
+//! built-in, an index out of range — by answering [`None`]: the caller then evaluates the
+//! condition the general way, which gives the same value or raises the same error. Built-ins
+//! with a plain function are pure, so one called here before giving up and called again by the
+//! general path answers the same. `tests` checks the two against each other on random trees.
+
+use super::eval::compare_ints;
+use super::program::{Cond, Expr, Slot};
+use super::value::{Value, ValueType};
+use crate::builtins::registry::OneFn;
+use crate::lang::ast::{BinaryOp, UnaryOp};
+use std::mem::ManuallyDrop;
+
+/// The deepest stack a program may need; deeper expressions are left to the tree walker.
+const STACK: usize = 12;
+/// The most arguments a compiled built-in call may take.
+const MAX_ARGS: usize = 4;
+
+/// A number on the stack: an integer, or a decimal once any operand is one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    Int(i64),
+    Dec(f64),
+}
+
+impl Num {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Num> {
+        match v {
+            Value::Int(i) => Some(Num::Int(*i)),
+            Value::Num(x) => Some(Num::Dec(*x)),
+            _ => None,
+        }
+    }
+
+    /// The number as a value.
+    #[inline(always)]
+    pub fn value(self) -> Value {
+        match self {
+            Num::Int(i) => Value::Int(i),
+            Num::Dec(x) => Value::Num(x),
+        }
+    }
+
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Dec(x) => x,
+        }
+    }
+}
+
+/// Where a value read in place comes from.
+#[derive(Clone)]
+enum Src {
+    Var(Slot),
+    Param(u16),
+    Const(Value),
+}
+
+impl Src {
+    fn of(e: &Expr) -> Option<Src> {
+        Some(match e {
+            Expr::Var(s) => Src::Var(*s),
+            Expr::Param(i) => Src::Param(*i),
+            Expr::Const(v) => Src::Const(v.clone()),
+            _ => return None,
+        })
+    }
+
+    #[inline(always)]
+    fn read<'a>(&'a self, vars: &'a [Value], params: &'a [Value]) -> &'a Value {
+        match self {
+            Src::Var(s) => &vars[*s as usize],
+            Src::Param(i) => &params[*i as usize],
+            Src::Const(v) => v,
+        }
+    }
+}
+
+/// A built-in argument: read in place, or the next number computed on the stack.
+#[derive(Clone)]
+enum Arg {
+    Read(Src),
+    Computed,
+}
+
+/// One step of a program.
+#[derive(Clone)]
+enum Op {
+    /// Push a number read from a variable, a parameter or a constant.
+    Push(Src),
+    /// Pop two numbers, push their sum, difference, product, quotient or remainder.
+    Arith(BinaryOp),
+    Neg,
+    /// Call a built-in with one variable: its answer, a number, is pushed.
+    CallVar {
+        f: OneFn,
+        slot: Slot,
+    },
+    /// Call a built-in; its computed arguments are popped (in order), its answer pushed.
+    Call {
+        f: OneFn,
+        args: Box<[Arg]>,
+        computed: u8,
+    },
+    /// Pop an index, push that element of a list read in place (negative: from the end).
+    Index(Src),
+}
+
+/// What a program's result is used for.
+#[derive(Clone, Copy)]
+enum End {
+    /// `?slot = expr`: the number is bound.
+    Bind(Slot),
+    /// `a OP b`, both integers: true or false.
+    Compare(BinaryOp),
+}
+
+/// A compiled arithmetic condition.
+#[derive(Clone)]
+pub struct NumProg {
+    ops: Box<[Op]>,
+    end: End,
+    /// The built-ins a complete run calls (all of them: arithmetic does not branch).
+    calls: u64,
+}
+
+/// What a program run decided.
+pub enum Outcome {
+    /// The test passed or failed.
+    Test(bool),
+    /// The number to bind.
+    Bound(Slot, Num),
+}
+
+impl NumProg {
+    /// The compiled form of a test or binding, if it is arithmetic throughout.
+    pub fn of(cond: &Cond) -> Option<NumProg> {
+        let mut b = Builder::default();
+        let end = match cond {
+            Cond::Bind { slot, expr } => {
+                // A built-in or an index on its own is compiled only when its answer is declared
+                // a number: `?name = durak.suit_name(?s)` would give up at every run.
+                let numeric = match expr {
+                    Expr::Call { builtin, .. } => matches!(
+                        builtin.signature().outputs.as_slice(),
+                        [ValueType::Int | ValueType::Num]
+                    ),
+                    Expr::Binary(..) | Expr::Unary(UnaryOp::Neg, _) | Expr::Index(..) => true,
+                    _ => false,
+                };
+                if !numeric {
+                    return None;
+                }
+                b.expr(expr)?;
+                End::Bind(*slot)
+            }
+            Cond::Test(Expr::Binary(op, l, r))
+                if matches!(
+                    op,
+                    BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+                ) =>
+            {
+                // The commonest comparisons have their own fast forms (`fast`); this is for
+                // those that compute a side (`?loss < throw_base - throw_per_stock * ?r`,
+                // `count_rank(?on, rank(?c)) > 0`). Two values read as they are may well be
+                // texts (`?s != ?t`): those are left to the general comparison.
+                let computed = |e: &Expr| !matches!(e, Expr::Var(_) | Expr::Param(_) | Expr::Const(_));
+                if !computed(l) && !computed(r) {
+                    return None;
+                }
+                b.expr(l)?;
+                b.expr(r)?;
+                End::Compare(*op)
+            }
+            _ => return None,
+        };
+        Some(NumProg {
+            ops: b.ops.into_boxed_slice(),
+            end,
+            calls: b.calls,
+        })
+    }
+
+    /// The slot a binding binds (`None` for a test).
+    pub fn binds(&self) -> Option<Slot> {
+        match self.end {
+            End::Bind(slot) => Some(slot),
+            End::Compare(_) => None,
+        }
+    }
+
+    /// Runs the program; `None` when the general evaluator must decide (see the module's notes).
+    /// The built-ins called are added to `calls` only on success.
+    #[inline]
+    pub fn run(&self, vars: &[Value], params: &[Value], calls: &mut u64) -> Option<Outcome> {
+        let mut stack = Stack::default();
+        for op in self.ops.iter() {
+            match op {
+                Op::Push(src) => stack.push(Num::of(src.read(vars, params))?),
+                Op::Arith(op) => {
+                    let y = stack.pop();
+                    let x = stack.pop();
+                    stack.push(arith(*op, x, y)?);
+                }
+                Op::Neg => {
+                    let x = match stack.pop() {
+                        Num::Int(i) => Num::Int(i.checked_neg()?),
+                        Num::Dec(x) => Num::Dec(-x),
+                    };
+                    stack.push(x);
+                }
+                Op::CallVar { f, slot } => {
+                    stack.push(Num::of(&f(std::slice::from_ref(&vars[*slot as usize])).ok()?)?);
+                }
+                Op::Call { f, args, computed } => {
+                    let base = stack.len - *computed as usize;
+                    let answer = call(*f, args, &stack, base, vars, params)?;
+                    stack.len = base;
+                    stack.push(answer);
+                }
+                Op::Index(list) => {
+                    let Value::List(items) = list.read(vars, params) else {
+                        return None;
+                    };
+                    let Num::Int(n) = stack.pop() else {
+                        return None;
+                    };
+                    let at = if n < 0 { (items.len() as i64).checked_add(n)? } else { n };
+                    stack.push(Num::of(items.get(usize::try_from(at).ok()?)?)?);
+                }
+            }
+        }
+        let outcome = match self.end {
+            End::Bind(slot) => Outcome::Bound(slot, stack.get(0)),
+            End::Compare(op) => match (stack.get(0), stack.get(1)) {
+                (Num::Int(x), Num::Int(y)) => Outcome::Test(compare_ints(op, x, y)),
+                // Decimals compare the general way (which also orders them).
+                _ => return None,
+            },
+        };
+        *calls += self.calls;
+        Some(outcome)
+    }
+}
+
+/// The numbers a program has computed: each one's bits in a word and whether it is a decimal
+/// in a bit mask. Why not an array of `Num`: a number is written and read back moments later,
+/// and a two-field enum copied as one block stalls on store forwarding; words and a mask in a
+/// register do not.
+#[derive(Default)]
+struct Stack {
+    bits: [u64; STACK],
+    decimal: u32,
+    len: usize,
+}
+
+impl Stack {
+    #[inline(always)]
+    fn push(&mut self, n: Num) {
+        let k = self.len;
+        match n {
+            Num::Int(i) => {
+                self.bits[k] = i as u64;
+                self.decimal &= !(1 << k);
+            }
+            Num::Dec(x) => {
+                self.bits[k] = x.to_bits();
+                self.decimal |= 1 << k;
+            }
+        }
+        self.len = k + 1;
+    }
+
+    #[inline(always)]
+    fn get(&self, k: usize) -> Num {
+        match self.decimal >> k & 1 {
+            0 => Num::Int(self.bits[k] as i64),
+            _ => Num::Dec(f64::from_bits(self.bits[k])),
+        }
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Num {
+        self.len -= 1;
+        self.get(self.len)
+    }
+}
+
+/// `x OP y` with `pure_num`'s arithmetic.
+#[inline(always)]
+fn arith(op: BinaryOp, x: Num, y: Num) -> Option<Num> {
+    use BinaryOp::*;
+    if let (Num::Int(x), Num::Int(y)) = (x, y) {
+        return match op {
+            Add => x.checked_add(y),
+            Sub => x.checked_sub(y),
+            Mul => x.checked_mul(y),
+            Div => x.checked_div(y),
+            _ => x.checked_rem(y),
+        }
+        .map(Num::Int);
+    }
+    let (x, y) = (x.to_f64(), y.to_f64());
+    Some(Num::Dec(match op {
+        Add => x + y,
+        Sub => x - y,
+        Mul => x * y,
+        // A zero divisor is the general path's error to raise.
+        Div if y != 0.0 => x / y,
+        Rem if y != 0.0 => x % y,
+        _ => return None,
+    }))
+}
+
+/// A built-in called with its arguments read in place (bitwise copies that are never dropped)
+/// and the numbers computed for it.
+#[inline(never)]
+fn call(f: OneFn, args: &[Arg], stack: &Stack, base: usize, vars: &[Value], params: &[Value]) -> Option<Num> {
+    let mut argv: [ManuallyDrop<Value>; MAX_ARGS] = std::array::from_fn(|_| ManuallyDrop::new(Value::Int(0)));
+    let mut next = base..stack.len;
+    for (slot, a) in argv.iter_mut().zip(args.iter()) {
+        *slot = match a {
+            // SAFETY: the copy is never dropped (`ManuallyDrop`) and only read through the
+            // shared slice below, while `vars`, `params` and the program's constants stay
+            // borrowed: it is as good as a `&Value` to the original (see `args::Args::lend`).
+            Arg::Read(src) => ManuallyDrop::new(unsafe { std::ptr::read(src.read(vars, params)) }),
+            // A number holds nothing shared: its value needs no drop either.
+            Arg::Computed => ManuallyDrop::new(stack.get(next.next()?).value()),
+        };
+    }
+    let items = &argv[..args.len()];
+    // SAFETY: `ManuallyDrop<Value>` is `repr(transparent)` over `Value`.
+    let slice = unsafe { &*(items as *const [ManuallyDrop<Value>] as *const [Value]) };
+    Num::of(&f(slice).ok()?)
+}
+
+#[derive(Default)]
+struct Builder {
+    ops: Vec<Op>,
+    depth: usize,
+    calls: u64,
+}
+
+impl Builder {
+    fn push(&mut self, op: Op, change: isize) -> Option<()> {
+        self.depth = self.depth.checked_add_signed(change)?;
+        if self.depth > STACK {
+            return None;
+        }
+        self.ops.push(op);
+        Some(())
+    }
+
+    /// Appends the steps that push the value of `e` (the shapes `pure_num` computes).
+    fn expr(&mut self, e: &Expr) -> Option<()> {
+        match e {
+            Expr::Const(Value::Int(_) | Value::Num(_)) | Expr::Var(_) | Expr::Param(_) => {
+                self.push(Op::Push(Src::of(e)?), 1)
+            }
+            Expr::Binary(
+                op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem),
+                a,
+                b,
+            ) => {
+                self.expr(a)?;
+                self.expr(b)?;
+                self.push(Op::Arith(*op), -1)
+            }
+            Expr::Unary(UnaryOp::Neg, x) => {
+                self.expr(x)?;
+                self.push(Op::Neg, 0)
+            }
+            Expr::Call {
+                direct: Some(f), args, ..
+            } => {
+                self.calls += 1;
+                if let [Expr::Var(slot)] = args.as_slice() {
+                    return self.push(Op::CallVar { f: *f, slot: *slot }, 1);
+                }
+                if args.len() > MAX_ARGS {
+                    return None;
+                }
+                let mut computed = 0u8;
+                let mut kinds = Vec::with_capacity(args.len());
+                for a in args {
+                    match Src::of(a) {
+                        Some(src) => kinds.push(Arg::Read(src)),
+                        None => {
+                            self.expr(a)?;
+                            computed += 1;
+                            kinds.push(Arg::Computed);
+                        }
+                    }
+                }
+                self.push(
+                    Op::Call {
+                        f: *f,
+                        args: kinds.into_boxed_slice(),
+                        computed,
+                    },
+                    1 - computed as isize,
+                )
+            }
+            Expr::Index(list, i) => {
+                let list = Src::of(list)?;
+                self.expr(i)?;
+                self.push(Op::Index(list), 0)
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtins::registry::Registry;
+    use crate::engine::eval::{eval, eval_test, Truth};
+    use proptest::prelude::*;
+
+    /// Variables 0–4: an integer, a decimal, a text, a list of numbers, and an integer that may
+    /// be zero or huge; parameters 0–1: an integer and a list.
+    fn call(name: &str, args: Vec<Expr>) -> Expr {
+        let reg = Registry::standard();
+        let builtin = reg.get(name).unwrap_or_else(|| panic!("{name}")).clone();
+        let direct = builtin.direct();
+        Expr::Call { builtin, args, direct }
+    }
+
+    /// An expression tree as proptest shows it (`Expr` has no `Debug`).
+    #[derive(Debug, Clone)]
+    enum T {
+        Var(u16),
+        Param(u16),
+        Int(i64),
+        Dec(i64),
+        Text,
+        Bin(BinaryOp, Box<T>, Box<T>),
+        Neg(Box<T>),
+        Call(&'static str, Vec<T>),
+        Index(bool, Box<T>),
+    }
+
+    impl T {
+        fn expr(&self) -> Expr {
+            match self {
+                T::Var(s) => Expr::Var(*s),
+                T::Param(p) => Expr::Param(*p),
+                T::Int(k) => Expr::Const(Value::Int(*k)),
+                T::Dec(k) => Expr::Const(Value::Num(*k as f64 / 4.0)),
+                T::Text => Expr::Const(Value::str("x")),
+                T::Bin(op, a, b) => Expr::Binary(*op, Box::new(a.expr()), Box::new(b.expr())),
+                T::Neg(x) => Expr::Unary(UnaryOp::Neg, Box::new(x.expr())),
+                T::Call(name, args) => call(name, args.iter().map(T::expr).collect()),
+                T::Index(param, i) => Expr::Index(
+                    Box::new(if *param { Expr::Param(1) } else { Expr::Var(3) }),
+                    Box::new(i.expr()),
+                ),
+            }
+        }
+    }
+
+    fn leaf() -> impl Strategy<Value = T> {
+        // Mostly numbers, so that whole trees compute; a text, a list or a comparison now and
+        // then, where a program must give up.
+        prop_oneof![
+            6 => prop_oneof![Just(0u16), Just(1), Just(4)].prop_map(T::Var),
+            1 => prop_oneof![Just(2u16), Just(3)].prop_map(T::Var),
+            3 => Just(T::Param(0)),
+            1 => Just(T::Param(1)),
+            6 => (-4i64..9).prop_map(T::Int),
+            6 => (-4i64..9).prop_map(T::Dec),
+            1 => Just(T::Text),
+        ]
+    }
+
+    fn tree() -> impl Strategy<Value = T> {
+        leaf().prop_recursive(5, 40, 3, |inner| {
+            let op = prop_oneof![
+                Just(BinaryOp::Add),
+                Just(BinaryOp::Sub),
+                Just(BinaryOp::Mul),
+                Just(BinaryOp::Div),
+                Just(BinaryOp::Rem),
+            ];
+            prop_oneof![
+                6 => (op, inner.clone(), inner.clone()).prop_map(|(op, a, b)| T::Bin(op, Box::new(a), Box::new(b))),
+                1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| T::Bin(BinaryOp::Lt, Box::new(a), Box::new(b))),
+                1 => inner.clone().prop_map(|x| T::Neg(Box::new(x))),
+                1 => inner.clone().prop_map(|x| T::Call("abs", vec![x])),
+                1 => inner.clone().prop_map(|x| T::Call("trunc", vec![x])),
+                1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| T::Call("greater", vec![a, b])),
+                1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| T::Call("lesser", vec![a, b])),
+                1 => (any::<bool>(), inner.clone()).prop_map(|(p, i)| T::Index(p, Box::new(i))),
+            ]
+        })
+    }
+
+    fn values() -> impl Strategy<Value = (Vec<Value>, Vec<Value>)> {
+        (
+            -20i64..20,
+            -8i64..8,
+            prop_oneof![Just(0i64), Just(i64::MAX), Just(i64::MIN), -3i64..3],
+            proptest::collection::vec(-5i64..5, 0..4),
+        )
+            .prop_map(|(a, d, z, l)| {
+                let list = Value::list(l.iter().enumerate().map(|(k, x)| {
+                    if k == 1 {
+                        Value::Num(*x as f64 / 2.0)
+                    } else {
+                        Value::Int(*x)
+                    }
+                }));
+                let vars = vec![
+                    Value::Int(a),
+                    Value::Num(d as f64 / 4.0),
+                    Value::str("t"),
+                    list,
+                    Value::Int(z),
+                ];
+                let params = vec![Value::Int(a + 1), Value::list([3, -1, 7].map(Value::Int))];
+                (vars, params)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// Wherever a program answers, the general evaluator gives the same value (a binding)
+        /// or the same truth (a comparison) and counts the same built-in calls.
+        #[test]
+        fn a_program_answers_as_the_general_evaluator(e in tree(), f in tree(), (vars, params) in values()) {
+            let (e, f) = (e.expr(), f.expr());
+            let bind = Cond::Bind { slot: 9, expr: e.clone() };
+            if let Some(prog) = NumProg::of(&bind) {
+                let mut calls = 0;
+                if let Some(Outcome::Bound(slot, n)) = prog.run(&vars, &params, &mut calls) {
+                    prop_assert_eq!(slot, 9);
+                    let mut general_calls = 0;
+                    let v = eval(&e, &vars, &params, &mut general_calls);
+                    prop_assert_eq!(v, Ok(n.value()));
+                    prop_assert_eq!(calls, general_calls);
+                } else {
+                    prop_assert_eq!(calls, 0);
+                }
+            }
+            let test = Expr::Binary(BinaryOp::Le, Box::new(e), Box::new(f));
+            if let Some(prog) = NumProg::of(&Cond::Test(test.clone())) {
+                let mut calls = 0;
+                if let Some(Outcome::Test(b)) = prog.run(&vars, &params, &mut calls) {
+                    let mut general_calls = 0;
+                    let t = eval_test(&test, &vars, &params, &mut general_calls);
+                    prop_assert!(matches!(t, Ok(Truth::Bool(g)) if g == b));
+                    prop_assert_eq!(calls, general_calls);
+                }
+            }
+        }
+    }
+
+    /// The shapes compiled, and those left alone.
+    #[test]
+    fn compiles_arithmetic_only() {
+        let arith = Expr::Binary(
+            BinaryOp::Mul,
+            Box::new(Expr::Var(0)),
+            Box::new(Expr::Const(Value::Int(3))),
+        );
+        assert!(NumProg::of(&Cond::Bind {
+            slot: 1,
+            expr: arith.clone()
+        })
+        .is_some());
+        // A built-in answering a text is not compiled on its own...
+        let name = Expr::Call {
+            builtin: Registry::standard()
+                .get("lesser")
+                .unwrap_or_else(|| unreachable!())
+                .clone(),
+            args: vec![Expr::Var(0), Expr::Var(1)],
+            direct: None,
+        };
+        assert!(
+            NumProg::of(&Cond::Bind { slot: 1, expr: name }).is_none(),
+            "no plain function"
+        );
+        // ...nor a value read as it is, nor a comparison of two values read as they are.
+        assert!(NumProg::of(&Cond::Bind {
+            slot: 1,
+            expr: Expr::Var(0)
+        })
+        .is_none());
+        let plain = Expr::Binary(BinaryOp::Ne, Box::new(Expr::Var(0)), Box::new(Expr::Var(1)));
+        assert!(NumProg::of(&Cond::Test(plain)).is_none());
+        let computed = Expr::Binary(BinaryOp::Lt, Box::new(arith), Box::new(Expr::Var(1)));
+        assert!(NumProg::of(&Cond::Test(computed)).is_some());
+        // A program stops where the general evaluator raises an error: division by zero.
+        let div = Expr::Binary(
+            BinaryOp::Div,
+            Box::new(Expr::Var(0)),
+            Box::new(Expr::Const(Value::Int(0))),
+        );
+        let prog = NumProg::of(&Cond::Bind { slot: 1, expr: div }).unwrap_or_else(|| unreachable!());
+        assert!(prog.run(&[Value::Int(4)], &[], &mut 0).is_none());
+    }
+}
