@@ -5,7 +5,7 @@
 
 use super::eval::{contains, eval, eval_test, operand, EvalError, Truth};
 use super::memory::{FactId, Memory};
-use super::numprog::Outcome;
+use super::numprog::{Num, Outcome};
 use super::program::*;
 use super::value::Value;
 use super::whatif::WhatIfRunner;
@@ -89,6 +89,19 @@ impl Frame {
                     *slot = v.clone();
                 }
             }
+        }
+        self.mask |= 1u64 << s;
+    }
+
+    /// Binds `s` to a computed number, written straight into the slot: a `Value` made by the
+    /// caller and passed in would be read back as a block moments after it was written in
+    /// pieces, a store-forwarding stall (half of `bind`'s time when numbers came that way).
+    #[inline(always)]
+    fn bind_num(&mut self, s: Slot, n: Num) {
+        let slot = &mut self.vars[s as usize];
+        match n {
+            Num::Int(i) => *slot = Value::Int(i),
+            Num::Dec(x) => *slot = Value::Num(x),
         }
         self.mask |= 1u64 << s;
     }
@@ -245,7 +258,7 @@ pub fn solve<S: Steps + ?Sized>(
                 }
                 Some(Outcome::Test(false)) => break Ok(Flow::Continue),
                 Some(Outcome::Bound(slot, n)) => {
-                    frame.bind(slot, n.value());
+                    frame.bind_num(slot, n);
                     i += 1;
                     continue;
                 }

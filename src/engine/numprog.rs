@@ -20,7 +20,7 @@ use super::program::{Cond, Expr, Slot};
 use super::value::{Value, ValueType};
 use crate::builtins::registry::OneFn;
 use crate::lang::ast::{BinaryOp, UnaryOp};
-use std::mem::ManuallyDrop;
+use std::mem::MaybeUninit;
 
 /// The deepest stack a program may need; deeper expressions are left to the tree walker.
 const STACK: usize = 12;
@@ -136,7 +136,15 @@ pub struct NumProg {
     end: End,
     /// The built-ins a complete run calls (all of them: arithmetic does not branch).
     calls: u64,
+    /// The slot a binding binds (0 for a test, unused).
+    slot: Slot,
 }
+
+const RAW_NONE: u64 = 0;
+const RAW_FALSE: u64 = 1;
+const RAW_TRUE: u64 = 2;
+const RAW_INT: u64 = 3;
+const RAW_DEC: u64 = 4;
 
 /// What a program run decided.
 pub enum Outcome {
@@ -190,6 +198,10 @@ impl NumProg {
         };
         Some(NumProg {
             ops: b.ops.into_boxed_slice(),
+            slot: match end {
+                End::Bind(slot) => slot,
+                End::Compare(_) => 0,
+            },
             end,
             calls: b.calls,
         })
@@ -205,8 +217,34 @@ impl NumProg {
 
     /// Runs the program; `None` when the general evaluator must decide (see the module's notes).
     /// The built-ins called are added to `calls` only on success.
-    #[inline]
+    #[inline(always)]
     pub fn run(&self, vars: &[Value], params: &[Value], calls: &mut u64) -> Option<Outcome> {
+        let (kind, bits) = self.run_raw(vars, params, calls);
+        match kind {
+            RAW_FALSE => Some(Outcome::Test(false)),
+            RAW_TRUE => Some(Outcome::Test(true)),
+            RAW_INT => Some(Outcome::Bound(self.slot, Num::Int(bits as i64))),
+            RAW_DEC => Some(Outcome::Bound(self.slot, Num::Dec(f64::from_bits(bits)))),
+            _ => None,
+        }
+    }
+
+    /// The run itself, its answer as two words (what it is, and a number's bits): returned in
+    /// registers, where an `Option<Outcome>` went through memory and stalled the caller reading
+    /// it back (store forwarding).
+    #[inline(never)]
+    fn run_raw(&self, vars: &[Value], params: &[Value], calls: &mut u64) -> (u64, u64) {
+        match self.compute(vars, params, calls) {
+            Some(Outcome::Test(false)) => (RAW_FALSE, 0),
+            Some(Outcome::Test(true)) => (RAW_TRUE, 0),
+            Some(Outcome::Bound(_, Num::Int(i))) => (RAW_INT, i as u64),
+            Some(Outcome::Bound(_, Num::Dec(x))) => (RAW_DEC, x.to_bits()),
+            None => (RAW_NONE, 0),
+        }
+    }
+
+    #[inline(always)]
+    fn compute(&self, vars: &[Value], params: &[Value], calls: &mut u64) -> Option<Outcome> {
         let mut stack = Stack::default();
         for op in self.ops.iter() {
             match op {
@@ -224,7 +262,7 @@ impl NumProg {
                     stack.push(x);
                 }
                 Op::CallVar { f, slot } => {
-                    stack.push(Num::of(&f(std::slice::from_ref(&vars[*slot as usize])).ok()?)?);
+                    stack.push(answer(&f(std::slice::from_ref(&vars[*slot as usize])))?);
                 }
                 Op::Call { f, args, computed } => {
                     let base = stack.len - *computed as usize;
@@ -328,24 +366,45 @@ fn arith(op: BinaryOp, x: Num, y: Num) -> Option<Num> {
 
 /// A built-in called with its arguments read in place (bitwise copies that are never dropped)
 /// and the numbers computed for it.
+///
+/// Every copy here is made as whole words, and the answer is read where the built-in wrote it:
+/// moved as a `Value` (or a `Result`), the compiler copies an enum in overlapping pieces through
+/// the stack, and reading them back stalls on store forwarding (a third of this function's time
+/// when it did).
 #[inline(never)]
 fn call(f: OneFn, args: &[Arg], stack: &Stack, base: usize, vars: &[Value], params: &[Value]) -> Option<Num> {
-    let mut argv: [ManuallyDrop<Value>; MAX_ARGS] = std::array::from_fn(|_| ManuallyDrop::new(Value::Int(0)));
+    let mut argv = [const { MaybeUninit::<Value>::uninit() }; MAX_ARGS];
     let mut next = base..stack.len;
     for (slot, a) in argv.iter_mut().zip(args.iter()) {
-        *slot = match a {
-            // SAFETY: the copy is never dropped (`ManuallyDrop`) and only read through the
-            // shared slice below, while `vars`, `params` and the program's constants stay
-            // borrowed: it is as good as a `&Value` to the original (see `args::Args::lend`).
-            Arg::Read(src) => ManuallyDrop::new(unsafe { std::ptr::read(src.read(vars, params)) }),
-            // A number holds nothing shared: its value needs no drop either.
-            Arg::Computed => ManuallyDrop::new(stack.get(next.next()?).value()),
-        };
+        match a {
+            // SAFETY: a bitwise copy (three words, padding carried as possibly uninitialised
+            // bytes, as `Value::clone` copies) that is never dropped (`MaybeUninit`) and only
+            // read through the shared slice below, while `vars`, `params` and the program's
+            // constants stay borrowed: it is as good as a `&Value` to the original (see
+            // `args::Args::lend`).
+            Arg::Read(src) => unsafe {
+                let words = std::ptr::read(src.read(vars, params) as *const Value as *const MaybeUninit<[u64; 3]>);
+                std::ptr::write(slot.as_mut_ptr() as *mut MaybeUninit<[u64; 3]>, words);
+            },
+            // A number holds nothing shared: its value needs no drop.
+            Arg::Computed => {
+                slot.write(stack.get(next.next()?).value());
+            }
+        }
     }
-    let items = &argv[..args.len()];
-    // SAFETY: `ManuallyDrop<Value>` is `repr(transparent)` over `Value`.
-    let slice = unsafe { &*(items as *const [ManuallyDrop<Value>] as *const [Value]) };
-    Num::of(&f(slice).ok()?)
+    // SAFETY: the first `args.len()` entries were written above (`args.len() <= MAX_ARGS`, as
+    // the builder checks), and `MaybeUninit<Value>` has `Value`'s layout.
+    let slice = unsafe { std::slice::from_raw_parts(argv.as_ptr() as *const Value, args.len()) };
+    answer(&f(slice))
+}
+
+/// A built-in's answer as a number, read in place.
+#[inline(always)]
+fn answer(r: &Result<Value, crate::builtins::BuiltinError>) -> Option<Num> {
+    match r {
+        Ok(v) => Num::of(v),
+        Err(_) => None,
+    }
 }
 
 #[derive(Default)]
