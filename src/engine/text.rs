@@ -150,8 +150,19 @@ impl std::borrow::Borrow<str> for Text {
 }
 
 impl PartialEq for Text {
+    #[inline]
     fn eq(&self, other: &Text) -> bool {
-        Text::ptr_eq(self, other) || self.as_str() == other.as_str()
+        if Text::ptr_eq(self, other) {
+            return true;
+        }
+        let (a, b) = (self.as_str().as_bytes(), other.as_str().as_bytes());
+        // Most texts compared are short (a suit letter against the trump, an action name): a
+        // length check and a few bytes here, where the slice comparison called `memcmp`.
+        a.len() == b.len()
+            && match a.len() {
+                0..=8 => a.iter().zip(b).all(|(x, y)| x == y),
+                _ => a == b,
+            }
     }
 }
 
