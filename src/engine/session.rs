@@ -3,7 +3,7 @@
 //! empty working memory each time but keeps every allocation, which is what makes a fresh working
 //! memory per hand cheap.
 
-use super::agenda::Agenda;
+use super::agenda::{Activation, Agenda};
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
@@ -510,6 +510,15 @@ impl Session {
                 self.drop_activation(act.rule, || format!("fact #{f} it matched was retracted"));
                 continue;
             }
+            if plan.select.is_empty() && self.recording {
+                // Nothing to check again: the record is taken straight from the agenda's arena
+                // (the frame is not needed, nor its swap in and out).
+                if self.fire_recorded(prog, act.rule, &act)? {
+                    stop = StopReason::Halted;
+                    break;
+                }
+                continue;
+            }
             // Moved, not copied: the activation is never read again, and the frame's stale values
             // go to the agenda's arena (dropped at the next reset).
             let stored = self.agenda.vars_mut(&act);
@@ -681,6 +690,40 @@ impl Session {
         // The actions read the bindings just recorded for the explanation: lend that arena out
         // for the call instead of copying the bindings a second time (nothing the actions do
         // records a firing, so the arena does not grow meanwhile).
+        let recorded = std::mem::take(&mut self.firing_vars);
+        let halted = self.act(prog, rule, firing, &recorded[v0 as usize..]);
+        self.firing_vars = recorded;
+        halted
+    }
+
+    /// Fires an activation whose bindings need no second look, recording it: the bindings are
+    /// moved from the agenda's arena into the firing records (placeholders left behind), and the
+    /// matched facts copied from it, with no trip through the frame. The same record as `fire`.
+    fn fire_recorded(&mut self, prog: &Arc<Program>, rule_idx: u32, act: &Activation) -> Result<bool, RunError> {
+        let rule = &prog.rules[rule_idx as usize];
+        let nvars = rule.var_names.len();
+        let firing = self.firings.len() as u32;
+        let v0 = self.firing_vars.len() as u32;
+        let stored = self.agenda.vars_mut(act);
+        let n = nvars.min(stored.len());
+        self.firing_vars
+            .extend(stored[..n].iter_mut().map(|v| std::mem::replace(v, Value::Int(0))));
+        let f0 = self.firing_facts.len() as u32;
+        self.firing_facts.extend_from_slice(self.agenda.facts(act));
+        self.firing_facts[f0 as usize..].sort_by_key(|(c, _)| *c);
+        self.firings.push(Firing {
+            rule: rule_idx,
+            mask: act.mask,
+            vars: (v0, self.firing_vars.len() as u32),
+            facts: (f0, self.firing_facts.len() as u32),
+        });
+        self.stats.fired += 1;
+        self.fired_per_rule[rule_idx as usize] += 1;
+        if self.opts.trace {
+            self.trace.push(TraceEvent::Fired { firing });
+        }
+        // A retraction's pattern reads which bindings are set from the frame's mask.
+        self.frame.mask = act.mask;
         let recorded = std::mem::take(&mut self.firing_vars);
         let halted = self.act(prog, rule, firing, &recorded[v0 as usize..]);
         self.firing_vars = recorded;
