@@ -62,15 +62,19 @@ impl Agenda {
         // Placeholders first, then each kept value written over its own: one value per branch,
         // not either one through the stack (which stalled on store forwarding).
         let keep = mask & !elided;
-        self.values.resize(v0 as usize + vars.len(), Value::Int(0));
-        for (slot, v) in self.values[v0 as usize..]
-            .iter_mut()
-            .zip(vars)
-            .enumerate()
-            .filter_map(|(i, sv)| (i >= 64 || keep & (1u64 << i) != 0).then_some(sv))
-        {
-            *slot = v.clone();
+        // Each slot written once, in place, by the branch that makes it: a placeholder, or a
+        // copy (three words, see `Value::clone`).
+        self.values.reserve(vars.len());
+        for (i, (slot, v)) in self.values.spare_capacity_mut().iter_mut().zip(vars).enumerate() {
+            if i >= 64 || keep & (1u64 << i) != 0 {
+                slot.write(v.clone());
+            } else {
+                slot.write(Value::Int(0));
+            }
         }
+        // SAFETY: the `vars.len()` slots after the old length were written just above (the
+        // reservation guarantees that many spare slots).
+        unsafe { self.values.set_len(v0 as usize + vars.len()) };
         let f0 = self.facts.len() as u32;
         self.facts.extend_from_slice(facts);
         self.acts.push(Activation {
