@@ -104,6 +104,9 @@ enum Op {
     Push(Src),
     /// Pop two numbers, push their sum, difference, product, quotient or remainder.
     Arith(BinaryOp),
+    /// Pop a number and push it combined with one read in place (`?v * rank_multiplier`): a
+    /// push and an `Arith` in one step, one dispatch fewer.
+    ArithWith(BinaryOp, Src),
     Neg,
     /// Call a built-in with one variable: its answer, a number, is pushed.
     CallVar {
@@ -251,6 +254,11 @@ impl NumProg {
                 Op::Push(src) => stack.push(Num::of(src.read(vars, params))?),
                 Op::Arith(op) => {
                     let y = stack.pop();
+                    let x = stack.pop();
+                    stack.push(arith(*op, x, y)?);
+                }
+                Op::ArithWith(op, src) => {
+                    let y = Num::of(src.read(vars, params))?;
                     let x = stack.pop();
                     stack.push(arith(*op, x, y)?);
                 }
@@ -436,8 +444,15 @@ impl Builder {
                 b,
             ) => {
                 self.expr(a)?;
-                self.expr(b)?;
-                self.push(Op::Arith(*op), -1)
+                match &**b {
+                    Expr::Const(Value::Int(_) | Value::Num(_)) | Expr::Var(_) | Expr::Param(_) => {
+                        self.push(Op::ArithWith(*op, Src::of(b)?), 0)
+                    }
+                    _ => {
+                        self.expr(b)?;
+                        self.push(Op::Arith(*op), -1)
+                    }
+                }
             }
             Expr::Unary(UnaryOp::Neg, x) => {
                 self.expr(x)?;
