@@ -59,11 +59,11 @@ impl Agenda {
         // Only bound slots are copied: an unbound slot holds a stale value of an earlier match,
         // which nothing reads (the mask says unbound), so a placeholder costs no reference count;
         // nor does an elided one, which nothing reads either.
-        // Placeholders first, then each kept value written over its own: one value per branch,
-        // not either one through the stack (which stalled on store forwarding).
+        // Each slot is written once, in place, by the branch that makes it (a placeholder, or a
+        // copy as three words, see `Value::clone`): neither value goes through the stack (which
+        // stalled on store forwarding), and no slot is written twice (placeholders first and
+        // kept values over them cost 3% of a durak hand value).
         let keep = mask & !elided;
-        // Each slot written once, in place, by the branch that makes it: a placeholder, or a
-        // copy (three words, see `Value::clone`).
         self.values.reserve(vars.len());
         for (i, (slot, v)) in self.values.spare_capacity_mut().iter_mut().zip(vars).enumerate() {
             if i >= 64 || keep & (1u64 << i) != 0 {
