@@ -285,16 +285,18 @@ pub fn eval_test(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) ->
     }
 }
 
-/// A number computed in registers: an integer, or a decimal once any operand is one.
-#[derive(Clone, Copy)]
-enum Num {
+/// A number computed in registers: an integer, or a decimal once any operand is one (shared
+/// with the compiled programs of `numprog`, which compute the same arithmetic).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
     Int(i64),
     Dec(f64),
 }
 
 impl Num {
+    /// The number a value holds, if it holds one.
     #[inline(always)]
-    fn of(v: &Value) -> Option<Num> {
+    pub fn of(v: &Value) -> Option<Num> {
         match v {
             Value::Int(i) => Some(Num::Int(*i)),
             Value::Num(x) => Some(Num::Dec(*x)),
@@ -310,12 +312,50 @@ impl Num {
         }
     }
 
+    /// The number as a value.
     #[inline(always)]
-    fn value(self) -> Value {
+    pub fn value(self) -> Value {
         match self {
             Num::Int(i) => Value::Int(i),
             Num::Dec(x) => Value::Num(x),
         }
+    }
+}
+
+/// `x OP y` for `OP` one of `+ - * / %` (callers check; another is taken as `%`) with the rule
+/// language's arithmetic: integers stay integral (checked, `/` truncating toward zero), any
+/// decimal operand makes a decimal. `None` for an overflow or a zero divisor: the general path's
+/// error to raise.
+#[inline(always)]
+pub fn arith(op: BinaryOp, x: Num, y: Num) -> Option<Num> {
+    use BinaryOp::*;
+    if let (Num::Int(x), Num::Int(y)) = (x, y) {
+        return match op {
+            Add => x.checked_add(y),
+            Sub => x.checked_sub(y),
+            Mul => x.checked_mul(y),
+            Div => x.checked_div(y),
+            _ => x.checked_rem(y),
+        }
+        .map(Num::Int);
+    }
+    let (x, y) = (x.to_f64(), y.to_f64());
+    Some(Num::Dec(match op {
+        Add => x + y,
+        Sub => x - y,
+        Mul => x * y,
+        Div if y != 0.0 => x / y,
+        Rem if y != 0.0 => x % y,
+        _ => return None,
+    }))
+}
+
+/// `-x` (`None` on an overflow).
+#[inline(always)]
+pub fn neg(x: Num) -> Option<Num> {
+    match x {
+        Num::Int(i) => i.checked_neg().map(Num::Int),
+        Num::Dec(x) => Some(Num::Dec(-x)),
     }
 }
 
@@ -356,33 +396,9 @@ fn pure_num(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Opti
             }
             let x = pure_num(a, vars, params, calls)?;
             let y = pure_num(b, vars, params, calls)?;
-            if let (Num::Int(x), Num::Int(y)) = (x, y) {
-                return match op {
-                    Add => x.checked_add(y),
-                    Sub => x.checked_sub(y),
-                    Mul => x.checked_mul(y),
-                    Div => x.checked_div(y),
-                    _ => x.checked_rem(y),
-                }
-                .map(Num::Int);
-            }
-            let (x, y) = (x.to_f64(), y.to_f64());
-            return Some(Num::Dec(match op {
-                Add => x + y,
-                Sub => x - y,
-                Mul => x * y,
-                // A zero divisor is the general path's error to raise.
-                Div if y != 0.0 => x / y,
-                Rem if y != 0.0 => x % y,
-                _ => return None,
-            }));
+            return arith(*op, x, y);
         }
-        Expr::Unary(UnaryOp::Neg, x) => {
-            return match pure_num(x, vars, params, calls)? {
-                Num::Int(i) => i.checked_neg().map(Num::Int),
-                Num::Dec(x) => Some(Num::Dec(-x)),
-            }
-        }
+        Expr::Unary(UnaryOp::Neg, x) => return neg(pure_num(x, vars, params, calls)?),
         Expr::Call {
             direct: Some(f), args, ..
         } => return num_call(*f, args, vars, params, calls),

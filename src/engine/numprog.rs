@@ -18,7 +18,8 @@
 //! with a plain function are pure, so one called here before giving up and called again by the
 //! general path answers the same. `tests` checks the two against each other on random trees.
 
-use super::eval::compare_ints;
+pub use super::eval::Num;
+use super::eval::{arith, compare_ints, neg};
 use super::program::{Cond, Expr, Slot};
 use super::value::{Value, ValueType};
 use crate::builtins::registry::OneFn;
@@ -29,41 +30,6 @@ use std::mem::MaybeUninit;
 const STACK: usize = 12;
 /// The most arguments a compiled built-in call may take.
 const MAX_ARGS: usize = 4;
-
-/// A number on the stack: an integer, or a decimal once any operand is one.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Num {
-    Int(i64),
-    Dec(f64),
-}
-
-impl Num {
-    #[inline(always)]
-    fn of(v: &Value) -> Option<Num> {
-        match v {
-            Value::Int(i) => Some(Num::Int(*i)),
-            Value::Num(x) => Some(Num::Dec(*x)),
-            _ => None,
-        }
-    }
-
-    /// The number as a value.
-    #[inline(always)]
-    pub fn value(self) -> Value {
-        match self {
-            Num::Int(i) => Value::Int(i),
-            Num::Dec(x) => Value::Num(x),
-        }
-    }
-
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        match self {
-            Num::Int(i) => i as f64,
-            Num::Dec(x) => x,
-        }
-    }
-}
 
 /// Where a value read in place comes from.
 #[derive(Clone)]
@@ -266,10 +232,7 @@ impl NumProg {
                     stack.push(arith(*op, x, y)?);
                 }
                 Op::Neg => {
-                    let x = match stack.pop() {
-                        Num::Int(i) => Num::Int(i.checked_neg()?),
-                        Num::Dec(x) => Num::Dec(-x),
-                    };
+                    let x = neg(stack.pop())?;
                     stack.push(x);
                 }
                 Op::CallVar { f, slot } => {
@@ -347,32 +310,6 @@ impl Stack {
         self.len -= 1;
         self.get(self.len)
     }
-}
-
-/// `x OP y` with `pure_num`'s arithmetic.
-#[inline(always)]
-fn arith(op: BinaryOp, x: Num, y: Num) -> Option<Num> {
-    use BinaryOp::*;
-    if let (Num::Int(x), Num::Int(y)) = (x, y) {
-        return match op {
-            Add => x.checked_add(y),
-            Sub => x.checked_sub(y),
-            Mul => x.checked_mul(y),
-            Div => x.checked_div(y),
-            _ => x.checked_rem(y),
-        }
-        .map(Num::Int);
-    }
-    let (x, y) = (x.to_f64(), y.to_f64());
-    Some(Num::Dec(match op {
-        Add => x + y,
-        Sub => x - y,
-        Mul => x * y,
-        // A zero divisor is the general path's error to raise.
-        Div if y != 0.0 => x / y,
-        Rem if y != 0.0 => x % y,
-        _ => return None,
-    }))
 }
 
 /// A built-in called with its arguments read in place (bitwise copies that are never dropped)

@@ -664,7 +664,6 @@ impl Session {
             self.found.vars = vars;
             return halted;
         }
-        let firing = self.firings.len() as u32;
         let v0 = self.firing_vars.len() as u32;
         // Moved out of the frame (which every later match rebinds before reading): recording the
         // explanation costs no copy of the bindings.
@@ -675,25 +674,7 @@ impl Session {
         );
         let f0 = self.firing_facts.len() as u32;
         self.firing_facts.extend_from_slice(&self.frame.facts);
-        self.firing_facts[f0 as usize..].sort_by_key(|(c, _)| *c);
-        self.firings.push(Firing {
-            rule: rule_idx,
-            mask: self.frame.mask,
-            vars: (v0, self.firing_vars.len() as u32),
-            facts: (f0, self.firing_facts.len() as u32),
-        });
-        self.stats.fired += 1;
-        self.fired_per_rule[rule_idx as usize] += 1;
-        if self.opts.trace {
-            self.trace.push(TraceEvent::Fired { firing });
-        }
-        // The actions read the bindings just recorded for the explanation: lend that arena out
-        // for the call instead of copying the bindings a second time (nothing the actions do
-        // records a firing, so the arena does not grow meanwhile).
-        let recorded = std::mem::take(&mut self.firing_vars);
-        let halted = self.act(prog, rule, firing, &recorded[v0 as usize..]);
-        self.firing_vars = recorded;
-        halted
+        self.record_and_act(prog, rule_idx, self.frame.mask, v0, f0)
     }
 
     /// Fires an activation whose bindings need no second look, recording it: the bindings are
@@ -702,7 +683,6 @@ impl Session {
     fn fire_recorded(&mut self, prog: &Arc<Program>, rule_idx: u32, act: &Activation) -> Result<bool, RunError> {
         let rule = &prog.rules[rule_idx as usize];
         let nvars = rule.var_names.len();
-        let firing = self.firings.len() as u32;
         let v0 = self.firing_vars.len() as u32;
         let stored = self.agenda.vars_mut(act);
         let n = nvars.min(stored.len());
@@ -710,10 +690,25 @@ impl Session {
             .extend(stored[..n].iter_mut().map(|v| std::mem::replace(v, Value::Int(0))));
         let f0 = self.firing_facts.len() as u32;
         self.firing_facts.extend_from_slice(self.agenda.facts(act));
+        self.record_and_act(prog, rule_idx, act.mask, v0, f0)
+    }
+
+    /// Completes a firing's record once its bindings (from `v0`) and matched facts (from `f0`)
+    /// are in the arenas, then runs the rule's actions on the recorded bindings.
+    #[inline(always)]
+    fn record_and_act(
+        &mut self,
+        prog: &Arc<Program>,
+        rule_idx: u32,
+        mask: u64,
+        v0: u32,
+        f0: u32,
+    ) -> Result<bool, RunError> {
+        let firing = self.firings.len() as u32;
         self.firing_facts[f0 as usize..].sort_by_key(|(c, _)| *c);
         self.firings.push(Firing {
             rule: rule_idx,
-            mask: act.mask,
+            mask,
             vars: (v0, self.firing_vars.len() as u32),
             facts: (f0, self.firing_facts.len() as u32),
         });
@@ -723,9 +718,12 @@ impl Session {
             self.trace.push(TraceEvent::Fired { firing });
         }
         // A retraction's pattern reads which bindings are set from the frame's mask.
-        self.frame.mask = act.mask;
+        self.frame.mask = mask;
+        // The actions read the bindings just recorded for the explanation: lend that arena out
+        // for the call instead of copying the bindings a second time (nothing the actions do
+        // records a firing, so the arena does not grow meanwhile).
         let recorded = std::mem::take(&mut self.firing_vars);
-        let halted = self.act(prog, rule, firing, &recorded[v0 as usize..]);
+        let halted = self.act(prog, &prog.rules[rule_idx as usize], firing, &recorded[v0 as usize..]);
         self.firing_vars = recorded;
         halted
     }
