@@ -2,7 +2,9 @@
 //!
 //! Order (documented in the README): higher salience first; then the rule declared earlier in the
 //! file; then the activation created earlier. Every key is a number, so the order is total and
-//! deterministic. Bindings and matched facts live in flat arenas reused across runs.
+//! deterministic. Bindings and matched facts live in flat arenas reused across runs; a firing's
+//! record points into them (`Session::record_and_act`), so an activation that fires as it was
+//! stored is recorded with no copy (its slots in the arena become the record's).
 
 use super::memory::FactId;
 use super::value::Value;
@@ -14,8 +16,9 @@ pub struct Activation {
     pub rule: u32,
     pub seq: u32,
     pub mask: u64,
-    vars: (u32, u32),
-    facts: (u32, u32),
+    /// Where its bindings and matched facts are in the agenda's arenas (`Agenda::vars_at`).
+    pub vars: (u32, u32),
+    pub facts: (u32, u32),
 }
 
 /// The conflict-resolution order packed into one number, largest first: salience (offset to be
@@ -93,9 +96,26 @@ impl Agenda {
         self.acts.get(i as usize).cloned()
     }
 
-    /// The bindings of an activation.
-    pub fn vars(&self, a: &Activation) -> &[Value] {
-        &self.values[a.vars.0 as usize..a.vars.1 as usize]
+    /// Appends a firing's bindings (moved out of `vars`, placeholders left behind) and matched
+    /// facts (in the order matched) to the arenas: the record of a firing whose bindings were
+    /// made again at selection. Returns the two ranges.
+    pub fn record(&mut self, vars: &mut [Value], facts: &[(u16, FactId)]) -> ((u32, u32), (u32, u32)) {
+        let v0 = self.values.len() as u32;
+        self.values
+            .extend(vars.iter_mut().map(|v| std::mem::replace(v, Value::Int(0))));
+        let f0 = self.facts.len() as u32;
+        self.facts.extend_from_slice(facts);
+        ((v0, self.values.len() as u32), (f0, self.facts.len() as u32))
+    }
+
+    /// The bindings stored at `range` (an activation's, or a record's from `record`).
+    pub fn vars_at(&self, range: (u32, u32)) -> &[Value] {
+        self.values.get(range.0 as usize..range.1 as usize).unwrap_or(&[])
+    }
+
+    /// The matched facts stored at `range`.
+    pub fn facts_at(&self, range: (u32, u32)) -> &[(u16, FactId)] {
+        self.facts.get(range.0 as usize..range.1 as usize).unwrap_or(&[])
     }
 
     /// The bindings of an activation, to be swapped out when it fires: each activation is popped

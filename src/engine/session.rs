@@ -119,6 +119,15 @@ pub struct RunResult {
     pub stats: Stats,
 }
 
+/// Where the bindings a rule's actions read are.
+#[derive(Clone, Copy)]
+enum Bindings {
+    /// In the agenda's arena (an activation's slots, or a record's).
+    Stored((u32, u32)),
+    /// The first `n` of `Session::found.vars` (lent there by an unrecorded firing).
+    Spare(usize),
+}
+
 /// One firing: the rule, its bindings, and the facts it matched (by condition index).
 #[derive(Debug, Clone)]
 pub struct Firing {
@@ -169,9 +178,8 @@ pub struct Session {
     inputs: Vec<Option<Value>>,
     pub(crate) mem: Memory,
     agenda: Agenda,
+    /// The firings' records; their bindings and matched facts are in the agenda's arenas.
     firings: Vec<Firing>,
-    firing_vars: Vec<Value>,
-    firing_facts: Vec<(u16, FactId)>,
     fired_per_rule: Vec<u64>,
     trace: Vec<TraceEvent>,
     pub(crate) whatif: WhatIfRunner,
@@ -240,8 +248,6 @@ impl Session {
             mem: Memory::new(probed),
             agenda: Agenda::default(),
             firings: Vec::new(),
-            firing_vars: Vec::new(),
-            firing_facts: Vec::new(),
             fired_per_rule: vec![0; program.rules.len()],
             trace: Vec::new(),
             relevant: None,
@@ -468,8 +474,6 @@ impl Session {
         self.mem.reset();
         self.agenda.reset();
         self.firings.clear();
-        self.firing_vars.clear();
-        self.firing_facts.clear();
         self.trace.clear();
         self.whatif.reset();
         for n in &mut self.fired_per_rule {
@@ -510,10 +514,10 @@ impl Session {
                 self.drop_activation(act.rule, || format!("fact #{f} it matched was retracted"));
                 continue;
             }
-            if plan.select.is_empty() && self.recording {
-                // Nothing to check again: the record is taken straight from the agenda's arena
-                // (the frame is not needed, nor its swap in and out).
-                if self.fire_recorded(prog, act.rule, &act)? {
+            if plan.select.is_empty() {
+                // Nothing to check again: the activation fires where the agenda stored it (its
+                // slots become the firing's record), with no trip through the frame.
+                if self.fire_stored(prog, act.rule, &act)? {
                     stop = StopReason::Halted;
                     break;
                 }
@@ -658,59 +662,50 @@ impl Session {
             self.fired_per_rule[rule_idx as usize] += 1;
             // The bindings are lent to the actions by swapping the frame's vector with the spare
             // one `found` keeps (equally long): new facts are joined in the spare meanwhile.
-            let spare = std::mem::take(&mut self.found.vars);
-            let vars = std::mem::replace(&mut self.frame.vars, spare);
-            let halted = self.act(prog, rule, UNRECORDED, &vars[..nvars]);
-            self.found.vars = vars;
-            return halted;
+            std::mem::swap(&mut self.frame.vars, &mut self.found.vars);
+            return self.act(prog, rule, UNRECORDED, Bindings::Spare(nvars));
         }
-        let v0 = self.firing_vars.len() as u32;
         // Moved out of the frame (which every later match rebinds before reading): recording the
         // explanation costs no copy of the bindings.
-        self.firing_vars.extend(
-            self.frame.vars[..nvars]
-                .iter_mut()
-                .map(|v| std::mem::replace(v, Value::Int(0))),
-        );
-        let f0 = self.firing_facts.len() as u32;
-        self.firing_facts.extend_from_slice(&self.frame.facts);
-        self.record_and_act(prog, rule_idx, self.frame.mask, v0, f0)
+        let (vars, facts) = self.agenda.record(&mut self.frame.vars[..nvars], &self.frame.facts);
+        self.record_and_act(prog, rule_idx, self.frame.mask, vars, facts)
     }
 
-    /// Fires an activation whose bindings need no second look, recording it: the bindings are
-    /// moved from the agenda's arena into the firing records (placeholders left behind), and the
-    /// matched facts copied from it, with no trip through the frame. The same record as `fire`.
-    fn fire_recorded(&mut self, prog: &Arc<Program>, rule_idx: u32, act: &Activation) -> Result<bool, RunError> {
-        let rule = &prog.rules[rule_idx as usize];
-        let nvars = rule.var_names.len();
-        let v0 = self.firing_vars.len() as u32;
-        let stored = self.agenda.vars_mut(act);
-        let n = nvars.min(stored.len());
-        self.firing_vars
-            .extend(stored[..n].iter_mut().map(|v| std::mem::replace(v, Value::Int(0))));
-        let f0 = self.firing_facts.len() as u32;
-        self.firing_facts.extend_from_slice(self.agenda.facts(act));
-        self.record_and_act(prog, rule_idx, act.mask, v0, f0)
+    /// Fires an activation whose bindings need no second look, where the agenda stored it: when
+    /// recording, the record points at the activation's own slots (nothing is moved or copied).
+    fn fire_stored(&mut self, prog: &Arc<Program>, rule_idx: u32, act: &Activation) -> Result<bool, RunError> {
+        if self.recording {
+            return self.record_and_act(prog, rule_idx, act.mask, act.vars, act.facts);
+        }
+        self.stats.fired += 1;
+        self.fired_per_rule[rule_idx as usize] += 1;
+        // A retraction's pattern reads which bindings are set from the frame's mask.
+        self.frame.mask = act.mask;
+        self.act(
+            prog,
+            &prog.rules[rule_idx as usize],
+            UNRECORDED,
+            Bindings::Stored(act.vars),
+        )
     }
 
-    /// Completes a firing's record once its bindings (from `v0`) and matched facts (from `f0`)
-    /// are in the arenas, then runs the rule's actions on the recorded bindings.
+    /// Records a firing whose bindings and matched facts are at `vars` and `facts` in the
+    /// agenda's arenas, then runs the rule's actions on those bindings.
     #[inline(always)]
     fn record_and_act(
         &mut self,
         prog: &Arc<Program>,
         rule_idx: u32,
         mask: u64,
-        v0: u32,
-        f0: u32,
+        vars: (u32, u32),
+        facts: (u32, u32),
     ) -> Result<bool, RunError> {
         let firing = self.firings.len() as u32;
-        self.firing_facts[f0 as usize..].sort_by_key(|(c, _)| *c);
         self.firings.push(Firing {
             rule: rule_idx,
             mask,
-            vars: (v0, self.firing_vars.len() as u32),
-            facts: (f0, self.firing_facts.len() as u32),
+            vars,
+            facts,
         });
         self.stats.fired += 1;
         self.fired_per_rule[rule_idx as usize] += 1;
@@ -719,17 +714,16 @@ impl Session {
         }
         // A retraction's pattern reads which bindings are set from the frame's mask.
         self.frame.mask = mask;
-        // The actions read the bindings just recorded for the explanation: lend that arena out
-        // for the call instead of copying the bindings a second time (nothing the actions do
-        // records a firing, so the arena does not grow meanwhile).
-        let recorded = std::mem::take(&mut self.firing_vars);
-        let halted = self.act(prog, &prog.rules[rule_idx as usize], firing, &recorded[v0 as usize..]);
-        self.firing_vars = recorded;
-        halted
+        self.act(prog, &prog.rules[rule_idx as usize], firing, Bindings::Stored(vars))
     }
 
-    fn act(&mut self, prog: &Arc<Program>, rule: &RuleIr, firing: u32, vars: &[Value]) -> Result<bool, RunError> {
+    fn act(&mut self, prog: &Arc<Program>, rule: &RuleIr, firing: u32, at: Bindings) -> Result<bool, RunError> {
         for action in &rule.actions {
+            // Read again for each action: the previous one's new facts may have grown the arena.
+            let vars = match at {
+                Bindings::Stored(range) => self.agenda.vars_at(range),
+                Bindings::Spare(n) => &self.found.vars[..n],
+            };
             match action {
                 Action::Assert { rel, args } => {
                     // Built where the fact will live: no copy of the arguments after they are made.
@@ -1104,7 +1098,7 @@ impl Session {
     /// The bindings of a firing, complete, and the mask of the variables bound (see
     /// `firing_vars`).
     pub fn firing_bindings(&self, f: &Firing) -> (Cow<'_, [Value]>, u64) {
-        let recorded = &self.firing_vars[f.vars.0 as usize..f.vars.1 as usize];
+        let recorded = self.agenda.vars_at(f.vars);
         let (Some(rule), Some(plan)) = (
             self.prog.rules.get(f.rule as usize),
             self.prog.plans.get(f.rule as usize),
@@ -1142,9 +1136,11 @@ impl Session {
         (Cow::Owned(vars), mask)
     }
 
-    /// The facts a firing matched, with the index of the condition each matched.
+    /// The facts a firing matched, with the index of the condition each matched, in the order
+    /// the join matched them (not sorted: readers pick a condition's facts by its index, and
+    /// one condition's facts keep their order).
     pub fn firing_facts(&self, f: &Firing) -> &[(u16, FactId)] {
-        &self.firing_facts[f.facts.0 as usize..f.facts.1 as usize]
+        self.agenda.facts_at(f.facts)
     }
 
     /// How many times each rule fired in the last run.
