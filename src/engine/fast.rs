@@ -30,7 +30,7 @@ pub enum Fast {
     /// `f(?arg) == ?b` or `f(?arg) != ?b`: a single-valued built-in against a variable of any
     /// type (`suit(?c) != ?t`), compared as the general `==` compares.
     CallEqVar { f: OneFn, arg: Slot, b: Slot, negate: bool },
-    /// `?a OP ?b`: two variables holding integers.
+    /// `?a OP ?b`: two variables holding integers, or of any type for `==` and `!=`.
     VarCmpVar { a: Slot, b: Slot, cmp: BinaryOp },
     /// `?a OP k`: a variable holding an integer against an integer constant.
     VarCmpInt { a: Slot, cmp: BinaryOp, k: i64 },
@@ -129,6 +129,10 @@ impl Fast {
             },
             Fast::VarCmpVar { a, b, cmp } => match (&vars[a as usize], &vars[b as usize]) {
                 (Value::Int(x), Value::Int(y)) => Some(compare_ints(cmp, *x, *y)),
+                // `==` and `!=` hold or fail between any two values (`binary` compares them so):
+                // `?s != ?t` on two suits is decided here.
+                (x, y) if cmp == BinaryOp::Eq => Some(x.loose_eq(y)),
+                (x, y) if cmp == BinaryOp::Ne => Some(!x.loose_eq(y)),
                 _ => None,
             },
             Fast::VarCmpInt { a, cmp, k } => match &vars[a as usize] {
@@ -270,6 +274,8 @@ when
     !same_suit(?h)
     ?a > ?b
     ?a <= ?b
+    ?a == ?b
+    ?a != ?b
     ?a == 2
     ?a != 2
     card_count(?h) == ?a

@@ -229,8 +229,10 @@ pub fn solve<S: Steps + ?Sized>(
     // Only a step that can match several ways (a pattern, a built-in with outputs, `in`) or that
     // searches a body of its own (`not`, aggregates, what-ifs) recurses, in a function of its
     // own so that this frame stays small. The bits the loop's bindings set are cleared on the
-    // way out, as every caller expects.
+    // way out, as every caller expects. So does a pattern on a relation of one fact (every input):
+    // it leaves no choice either, and its fact is unrecorded from the frame on the way out.
     let saved = frame.mask;
+    let depth = frame.facts.len();
     let flow = loop {
         if ctx.track_depth {
             track_depth(ctx, i, frame);
@@ -289,11 +291,29 @@ pub fn solve<S: Steps + ?Sized>(
                 }
                 Err(e) => break failed_check(ctx, steps, i, new_fact, frame, sink, at, e),
             },
-            Cond::Pattern { rel, args } => break solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args),
+            Cond::Pattern { rel, args } => {
+                let mem = ctx.mem;
+                let &[f] = mem.of_relation(*rel) else {
+                    break solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args);
+                };
+                let (_, idx, skip_new) = step;
+                if (skip_new && f == new_fact) || !mem.is_alive(f) {
+                    break Ok(Flow::Continue);
+                }
+                match match_args(ctx, args, mem.args_of(f), frame) {
+                    Ok(true) => {
+                        frame.facts.push((idx, f));
+                        i += 1;
+                    }
+                    Ok(false) => break Ok(Flow::Continue),
+                    Err(e) => break Err(eval_error(at, e)),
+                }
+            }
             _ => break solve_other(ctx, steps, i, new_fact, frame, sink, step),
         }
     };
     frame.mask = saved;
+    frame.facts.truncate(depth);
     flow
 }
 
@@ -551,12 +571,17 @@ fn solve_other<S: Steps + ?Sized>(
             let mut int_sum: Option<i64> = None;
             let sum = matches!(op, AggregateOp::Sum);
             let mut count: i64 = 0;
-            let mut contributing: SmallVec<[(u16, FactId); 8]> = SmallVec::new();
+            // Room for the terms of a hand value (13 or so) without a heap allocation per fold.
+            let mut contributing: SmallVec<[(u16, FactId); 32]> = SmallVec::new();
             let was = ctx.track_depth;
             ctx.track_depth = false;
             let mut add = |ctx: &mut Ctx<'_>, fr: &Frame| -> MatchResult<Flow> {
                 count += 1;
-                contributing.extend(fr.facts[depth..].iter().copied());
+                // Pushed one by one: a one-pattern body adds one fact, and `extend`'s reservation
+                // cost more than the push.
+                for &f in &fr.facts[depth..] {
+                    contributing.push(f);
+                }
                 if let Some(v) = value {
                     let x = match v {
                         // The commonest value, `sum ?x { … }`: read in place.
@@ -627,7 +652,7 @@ fn solve_other<S: Steps + ?Sized>(
                 },
             };
             frame.bind(*slot, v);
-            frame.facts.extend(contributing);
+            frame.facts.extend_from_slice(&contributing);
             let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
             frame.facts.truncate(depth);
             frame.mask = saved;
