@@ -1,14 +1,12 @@
 //! The agenda: activations waiting to fire, ordered by conflict resolution.
 //!
 //! Order (documented in the README): higher salience first; then the rule declared earlier in the
-//! file; then the activation created earlier. Every key is a number, so the order is total and
-//! deterministic. Bindings and matched facts live in flat arenas reused across runs; a firing's
+//! file; then the activation created earlier. The order is total and deterministic. Bindings and matched facts live in flat arenas reused across runs; a firing's
 //! record points into them (`Session::record_and_act`), so an activation that fires as it was
 //! stored is recorded with no copy (its slots in the arena become the record's).
 
 use super::memory::FactId;
 use super::value::Value;
-use std::collections::BinaryHeap;
 
 /// A rule with a full set of bindings from its join conditions.
 #[derive(Debug, Clone)]
@@ -21,42 +19,71 @@ pub struct Activation {
     pub facts: (u32, u32),
 }
 
-/// The conflict-resolution order packed into one number, largest first: salience (offset to be
-/// unsigned) in the top 32 bits, then the rule's number and the activation's number, each
-/// complemented so that the smaller comes first. One integer comparison per heap step, where a
-/// tuple compared field by field; the activation's number is read back from the low bits.
-type Key = u128;
-
-fn key(salience: i32, rule: u32, seq: u32) -> Key {
-    let salience = (i64::from(salience) - i64::from(i32::MIN)) as u128;
-    (salience << 64) | (u128::from(!rule) << 32) | u128::from(!seq)
+/// The pending activations of one rule, oldest first: `items[head..]` are waiting.
+#[derive(Debug, Default)]
+struct Queue {
+    items: Vec<u32>,
+    head: usize,
 }
 
-fn seq_of(key: Key) -> u32 {
-    !(key as u32)
-}
-
-/// The pending activations.
+/// The pending activations. The order of conflict resolution puts every activation of one rule
+/// after those of the rules before it (salience, then place in the file) and, within a rule, in
+/// the order made: so the agenda is a queue per rule, visited in the rules' fixed order, and a
+/// bit per rule says which queues hold anything. A push appends and sets a bit; a pop finds the
+/// first set bit and takes the oldest activation there (where a heap compared keys at every
+/// level, both ways).
 #[derive(Debug, Default)]
 pub struct Agenda {
     acts: Vec<Activation>,
     values: Vec<Value>,
     facts: Vec<(u16, FactId)>,
-    heap: BinaryHeap<Key>,
+    /// Each rule's place in conflict-resolution order (0 fires first).
+    rank: Vec<u32>,
+    /// By place: the rule's queue.
+    queues: Vec<Queue>,
+    /// By place: whether the queue holds a waiting activation, 64 places a word.
+    waiting: Vec<u64>,
+    pending: usize,
 }
 
 impl Agenda {
+    /// An empty agenda for rules of these saliences (in the order of the file).
+    pub fn new(saliences: &[i32]) -> Agenda {
+        let mut order: Vec<usize> = (0..saliences.len()).collect();
+        // Higher salience first; the rule written first among equals (the sort is stable).
+        order.sort_by_key(|&r| std::cmp::Reverse(saliences[r]));
+        let mut rank = vec![0u32; saliences.len()];
+        for (place, &r) in order.iter().enumerate() {
+            rank[r] = place as u32;
+        }
+        Agenda {
+            rank,
+            queues: (0..saliences.len()).map(|_| Queue::default()).collect(),
+            waiting: vec![0; saliences.len().div_ceil(64)],
+            ..Agenda::default()
+        }
+    }
+
     /// Forgets everything, keeping allocations.
     pub fn reset(&mut self) {
         self.acts.clear();
         self.values.clear();
         self.facts.clear();
-        self.heap.clear();
+        for (w, word) in self.waiting.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                let q = &mut self.queues[w * 64 + bits.trailing_zeros() as usize];
+                q.items.clear();
+                q.head = 0;
+                bits &= bits - 1;
+            }
+        }
+        self.pending = 0;
     }
 
     /// Adds an activation. `elided`: bound slots nothing reads after selection
     /// (`RulePlan::elided`), kept as placeholders.
-    pub fn push(&mut self, rule: u32, salience: i32, mask: u64, elided: u64, vars: &[Value], facts: &[(u16, FactId)]) {
+    pub fn push(&mut self, rule: u32, mask: u64, elided: u64, vars: &[Value], facts: &[(u16, FactId)]) {
         let seq = self.acts.len() as u32;
         let v0 = self.values.len() as u32;
         // Only bound slots are copied: an unbound slot holds a stale value of an earlier match,
@@ -87,13 +114,26 @@ impl Agenda {
             vars: (v0, self.values.len() as u32),
             facts: (f0, self.facts.len() as u32),
         });
-        self.heap.push(key(salience, rule, seq));
+        let place = self.rank[rule as usize] as usize;
+        self.queues[place].items.push(seq);
+        self.waiting[place / 64] |= 1u64 << (place % 64);
+        self.pending += 1;
     }
 
     /// Takes the activation conflict resolution selects.
     pub fn pop(&mut self) -> Option<Activation> {
-        let i = seq_of(self.heap.pop()?);
-        self.acts.get(i as usize).cloned()
+        let w = self.waiting.iter().position(|&word| word != 0)?;
+        let place = w * 64 + self.waiting[w].trailing_zeros() as usize;
+        let q = &mut self.queues[place];
+        let seq = q.items[q.head];
+        q.head += 1;
+        if q.head == q.items.len() {
+            q.items.clear();
+            q.head = 0;
+            self.waiting[w] &= !(1u64 << (place % 64));
+        }
+        self.pending -= 1;
+        self.acts.get(seq as usize).cloned()
     }
 
     /// Appends a firing's bindings (moved out of `vars`, placeholders left behind) and matched
@@ -136,37 +176,48 @@ impl Agenda {
 
     /// Activations still waiting.
     pub fn pending(&self) -> usize {
-        self.heap.len()
+        self.pending
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
-    /// The packed key orders as the documented rule: salience (any i32) high first, then the
-    /// rule declared first, then the activation created first.
-    #[test]
-    fn the_packed_key_orders_as_conflict_resolution() {
-        let saliences = [i32::MIN, -20, -1, 0, 1, 90, i32::MAX];
-        let numbers = [0u32, 1, 7, u32::MAX - 1];
-        let mut all = Vec::new();
-        for &s in &saliences {
-            for &r in &numbers {
-                for &q in &numbers {
-                    all.push((s, r, q));
+    proptest! {
+        /// Pushes and pops interleaved in any way select, at every pop, the waiting activation
+        /// the documented order puts first: salience high first, then the rule declared first,
+        /// then the activation created first (a model kept as a plain list, searched in full).
+        #[test]
+        fn pops_follow_conflict_resolution(
+            saliences in proptest::collection::vec(prop_oneof![Just(i32::MIN), -3..3i32, Just(i32::MAX)], 1..70),
+            script in proptest::collection::vec((any::<bool>(), 0..1000usize), 0..200),
+            runs in 1..3usize,
+        ) {
+            let mut agenda = Agenda::new(&saliences);
+            for _ in 0..runs {
+                agenda.reset();
+                let mut model: Vec<(i32, u32, u32)> = Vec::new();
+                let mut made = 0u32;
+                for &(push, pick) in &script {
+                    if push {
+                        let rule = (pick % saliences.len()) as u32;
+                        agenda.push(rule, u64::from(made), 0, &[], &[]);
+                        model.push((saliences[rule as usize], rule, made));
+                        made += 1;
+                    } else {
+                        let best = model
+                            .iter()
+                            .enumerate()
+                            .max_by(|(_, a), (_, b)| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)))
+                            .map(|(i, _)| i);
+                        let popped = agenda.pop().map(|a| (a.rule, a.seq, a.mask));
+                        let expected = best.map(|i| model.remove(i)).map(|(_, r, q)| (r, q, u64::from(q)));
+                        prop_assert_eq!(popped, expected);
+                    }
+                    prop_assert_eq!(agenda.pending(), model.len());
                 }
-            }
-        }
-        for &(s1, r1, q1) in &all {
-            assert_eq!(seq_of(key(s1, r1, q1)), q1);
-            for &(s2, r2, q2) in &all {
-                let expected = s1.cmp(&s2).then(r2.cmp(&r1)).then(q2.cmp(&q1));
-                assert_eq!(
-                    key(s1, r1, q1).cmp(&key(s2, r2, q2)),
-                    expected,
-                    "{s1} {r1} {q1} vs {s2} {r2} {q2}"
-                );
             }
         }
     }

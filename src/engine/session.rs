@@ -246,7 +246,7 @@ impl Session {
             params: program.default_params(),
             inputs: vec![None; program.inputs.len()],
             mem: Memory::new(probed),
-            agenda: Agenda::default(),
+            agenda: Agenda::new(&program.rules.iter().map(|r| r.salience).collect::<Vec<_>>()),
             firings: Vec::new(),
             fired_per_rule: vec![0; program.rules.len()],
             trace: Vec::new(),
@@ -903,7 +903,6 @@ impl Session {
             }
             frame.facts.push((seed.cond, fact));
             let nvars = rule.var_names.len();
-            let salience = rule.salience;
             let elided = prog.plans[rule_idx as usize].elided;
             let steps = PlanSteps {
                 conds: &rule.conds,
@@ -912,7 +911,7 @@ impl Session {
                 made: first_call.zip(trigger.again).map(|(c, at)| (at, &shared_solutions[c])),
             };
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
-                agenda.push(rule_idx, salience, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
+                agenda.push(rule_idx, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
                 Ok(Flow::Continue)
             };
             let res = match first_call {
@@ -977,14 +976,7 @@ impl Session {
             FactId::MAX,
             &mut self.frame,
             &mut |_, fr| {
-                agenda.push(
-                    rule_idx,
-                    rule.salience,
-                    fr.mask,
-                    plan.elided,
-                    &fr.vars[..nvars],
-                    &fr.facts,
-                );
+                agenda.push(rule_idx, fr.mask, plan.elided, &fr.vars[..nvars], &fr.facts);
                 Ok(Flow::Continue)
             },
         );
