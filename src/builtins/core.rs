@@ -4,6 +4,7 @@
 use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
 use crate::engine::value::{Value, ValueType as T};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// Registers the general built-ins and input types.
@@ -51,7 +52,7 @@ pub fn register(r: &mut Registry) {
         T::List,
         "the list sorted, largest first",
         |a| {
-            let mut items = list(&a[0], "sort_desc", 1)?;
+            let mut items = list(&a[0], "sort_desc", 1)?.into_owned();
             items.sort_by(|x, y| y.compare(x).unwrap_or(Ordering::Equal));
             Ok(Value::list(items))
         },
@@ -62,7 +63,7 @@ pub fn register(r: &mut Registry) {
         T::List,
         "the list sorted, smallest first",
         |a| {
-            let mut items = list(&a[0], "sort_asc", 1)?;
+            let mut items = list(&a[0], "sort_asc", 1)?.into_owned();
             items.sort_by(|x, y| x.compare(y).unwrap_or(Ordering::Equal));
             Ok(Value::list(items))
         },
@@ -79,7 +80,7 @@ pub fn register(r: &mut Registry) {
             }
             let x = list(&a[0], "lex_compare", 1)?;
             let y = list(&a[1], "lex_compare", 2)?;
-            let ord = Value::list(x).compare(&Value::list(y)).unwrap_or(Ordering::Equal);
+            let ord = Value::list(x.into_owned()).compare(&Value::list(y.into_owned())).unwrap_or(Ordering::Equal);
             Ok(Value::Int(ord as i64))
         },
     );
@@ -89,8 +90,8 @@ pub fn register(r: &mut Registry) {
         T::List,
         "the elements of a then those of b",
         |a| {
-            let mut x = list(&a[0], "concat", 1)?;
-            x.extend(list(&a[1], "concat", 2)?);
+            let mut x = list(&a[0], "concat", 1)?.into_owned();
+            x.extend_from_slice(&list(&a[1], "concat", 2)?);
             Ok(Value::list(x))
         },
     );
@@ -100,7 +101,7 @@ pub fn register(r: &mut Registry) {
         T::List,
         "the list without the first element equal to item",
         |a| {
-            let mut x = list(&a[0], "remove", 1)?;
+            let mut x = list(&a[0], "remove", 1)?.into_owned();
             if let Some(i) = x.iter().position(|v| v.loose_eq(&a[1])) {
                 x.remove(i);
             }
@@ -280,9 +281,16 @@ fn bad(token: &str, why: &str) -> NotationError {
 }
 
 /// The elements of a list (or the cards of a card group), or a typed argument error.
-pub fn list(v: &Value, builtin: &str, position: usize) -> Result<Vec<Value>, BuiltinError> {
-    v.elements()
-        .ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a list", v))
+/// Borrowed when it is a list (no copy for a built-in that only reads it: `sum_of` of the hand
+/// sizes, once per durak hand value, allocated one); a card group's cards are made.
+pub fn list<'v>(v: &'v Value, builtin: &str, position: usize) -> Result<Cow<'v, [Value]>, BuiltinError> {
+    match v {
+        Value::List(items) => Ok(Cow::Borrowed(&items[..])),
+        _ => v
+            .elements()
+            .map(Cow::Owned)
+            .ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a list", v)),
+    }
 }
 
 /// The integer argument, or a typed argument error.
@@ -327,11 +335,13 @@ fn fold_numbers(
 
 fn extreme(v: &Value, builtin: &str, want: Ordering) -> Result<Value, BuiltinError> {
     let items = list(v, builtin, 1)?;
-    let mut it = items.into_iter();
+    let mut it = items.iter();
     let first = it
         .next()
         .ok_or_else(|| BuiltinError::failed(builtin, "the list is empty"))?;
-    Ok(it.fold(first, |best, x| if x.compare(&best) == Some(want) { x } else { best }))
+    Ok(it
+        .fold(first, |best, x| if x.compare(best) == Some(want) { x } else { best })
+        .clone())
 }
 
 /// Convenience for built-ins that return one value.
