@@ -80,7 +80,9 @@ pub fn register(r: &mut Registry) {
             }
             let x = list(&a[0], "lex_compare", 1)?;
             let y = list(&a[1], "lex_compare", 2)?;
-            let ord = Value::list(x.into_owned()).compare(&Value::list(y.into_owned())).unwrap_or(Ordering::Equal);
+            let ord = Value::list(x.into_owned())
+                .compare(&Value::list(y.into_owned()))
+                .unwrap_or(Ordering::Equal);
             Ok(Value::Int(ord as i64))
         },
     );

@@ -27,11 +27,18 @@ pub enum MatchErrorKind {
     WhatIf(Box<super::session::RunError>),
 }
 
-/// Whether a search should go on after a solution.
+/// Whether a search should go on after a solution, or has failed.
+///
+/// One byte, returned in a register at every level of the search: a failure's error waits in
+/// `Ctx::failure` (see `Ctx::fail`). A `Result<Flow, Box<MatchError>>` took two words, written
+/// through memory by each callee and read back as one block by its caller, which stalled on
+/// store forwarding at every return (a third of `solve`'s samples).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
     Continue,
     Stop,
+    /// The search failed with the error in `Ctx::failure`; every level returns at once.
+    Failed,
 }
 
 /// What matching needs to read (and the what-if runner, which it may drive).
@@ -44,6 +51,32 @@ pub struct Ctx<'a> {
     /// Why-not support: the deepest step reached and the frame there.
     pub deepest: Option<(usize, Vec<Value>, u64)>,
     pub track_depth: bool,
+    /// The error of a search that returned `Flow::Failed`.
+    pub failure: Option<Box<MatchError>>,
+}
+
+impl Ctx<'_> {
+    /// Keeps the error for the search's caller and says `Failed`.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, e: Box<MatchError>) -> Flow {
+        self.failure = Some(e);
+        Flow::Failed
+    }
+
+    /// A search's outcome as a result: `Failed` gives its error back.
+    #[inline]
+    fn outcome(&mut self, flow: Flow) -> MatchResult<Flow> {
+        match flow {
+            Flow::Failed => Err(self.failure.take().unwrap_or_else(|| {
+                Box::new(MatchError {
+                    span: Default::default(),
+                    error: MatchErrorKind::Eval(EvalError::Type("a search failed without an error".into())),
+                })
+            })),
+            f => Ok(f),
+        }
+    }
 }
 
 /// The state of one search: variable values, which are bound, which facts matched.
@@ -209,21 +242,37 @@ impl Steps for BodySteps<'_> {
 /// A failure boxed, so that results stay small on the hot path.
 pub type MatchResult<T> = Result<T, Box<MatchError>>;
 
-type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> MatchResult<Flow> + 's;
+/// Called with each complete match. A sink that fails puts its error in the context
+/// (`Ctx::failure`) and says `Failed`.
+type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> Flow + 's;
 
 /// Searches `steps[i..]`; calls `sink` with every complete match. `new_fact` is the fact that
 /// started the join (skipped by steps flagged so). Returns `Stop` if the sink stopped the search.
 ///
 /// Generic over the step list (not `dyn`): the step lookup runs at every level of every join, and
 /// static dispatch lets it inline.
+#[inline]
 pub fn solve<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+) -> MatchResult<Flow> {
+    let flow = search(ctx, steps, i, new_fact, frame, sink);
+    ctx.outcome(flow)
+}
+
+/// `solve`, its error left in `ctx.failure` (see `Flow`).
+fn search<S: Steps + ?Sized>(
     ctx: &mut Ctx<'_>,
     steps: &S,
     mut i: usize,
     new_fact: FactId,
     frame: &mut Frame,
     sink: &mut Sink<'_>,
-) -> MatchResult<Flow> {
+) -> Flow {
     // Tests and bindings, the commonest steps, leave no choice behind: they run in this loop, one
     // after another, without a recursive call each (a call per step cost more than most tests).
     // Only a step that can match several ways (a pattern, a built-in with outputs, `in`) or that
@@ -248,7 +297,7 @@ pub fn solve<S: Steps + ?Sized>(
                     i += 1;
                     continue;
                 }
-                Some(false) => break Ok(Flow::Continue),
+                Some(false) => break Flow::Continue,
                 None => {}
             }
         }
@@ -259,7 +308,7 @@ pub fn solve<S: Steps + ?Sized>(
                     i += 1;
                     continue;
                 }
-                Some(Outcome::Test(false)) => break Ok(Flow::Continue),
+                Some(Outcome::Test(false)) => break Flow::Continue,
                 Some(Outcome::Bound(slot, n)) => {
                     frame.bind_num(slot, n);
                     i += 1;
@@ -271,7 +320,7 @@ pub fn solve<S: Steps + ?Sized>(
         match &at.cond {
             Cond::Test(e) => match eval_test(e, &frame.vars, ctx.params, &mut ctx.calls) {
                 Ok(Truth::Bool(true)) => i += 1,
-                Ok(Truth::Bool(false)) => break Ok(Flow::Continue),
+                Ok(Truth::Bool(false)) => break Flow::Continue,
                 Ok(Truth::Other(other)) => {
                     let e = EvalError::Type(format!("a condition must be true or false, got {other}"));
                     break failed_check(ctx, steps, i, new_fact, frame, sink, at, e);
@@ -282,7 +331,7 @@ pub fn solve<S: Steps + ?Sized>(
                 Ok(v) => {
                     if frame.bound(*slot) {
                         if !frame.vars[*slot as usize].loose_eq(&v) {
-                            break Ok(Flow::Continue);
+                            break Flow::Continue;
                         }
                     } else {
                         frame.bind(*slot, v);
@@ -298,15 +347,15 @@ pub fn solve<S: Steps + ?Sized>(
                 };
                 let (_, idx, skip_new) = step;
                 if (skip_new && f == new_fact) || !mem.is_alive(f) {
-                    break Ok(Flow::Continue);
+                    break Flow::Continue;
                 }
                 match match_args(ctx, args, mem.args_of(f), frame) {
                     Ok(true) => {
                         frame.facts.push((idx, f));
                         i += 1;
                     }
-                    Ok(false) => break Ok(Flow::Continue),
-                    Err(e) => break Err(eval_error(at, e)),
+                    Ok(false) => break Flow::Continue,
+                    Err(e) => break ctx.fail(eval_error(at, e)),
                 }
             }
             _ => break solve_other(ctx, steps, i, new_fact, frame, sink, step),
@@ -332,10 +381,10 @@ fn failed_check<S: Steps + ?Sized>(
     sink: &mut Sink<'_>,
     at: &CondAt,
     e: EvalError,
-) -> MatchResult<Flow> {
+) -> Flow {
     match steps.fallback(i) {
-        Some(written) => solve(ctx, &written, 0, new_fact, frame, sink),
-        None => Err(eval_error(at, e)),
+        Some(written) => search(ctx, &written, 0, new_fact, frame, sink),
+        None => ctx.fail(eval_error(at, e)),
     }
 }
 
@@ -372,10 +421,10 @@ fn solve_pattern<S: Steps + ?Sized>(
     (at, idx, skip_new): (&CondAt, u16, bool),
     rel: RelId,
     args: &[PatArg],
-) -> MatchResult<Flow> {
+) -> Flow {
     let skip = if skip_new { new_fact } else { FactId::MAX };
     each_match(ctx, frame, at, idx, rel, args, skip, |ctx, frame| {
-        solve(ctx, steps, i + 1, new_fact, frame, sink)
+        search(ctx, steps, i + 1, new_fact, frame, sink)
     })
 }
 
@@ -410,28 +459,34 @@ fn each_match(
     rel: RelId,
     args: &[PatArg],
     skip: FactId,
-    mut then: impl FnMut(&mut Ctx<'_>, &mut Frame) -> MatchResult<Flow>,
-) -> MatchResult<Flow> {
-    let err = |e: EvalError| eval_error(at, e);
+    mut then: impl FnMut(&mut Ctx<'_>, &mut Frame) -> Flow,
+) -> Flow {
     let mem = ctx.mem;
-    let facts = pattern_facts(ctx, frame, rel, args).map_err(err)?;
+    let facts = match pattern_facts(ctx, frame, rel, args) {
+        Ok(facts) => facts,
+        Err(e) => return ctx.fail(eval_error(at, e)),
+    };
     for &f in facts {
         if f == skip || !mem.is_alive(f) {
             continue;
         }
         let saved = frame.mask;
-        if match_args(ctx, args, mem.args_of(f), frame).map_err(err)? {
-            frame.facts.push((tag, f));
-            let flow = then(ctx, frame);
-            frame.facts.pop();
-            if flow? == Flow::Stop {
-                frame.mask = saved;
-                return Ok(Flow::Stop);
+        match match_args(ctx, args, mem.args_of(f), frame) {
+            Ok(true) => {
+                frame.facts.push((tag, f));
+                let flow = then(ctx, frame);
+                frame.facts.pop();
+                if flow != Flow::Continue {
+                    frame.mask = saved;
+                    return flow;
+                }
             }
+            Ok(false) => {}
+            Err(e) => return ctx.fail(eval_error(at, e)),
         }
         frame.mask = saved;
     }
-    Ok(Flow::Continue)
+    Flow::Continue
 }
 
 /// Whether a live fact of `rel` matches the pattern `args` under the frame's bindings (the body
@@ -468,6 +523,24 @@ fn solve_other<S: Steps + ?Sized>(
     new_fact: FactId,
     frame: &mut Frame,
     sink: &mut Sink<'_>,
+    step: (&CondAt, u16, bool),
+) -> Flow {
+    match other_step(ctx, steps, i, new_fact, frame, sink, step) {
+        Ok(flow) => flow,
+        Err(e) => ctx.fail(e),
+    }
+}
+
+/// `solve_other`, its own errors returned (a failure further on is `Ok(Flow::Failed)`, its error
+/// already in `ctx.failure`). Inlined into `solve_other`, so the result never goes through memory.
+#[inline(always)]
+fn other_step<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
     (at, idx, _): (&CondAt, u16, bool),
 ) -> MatchResult<Flow> {
     let err = |e: EvalError| eval_error(at, e);
@@ -477,11 +550,11 @@ fn solve_other<S: Steps + ?Sized>(
             if frame.bound(*slot) {
                 let has = contains(&l, &frame.vars[*slot as usize])
                     .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))))?;
-                return if has {
-                    solve(ctx, steps, i + 1, new_fact, frame, sink)
+                return Ok(if has {
+                    search(ctx, steps, i + 1, new_fact, frame, sink)
                 } else {
-                    Ok(Flow::Continue)
-                };
+                    Flow::Continue
+                });
             }
             // The list is held by one shared handle while its elements are bound one by one: no
             // vector of copies per `in` (the list may live in the frame the loop rebinds).
@@ -494,10 +567,10 @@ fn solve_other<S: Steps + ?Sized>(
             let saved = frame.mask;
             for k in 0..items.len() {
                 frame.bind(*slot, items.get(k));
-                let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
+                let flow = search(ctx, steps, i + 1, new_fact, frame, sink);
                 frame.mask = saved;
-                if flow == Flow::Stop {
-                    return Ok(Flow::Stop);
+                if flow != Flow::Continue {
+                    return Ok(flow);
                 }
             }
             Ok(Flow::Continue)
@@ -508,7 +581,17 @@ fn solve_other<S: Steps + ?Sized>(
             outputs,
         } => {
             if let Some(made) = steps.made_call(idx) {
-                return solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, made);
+                return Ok(each_solution(
+                    ctx,
+                    steps,
+                    i + 1,
+                    new_fact,
+                    frame,
+                    sink,
+                    at,
+                    outputs,
+                    made,
+                ));
             }
             // A plain loop: collecting through `Result` adapters costs more than the call itself.
             let mut argv = std::mem::take(&mut frame.argv);
@@ -524,7 +607,17 @@ fn solve_other<S: Steps + ?Sized>(
             let called = builtin.call(&argv[..inputs.len()], &mut sols);
             frame.argv = argv;
             called.map_err(|e| err(EvalError::from(e)))?;
-            solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, &sols)
+            Ok(each_solution(
+                ctx,
+                steps,
+                i + 1,
+                new_fact,
+                frame,
+                sink,
+                at,
+                outputs,
+                &sols,
+            ))
         }
         Cond::Not { body } => {
             // The commonest negation, one pattern (`not category(_, _)`): its facts are tried in
@@ -534,32 +627,32 @@ fn solve_other<S: Steps + ?Sized>(
                 ..
             }] = &body[..]
             {
-                return if any_fact_matches(ctx, frame, &body[0], *rel, args)? {
-                    Ok(Flow::Continue)
+                return Ok(if any_fact_matches(ctx, frame, &body[0], *rel, args)? {
+                    Flow::Continue
                 } else {
-                    solve(ctx, steps, i + 1, new_fact, frame, sink)
-                };
+                    search(ctx, steps, i + 1, new_fact, frame, sink)
+                });
             }
             let saved = frame.mask;
             let depth = frame.facts.len();
             let was = ctx.track_depth;
             ctx.track_depth = false;
-            let found = solve(
+            let found = search(
                 ctx,
                 &BodySteps { conds: body, tag: idx },
                 0,
                 FactId::MAX,
                 frame,
-                &mut |_, _| Ok(Flow::Stop),
+                &mut |_, _| Flow::Stop,
             );
             ctx.track_depth = was;
             frame.mask = saved;
             frame.facts.truncate(depth);
-            if found? == Flow::Stop {
-                Ok(Flow::Continue)
-            } else {
-                solve(ctx, steps, i + 1, new_fact, frame, sink)
-            }
+            Ok(match found {
+                Flow::Failed => Flow::Failed,
+                Flow::Stop => Flow::Continue,
+                Flow::Continue => search(ctx, steps, i + 1, new_fact, frame, sink),
+            })
         }
         Cond::Aggregate { op, slot, value, body } => {
             let saved = frame.mask;
@@ -575,7 +668,7 @@ fn solve_other<S: Steps + ?Sized>(
             let mut contributing: SmallVec<[(u16, FactId); 32]> = SmallVec::new();
             let was = ctx.track_depth;
             ctx.track_depth = false;
-            let mut add = |ctx: &mut Ctx<'_>, fr: &Frame| -> MatchResult<Flow> {
+            let mut add_value = |ctx: &mut Ctx<'_>, fr: &Frame| -> MatchResult<Flow> {
                 count += 1;
                 // Pushed one by one: a one-pattern body adds one fact, and `extend`'s reservation
                 // cost more than the push.
@@ -622,6 +715,12 @@ fn solve_other<S: Steps + ?Sized>(
                 }
                 Ok(Flow::Continue)
             };
+            let mut add = |ctx: &mut Ctx<'_>, fr: &Frame| -> Flow {
+                match add_value(ctx, fr) {
+                    Ok(flow) => flow,
+                    Err(e) => ctx.fail(e),
+                }
+            };
             let result = match &body[..] {
                 // One pattern: its facts are visited here, without a join (the same facts in the
                 // same order as the join would give).
@@ -629,7 +728,7 @@ fn solve_other<S: Steps + ?Sized>(
                     cond: Cond::Pattern { rel, args },
                     ..
                 }] => each_match(ctx, frame, only, idx, *rel, args, FactId::MAX, |ctx, fr| add(ctx, fr)),
-                _ => solve(
+                _ => search(
                     ctx,
                     &BodySteps { conds: body, tag: idx },
                     0,
@@ -641,7 +740,9 @@ fn solve_other<S: Steps + ?Sized>(
             ctx.track_depth = was;
             frame.mask = saved;
             frame.facts.truncate(depth);
-            result?;
+            if result == Flow::Failed {
+                return Ok(Flow::Failed);
+            }
             let v = match op {
                 AggregateOp::Count => Value::Int(count),
                 AggregateOp::Sum => acc.unwrap_or(Value::Int(int_sum.unwrap_or(0))),
@@ -653,10 +754,10 @@ fn solve_other<S: Steps + ?Sized>(
             };
             frame.bind(*slot, v);
             frame.facts.extend_from_slice(&contributing);
-            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+            let flow = search(ctx, steps, i + 1, new_fact, frame, sink);
             frame.facts.truncate(depth);
             frame.mask = saved;
-            flow
+            Ok(flow)
         }
         Cond::WhatIf {
             target,
@@ -687,10 +788,10 @@ fn solve_other<S: Steps + ?Sized>(
                 }
                 let saved = frame.mask;
                 if match_args(ctx, args, fact_args, frame).map_err(err)? {
-                    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink)?;
-                    if flow == Flow::Stop {
+                    let flow = search(ctx, steps, i + 1, new_fact, frame, sink);
+                    if flow != Flow::Continue {
                         frame.mask = saved;
-                        return Ok(Flow::Stop);
+                        return Ok(flow);
                     }
                 }
                 frame.mask = saved;
@@ -718,18 +819,39 @@ pub fn solve_solutions<S: Steps + ?Sized>(
     outputs: &[PatArg],
     sols: &Solutions,
 ) -> MatchResult<Flow> {
+    let flow = each_solution(ctx, steps, next, new_fact, frame, sink, at, outputs, sols);
+    ctx.outcome(flow)
+}
+
+/// `solve_solutions`, its error left in `ctx.failure`.
+#[allow(clippy::too_many_arguments)] // the recursion's state, passed through as `solve` has it
+fn each_solution<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    next: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    at: &CondAt,
+    outputs: &[PatArg],
+    sols: &Solutions,
+) -> Flow {
     for k in 0..sols.len() {
         let saved = frame.mask;
-        if match_args(ctx, outputs, sols.row(k), frame).map_err(|e| eval_error(at, e))? {
-            let flow = solve(ctx, steps, next, new_fact, frame, sink)?;
-            if flow == Flow::Stop {
-                frame.mask = saved;
-                return Ok(Flow::Stop);
+        match match_args(ctx, outputs, sols.row(k), frame) {
+            Ok(true) => {
+                let flow = search(ctx, steps, next, new_fact, frame, sink);
+                if flow != Flow::Continue {
+                    frame.mask = saved;
+                    return flow;
+                }
             }
+            Ok(false) => {}
+            Err(e) => return ctx.fail(eval_error(at, e)),
         }
         frame.mask = saved;
     }
-    Ok(Flow::Continue)
+    Flow::Continue
 }
 
 /// Sets argument `k` of a call to the value of `e`, leaving a shared value in place when the slot

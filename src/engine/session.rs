@@ -544,6 +544,7 @@ impl Session {
                     calls: 0,
                     deepest: None,
                     track_depth: false,
+                    failure: None,
                 };
                 let steps = IndexSteps {
                     conds: &rule.conds,
@@ -553,7 +554,7 @@ impl Session {
                     found = true;
                     found_frame.mask = fr.mask;
                     found_frame.facts.clone_from(&fr.facts);
-                    Ok(Flow::Stop)
+                    Flow::Stop
                 });
                 self.stats.builtin_calls += ctx.calls;
                 res.map_err(|e| in_rule(prog, act.rule, e))?;
@@ -764,6 +765,7 @@ impl Session {
                             calls: 0,
                             deepest: None,
                             track_depth: false,
+                            failure: None,
                         };
                         let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| RunError::InRule {
                             rule: rule.name.clone(),
@@ -830,6 +832,7 @@ impl Session {
             calls: 0,
             deepest: None,
             track_depth: false,
+            failure: None,
         };
         let values = mem.args_of(fact);
         let mut result = Ok(());
@@ -912,7 +915,7 @@ impl Session {
             };
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
                 agenda.push(rule_idx, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
-                Ok(Flow::Continue)
+                Flow::Continue
             };
             let res = match first_call {
                 None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink).map(|_| ()),
@@ -961,6 +964,7 @@ impl Session {
             calls: 0,
             deepest: None,
             track_depth: false,
+            failure: None,
         };
         let agenda = &mut self.agenda;
         let nvars = rule.var_names.len();
@@ -977,7 +981,7 @@ impl Session {
             &mut self.frame,
             &mut |_, fr| {
                 agenda.push(rule_idx, fr.mask, plan.elided, &fr.vars[..nvars], &fr.facts);
-                Ok(Flow::Continue)
+                Flow::Continue
             },
         );
         self.stats.builtin_calls += ctx.calls;
@@ -1155,6 +1159,7 @@ impl Session {
             calls: 0,
             deepest: None,
             track_depth: true,
+            failure: None,
         };
         let flow = matcher::solve(
             &mut ctx,
@@ -1165,7 +1170,7 @@ impl Session {
             0,
             FactId::MAX,
             &mut frame,
-            &mut |_, _| Ok(Flow::Stop),
+            &mut |_, _| Flow::Stop,
         )
         .map_err(|e| in_rule(&prog, rule_idx as u32, e))?;
         Ok((flow == Flow::Stop, ctx.deepest))
