@@ -400,6 +400,34 @@ fn retract_and_halt() {
     assert_eq!(again.run().unwrap().stop, StopReason::Halted);
 }
 
+/// An activation whose fact is retracted before it is selected never fires (and is counted as
+/// dropped); one whose facts all live fires, in the same run, before and after retractions.
+#[test]
+fn an_activation_of_a_retracted_fact_is_dropped() {
+    let program = load_text(
+        "test.rules",
+        r#"ruleset t "t"
+        input xs: ints
+        output kept
+        rule Item "item" salience 10 when xs(?l) ?x in ?l then assert left(?x) end
+        rule DropOdd "drop odd" salience 5 when left(?x) ?x % 2 == 1 then retract left(?x) end
+        rule Keep "keep" salience 1 when left(?x) then assert kept(?x) end"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    for _ in 0..2 {
+        s.set_input_text("xs", "1,2,3,4").unwrap_or_else(|e| panic!("{e}"));
+        let r = s.run().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(outputs(&s), ["kept(2)", "kept(4)"]);
+        assert_eq!(r.stats.dropped, 2, "Keep's activations for 1 and 3");
+    }
+    // A run without retractions after one with them: nothing is dropped.
+    s.set_input_text("xs", "2,4,6").unwrap_or_else(|e| panic!("{e}"));
+    let r = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["kept(2)", "kept(4)", "kept(6)"]);
+    assert_eq!(r.stats.dropped, 0);
+}
+
 #[test]
 fn join_on_a_shared_variable_uses_each_pair_once() {
     // a(x) and b(x) pairs: every matching pair once, whichever fact arrives last.

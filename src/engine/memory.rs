@@ -63,6 +63,9 @@ pub struct Memory {
     dedupe: Vec<FxHashMap<u64, SmallVec<[FactId; 2]>>>,
     /// Per relation: the argument positions patterns may probe, and their index.
     indexes: Vec<Vec<(u16, ValueIndex)>>,
+    /// Whether a fact was retracted since the last reset: until one is, every fact is live and
+    /// an activation's facts need no check before it fires.
+    retracted: bool,
 }
 
 /// Facts of one relation by the hash of the value at one argument position (most values pick
@@ -91,6 +94,7 @@ impl Memory {
     pub fn reset(&mut self) {
         self.facts.clear();
         self.args.clear();
+        self.retracted = false;
         for r in self.touched.drain(..) {
             let r = r as usize;
             self.by_rel[r].clear();
@@ -266,6 +270,7 @@ impl Memory {
             false => hash_args(self.args_of(id)),
         };
         self.facts[id as usize].alive = false;
+        self.retracted = true;
         if self.indexed.get(rel) == Some(&true) {
             if let Some(ids) = self.dedupe[rel].get_mut(&h) {
                 ids.retain(|x| *x != id);
@@ -277,6 +282,11 @@ impl Memory {
     /// The fact with this id.
     pub fn fact(&self, id: FactId) -> &Fact {
         &self.facts[id as usize]
+    }
+
+    /// Whether any fact was retracted since the last reset.
+    pub fn retracted_any(&self) -> bool {
+        self.retracted
     }
 
     /// True if the fact exists and is live.

@@ -510,7 +510,12 @@ impl Session {
             }
             let rule = &prog.rules[act.rule as usize];
             let plan = &prog.plans[act.rule as usize];
-            if let Some(&(_, f)) = self.agenda.facts(&act).iter().find(|(_, f)| !self.mem.is_alive(*f)) {
+            // Every fact is live until one is retracted: only then can an activation be stale.
+            let stale = match self.mem.retracted_any() {
+                false => None,
+                true => self.agenda.facts(&act).iter().find(|(_, f)| !self.mem.is_alive(*f)),
+            };
+            if let Some(&(_, f)) = stale {
                 self.drop_activation(act.rule, || format!("fact #{f} it matched was retracted"));
                 continue;
             }
