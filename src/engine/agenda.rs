@@ -139,10 +139,13 @@ impl Agenda {
     /// Appends a firing's bindings (moved out of `vars`, placeholders left behind) and matched
     /// facts (in the order matched) to the arenas: the record of a firing whose bindings were
     /// made again at selection. Returns the two ranges.
+    #[inline]
     pub fn record(&mut self, vars: &mut [Value], facts: &[(u16, FactId)]) -> ((u32, u32), (u32, u32)) {
         let v0 = self.values.len() as u32;
-        self.values
-            .extend(vars.iter_mut().map(|v| std::mem::replace(v, Value::Int(0))));
+        self.values.reserve(vars.len());
+        for v in vars.iter_mut() {
+            self.values.push(std::mem::replace(v, Value::Int(0)));
+        }
         let f0 = self.facts.len() as u32;
         self.facts.extend_from_slice(facts);
         ((v0, self.values.len() as u32), (f0, self.facts.len() as u32))

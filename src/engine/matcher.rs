@@ -48,8 +48,9 @@ pub struct Ctx<'a> {
     pub params: &'a [Value],
     pub whatif: &'a mut WhatIfRunner,
     pub calls: u64,
-    /// Why-not support: the deepest step reached and the frame there.
-    pub deepest: Option<(usize, Vec<Value>, u64)>,
+    /// Why-not support: the deepest step reached and the frame there. Boxed, like `failure`:
+    /// a context then drops with two null checks, inline, where its drop was a call.
+    pub deepest: Option<Box<(usize, Vec<Value>, u64)>>,
     pub track_depth: bool,
     /// The error of a search that returned `Flow::Failed`.
     pub failure: Option<Box<MatchError>>,
@@ -65,7 +66,7 @@ impl Ctx<'_> {
     }
 
     /// A search's outcome as a result: `Failed` gives its error back.
-    #[inline]
+    #[inline(always)]
     fn outcome(&mut self, flow: Flow) -> MatchResult<Flow> {
         match flow {
             Flow::Failed => Err(self.failure.take().unwrap_or_else(|| {
@@ -281,7 +282,9 @@ fn search<S: Steps + ?Sized>(
     // way out, as every caller expects. So does a pattern on a relation of one fact (every input):
     // it leaves no choice either, and its fact is unrecorded from the frame on the way out.
     let saved = frame.mask;
-    let depth = frame.facts.len();
+    // Facts of one-fact patterns matched in this loop, to unrecord on the way out (a count kept
+    // in a register: most searches match none, and reading the list's length costs more).
+    let mut matched_here = 0u32;
     let flow = loop {
         if ctx.track_depth {
             track_depth(ctx, i, frame);
@@ -340,30 +343,69 @@ fn search<S: Steps + ?Sized>(
                 }
                 Err(e) => break failed_check(ctx, steps, i, new_fact, frame, sink, at, e),
             },
-            Cond::Pattern { rel, args } => {
-                let mem = ctx.mem;
-                let &[f] = mem.of_relation(*rel) else {
-                    break solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args);
-                };
-                let (_, idx, skip_new) = step;
-                if (skip_new && f == new_fact) || !mem.is_alive(f) {
-                    break Flow::Continue;
+            Cond::Pattern { rel, args } => match only_fact(ctx, frame, step, *rel, args, new_fact) {
+                OnlyFact::Matched => {
+                    matched_here += 1;
+                    i += 1;
                 }
-                match match_args(ctx, args, mem.args_of(f), frame) {
-                    Ok(true) => {
-                        frame.facts.push((idx, f));
-                        i += 1;
-                    }
-                    Ok(false) => break Flow::Continue,
-                    Err(e) => break ctx.fail(eval_error(at, e)),
-                }
-            }
+                OnlyFact::Several => break solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args),
+                OnlyFact::Fails => break Flow::Continue,
+                OnlyFact::Failed => break Flow::Failed,
+            },
             _ => break solve_other(ctx, steps, i, new_fact, frame, sink, step),
         }
     };
     frame.mask = saved;
-    frame.facts.truncate(depth);
+    for _ in 0..matched_here {
+        frame.facts.pop();
+    }
     flow
+}
+
+/// What `only_fact` found.
+enum OnlyFact {
+    /// The relation's one fact matched (and is recorded in the frame's facts).
+    Matched,
+    /// It did not: no match.
+    Fails,
+    /// The relation has no fact or several: the step is a search of its own.
+    Several,
+    /// Matching raised an error (in `ctx.failure`).
+    Failed,
+}
+
+/// A pattern step on a relation of one fact (every input): matched in place, with no
+/// search of its own. Out of line, so that `search`'s frame stays small for the steps that need
+/// none of this.
+#[inline(never)]
+fn only_fact(
+    ctx: &mut Ctx<'_>,
+    frame: &mut Frame,
+    (at, idx, skip_new): (&CondAt, u16, bool),
+    rel: RelId,
+    args: &[PatArg],
+    new_fact: FactId,
+) -> OnlyFact {
+    let mem = ctx.mem;
+    // An empty relation goes the general way too: a pattern's expression is evaluated (and may
+    // fail) even when there is no fact to compare it with.
+    let &[f] = mem.of_relation(rel) else {
+        return OnlyFact::Several;
+    };
+    if (skip_new && f == new_fact) || !mem.is_alive(f) {
+        return OnlyFact::Fails;
+    }
+    match match_args(ctx, args, mem.args_of(f), frame) {
+        Ok(true) => {
+            frame.facts.push((idx, f));
+            OnlyFact::Matched
+        }
+        Ok(false) => OnlyFact::Fails,
+        Err(e) => {
+            ctx.fail(eval_error(at, e));
+            OnlyFact::Failed
+        }
+    }
 }
 
 /// A test or binding failed with an error. Where the planner had moved it ahead of the order
@@ -392,9 +434,9 @@ fn failed_check<S: Steps + ?Sized>(
 #[cold]
 #[inline(never)]
 fn track_depth(ctx: &mut Ctx<'_>, i: usize, frame: &Frame) {
-    let better = ctx.deepest.as_ref().is_none_or(|(d, _, _)| i > *d);
+    let better = ctx.deepest.as_ref().is_none_or(|d| i > d.0);
     if better {
-        ctx.deepest = Some((i, frame.vars.clone(), frame.mask));
+        ctx.deepest = Some(Box::new((i, frame.vars.clone(), frame.mask)));
     }
 }
 
@@ -753,7 +795,10 @@ fn other_step<S: Steps + ?Sized>(
                 },
             };
             frame.bind(*slot, v);
-            frame.facts.extend_from_slice(&contributing);
+            // Pushed one by one: `extend_from_slice` is an out-of-line call here.
+            for &f in &contributing {
+                frame.facts.push(f);
+            }
             let flow = search(ctx, steps, i + 1, new_fact, frame, sink);
             frame.facts.truncate(depth);
             frame.mask = saved;

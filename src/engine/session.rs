@@ -1178,7 +1178,7 @@ impl Session {
             &mut |_, _| Flow::Stop,
         )
         .map_err(|e| in_rule(&prog, rule_idx as u32, e))?;
-        Ok((flow == Flow::Stop, ctx.deepest))
+        Ok((flow == Flow::Stop, ctx.deepest.map(|d| *d)))
     }
 }
 
