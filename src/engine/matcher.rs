@@ -607,9 +607,28 @@ fn other_step<S: Steps + ?Sized>(
             };
             drop(l);
             let saved = frame.mask;
+            // A recognised test right after the `in` (`suit(?c) != ?t`) is run here for each
+            // element: one it rejects costs no search of the rest. Not while why-not tracks the
+            // deepest step reached, which that test's step would be.
+            let next = i + 1;
+            let filter = match ctx.track_depth || next >= steps.count() {
+                true => None,
+                false => steps.step(next).0.fast,
+            };
             for k in 0..items.len() {
                 frame.bind(*slot, items.get(k));
-                let flow = search(ctx, steps, i + 1, new_fact, frame, sink);
+                let mut from = next;
+                if let Some(fast) = filter {
+                    match fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls) {
+                        Some(false) => {
+                            frame.mask = saved;
+                            continue;
+                        }
+                        Some(true) => from = next + 1,
+                        None => {}
+                    }
+                }
+                let flow = search(ctx, steps, from, new_fact, frame, sink);
                 frame.mask = saved;
                 if flow != Flow::Continue {
                     return Ok(flow);
