@@ -43,7 +43,7 @@ impl Suit {
         ["spades", "hearts", "diamonds", "clubs"][self.index()]
     }
 
-    fn from_char(c: char) -> Option<Suit> {
+    pub(crate) fn from_char(c: char) -> Option<Suit> {
         match c.to_ascii_uppercase() {
             'S' | '♠' | '♤' => Some(Suit::Spades),
             'H' | '♥' | '♡' => Some(Suit::Hearts),

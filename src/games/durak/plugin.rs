@@ -316,7 +316,17 @@ fn card_arg(v: &Value, name: &str, pos: usize) -> Result<Card, BuiltinError> {
 
 fn suit_arg(v: &Value, name: &str, pos: usize) -> Result<Suit, BuiltinError> {
     match v {
-        Value::Str(s) => read_suit(s).map_err(|e| BuiltinError::failed(name, e.to_string())),
+        Value::Str(s) => {
+            // One character, the usual argument (the trump the rules pass on, for every candidate
+            // card): read as `read_suit` reads it, without the lower-cased copy it makes first.
+            let mut chars = s.chars();
+            if let (Some(c), None) = (chars.next(), chars.next()) {
+                if let Some(suit) = DSuit::from_char(c).and_then(|d| Suit::from_index(d.index() as u8)) {
+                    return Ok(suit);
+                }
+            }
+            read_suit(s).map_err(|e| BuiltinError::failed(name, e.to_string()))
+        }
         other => Err(BuiltinError::bad_argument(name, pos, "a suit letter", other)),
     }
 }
@@ -442,4 +452,22 @@ pub fn arenas() -> Vec<Arena> {
                 settings deck=24|32|36|52 transfer=true five_before_first_discard=false, any other NAME=VALUE is a rule parameter",
         run: super::rules_arena::run,
     }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A suit argument is read exactly as the suit input is: the one-character shortcut agrees
+    /// with `read_suit` on letters in either case, symbols, names, padding and rubbish.
+    #[test]
+    fn a_suit_argument_reads_as_the_suit_input() {
+        for text in [
+            "S", "h", "D", "c", "♠", "♡", "♦", "♧", " S", "S ", "spades", "Heart", "x", "", "SS", "7", "ß",
+        ] {
+            let arg = suit_arg(&Value::str(text), "t", 1).ok();
+            let input = read_suit(text).ok();
+            assert_eq!(arg, input, "{text:?}");
+        }
+    }
 }
