@@ -747,7 +747,11 @@ impl Session {
                         }
                     }
                     if let Some(id) = self.mem.insert_staged(*rel, args.len(), Origin::Firing(firing)) {
-                        self.on_new_fact(prog, id, None)?;
+                        // A relation no rule starts a join at (terms read by an aggregate only)
+                        // seeds nothing: no call.
+                        if !self.triggers(prog, *rel, None).is_empty() {
+                            self.on_new_fact(prog, id, None)?;
+                        }
                     }
                 }
                 Action::Retract { rel, args } => {
@@ -793,14 +797,15 @@ impl Session {
     /// `input_triggers`).
     fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId, input: Option<usize>) -> Result<(), RunError> {
         let rel = self.mem.fact(fact).rel;
-        // `read_inputs` and the relevant lists follow the mask (`note_read_inputs`, at the start
-        // of every run): with a mask, the filtered list; without, all of the program's.
-        let triggers = match (input, &self.read_inputs) {
-            (Some(i), Some(_)) => &self.relevant_input_triggers[i],
-            (Some(i), None) => &prog.input_triggers[i],
-            (None, Some(_)) => &self.relevant_triggers[rel as usize],
-            (None, None) => &prog.triggers[rel as usize],
-        };
+        // Borrowed field by field: the loop below needs the others.
+        let triggers = triggers_in(
+            prog,
+            self.read_inputs.is_some(),
+            &self.relevant_triggers,
+            &self.relevant_input_triggers,
+            rel,
+            input,
+        );
         if triggers.is_empty() {
             return Ok(());
         }
@@ -952,6 +957,22 @@ impl Session {
         }
         stats.builtin_calls += ctx.calls;
         result
+    }
+
+    /// The rule patterns a new fact of `rel` (the query's input number `input`, while the inputs
+    /// go in) starts joins at. `read_inputs` and the relevant lists follow the mask
+    /// (`note_read_inputs`, at the start of every run): with a mask, the filtered list; without,
+    /// all of the program's.
+    #[inline]
+    fn triggers<'s>(&'s self, prog: &'s Program, rel: RelId, input: Option<usize>) -> &'s [Trigger] {
+        triggers_in(
+            prog,
+            self.read_inputs.is_some(),
+            &self.relevant_triggers,
+            &self.relevant_input_triggers,
+            rel,
+            input,
+        )
     }
 
     /// Matches a rule with no positive pattern once, at the start of a run.
@@ -1201,6 +1222,24 @@ fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
         rule: prog.rules[rule as usize].name.clone(),
         location: location(prog, e.span),
         message,
+    }
+}
+
+/// `Session::triggers`, from the fields it reads.
+#[inline]
+fn triggers_in<'a>(
+    prog: &'a Program,
+    masked: bool,
+    relevant_triggers: &'a [Vec<Trigger>],
+    relevant_input_triggers: &'a [Vec<Trigger>],
+    rel: RelId,
+    input: Option<usize>,
+) -> &'a [Trigger] {
+    match (input, masked) {
+        (Some(i), true) => &relevant_input_triggers[i],
+        (Some(i), false) => &prog.input_triggers[i],
+        (None, true) => &relevant_triggers[rel as usize],
+        (None, false) => &prog.triggers[rel as usize],
     }
 }
 
