@@ -67,7 +67,7 @@ impl Ctx<'_> {
 
     /// A search's outcome as a result: `Failed` gives its error back.
     #[inline(always)]
-    fn outcome(&mut self, flow: Flow) -> MatchResult<Flow> {
+    pub fn outcome(&mut self, flow: Flow) -> MatchResult<Flow> {
         match flow {
             Flow::Failed => Err(self.failure.take().unwrap_or_else(|| {
                 Box::new(MatchError {
@@ -248,25 +248,12 @@ pub type MatchResult<T> = Result<T, Box<MatchError>>;
 type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> Flow + 's;
 
 /// Searches `steps[i..]`; calls `sink` with every complete match. `new_fact` is the fact that
-/// started the join (skipped by steps flagged so). Returns `Stop` if the sink stopped the search.
+/// started the join (skipped by steps flagged so). Returns `Stop` if the sink stopped the search,
+/// `Failed` with the error in `ctx.failure` (`Ctx::outcome` makes it a result).
 ///
 /// Generic over the step list (not `dyn`): the step lookup runs at every level of every join, and
 /// static dispatch lets it inline.
-#[inline]
 pub fn solve<S: Steps + ?Sized>(
-    ctx: &mut Ctx<'_>,
-    steps: &S,
-    i: usize,
-    new_fact: FactId,
-    frame: &mut Frame,
-    sink: &mut Sink<'_>,
-) -> MatchResult<Flow> {
-    let flow = search(ctx, steps, i, new_fact, frame, sink);
-    ctx.outcome(flow)
-}
-
-/// `solve`, its error left in `ctx.failure` (see `Flow`).
-fn search<S: Steps + ?Sized>(
     ctx: &mut Ctx<'_>,
     steps: &S,
     mut i: usize,
@@ -425,7 +412,7 @@ fn failed_check<S: Steps + ?Sized>(
     e: EvalError,
 ) -> Flow {
     match steps.fallback(i) {
-        Some(written) => search(ctx, &written, 0, new_fact, frame, sink),
+        Some(written) => solve(ctx, &written, 0, new_fact, frame, sink),
         None => ctx.fail(eval_error(at, e)),
     }
 }
@@ -466,7 +453,7 @@ fn solve_pattern<S: Steps + ?Sized>(
 ) -> Flow {
     let skip = if skip_new { new_fact } else { FactId::MAX };
     each_match(ctx, frame, at, idx, rel, args, skip, |ctx, frame| {
-        search(ctx, steps, i + 1, new_fact, frame, sink)
+        solve(ctx, steps, i + 1, new_fact, frame, sink)
     })
 }
 
@@ -556,6 +543,16 @@ fn any_fact_matches(
     Ok(false)
 }
 
+/// The value of a step's `Result`, or the search fails with its error (kept in the context).
+macro_rules! or_fail {
+    ($ctx:expr, $result:expr) => {
+        match $result {
+            Ok(v) => v,
+            Err(e) => return $ctx.fail(e),
+        }
+    };
+}
+
 /// The rarer steps: `in`, built-ins with outputs, `not`, aggregates and what-ifs.
 #[inline(never)]
 fn solve_other<S: Steps + ?Sized>(
@@ -565,45 +562,27 @@ fn solve_other<S: Steps + ?Sized>(
     new_fact: FactId,
     frame: &mut Frame,
     sink: &mut Sink<'_>,
-    step: (&CondAt, u16, bool),
-) -> Flow {
-    match other_step(ctx, steps, i, new_fact, frame, sink, step) {
-        Ok(flow) => flow,
-        Err(e) => ctx.fail(e),
-    }
-}
-
-/// `solve_other`, its own errors returned (a failure further on is `Ok(Flow::Failed)`, its error
-/// already in `ctx.failure`). Inlined into `solve_other`, so the result never goes through memory.
-#[inline(always)]
-fn other_step<S: Steps + ?Sized>(
-    ctx: &mut Ctx<'_>,
-    steps: &S,
-    i: usize,
-    new_fact: FactId,
-    frame: &mut Frame,
-    sink: &mut Sink<'_>,
     (at, idx, _): (&CondAt, u16, bool),
-) -> MatchResult<Flow> {
+) -> Flow {
     let err = |e: EvalError| eval_error(at, e);
     match &at.cond {
         Cond::In { slot, list } => {
-            let l = operand(list, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?;
+            let l = or_fail!(ctx, operand(list, &frame.vars, ctx.params, &mut ctx.calls).map_err(err));
             if frame.bound(*slot) {
                 let has = contains(&l, &frame.vars[*slot as usize])
-                    .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))))?;
-                return Ok(if has {
-                    search(ctx, steps, i + 1, new_fact, frame, sink)
+                    .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))));
+                return if or_fail!(ctx, has) {
+                    solve(ctx, steps, i + 1, new_fact, frame, sink)
                 } else {
                     Flow::Continue
-                });
+                };
             }
             // The list is held by one shared handle while its elements are bound one by one: no
             // vector of copies per `in` (the list may live in the frame the loop rebinds).
             let items = match &*l {
                 Value::List(items) => Items::List(items.clone()),
                 Value::Cards(c) => Items::Cards(c.clone()),
-                _ => return Err(err(EvalError::Type(format!("`in` needs a list on its right, got {l}")))),
+                _ => return ctx.fail(err(EvalError::Type(format!("`in` needs a list on its right, got {l}")))),
             };
             drop(l);
             let saved = frame.mask;
@@ -628,13 +607,13 @@ fn other_step<S: Steps + ?Sized>(
                         None => {}
                     }
                 }
-                let flow = search(ctx, steps, from, new_fact, frame, sink);
+                let flow = solve(ctx, steps, from, new_fact, frame, sink);
                 frame.mask = saved;
                 if flow != Flow::Continue {
-                    return Ok(flow);
+                    return flow;
                 }
             }
-            Ok(Flow::Continue)
+            Flow::Continue
         }
         Cond::CallOut {
             builtin,
@@ -642,17 +621,7 @@ fn other_step<S: Steps + ?Sized>(
             outputs,
         } => {
             if let Some(made) = steps.made_call(idx) {
-                return Ok(each_solution(
-                    ctx,
-                    steps,
-                    i + 1,
-                    new_fact,
-                    frame,
-                    sink,
-                    at,
-                    outputs,
-                    made,
-                ));
+                return solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, made);
             }
             // A plain loop: collecting through `Result` adapters costs more than the call itself.
             let mut argv = std::mem::take(&mut frame.argv);
@@ -660,25 +629,15 @@ fn other_step<S: Steps + ?Sized>(
                 let set = set_arg(&mut argv, k, a, &frame.vars, ctx.params, &mut ctx.calls);
                 if let Err(e) = set {
                     frame.argv = argv;
-                    return Err(err(e));
+                    return ctx.fail(err(e));
                 }
             }
             ctx.calls += 1;
             let mut sols = Solutions::new(outputs.len());
             let called = builtin.call(&argv[..inputs.len()], &mut sols);
             frame.argv = argv;
-            called.map_err(|e| err(EvalError::from(e)))?;
-            Ok(each_solution(
-                ctx,
-                steps,
-                i + 1,
-                new_fact,
-                frame,
-                sink,
-                at,
-                outputs,
-                &sols,
-            ))
+            or_fail!(ctx, called.map_err(|e| err(EvalError::from(e))));
+            solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, &sols)
         }
         Cond::Not { body } => {
             // The commonest negation, one pattern (`not category(_, _)`): its facts are tried in
@@ -688,17 +647,17 @@ fn other_step<S: Steps + ?Sized>(
                 ..
             }] = &body[..]
             {
-                return Ok(if any_fact_matches(ctx, frame, &body[0], *rel, args)? {
+                return if or_fail!(ctx, any_fact_matches(ctx, frame, &body[0], *rel, args)) {
                     Flow::Continue
                 } else {
-                    search(ctx, steps, i + 1, new_fact, frame, sink)
-                });
+                    solve(ctx, steps, i + 1, new_fact, frame, sink)
+                };
             }
             let saved = frame.mask;
             let depth = frame.facts.len();
             let was = ctx.track_depth;
             ctx.track_depth = false;
-            let found = search(
+            let found = solve(
                 ctx,
                 &BodySteps { conds: body, tag: idx },
                 0,
@@ -709,11 +668,11 @@ fn other_step<S: Steps + ?Sized>(
             ctx.track_depth = was;
             frame.mask = saved;
             frame.facts.truncate(depth);
-            Ok(match found {
+            match found {
                 Flow::Failed => Flow::Failed,
                 Flow::Stop => Flow::Continue,
-                Flow::Continue => search(ctx, steps, i + 1, new_fact, frame, sink),
-            })
+                Flow::Continue => solve(ctx, steps, i + 1, new_fact, frame, sink),
+            }
         }
         Cond::Aggregate { op, slot, value, body } => {
             let saved = frame.mask;
@@ -789,7 +748,7 @@ fn other_step<S: Steps + ?Sized>(
                     cond: Cond::Pattern { rel, args },
                     ..
                 }] => each_match(ctx, frame, only, idx, *rel, args, FactId::MAX, |ctx, fr| add(ctx, fr)),
-                _ => search(
+                _ => solve(
                     ctx,
                     &BodySteps { conds: body, tag: idx },
                     0,
@@ -802,7 +761,7 @@ fn other_step<S: Steps + ?Sized>(
             frame.mask = saved;
             frame.facts.truncate(depth);
             if result == Flow::Failed {
-                return Ok(Flow::Failed);
+                return Flow::Failed;
             }
             let v = match op {
                 AggregateOp::Count => Value::Int(count),
@@ -810,7 +769,7 @@ fn other_step<S: Steps + ?Sized>(
                 // min/max over nothing has no value: the condition fails.
                 _ => match acc {
                     Some(v) => v,
-                    None => return Ok(Flow::Continue),
+                    None => return Flow::Continue,
                 },
             };
             frame.bind(*slot, v);
@@ -818,10 +777,10 @@ fn other_step<S: Steps + ?Sized>(
             for &f in &contributing {
                 frame.facts.push(f);
             }
-            let flow = search(ctx, steps, i + 1, new_fact, frame, sink);
+            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
             frame.facts.truncate(depth);
             frame.mask = saved;
-            Ok(flow)
+            flow
         }
         Cond::WhatIf {
             target,
@@ -834,33 +793,34 @@ fn other_step<S: Steps + ?Sized>(
             for (name, e) in inputs {
                 values.push((
                     name.as_str(),
-                    eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)?,
+                    or_fail!(ctx, eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)),
                 ));
             }
-            let outcome = ctx
-                .whatif
-                .run(*site, target, rel_name, &values, ctx.prog, ctx.params)
-                .map_err(|e| {
+            let asked = ctx.whatif.run(*site, target, rel_name, &values, ctx.prog, ctx.params);
+            let outcome = or_fail!(
+                ctx,
+                asked.map_err(|e| {
                     Box::new(MatchError {
                         span: at.span,
                         error: MatchErrorKind::WhatIf(Box::new(e)),
                     })
-                })?;
+                })
+            );
             for (rel, fact_args) in outcome.facts.iter() {
                 if **rel != **rel_name || fact_args.len() != args.len() {
                     continue;
                 }
                 let saved = frame.mask;
-                if match_args(ctx, args, fact_args, frame).map_err(err)? {
-                    let flow = search(ctx, steps, i + 1, new_fact, frame, sink);
+                if or_fail!(ctx, match_args(ctx, args, fact_args, frame).map_err(err)) {
+                    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
                     if flow != Flow::Continue {
                         frame.mask = saved;
-                        return Ok(flow);
+                        return flow;
                     }
                 }
                 frame.mask = saved;
             }
-            Ok(Flow::Continue)
+            Flow::Continue
         }
         Cond::Pattern { .. } | Cond::Test(_) | Cond::Bind { .. } => {
             unreachable!("`solve` handles patterns, tests and bindings itself")
@@ -871,25 +831,7 @@ fn other_step<S: Steps + ?Sized>(
 /// A built-in's solutions (made at step `next - 1`, or ahead of the join for every rule that
 /// calls it the same way): each binds or checks `outputs` and the search goes on at `next`.
 #[allow(clippy::too_many_arguments)] // the recursion's state, passed through as `solve` has it
-#[inline]
 pub fn solve_solutions<S: Steps + ?Sized>(
-    ctx: &mut Ctx<'_>,
-    steps: &S,
-    next: usize,
-    new_fact: FactId,
-    frame: &mut Frame,
-    sink: &mut Sink<'_>,
-    at: &CondAt,
-    outputs: &[PatArg],
-    sols: &Solutions,
-) -> MatchResult<Flow> {
-    let flow = each_solution(ctx, steps, next, new_fact, frame, sink, at, outputs, sols);
-    ctx.outcome(flow)
-}
-
-/// `solve_solutions`, its error left in `ctx.failure`.
-#[allow(clippy::too_many_arguments)] // the recursion's state, passed through as `solve` has it
-fn each_solution<S: Steps + ?Sized>(
     ctx: &mut Ctx<'_>,
     steps: &S,
     next: usize,
@@ -904,7 +846,7 @@ fn each_solution<S: Steps + ?Sized>(
         let saved = frame.mask;
         match match_args(ctx, outputs, sols.row(k), frame) {
             Ok(true) => {
-                let flow = search(ctx, steps, next, new_fact, frame, sink);
+                let flow = solve(ctx, steps, next, new_fact, frame, sink);
                 if flow != Flow::Continue {
                     frame.mask = saved;
                     return flow;

@@ -555,14 +555,14 @@ impl Session {
                     conds: &rule.conds,
                     order: &plan.select,
                 };
-                let res = matcher::solve(&mut ctx, &steps, 0, FactId::MAX, &mut self.frame, &mut |_, fr| {
+                let flow = matcher::solve(&mut ctx, &steps, 0, FactId::MAX, &mut self.frame, &mut |_, fr| {
                     found = true;
                     found_frame.mask = fr.mask;
                     found_frame.facts.clone_from(&fr.facts);
                     Flow::Stop
                 });
                 self.stats.builtin_calls += ctx.calls;
-                res.map_err(|e| in_rule(prog, act.rule, e))?;
+                ctx.outcome(flow).map_err(|e| in_rule(prog, act.rule, e))?;
                 match found {
                     true => {
                         self.frame.mask = self.found.mask;
@@ -748,8 +748,9 @@ impl Session {
                     }
                     if let Some(id) = self.mem.insert_staged(*rel, args.len(), Origin::Firing(firing)) {
                         // A relation no rule starts a join at (terms read by an aggregate only)
-                        // seeds nothing: no call.
-                        if !self.triggers(prog, *rel, None).is_empty() {
+                        // seeds nothing: no call. (Under a relevance mask the list is shorter
+                        // still; an empty one there is found by `on_new_fact`.)
+                        if !prog.triggers[*rel as usize].is_empty() {
                             self.on_new_fact(prog, id, None)?;
                         }
                     }
@@ -797,15 +798,14 @@ impl Session {
     /// `input_triggers`).
     fn on_new_fact(&mut self, prog: &Arc<Program>, fact: FactId, input: Option<usize>) -> Result<(), RunError> {
         let rel = self.mem.fact(fact).rel;
-        // Borrowed field by field: the loop below needs the others.
-        let triggers = triggers_in(
-            prog,
-            self.read_inputs.is_some(),
-            &self.relevant_triggers,
-            &self.relevant_input_triggers,
-            rel,
-            input,
-        );
+        // `read_inputs` and the relevant lists follow the mask (`note_read_inputs`, at the start
+        // of every run): with a mask, the filtered list; without, all of the program's.
+        let triggers = match (input, &self.read_inputs) {
+            (Some(i), Some(_)) => &self.relevant_input_triggers[i],
+            (Some(i), None) => &prog.input_triggers[i],
+            (None, Some(_)) => &self.relevant_triggers[rel as usize],
+            (None, None) => &prog.triggers[rel as usize],
+        };
         if triggers.is_empty() {
             return Ok(());
         }
@@ -927,8 +927,8 @@ impl Session {
                 agenda.push(rule_idx, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
                 Flow::Continue
             };
-            let res = match first_call {
-                None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink).map(|_| ()),
+            let flow = match first_call {
+                None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink),
                 // The call's solutions, as the join's own call step would go through them.
                 Some(c) => {
                     let at = &rule.conds[seed.rest[start].0 as usize];
@@ -947,32 +947,15 @@ impl Session {
                         outputs,
                         solutions,
                     )
-                    .map(|_| ())
                 }
             };
-            if let Err(e) = res {
+            if let Err(e) = ctx.outcome(flow) {
                 result = Err(in_rule(prog, rule_idx, e));
                 break;
             }
         }
         stats.builtin_calls += ctx.calls;
         result
-    }
-
-    /// The rule patterns a new fact of `rel` (the query's input number `input`, while the inputs
-    /// go in) starts joins at. `read_inputs` and the relevant lists follow the mask
-    /// (`note_read_inputs`, at the start of every run): with a mask, the filtered list; without,
-    /// all of the program's.
-    #[inline]
-    fn triggers<'s>(&'s self, prog: &'s Program, rel: RelId, input: Option<usize>) -> &'s [Trigger] {
-        triggers_in(
-            prog,
-            self.read_inputs.is_some(),
-            &self.relevant_triggers,
-            &self.relevant_input_triggers,
-            rel,
-            input,
-        )
     }
 
     /// Matches a rule with no positive pattern once, at the start of a run.
@@ -994,7 +977,7 @@ impl Session {
         };
         let agenda = &mut self.agenda;
         let nvars = rule.var_names.len();
-        let res = matcher::solve(
+        let flow = matcher::solve(
             &mut ctx,
             &PlanSteps {
                 conds: &rule.conds,
@@ -1011,7 +994,7 @@ impl Session {
             },
         );
         self.stats.builtin_calls += ctx.calls;
-        res.map_err(|e| in_rule(prog, rule_idx, e))?;
+        ctx.outcome(flow).map_err(|e| in_rule(prog, rule_idx, e))?;
         Ok(())
     }
 
@@ -1197,8 +1180,8 @@ impl Session {
             FactId::MAX,
             &mut frame,
             &mut |_, _| Flow::Stop,
-        )
-        .map_err(|e| in_rule(&prog, rule_idx as u32, e))?;
+        );
+        let flow = ctx.outcome(flow).map_err(|e| in_rule(&prog, rule_idx as u32, e))?;
         Ok((flow == Flow::Stop, ctx.deepest.map(|d| *d)))
     }
 }
@@ -1222,24 +1205,6 @@ fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
         rule: prog.rules[rule as usize].name.clone(),
         location: location(prog, e.span),
         message,
-    }
-}
-
-/// `Session::triggers`, from the fields it reads.
-#[inline]
-fn triggers_in<'a>(
-    prog: &'a Program,
-    masked: bool,
-    relevant_triggers: &'a [Vec<Trigger>],
-    relevant_input_triggers: &'a [Vec<Trigger>],
-    rel: RelId,
-    input: Option<usize>,
-) -> &'a [Trigger] {
-    match (input, masked) {
-        (Some(i), true) => &relevant_input_triggers[i],
-        (Some(i), false) => &prog.input_triggers[i],
-        (None, true) => &relevant_triggers[rel as usize],
-        (None, false) => &prog.triggers[rel as usize],
     }
 }
 
