@@ -1,9 +1,10 @@
 //! The agenda: activations waiting to fire, ordered by conflict resolution.
 //!
 //! Order (documented in the README): higher salience first; then the rule declared earlier in the
-//! file; then the activation created earlier. The order is total and deterministic. Bindings and matched facts live in flat arenas reused across runs; a firing's
-//! record points into them (`Session::record_and_act`), so an activation that fires as it was
-//! stored is recorded with no copy (its slots in the arena become the record's).
+//! file; then the activation created earlier. The order is total and deterministic. Bindings and
+//! matched facts live in flat arenas reused across runs; a firing's record points into them
+//! (`Session::record_and_act`), so an activation that fires as it was stored is recorded with no
+//! copy (its slots in the arena become the record's).
 
 use super::memory::FactId;
 use super::value::Value;

@@ -362,7 +362,7 @@ enum OnlyFact {
 }
 
 /// A pattern step on a relation of one fact (every input): matched in place, with no
-/// search of its own. Out of line, so that `search`'s frame stays small for the steps that need
+/// search of its own. Out of line, so that `solve`'s frame stays small for the steps that need
 /// none of this.
 #[inline(never)]
 fn only_fact(
