@@ -157,7 +157,8 @@ impl Agenda {
         self.values.get(range.0 as usize..range.1 as usize).unwrap_or(&[])
     }
 
-    /// The matched facts stored at `range`.
+    /// The matched facts stored at `range` (an activation's, or a record's), with the index of
+    /// the condition each matched.
     pub fn facts_at(&self, range: (u32, u32)) -> &[(u16, FactId)] {
         self.facts.get(range.0 as usize..range.1 as usize).unwrap_or(&[])
     }
@@ -166,11 +167,6 @@ impl Agenda {
     /// once, so its stored values can be moved instead of copied (no reference-count traffic).
     pub fn vars_mut(&mut self, a: &Activation) -> &mut [Value] {
         &mut self.values[a.vars.0 as usize..a.vars.1 as usize]
-    }
-
-    /// The facts an activation matched, with the index of the condition each matched.
-    pub fn facts(&self, a: &Activation) -> &[(u16, FactId)] {
-        &self.facts[a.facts.0 as usize..a.facts.1 as usize]
     }
 
     /// Activations created so far in this run.

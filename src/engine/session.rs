@@ -513,7 +513,11 @@ impl Session {
             // Every fact is live until one is retracted: only then can an activation be stale.
             let stale = match self.mem.retracted_any() {
                 false => None,
-                true => self.agenda.facts(&act).iter().find(|(_, f)| !self.mem.is_alive(*f)),
+                true => self
+                    .agenda
+                    .facts_at(act.facts)
+                    .iter()
+                    .find(|(_, f)| !self.mem.is_alive(*f)),
             };
             if let Some(&(_, f)) = stale {
                 self.drop_activation(act.rule, || format!("fact #{f} it matched was retracted"));
@@ -534,7 +538,7 @@ impl Session {
             self.frame.vars[..stored.len()].swap_with_slice(stored);
             self.frame.mask = act.mask;
             self.frame.facts.clear();
-            self.frame.facts.extend_from_slice(self.agenda.facts(&act));
+            self.frame.facts.extend_from_slice(self.agenda.facts_at(act.facts));
             if !plan.select.is_empty() {
                 let mut found = false;
                 let found_frame = &mut self.found;
@@ -659,13 +663,19 @@ impl Session {
         }
     }
 
+    /// Counts a firing of rule `rule_idx`, recorded or not.
+    #[inline(always)]
+    fn count_firing(&mut self, rule_idx: u32) {
+        self.stats.fired += 1;
+        self.fired_per_rule[rule_idx as usize] += 1;
+    }
+
     /// Fires the rule with the bindings in `self.frame`. Returns true on `halt`.
     fn fire(&mut self, prog: &Arc<Program>, rule_idx: u32) -> Result<bool, RunError> {
         let rule = &prog.rules[rule_idx as usize];
         let nvars = rule.var_names.len();
         if !self.recording {
-            self.stats.fired += 1;
-            self.fired_per_rule[rule_idx as usize] += 1;
+            self.count_firing(rule_idx);
             // The bindings are lent to the actions by swapping the frame's vector with the spare
             // one `found` keeps (equally long): new facts are joined in the spare meanwhile.
             std::mem::swap(&mut self.frame.vars, &mut self.found.vars);
@@ -683,8 +693,7 @@ impl Session {
         if self.recording {
             return self.record_and_act(prog, rule_idx, act.mask, act.vars, act.facts);
         }
-        self.stats.fired += 1;
-        self.fired_per_rule[rule_idx as usize] += 1;
+        self.count_firing(rule_idx);
         // A retraction's pattern reads which bindings are set from the frame's mask.
         self.frame.mask = act.mask;
         self.act(
@@ -713,8 +722,7 @@ impl Session {
             vars,
             facts,
         });
-        self.stats.fired += 1;
-        self.fired_per_rule[rule_idx as usize] += 1;
+        self.count_firing(rule_idx);
         if self.opts.trace {
             self.trace.push(TraceEvent::Fired { firing });
         }
