@@ -675,3 +675,38 @@ fn bench_passes_value_the_sample_exactly_so_often() {
     let err = bench_last_line(&[("passes", "two")]).err().unwrap_or_default();
     assert!(err.contains("passes=two"), "{err}");
 }
+
+/// `write-sample=PATH` writes the hands the benchmark times, one per line, with the rules' value:
+/// each value equal to the native hand value of the very cards, trump, stock and sizes written
+/// (what another engine reading the file must reproduce), and a path that cannot be written is
+/// an error.
+#[test]
+fn bench_writes_its_sample_for_other_engines() {
+    let path = std::env::temp_dir().join(format!("kibitzer-durak-sample-{}.txt", std::process::id()));
+    let p = path.to_string_lossy().to_string();
+    let last = bench_last_line(&[("write-sample", &p)]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(last.starts_with("sample_hands=512 checksum="), "{last}");
+    let text = std::fs::read_to_string(&path).expect("the sample file");
+    let _ = std::fs::remove_file(&path);
+    let model = durak::ValueModel::default();
+    let mut lines = 0;
+    for line in text.lines().filter(|l| !l.starts_with(';')) {
+        let f: Vec<&str> = line.split(' ').collect();
+        let num = |i: usize| f[i].parse::<usize>().unwrap_or_else(|_| panic!("{line}"));
+        let n = num(4);
+        assert_eq!(f.len(), 5 + n, "{line}");
+        let trump = *Suit::ALL.iter().find(|s| s.letter().to_string() == f[1]).expect("a suit letter");
+        let cards: Vec<durak::Card> = (0..n)
+            .map(|k| {
+                let id = num(5 + k);
+                durak::Card::new(2 + (id / 4) as u8, Suit::ALL[id % 4]).expect("a card")
+            })
+            .collect();
+        let want = model.total(durak::CardSet::from_cards(&cards), trump, num(2), num(3));
+        assert_eq!(f[0].parse::<i64>().ok(), Some(want), "{line}");
+        lines += 1;
+    }
+    assert_eq!(lines, 512);
+    let bad = bench_last_line(&[("write-sample", "/nonexistent-dir/x.txt")]).err().unwrap_or_default();
+    assert!(bad.contains("write-sample=/nonexistent-dir/x.txt"), "{bad}");
+}

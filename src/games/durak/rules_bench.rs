@@ -7,7 +7,7 @@ use super::cards::{CardSet, Deck, Suit};
 use super::engine::{apply, legal_actions_into, Action, GameOptions, GameState};
 use super::players::{Player, RandomPlayer, ReferencePlayer};
 use super::policy::{decide_action, ReferencePolicy};
-use super::rules_ai::{cards_value, RulePlayer, RuleValuer};
+use super::rules_ai::{cards_value, to_card, RulePlayer, RuleValuer};
 use super::value::ValueModel;
 use super::view::PlayerView;
 use crate::engine::value::Value;
@@ -116,6 +116,29 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
         }
         Ok(())
     };
+    // `write-sample=PATH`: the hands timed here, with the rules' value of each, for another engine
+    // to run the same work (benches/clips/durak.sh).
+    if let Some((_, path)) = opts.args.iter().find(|(k, _)| k == "write-sample") {
+        let mut text = String::from("; EXPECTED TRUMP STOCK SIZES_SUM N CARD1 .. CARDN (cards 0..51: rank 2 + id div 4, suit S H D C by id mod 4)\n");
+        let mut sum = 0i64;
+        for ((hand, trump, stock, sizes), (h, _, _, sz)) in hands.iter().zip(&inputs) {
+            let v = valuer.value(h, *trump, *stock, sz).map_err(|e| e.to_string())?;
+            sum = sum.wrapping_add(v);
+            text.push_str(&format!(
+                "{v} {} {stock} {} {}",
+                trump.letter(),
+                sizes.iter().sum::<usize>(),
+                hand.len()
+            ));
+            for c in hand.iter() {
+                text.push_str(&format!(" {}", to_card(c).index()));
+            }
+            text.push('\n');
+        }
+        std::fs::write(path, text).map_err(|e| format!("write-sample={path}: {e}"))?;
+        report(&format!("sample_hands={} checksum={sum} path={path}", hands.len()));
+        return Ok(());
+    }
     // `passes=N`: exactly N passes over the hands, for instruction counts that compare run to run.
     if let Some((_, n)) = opts.args.iter().find(|(k, _)| k == "passes") {
         let n: usize = n
