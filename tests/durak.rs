@@ -591,6 +591,7 @@ fn every_rule_fires_somewhere() {
             ("transfer", "true"),
         ],
         vec![("hand", "7H"), ("trump", "S"), ("hands", "1,1"), ("role", "oops")],
+        vec![("hand", "7H"), ("trump", "S"), ("hands", "1,1"), ("role", "defend"), ("table", "6H/8H")],
     ];
     let mut fired: BTreeMap<String, u64> = BTreeMap::new();
     for q in &queries {
@@ -709,4 +710,29 @@ fn bench_writes_its_sample_for_other_engines() {
     assert_eq!(lines, 512);
     let bad = bench_last_line(&[("write-sample", "/nonexistent-dir/x.txt")]).err().unwrap_or_default();
     assert!(bad.contains("write-sample=/nonexistent-dir/x.txt"), "{bad}");
+}
+
+/// A defender asked with nothing left to beat (an empty table, or every attack card beaten) gets
+/// a note saying so and no play, not an error from deep inside a defence rule.
+#[test]
+fn nothing_to_defend_is_a_note_not_an_error() {
+    for table in ["", "7S/9S", "7S/9S 8S/TS"] {
+        let s = run(
+            &[("hand", "AS 6D"), ("trump", "D"), ("hands", "2,3"), ("role", "defend"), ("table", table)],
+            &[],
+        );
+        assert_eq!(
+            s.facts_of("note"),
+            vec![vec![kibitzer::Value::fixed("nothing to defend: no attack card on the table is unbeaten")]],
+            "{table}"
+        );
+        assert!(s.facts_of("play").is_empty(), "{table}");
+    }
+    // With an unbeaten card the note does not appear.
+    let s = run(
+        &[("hand", "AS 6D"), ("trump", "D"), ("hands", "2,3"), ("role", "defend"), ("table", "7S/9S 8S")],
+        &[],
+    );
+    assert!(s.facts_of("note").is_empty());
+    assert_eq!(s.facts_of("play").len(), 1);
 }

@@ -171,7 +171,9 @@ pub fn register(r: &mut Registry) {
         "durak.unbeaten",
         &[("table", T::List)],
         &[T::Card],
-        false,
+        // Several-valued (here: none or one), so that a defence rule on a table with nothing left
+        // to beat simply does not match; `NothingToDefend` says so.
+        true,
         "the first attack card not yet beaten, in table order (no solution when every card is beaten)",
         |a, out| {
             if let Some((x, _)) = table_arg(&a[0], "durak.unbeaten")?.iter().find(|(_, d)| d.is_none()) {
