@@ -18,6 +18,7 @@ use super::memory::Memory;
 use super::program::{Cond, Expr, PatArg, RelId, Slot};
 use super::value::Value;
 use crate::builtins::registry::OneFn;
+use crate::cards::Card;
 use crate::lang::ast::{BinaryOp, UnaryOp};
 
 /// A recognised test or binding.
@@ -30,6 +31,9 @@ pub enum Fast {
     /// `f(?arg) == ?b` or `f(?arg) != ?b`: a single-valued built-in against a variable of any
     /// type (`suit(?c) != ?t`), compared as the general `==` compares.
     CallEqVar { f: OneFn, arg: Slot, b: Slot, negate: bool },
+    /// `suit(?card) == ?b` or `!=`: the card's suit letter against a variable, compared without
+    /// making the letter (durak's `suit(?c) != ?t`, on every card of every hand, twice).
+    SuitEqVar { card: Slot, b: Slot, negate: bool },
     /// `?a OP ?b`: two variables holding integers, or of any type for `==` and `!=`.
     VarCmpVar { a: Slot, b: Slot, cmp: BinaryOp },
     /// `?a OP k`: a variable holding an integer against an integer constant.
@@ -74,6 +78,13 @@ impl Fast {
                     (Expr::Var(a), Expr::Var(b)) => Some(Fast::VarCmpVar { a: *a, b: *b, cmp }),
                     (call, Expr::Var(b)) if matches!(cmp, Eq | Ne) => {
                         let (f, arg) = direct_call(call)?;
+                        if answers_suit_letters(call, f) {
+                            return Some(Fast::SuitEqVar {
+                                card: arg,
+                                b: *b,
+                                negate: cmp == Ne,
+                            });
+                        }
                         Some(Fast::CallEqVar {
                             f,
                             arg,
@@ -127,6 +138,15 @@ impl Fast {
                 }
                 Err(_) => None,
             },
+            // As `suit` answers (its letter `S H D C`) and `==` compares two texts: the same
+            // bytes. Anything but a card against a text goes the general way.
+            Fast::SuitEqVar { card, b, negate } => match (&vars[card as usize], &vars[b as usize]) {
+                (Value::Card(c), Value::Str(t)) => {
+                    *calls += 1;
+                    Some((t.as_bytes() == [c.suit().letter() as u8]) != negate)
+                }
+                _ => None,
+            },
             Fast::VarCmpVar { a, b, cmp } => match (&vars[a as usize], &vars[b as usize]) {
                 (Value::Int(x), Value::Int(y)) => Some(compare_ints(cmp, *x, *y)),
                 // `==` and `!=` hold or fail between any two values (`binary` compares them so):
@@ -155,6 +175,17 @@ impl Fast {
             }
         }
     }
+}
+
+/// Whether `e` calls `suit` and it answers each of the 52 cards with its suit letter, as the
+/// standard one does: an embedder may register another `suit`, which then goes the general way.
+fn answers_suit_letters(e: &Expr, f: OneFn) -> bool {
+    matches!(e, Expr::Call { builtin, .. } if builtin.signature().name == "suit")
+        && (0..52).all(|i| {
+            Card::from_index(i).is_some_and(|c| {
+                matches!(f(&[Value::Card(c)]), Ok(Value::Str(t)) if t.as_bytes() == [c.suit().letter() as u8])
+            })
+        })
 }
 
 /// `f(?arg)`: a single-valued built-in with a plain function, called on one variable.
@@ -186,6 +217,7 @@ mod tests {
                 Some(Fast::CallCmpInt { cmp, k, .. }) => format!("call {cmp:?} {k}"),
                 Some(Fast::CallTruth { negate, .. }) => format!("truth negate={negate}"),
                 Some(Fast::CallEqVar { negate, .. }) => format!("call eq var negate={negate}"),
+                Some(Fast::SuitEqVar { negate, .. }) => format!("suit eq var negate={negate}"),
                 Some(Fast::VarCmpVar { cmp, .. }) => format!("var {cmp:?} var"),
                 Some(Fast::VarCmpInt { cmp, k, .. }) => format!("var {cmp:?} {k}"),
                 Some(Fast::BindCall { .. }) => "bind call".to_string(),
@@ -217,6 +249,8 @@ when
     card_count(?h) != ?a
     card_count(?h) == ?b
     card_count(?h) < ?b
+    suit(?c) != ?b
+    suit(?c) == ?b
     not out(_)
     not out(?a)
     not { out(_), ?a > 1 }
@@ -243,6 +277,8 @@ end
                 "call eq var negate=true",
                 "call eq var negate=false",
                 "-",
+                "suit eq var negate=true",
+                "suit eq var negate=false",
                 "no fact",
                 "-",
                 "-"
@@ -328,5 +364,67 @@ end
                 }
             }
         }
+    }
+
+    /// `suit(?c) == ?t` and `!=` decided in place agree with the general evaluator for every card
+    /// against texts (each letter, lower case, a symbol, longer) and other kinds, and fall back
+    /// (counting no call) whenever `?c` is not a card.
+    #[test]
+    fn the_suit_test_agrees_with_the_general_evaluator() {
+        use crate::engine::eval::{eval_test, Truth};
+        let prog = load_text(
+            "t.rules",
+            r#"ruleset t "t"
+input c: card
+input t: string
+output out
+rule R "r"
+when
+    c(?c)
+    t(?t)
+    suit(?c) == ?t
+    suit(?c) != ?t
+then
+    assert out(1)
+end
+"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let rule = &prog.rules[0];
+        assert!(rule.conds[2..].iter().all(|c| matches!(c.fast, Some(Fast::SuitEqVar { .. }))));
+        let mem = crate::engine::memory::Memory::new(vec![Vec::new(); prog.relations.len()]);
+        let mut cards: Vec<Value> = (0..52).filter_map(Card::from_index).map(Value::Card).collect();
+        cards.extend([Value::Int(3), Value::str("S")]);
+        let others = ["S", "H", "D", "C", "s", "♠", "SS", ""]
+            .map(Value::str)
+            .into_iter()
+            .chain([Value::fixed("D"), Value::Int(0), Value::Card(Card::from_index(0).expect("a card"))]);
+        let others: Vec<Value> = others.collect();
+        let mut decided = 0;
+        for c in &cards {
+            for t in &others {
+                for cond in &rule.conds[2..] {
+                    let Cond::Test(e) = &cond.cond else { unreachable!() };
+                    let mut vars = vec![c.clone(), t.clone()];
+                    let general = match eval_test(e, &vars, &[], &mut 0) {
+                        Ok(Truth::Bool(b)) => Some(b),
+                        _ => None,
+                    };
+                    let (mut mask, mut calls) = (0b11, 0);
+                    match cond.fast.and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls)) {
+                        Some(b) => {
+                            assert_eq!(Some(b), general, "{c} {t}");
+                            assert_eq!(calls, 1);
+                            decided += 1;
+                        }
+                        None => {
+                            assert!(!matches!(c, Value::Card(_)) || !matches!(t, Value::Str(_)), "{c} {t}");
+                            assert_eq!(calls, 0, "a fall-back counts no call");
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(decided, 52 * 9 * 2);
     }
 }
