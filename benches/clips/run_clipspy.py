@@ -3,6 +3,7 @@
 Usage: python run_clipspy.py FILE.clp EXPRESSION
   e.g. run_clipspy.py stud.clp "(classify-hands 30 40)"   (run.sh)
        run_clipspy.py odds.clp "(odds-query 2000 \"8S TD TS 8H 8C\" \"3C 5D 4H 6H\")"   (odds.sh)
+       run_clipspy.py durak.clp "(durak-values \"/tmp/durak-sample.txt\" 20)"   (durak.sh)
 
 The work runs entirely inside CLIPS: one call of the driver deffunction, which asserts the facts,
 runs the rules and times itself with CLIPS's (time). Python only loads the file, makes that call

@@ -1,5 +1,5 @@
-# Sourced by run.sh and odds.sh (not run on its own): makes sure both CLIPS engines are there, and
-# defines `value_of`, which both use to read figures.
+# Sourced by run.sh, odds.sh and durak.sh (not run on its own): makes sure both CLIPS engines are
+# there, and defines `value_of`, which they use to read figures.
 #   - CLIPS 6.30: Debian's package `clips` (apt-get, with sudo only when not root) if `clips` is missing.
 #   - CLIPS 6.4x: PyPI `clipspy` in a venv under target/clips-venv, if it is not there yet.
 # Sets `venv` (the venv's path) and `have_clipspy` (1 when `import clips` works in it, else 0).

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The CLIPS comparison for `kibitzer bench durak`'s hand_values_per_s: the Durak hand value (the
+# rules OutOfPlay … HandValue of rules/durak.rules, one CLIPS defrule per term in durak.clp) over
+# the hands kibitzer times, in CLIPS 6.30, CLIPS 6.4x and kibitzer (see README.md beside this file).
+#
+#   benches/clips/durak.sh           kibitzer's 4096 hands, 20 passes per CLIPS engine (about 5 s
+#                                    in CLIPS 6.30, 2.5 s in CLIPS 6.4x); about 15 s after the build
+#   benches/clips/durak.sh --quick   kibitzer's --quick sample (512 hands), 2 passes: a smoke test
+#
+# kibitzer writes the hands and its value of each (`bench durak write-sample=FILE`); CLIPS values
+# every hand and checks it against kibitzer's: exits 1 on a difference. Installs what is missing
+# (setup.sh). The last line is NAME=VALUE pairs.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+clp="$here/durak.clp"
+
+passes=20
+kib_flag=()
+for arg in "$@"; do
+    case "$arg" in
+        --quick) passes=2; kib_flag=(--quick) ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        *) echo "durak.sh: unknown argument $arg (use --quick or nothing)" >&2; exit 2 ;;
+    esac
+done
+
+# shellcheck source=setup.sh
+. "$here/setup.sh"
+
+echo "== building kibitzer"
+(cd "$root" && cargo build --release --quiet)
+kib="$root/target/release/kibitzer"
+
+# ---- the hands ------------------------------------------------------------------------------------
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+sample="$work/durak-sample.txt"
+echo "== kibitzer bench durak ${kib_flag[*]/%/ }write-sample=FILE: the hands and kibitzer's value of each"
+"$kib" bench durak "${kib_flag[@]}" "write-sample=$sample" | tail -n1
+hands="$(grep -cv '^;' "$sample")"
+sample_sum="$(awk '!/^;/ { s += $1 } END { print s + 0 }' "$sample")"
+call="(durak-values \"$sample\" $passes)"
+
+status=0
+check() { # LABEL OUTPUT: CLIPS valued every hand as kibitzer did
+    local mism sum
+    mism="$(value_of clips_mismatches "$2")"
+    sum="$(value_of clips_checksum "$2")"
+    if [ "$mism" = 0 ] && [ "$sum" = "$sample_sum" ]; then
+        echo "$1: all $hands hands valued as kibitzer values them (checksum $sum)"
+    else
+        echo "$1: values DIFFER from kibitzer's: ${mism:-?} mismatches, checksum ${sum:-?} (want $sample_sum)"
+        status=1
+    fi
+}
+
+# ---- CLIPS 6.30 (Debian) ------------------------------------------------------------------------
+batch="$work/durak.bat"
+printf '(load* "%s")\n%s\n(exit)\n' "$clp" "$call" >"$batch"
+echo "== CLIPS 6.30 (Debian clips): $hands hands × $passes passes valued inside CLIPS, timed with (time)"
+clips630_out="$(clips -f2 "$batch" </dev/null)"
+printf '%s\n' "$clips630_out" | grep -vE '^\s*$' || true
+clips630_hvps="$(value_of clips_hand_values_per_s "$clips630_out")"
+if [ -z "$clips630_hvps" ]; then echo "durak.sh: CLIPS 6.30 printed no rate" >&2; exit 1; fi
+
+# ---- CLIPS 6.4x (PyPI clipspy) ------------------------------------------------------------------
+clips642_hvps=NA
+clips642_out=""
+if [ "$have_clipspy" = 1 ]; then
+    echo "== CLIPS 6.4x (PyPI clipspy): the same durak.clp, the same driver"
+    clips642_out="$("$venv/bin/python" "$here/run_clipspy.py" "$clp" "$call")"
+    printf '%s\n' "$clips642_out"
+    clips642_hvps="$(value_of clips_hand_values_per_s "$clips642_out")"
+else
+    echo "clipspy did not install (python3 -m venv + pip install clipspy failed): no CLIPS 6.4x figure"
+fi
+
+# ---- kibitzer -----------------------------------------------------------------------------------
+echo "== kibitzer bench durak ${kib_flag[*]/%/ }only=values: the same hands"
+kib_out="$("$kib" bench durak "${kib_flag[@]}" only=values)"
+printf '%s\n' "$kib_out"
+kib_hvps="$(value_of hand_values_per_s "$kib_out")"
+kib_sum="$(value_of checksum "$kib_out")"
+if [ -n "$kib_sum" ] && [ "$sample_sum" != 0 ] && [ $((kib_sum % sample_sum)) != 0 ]; then
+    echo "note: kibitzer's checksum $kib_sum is not a whole number of passes over the sample ($sample_sum each)"
+fi
+cores="$(nproc)"
+
+# ---- checks and figures ---------------------------------------------------------------------------
+echo "== checks"
+check "CLIPS 6.30" "$clips630_out"
+[ "$clips642_hvps" = NA ] || check "CLIPS 6.4x" "$clips642_out"
+
+ratio() { if [ "$2" = NA ]; then echo NA; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; fi; }
+r630="$(ratio "$kib_hvps" "$clips630_hvps")"
+r642="$(ratio "$kib_hvps" "$clips642_hvps")"
+echo "== hand values/s, one thread, $hands hands"
+echo "CLIPS 6.30 (Debian):   $clips630_hvps"
+echo "CLIPS 6.4x (clipspy):  $clips642_hvps"
+echo "kibitzer:              $kib_hvps"
+echo "kibitzer is ${r630}x faster than CLIPS 6.30 and ${r642}x faster than CLIPS 6.4x"
+echo "clips630_hand_values_per_s=$clips630_hvps clips642_hand_values_per_s=$clips642_hvps kibitzer_hand_values_per_s=$kib_hvps ratio_630=$r630 ratio_642=$r642 cores=$cores"
+exit $status
