@@ -591,7 +591,13 @@ fn every_rule_fires_somewhere() {
             ("transfer", "true"),
         ],
         vec![("hand", "7H"), ("trump", "S"), ("hands", "1,1"), ("role", "oops")],
-        vec![("hand", "7H"), ("trump", "S"), ("hands", "1,1"), ("role", "defend"), ("table", "6H/8H")],
+        vec![
+            ("hand", "7H"),
+            ("trump", "S"),
+            ("hands", "1,1"),
+            ("role", "defend"),
+            ("table", "6H/8H"),
+        ],
     ];
     let mut fired: BTreeMap<String, u64> = BTreeMap::new();
     for q in &queries {
@@ -696,7 +702,10 @@ fn bench_writes_its_sample_for_other_engines() {
         let num = |i: usize| f[i].parse::<usize>().unwrap_or_else(|_| panic!("{line}"));
         let n = num(4);
         assert_eq!(f.len(), 5 + n, "{line}");
-        let trump = *Suit::ALL.iter().find(|s| s.letter().to_string() == f[1]).expect("a suit letter");
+        let trump = *Suit::ALL
+            .iter()
+            .find(|s| s.letter().to_string() == f[1])
+            .expect("a suit letter");
         let cards: Vec<durak::Card> = (0..n)
             .map(|k| {
                 let id = num(5 + k);
@@ -708,7 +717,9 @@ fn bench_writes_its_sample_for_other_engines() {
         lines += 1;
     }
     assert_eq!(lines, 512);
-    let bad = bench_last_line(&[("write-sample", "/nonexistent-dir/x.txt")]).err().unwrap_or_default();
+    let bad = bench_last_line(&[("write-sample", "/nonexistent-dir/x.txt")])
+        .err()
+        .unwrap_or_default();
     assert!(bad.contains("write-sample=/nonexistent-dir/x.txt"), "{bad}");
 }
 
@@ -718,19 +729,33 @@ fn bench_writes_its_sample_for_other_engines() {
 fn nothing_to_defend_is_a_note_not_an_error() {
     for table in ["", "7S/9S", "7S/9S 8S/TS"] {
         let s = run(
-            &[("hand", "AS 6D"), ("trump", "D"), ("hands", "2,3"), ("role", "defend"), ("table", table)],
+            &[
+                ("hand", "AS 6D"),
+                ("trump", "D"),
+                ("hands", "2,3"),
+                ("role", "defend"),
+                ("table", table),
+            ],
             &[],
         );
         assert_eq!(
             s.facts_of("note"),
-            vec![vec![kibitzer::Value::fixed("nothing to defend: no attack card on the table is unbeaten")]],
+            vec![vec![kibitzer::Value::fixed(
+                "nothing to defend: no attack card on the table is unbeaten"
+            )]],
             "{table}"
         );
         assert!(s.facts_of("play").is_empty(), "{table}");
     }
     // With an unbeaten card the note does not appear.
     let s = run(
-        &[("hand", "AS 6D"), ("trump", "D"), ("hands", "2,3"), ("role", "defend"), ("table", "7S/9S 8S")],
+        &[
+            ("hand", "AS 6D"),
+            ("trump", "D"),
+            ("hands", "2,3"),
+            ("role", "defend"),
+            ("table", "7S/9S 8S"),
+        ],
         &[],
     );
     assert!(s.facts_of("note").is_empty());

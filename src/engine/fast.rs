@@ -182,9 +182,9 @@ impl Fast {
 fn answers_suit_letters(e: &Expr, f: OneFn) -> bool {
     matches!(e, Expr::Call { builtin, .. } if builtin.signature().name == "suit")
         && (0..52).all(|i| {
-            Card::from_index(i).is_some_and(|c| {
-                matches!(f(&[Value::Card(c)]), Ok(Value::Str(t)) if t.as_bytes() == [c.suit().letter() as u8])
-            })
+            Card::from_index(i).is_some_and(
+                |c| matches!(f(&[Value::Card(c)]), Ok(Value::Str(t)) if t.as_bytes() == [c.suit().letter() as u8]),
+            )
         })
 }
 
@@ -391,14 +391,20 @@ end
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let rule = &prog.rules[0];
-        assert!(rule.conds[2..].iter().all(|c| matches!(c.fast, Some(Fast::SuitEqVar { .. }))));
+        assert!(rule.conds[2..]
+            .iter()
+            .all(|c| matches!(c.fast, Some(Fast::SuitEqVar { .. }))));
         let mem = crate::engine::memory::Memory::new(vec![Vec::new(); prog.relations.len()]);
         let mut cards: Vec<Value> = (0..52).filter_map(Card::from_index).map(Value::Card).collect();
         cards.extend([Value::Int(3), Value::str("S")]);
         let others = ["S", "H", "D", "C", "s", "♠", "SS", ""]
             .map(Value::str)
             .into_iter()
-            .chain([Value::fixed("D"), Value::Int(0), Value::Card(Card::from_index(0).expect("a card"))]);
+            .chain([
+                Value::fixed("D"),
+                Value::Int(0),
+                Value::Card(Card::from_index(0).expect("a card")),
+            ]);
         let others: Vec<Value> = others.collect();
         let mut decided = 0;
         for c in &cards {

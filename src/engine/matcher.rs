@@ -518,6 +518,63 @@ fn each_match(
     Flow::Continue
 }
 
+/// `sum ?x { r(_, …, ?x, …, _) }` — one pattern of wildcards and one unbound variable, the
+/// value summed — over facts whose column holds integers only, with no overflow: the total, each
+/// live fact recorded in the frame's facts under `tag` as the general fold records them (same
+/// facts, same order, same total). `None` (and nothing recorded) for any other aggregate, or when
+/// a value is not an integer or the total overflows: the general fold then decides, and raises
+/// what it raises.
+fn int_column_sum(
+    mem: &Memory,
+    frame: &mut Frame,
+    op: AggregateOp,
+    value: Option<&Expr>,
+    body: &[CondAt],
+    tag: u16,
+) -> Option<i64> {
+    let (
+        AggregateOp::Sum,
+        Some(&Expr::Var(x)),
+        [CondAt {
+            cond: Cond::Pattern { rel, args },
+            ..
+        }],
+    ) = (op, value, body)
+    else {
+        return None;
+    };
+    if frame.bound(x) {
+        return None;
+    }
+    let mut column = None;
+    for (pos, a) in args.iter().enumerate() {
+        match a {
+            PatArg::Wild => {}
+            PatArg::Var(s) if *s == x && column.is_none() => column = Some(pos),
+            _ => return None,
+        }
+    }
+    let column = column?;
+    let depth = frame.facts.len();
+    let mut total: i64 = 0;
+    for &f in mem.of_relation(*rel) {
+        if !mem.is_alive(f) {
+            continue;
+        }
+        let sum = match mem.args_of(f).get(column) {
+            Some(Value::Int(q)) => total.checked_add(*q),
+            _ => None,
+        };
+        let Some(sum) = sum else {
+            frame.facts.truncate(depth);
+            return None;
+        };
+        total = sum;
+        frame.facts.push((tag, f));
+    }
+    Some(total)
+}
+
 /// Whether a live fact of `rel` matches the pattern `args` under the frame's bindings (the body
 /// of a one-pattern `not`, at `at`). Bindings the pattern makes are undone before returning.
 fn any_fact_matches(
@@ -677,6 +734,15 @@ fn solve_other<S: Steps + ?Sized>(
         Cond::Aggregate { op, slot, value, body } => {
             let saved = frame.mask;
             let depth = frame.facts.len();
+            // The commonest aggregate, an integer sum of one column (`sum ?x { term(_, ?x) }`),
+            // is read straight off the facts: nothing is bound per fact.
+            if let Some(total) = int_column_sum(ctx.mem, frame, *op, value.as_ref(), body, idx) {
+                frame.bind(*slot, Value::Int(total));
+                let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+                frame.facts.truncate(depth);
+                frame.mask = saved;
+                return flow;
+            }
             let mut acc: Option<Value> = None;
             // A sum while every value so far is an integer and the total fits: kept in a register
             // (a value folded through memory stalled on store forwarding at every term), and
