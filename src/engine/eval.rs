@@ -305,7 +305,7 @@ impl Num {
     }
 
     #[inline(always)]
-    fn to_f64(self) -> f64 {
+    pub(crate) fn to_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
             Num::Dec(x) => x,

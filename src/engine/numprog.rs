@@ -90,6 +90,135 @@ enum Op {
     },
     /// Pop an index, push that element of a list read in place (negative: from the end).
     Index(Src),
+    /// A built-in computed here, on numbers popped from the stack: no call, no `Value`s.
+    Native(Native),
+}
+
+/// Built-ins of numbers a program computes itself (`abs(3 * ?c - ?n)`, `trunc(…)`,
+/// `greater(?rv, 1)`): each exactly as the standard built-in of that name answers numbers. Chosen
+/// at load only when the registry's built-in of the name answers a set of probes alike (an
+/// embedder may have registered another), so a program never answers differently from a call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Native {
+    Abs,
+    Trunc,
+    Greater,
+    Lesser,
+}
+
+impl Native {
+    /// The native form of a call of `name` with `arity` arguments whose plain function is `f`.
+    fn of(name: &str, arity: usize, f: OneFn) -> Option<Native> {
+        let native = match (name, arity) {
+            ("abs", 1) => Native::Abs,
+            ("trunc", 1) => Native::Trunc,
+            ("greater", 2) => Native::Greater,
+            ("lesser", 2) => Native::Lesser,
+            _ => return None,
+        };
+        native.answers_like(f).then_some(native)
+    }
+
+    /// Whether `f` answers every probe (numbers at the edges of integers and decimals, in every
+    /// pair for two arguments) as this computes it, failing where it gives up.
+    fn answers_like(self, f: OneFn) -> bool {
+        let ints = [
+            0,
+            1,
+            -1,
+            7,
+            -7,
+            (1 << 53) + 1,
+            -(1 << 53) - 1,
+            i64::MAX,
+            i64::MIN,
+            9_000_000_000_000_000_000,
+        ];
+        let decs = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            2.75,
+            -2.75,
+            8.9e18,
+            1e19,
+            -1e19,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        let probes: Vec<Num> = ints.map(Num::Int).into_iter().chain(decs.map(Num::Dec)).collect();
+        let value = |n: Num| match n {
+            Num::Int(i) => Value::Int(i),
+            Num::Dec(x) => Value::Num(x),
+        };
+        let same = |called: Result<Value, crate::builtins::BuiltinError>, mine: Option<Num>| match (called, mine) {
+            (Ok(v), Some(n)) => match (Num::of(&v), n) {
+                (Some(Num::Int(a)), Num::Int(b)) => a == b,
+                (Some(Num::Dec(a)), Num::Dec(b)) => a.to_bits() == b.to_bits(),
+                _ => false,
+            },
+            (Err(_), None) => true,
+            _ => false,
+        };
+        match self {
+            Native::Abs | Native::Trunc => probes.iter().all(|&x| {
+                let mut stack = Stack::default();
+                stack.push(x);
+                same(f(&[value(x)]), self.apply(&mut stack).map(|()| stack.get(0)))
+            }),
+            Native::Greater | Native::Lesser => probes.iter().all(|&x| {
+                probes.iter().all(|&y| {
+                    let mut stack = Stack::default();
+                    stack.push(x);
+                    stack.push(y);
+                    same(f(&[value(x), value(y)]), self.apply(&mut stack).map(|()| stack.get(0)))
+                })
+            }),
+        }
+    }
+
+    /// Pops the arguments, pushes the answer; `None` where the built-in fails.
+    #[inline(always)]
+    fn apply(self, stack: &mut Stack) -> Option<()> {
+        let answer = match self {
+            Native::Abs => match stack.pop() {
+                Num::Int(i) => Num::Int(i.checked_abs()?),
+                Num::Dec(x) => Num::Dec(x.abs()),
+            },
+            Native::Trunc => {
+                let x = match stack.pop() {
+                    Num::Int(i) => i as f64,
+                    Num::Dec(x) => x,
+                }
+                .trunc();
+                if !(x.is_finite() && x.abs() < 9.0e18) {
+                    return None;
+                }
+                Num::Int(x as i64)
+            }
+            Native::Greater | Native::Lesser => {
+                let b = stack.pop();
+                let a = stack.pop();
+                let order = match (a, b) {
+                    (Num::Int(x), Num::Int(y)) => Some(y.cmp(&x)),
+                    _ => b.to_f64().partial_cmp(&a.to_f64()),
+                };
+                let wanted = match self {
+                    Native::Greater => std::cmp::Ordering::Greater,
+                    _ => std::cmp::Ordering::Less,
+                };
+                if order == Some(wanted) {
+                    b
+                } else {
+                    a
+                }
+            }
+        };
+        stack.push(answer);
+        Some(())
+    }
 }
 
 /// What a program's result is used for.
@@ -244,6 +373,7 @@ impl NumProg {
                     stack.len = base;
                     stack.push(answer);
                 }
+                Op::Native(native) => native.apply(&mut stack)?,
                 Op::Index(list) => {
                     let Value::List(items) = list.read(vars, params) else {
                         return None;
@@ -399,9 +529,17 @@ impl Builder {
                 self.push(Op::Neg, 0)
             }
             Expr::Call {
-                direct: Some(f), args, ..
+                builtin,
+                direct: Some(f),
+                args,
             } => {
                 self.calls += 1;
+                if let Some(native) = Native::of(&builtin.signature().name, args.len(), *f) {
+                    for a in args {
+                        self.expr(a)?;
+                    }
+                    return self.push(Op::Native(native), 1 - args.len() as isize);
+                }
                 if let [Expr::Var(slot)] = args.as_slice() {
                     return self.push(Op::CallVar { f: *f, slot: *slot }, 1);
                 }
@@ -583,6 +721,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The standard `abs`, `trunc`, `greater` and `lesser` are computed in the program (so the
+    /// property test above compares them with the calls); a built-in of the same name that
+    /// answers otherwise is called instead.
+    #[test]
+    fn natives_replace_only_the_standard_builtins() {
+        let reg = Registry::standard();
+        for (name, arity, native) in [
+            ("abs", 1, Native::Abs),
+            ("trunc", 1, Native::Trunc),
+            ("greater", 2, Native::Greater),
+            ("lesser", 2, Native::Lesser),
+        ] {
+            let f = reg
+                .get(name)
+                .and_then(|b| b.direct())
+                .unwrap_or_else(|| panic!("{name} has a plain function"));
+            assert_eq!(Native::of(name, arity, f), Some(native), "{name}");
+            assert_eq!(Native::of(name, arity + 1, f), None, "{name}");
+        }
+        fn one(_: &[Value]) -> Result<Value, crate::builtins::BuiltinError> {
+            Ok(Value::Int(1))
+        }
+        for (name, arity) in [("abs", 1), ("trunc", 1), ("greater", 2), ("lesser", 2)] {
+            assert_eq!(Native::of(name, arity, one), None, "{name}");
+        }
+        // `round` answers like `trunc` on integers only: the probes tell them apart.
+        let round = reg
+            .get("round")
+            .and_then(|b| b.direct())
+            .unwrap_or_else(|| unreachable!());
+        assert_eq!(Native::of("trunc", 1, round), None);
     }
 
     /// The shapes compiled, and those left alone.
