@@ -179,8 +179,10 @@ impl Native {
         }
     }
 
-    /// Pops the arguments, pushes the answer; `None` where the built-in fails.
-    #[inline(always)]
+    /// Pops the arguments, pushes the answer; `None` where the built-in fails. Out of line: the
+    /// program loop stays as it was for the programs that compute none (the stud rules' ran 2%
+    /// slower with this inlined).
+    #[inline(never)]
     fn apply(self, stack: &mut Stack) -> Option<()> {
         let answer = match self {
             Native::Abs => match stack.pop() {
