@@ -38,6 +38,17 @@ pub enum Fast {
     VarCmpVar { a: Slot, b: Slot, cmp: BinaryOp },
     /// `?a OP k`: a variable holding an integer against an integer constant.
     VarCmpInt { a: Slot, cmp: BinaryOp, k: i64 },
+    /// `?a OP j or ?b OP k` (or `and`): two of those, the second read only when the first does
+    /// not decide (`?r > 0 or ?n > 0`).
+    EitherCmpInt {
+        a: Slot,
+        cmp_a: BinaryOp,
+        j: i64,
+        b: Slot,
+        cmp_b: BinaryOp,
+        k: i64,
+        and: bool,
+    },
     /// `?v = f(?arg)` with `?v` not yet bound.
     BindCall { slot: Slot, f: OneFn, arg: Slot },
     /// `not r(_, …, _)`: no live fact of `r` at all (nothing to bind or compare).
@@ -68,6 +79,22 @@ impl Fast {
 
     fn of_test(e: &Expr) -> Option<Fast> {
         match e {
+            Expr::Binary(op @ (BinaryOp::Or | BinaryOp::And), l, r) => {
+                let (Some(Fast::VarCmpInt { a, cmp: cmp_a, k: j }), Some(Fast::VarCmpInt { a: b, cmp: cmp_b, k })) =
+                    (Fast::of_test(l), Fast::of_test(r))
+                else {
+                    return None;
+                };
+                Some(Fast::EitherCmpInt {
+                    a,
+                    cmp_a,
+                    j,
+                    b,
+                    cmp_b,
+                    k,
+                    and: *op == BinaryOp::And,
+                })
+            }
             Expr::Binary(op, a, b) => {
                 use BinaryOp::*;
                 let cmp = *op;
@@ -159,6 +186,29 @@ impl Fast {
                 Value::Int(x) => Some(compare_ints(cmp, *x, k)),
                 _ => None,
             },
+            // As the general `or` and `and`: the first side decides when it can; the second is
+            // read only when it must be (and any value but an integer goes the general way).
+            Fast::EitherCmpInt {
+                a,
+                cmp_a,
+                j,
+                b,
+                cmp_b,
+                k,
+                and,
+            } => {
+                let Value::Int(x) = vars[a as usize] else {
+                    return None;
+                };
+                let first = compare_ints(cmp_a, x, j);
+                if first != and {
+                    return Some(first);
+                }
+                match vars[b as usize] {
+                    Value::Int(y) => Some(compare_ints(cmp_b, y, k)),
+                    _ => None,
+                }
+            }
             Fast::BindCall { slot, f, arg } => {
                 if *mask & (1u64 << slot) != 0 {
                     return None;
@@ -220,6 +270,7 @@ mod tests {
                 Some(Fast::SuitEqVar { negate, .. }) => format!("suit eq var negate={negate}"),
                 Some(Fast::VarCmpVar { cmp, .. }) => format!("var {cmp:?} var"),
                 Some(Fast::VarCmpInt { cmp, k, .. }) => format!("var {cmp:?} {k}"),
+                Some(Fast::EitherCmpInt { and, .. }) => format!("either and={and}"),
                 Some(Fast::BindCall { .. }) => "bind call".to_string(),
                 Some(Fast::NoFact { .. }) => "no fact".to_string(),
             })
@@ -251,6 +302,9 @@ when
     card_count(?h) < ?b
     suit(?c) != ?b
     suit(?c) == ?b
+    ?a > 0 or ?b > 0
+    ?a >= 1 and ?b != 2
+    ?a > 0 or ?b > ?a
     not out(_)
     not out(?a)
     not { out(_), ?a > 1 }
@@ -279,6 +333,9 @@ end
                 "-",
                 "suit eq var negate=true",
                 "suit eq var negate=false",
+                "either and=false",
+                "either and=true",
+                "-",
                 "no fact",
                 "-",
                 "-"
@@ -316,6 +373,9 @@ when
     ?a != 2
     card_count(?h) == ?a
     card_count(?h) != ?b
+    ?a > 2 or ?b > 2
+    ?a > 2 and ?b > 2
+    ?a == 3 or ?b != 3
 then
     assert out(1)
 end
