@@ -1020,6 +1020,12 @@ pub fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &
                     frame.bind_ref(*s, v);
                 }
             }
+            // A constant (`role("defend")`, `candidate("attack", …)`) is compared in place.
+            PatArg::Expr(Expr::Const(k)) => {
+                if !k.loose_eq(v) {
+                    return Ok(false);
+                }
+            }
             PatArg::Expr(e) => {
                 if !operand(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
                     return Ok(false);
