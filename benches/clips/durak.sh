@@ -68,13 +68,10 @@ if [ -z "$clips630_hvps" ]; then echo "durak.sh: CLIPS 6.30 printed no rate" >&2
 # ---- CLIPS 6.4x (PyPI clipspy) ------------------------------------------------------------------
 clips642_hvps=NA
 clips642_out=""
-if [ "$have_clipspy" = 1 ]; then
-    echo "== CLIPS 6.4x (PyPI clipspy): the same durak.clp, the same driver"
-    clips642_out="$("$venv/bin/python" "$here/run_clipspy.py" "$clp" "$call")"
+echo "== CLIPS 6.4x (PyPI clipspy): the same durak.clp, the same driver"
+if clips642_out="$(clips642 "$clp" "$call")"; then
     printf '%s\n' "$clips642_out"
     clips642_hvps="$(value_of clips_hand_values_per_s "$clips642_out")"
-else
-    echo "clipspy did not install (python3 -m venv + pip install clipspy failed): no CLIPS 6.4x figure"
 fi
 
 # ---- kibitzer -----------------------------------------------------------------------------------
@@ -93,7 +90,6 @@ echo "== checks"
 check "CLIPS 6.30" "$clips630_out"
 [ "$clips642_hvps" = NA ] || check "CLIPS 6.4x" "$clips642_out"
 
-ratio() { if [ "$2" = NA ]; then echo NA; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; fi; }
 r630="$(ratio "$kib_hvps" "$clips630_hvps")"
 r642="$(ratio "$kib_hvps" "$clips642_hvps")"
 echo "== hand values/s, one thread, $hands hands"

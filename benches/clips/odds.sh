@@ -78,13 +78,10 @@ clips630_us="$(value_of clips_query_us "$clips630_out")"
 if [ -z "$clips630_us" ]; then echo "odds.sh: CLIPS 6.30 printed no time" >&2; exit 1; fi
 
 clips642_us=NA
-if [ "$have_clipspy" = 1 ]; then
-    echo "== CLIPS 6.4x (PyPI clipspy): the same odds.clp, the same driver"
-    clips642_out="$("$venv/bin/python" "$here/run_clipspy.py" "$clp" "$seed_call")"
+echo "== CLIPS 6.4x (PyPI clipspy): the same odds.clp, the same driver"
+if clips642_out="$(clips642 "$clp" "$seed_call")"; then
     printf '%s\n' "$clips642_out"
     clips642_us="$(value_of clips_query_us "$clips642_out")"
-else
-    echo "clipspy did not install (python3 -m venv + pip install clipspy failed): no CLIPS 6.4x figure"
 fi
 
 echo "== kibitzer bench stud-odds native=no runs=$reps"
@@ -93,7 +90,6 @@ printf '%s\n' "$kib_out"
 kib_us="$(value_of seed_query_us "$kib_out")"
 cores="$(nproc)"
 
-ratio() { if [ "$1" = NA ]; then echo NA; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; fi; }
 r630="$(ratio "$clips630_us" "$kib_us")"
 r642="$(ratio "$clips642_us" "$kib_us")"
 echo "== the seed query, µs per query, one thread"

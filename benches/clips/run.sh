@@ -73,14 +73,11 @@ cores="$(value_of cores "$kib_out")"
 # ---- CLIPS 6.4x (PyPI clipspy) ------------------------------------------------------------------
 clips642_hps=NA
 clips642_counts=""
-if [ "$have_clipspy" = 1 ]; then
-    echo "== CLIPS 6.4x (PyPI clipspy): the same stud.clp, the same in-CLIPS driver"
-    clips642_out="$("$venv/bin/python" "$here/run_clipspy.py" "$clp" "(classify-hands $firsts)")"
+echo "== CLIPS 6.4x (PyPI clipspy): the same stud.clp, the same in-CLIPS driver"
+if clips642_out="$(clips642 "$clp" "(classify-hands $firsts)")"; then
     printf '%s\n' "$clips642_out"
     clips642_counts="$(counts_of "$clips642_out")"
     clips642_hps="$(value_of clips_hands_per_s "$clips642_out")"
-else
-    echo "clipspy did not install (python3 -m venv + pip install clipspy failed): no CLIPS 6.4x figure"
 fi
 
 # ---- checks and figures ---------------------------------------------------------------------------
@@ -98,7 +95,6 @@ if [ "$clips630_hands" != "$kib_hands" ]; then
     echo "hand totals differ: CLIPS $clips630_hands, kibitzer $kib_hands"; status=1
 fi
 
-ratio() { if [ "$2" = NA ]; then echo NA; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; fi; }
 r630="$(ratio "$kib_hps" "$clips630_hps")"
 r642="$(ratio "$kib_hps" "$clips642_hps")"
 times() { if [ "$1" = NA ]; then echo "NA (no CLIPS 6.4x)"; else echo "$1x"; fi; }

@@ -1,9 +1,10 @@
 # Sourced by run.sh, odds.sh and durak.sh (not run on its own): makes sure both CLIPS engines are
-# there, and defines `value_of`, which they use to read figures.
+# there, and defines what they share: `clips642` (runs a driver in CLIPS 6.4x), `ratio` and
+# `value_of` (reads a figure).
 #   - CLIPS 6.30: Debian's package `clips` (apt-get, with sudo only when not root) if `clips` is missing.
 #   - CLIPS 6.4x: PyPI `clipspy` in a venv under target/clips-venv, if it is not there yet.
 # Sets `venv` (the venv's path) and `have_clipspy` (1 when `import clips` works in it, else 0).
-# Expects `root` (the repository root).
+# Expects `root` (the repository root) and `here` (this folder).
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
@@ -23,6 +24,20 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import clips' 2>/dev/
     { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet clipspy; } >/dev/null 2>&1 || true
 fi
 if "$venv/bin/python" -c 'import clips' 2>/dev/null; then have_clipspy=1; else have_clipspy=0; fi
+
+# FILE.clp CALL: CLIPS 6.4x's output of CALL (the file loaded into clipspy's engine, see
+# run_clipspy.py), printed as the caller captures it; fails, saying why on stderr, without clipspy.
+clips642() {
+    if [ "$have_clipspy" != 1 ]; then
+        echo "clipspy did not install (python3 -m venv + pip install clipspy failed): no CLIPS 6.4x figure" >&2
+        return 1
+    fi
+    "$venv/bin/python" "$here/run_clipspy.py" "$1" "$2"
+}
+
+ratio() { # A B: A / B to one decimal, NA when either is NA
+    if [ "$1" = NA ] || [ "$2" = NA ]; then echo NA; else awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; fi
+}
 
 value_of() { # NAME TEXT: the value of NAME=VALUE on the last line that has it
     grep -oE "(^| )$1=[^ ]+" <<<"$2" | tail -n1 | sed "s/.*=//"
