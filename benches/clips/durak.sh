@@ -56,23 +56,10 @@ check() { # LABEL OUTPUT: CLIPS valued every hand as kibitzer did
     fi
 }
 
-# ---- CLIPS 6.30 (Debian) ------------------------------------------------------------------------
-batch="$work/durak.bat"
-printf '(load* "%s")\n%s\n(exit)\n' "$clp" "$call" >"$batch"
-echo "== CLIPS 6.30 (Debian clips): $hands hands × $passes passes valued inside CLIPS, timed with (time)"
-clips630_out="$(clips -f2 "$batch" </dev/null)"
-printf '%s\n' "$clips630_out" | grep -vE '^\s*$' || true
-clips630_hvps="$(value_of clips_hand_values_per_s "$clips630_out")"
-if [ -z "$clips630_hvps" ]; then echo "durak.sh: CLIPS 6.30 printed no rate" >&2; exit 1; fi
-
-# ---- CLIPS 6.4x (PyPI clipspy) ------------------------------------------------------------------
-clips642_hvps=NA
-clips642_out=""
-echo "== CLIPS 6.4x (PyPI clipspy): the same durak.clp, the same driver"
-if clips642_out="$(clips642 "$clp" "$call")"; then
-    printf '%s\n' "$clips642_out"
-    clips642_hvps="$(value_of clips_hand_values_per_s "$clips642_out")"
-fi
+# ---- CLIPS 6.30 (Debian), CLIPS 6.4x (PyPI clipspy) -------------------------------------------------
+clips_both "$clp" "$call" clips_hand_values_per_s "$hands hands × $passes passes valued inside CLIPS, timed with (time)"
+clips630_hvps="$clips630_fig"
+clips642_hvps="$clips642_fig"
 
 # ---- kibitzer -----------------------------------------------------------------------------------
 echo "== kibitzer bench durak ${kib_flag[*]/%/ }only=values: the same hands"
@@ -92,10 +79,6 @@ check "CLIPS 6.30" "$clips630_out"
 
 r630="$(ratio "$kib_hvps" "$clips630_hvps")"
 r642="$(ratio "$kib_hvps" "$clips642_hvps")"
-echo "== hand values/s, one thread, $hands hands"
-echo "CLIPS 6.30 (Debian):   $clips630_hvps"
-echo "CLIPS 6.4x (clipspy):  $clips642_hvps"
-echo "kibitzer:              $kib_hvps"
-echo "kibitzer is ${r630}x faster than CLIPS 6.30 and ${r642}x faster than CLIPS 6.4x"
+print_figures "hand values/s, one thread, $hands hands" "$clips630_hvps" "$clips642_hvps" "$kib_hvps" "$r630" "$r642"
 echo "clips630_hand_values_per_s=$clips630_hvps clips642_hand_values_per_s=$clips642_hvps kibitzer_hand_values_per_s=$kib_hvps ratio_630=$r630 ratio_642=$r642 cores=$cores"
 exit $status

@@ -47,14 +47,8 @@ echo "== building kibitzer"
 kib="$root/target/release/kibitzer"
 
 # ---- the same answers -----------------------------------------------------------------------------
-batch="$(mktemp)"
-trap 'rm -f "$batch"' EXIT
-{
-    printf '(load* "%s")\n' "$clp"
-    for q in "${queries[@]}"; do printf '(odds-query 1 "%s" "%s")\n' "${q%%|*}" "${q##*|}"; done
-    printf '(exit)\n'
-} >"$batch"
-mapfile -t clips_answers < <(clips -f2 "$batch" </dev/null | grep -oE 'clips_odds=[0-9]+,[0-9]+,[0-9]+|clips_advice="[^"]*"' | paste -d' ' - -)
+calls="$(for q in "${queries[@]}"; do printf '(odds-query 1 "%s" "%s")\n' "${q%%|*}" "${q##*|}"; done)"
+mapfile -t clips_answers < <(clips630 "$clp" "$calls" | grep -oE 'clips_odds=[0-9]+,[0-9]+,[0-9]+|clips_advice="[^"]*"' | paste -d' ' - -)
 echo "== the same answers: CLIPS 6.30 and kibitzer (wins,ties,losses and the advice)"
 status=0
 for i in "${!queries[@]}"; do
@@ -70,19 +64,9 @@ done
 
 # ---- the seed query, timed --------------------------------------------------------------------------
 seed_call="(odds-query $reps \"8S TD TS 8H 8C\" \"3C 5D 4H 6H\")"
-printf '(load* "%s")\n%s\n(exit)\n' "$clp" "$seed_call" >"$batch"
-echo "== CLIPS 6.30 (Debian clips): the seed query $reps times inside CLIPS, timed with (time)"
-clips630_out="$(clips -f2 "$batch" </dev/null)"
-printf '%s\n' "$clips630_out" | grep -vE '^\s*$' || true
-clips630_us="$(value_of clips_query_us "$clips630_out")"
-if [ -z "$clips630_us" ]; then echo "odds.sh: CLIPS 6.30 printed no time" >&2; exit 1; fi
-
-clips642_us=NA
-echo "== CLIPS 6.4x (PyPI clipspy): the same odds.clp, the same driver"
-if clips642_out="$(clips642 "$clp" "$seed_call")"; then
-    printf '%s\n' "$clips642_out"
-    clips642_us="$(value_of clips_query_us "$clips642_out")"
-fi
+clips_both "$clp" "$seed_call" clips_query_us "the seed query $reps times inside CLIPS, timed with (time)"
+clips630_us="$clips630_fig"
+clips642_us="$clips642_fig"
 
 echo "== kibitzer bench stud-odds native=no runs=$reps"
 kib_out="$("$kib" bench stud-odds native=no "runs=$reps")"
@@ -92,10 +76,6 @@ cores="$(nproc)"
 
 r630="$(ratio "$clips630_us" "$kib_us")"
 r642="$(ratio "$clips642_us" "$kib_us")"
-echo "== the seed query, µs per query, one thread"
-echo "CLIPS 6.30 (Debian):   $clips630_us"
-echo "CLIPS 6.4x (clipspy):  $clips642_us"
-echo "kibitzer:              $kib_us (median of $reps runs)"
-echo "kibitzer is ${r630}x faster than CLIPS 6.30 and ${r642}x faster than CLIPS 6.4x"
+print_figures "the seed query, µs per query, one thread" "$clips630_us" "$clips642_us" "$kib_us (median of $reps runs)" "$r630" "$r642"
 echo "answers_ok=$([ $status = 0 ] && echo true || echo false) queries=${#queries[@]} clips630_query_us=$clips630_us clips642_query_us=$clips642_us kibitzer_query_us=$kib_us ratio_vs_clips630=$r630 ratio_vs_clips642=$r642 cores=$cores"
 exit $status

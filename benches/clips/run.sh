@@ -46,19 +46,16 @@ counts_of() {
     echo "${c[*]}"
 }
 
-# ---- CLIPS 6.30 (Debian) ------------------------------------------------------------------------
+# ---- CLIPS 6.30 (Debian), CLIPS 6.4x (PyPI clipspy) ------------------------------------------------------------------------
 # shellcheck source=setup.sh
 . "$here/setup.sh"
-batch="$(mktemp)"
-trap 'rm -f "$batch"' EXIT
-printf '(load* "%s")\n(classify-hands %s)\n(exit)\n' "$clp" "$firsts" >"$batch"
-echo "== CLIPS 6.30 (Debian clips): the hands asserted and classified inside CLIPS, timed with (time)"
-clips630_out="$(clips -f2 "$batch" </dev/null)"
-printf '%s\n' "$clips630_out" | grep -vE '^\s*$' || true
+clips_both "$clp" "(classify-hands $firsts)" clips_hands_per_s "the hands asserted and classified inside CLIPS, timed with (time)"
 clips630_counts="$(counts_of "$clips630_out")"
-clips630_hps="$(value_of clips_hands_per_s "$clips630_out")"
+clips630_hps="$clips630_fig"
 clips630_hands="$(value_of clips_hands "$clips630_out")"
-if [ -z "$clips630_hps" ]; then echo "run.sh: CLIPS 6.30 printed no rate" >&2; exit 1; fi
+clips642_hps="$clips642_fig"
+clips642_counts=""
+if [ -n "$clips642_out" ]; then clips642_counts="$(counts_of "$clips642_out")"; fi
 
 # ---- kibitzer -----------------------------------------------------------------------------------
 echo "== kibitzer bench classify ${kib_flag[*]:-}"
@@ -69,16 +66,6 @@ kib_hps="$(value_of hands_per_s "$kib_out")"
 kib_all="$(value_of hands_per_s_all_cores "$kib_out")"
 kib_hands="$(value_of hands "$kib_out")"
 cores="$(value_of cores "$kib_out")"
-
-# ---- CLIPS 6.4x (PyPI clipspy) ------------------------------------------------------------------
-clips642_hps=NA
-clips642_counts=""
-echo "== CLIPS 6.4x (PyPI clipspy): the same stud.clp, the same in-CLIPS driver"
-if clips642_out="$(clips642 "$clp" "(classify-hands $firsts)")"; then
-    printf '%s\n' "$clips642_out"
-    clips642_counts="$(counts_of "$clips642_out")"
-    clips642_hps="$(value_of clips_hands_per_s "$clips642_out")"
-fi
 
 # ---- checks and figures ---------------------------------------------------------------------------
 status=0
@@ -97,11 +84,6 @@ fi
 
 r630="$(ratio "$kib_hps" "$clips630_hps")"
 r642="$(ratio "$kib_hps" "$clips642_hps")"
-times() { if [ "$1" = NA ]; then echo "NA (no CLIPS 6.4x)"; else echo "$1x"; fi; }
-echo "== hands/s, one thread, $kib_hands hands"
-echo "CLIPS 6.30 (Debian):   $clips630_hps"
-echo "CLIPS 6.4x (clipspy):  $clips642_hps"
-echo "kibitzer:              $kib_hps (all $cores cores: $kib_all)"
-echo "kibitzer / CLIPS 6.30: $(times "$r630");  kibitzer / CLIPS 6.4x: $(times "$r642")"
+print_figures "hands/s, one thread, $kib_hands hands" "$clips630_hps" "$clips642_hps" "$kib_hps (all $cores cores: $kib_all)" "$r630" "$r642"
 echo "counts_ok=$([ $status = 0 ] && echo true || echo false) hands=$kib_hands sample=$([ $quick = 1 ] && echo quick || echo all) clips630_hands_per_s=$clips630_hps clips642_hands_per_s=$clips642_hps kibitzer_hands_per_s=$kib_hps kibitzer_hands_per_s_all_cores=$kib_all ratio_vs_clips630=$r630 ratio_vs_clips642=$r642 cores=$cores"
 exit $status

@@ -1,6 +1,6 @@
 # Sourced by run.sh, odds.sh and durak.sh (not run on its own): makes sure both CLIPS engines are
-# there, and defines what they share: `clips642` (runs a driver in CLIPS 6.4x), `ratio` and
-# `value_of` (reads a figure).
+# there, and defines what they share: `clips630` and `clips642` (run a driver in each), `clips_both`
+# (both, with their figures), `print_figures`, `ratio` and `value_of` (reads a figure).
 #   - CLIPS 6.30: Debian's package `clips` (apt-get, with sudo only when not root) if `clips` is missing.
 #   - CLIPS 6.4x: PyPI `clipspy` in a venv under target/clips-venv, if it is not there yet.
 # Sets `venv` (the venv's path) and `have_clipspy` (1 when `import clips` works in it, else 0).
@@ -25,6 +25,16 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import clips' 2>/dev/
 fi
 if "$venv/bin/python" -c 'import clips' 2>/dev/null; then have_clipspy=1; else have_clipspy=0; fi
 
+# FILE.clp CALLS: CLIPS 6.30's output of CALLS (Debian's `clips` in batch mode, the file loaded
+# first, one call per line).
+clips630() {
+    local batch
+    batch="$(mktemp)"
+    printf '(load* "%s")\n%s\n(exit)\n' "$1" "$2" >"$batch"
+    clips -f2 "$batch" </dev/null
+    rm -f "$batch"
+}
+
 # FILE.clp CALL: CLIPS 6.4x's output of CALL (the file loaded into clipspy's engine, see
 # run_clipspy.py), printed as the caller captures it; fails, saying why on stderr, without clipspy.
 clips642() {
@@ -33,6 +43,34 @@ clips642() {
         return 1
     fi
     "$venv/bin/python" "$here/run_clipspy.py" "$1" "$2"
+}
+
+# FILE.clp CALL NAME WHAT: runs CALL in CLIPS 6.30 and then in CLIPS 6.4x, printing each output, and
+# reads the figure NAME (NAME=VALUE) from each. Sets clips630_out and clips642_out (empty without
+# clipspy), clips630_fig and clips642_fig (NA without clipspy); exits when CLIPS 6.30 printed no
+# NAME. WHAT says what runs, for the first heading.
+clips_both() {
+    echo "== CLIPS 6.30 (Debian clips): $4"
+    clips630_out="$(clips630 "$1" "$2")"
+    printf '%s\n' "$clips630_out" | grep -vE '^\s*$' || true
+    clips630_fig="$(value_of "$3" "$clips630_out")"
+    if [ -z "$clips630_fig" ]; then echo "CLIPS 6.30 printed no $3" >&2; exit 1; fi
+    echo "== CLIPS 6.4x (PyPI clipspy): the same $(basename "$1"), the same driver"
+    clips642_out=""
+    clips642_fig=NA
+    if clips642_out="$(clips642 "$1" "$2")"; then
+        printf '%s\n' "$clips642_out"
+        clips642_fig="$(value_of "$3" "$clips642_out")"
+    fi
+}
+
+# TITLE CLIPS630 CLIPS642 KIBITZER R630 R642: the figures side by side, and how much faster kibitzer is.
+print_figures() {
+    echo "== $1"
+    echo "CLIPS 6.30 (Debian):   $2"
+    echo "CLIPS 6.4x (clipspy):  $3"
+    echo "kibitzer:              $4"
+    echo "kibitzer is ${5}x faster than CLIPS 6.30 and ${6}x faster than CLIPS 6.4x"
 }
 
 ratio() { # A B: A / B to one decimal, NA when either is NA
