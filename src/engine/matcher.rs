@@ -652,7 +652,7 @@ fn solve_other<S: Steps + ?Sized>(
                 false => steps.step(next).0.fast,
             };
             for k in 0..items.len() {
-                frame.bind(*slot, items.get(k));
+                items.bind(frame, *slot, k);
                 let mut from = next;
                 if let Some(fast) = filter {
                     match fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls) {
@@ -996,11 +996,17 @@ impl Items {
         }
     }
 
-    /// Element `k` (`k < len()`).
-    fn get(&self, k: usize) -> Value {
+    /// Binds slot `s` to element `k` (`k < len()`), written straight into the slot: made aside
+    /// and passed to `Frame::bind`, the value was read back as a block moments after it was
+    /// written piecewise, a store-forwarding stall that held half of `bind`'s time.
+    #[inline(always)]
+    fn bind(&self, frame: &mut Frame, s: Slot, k: usize) {
         match self {
-            Items::List(items) => items[k].clone(),
-            Items::Cards(c) => Value::Card(c.cards()[k]),
+            Items::List(items) => frame.bind_ref(s, &items[k]),
+            Items::Cards(c) => {
+                frame.vars[s as usize] = Value::Card(c.cards()[k]);
+                frame.mask |= 1u64 << s;
+            }
         }
     }
 }
