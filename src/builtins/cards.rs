@@ -95,6 +95,27 @@ pub fn register(r: &mut Registry) {
             Ok(())
         },
     );
+    r.function(
+        "rank_groups",
+        &[h, ("at_least", T::Int)],
+        &[T::Int, T::Int],
+        true,
+        "each rank held at least `at_least` times, with how many: pairs first, then threes, and so \
+         on; highest rank first within each (one solution each)",
+        |a, o| {
+            let c = cards(&a[0], "rank_groups")?;
+            // Counts above 255 cannot be held: no solution, as `rank_held` gives none.
+            let least = u8::try_from(int(&a[1], "rank_groups", 2)?.max(1)).unwrap_or(u8::MAX);
+            let most = (2..15).map(|r| c.count_rank(r)).max().unwrap_or(0);
+            for k in least..=most {
+                for r in c.ranks_held(k) {
+                    o.push1(Value::Int(r as i64));
+                    o.push1(Value::Int(k as i64));
+                }
+            }
+            Ok(())
+        },
+    );
     r.func(
         "ranks_held",
         &[h, ("times", T::Int)],
@@ -296,5 +317,43 @@ mod tests {
             assert_eq!(suit(&Value::str(text), "count_suit").ok(), want, "{text:?}");
         }
         assert!(suit(&Value::Int(1), "count_suit").is_err());
+    }
+
+    /// `rank_groups(h, least)` gives what `rank_held(h, k)` gives for k = least, least + 1, …,
+    /// in that order, each rank with its k: checked on hands of up to 16 cards from two decks
+    /// (so a rank can be held up to eight times) and thresholds from −1 to 9.
+    #[test]
+    fn rank_groups_is_rank_held_for_every_count_from_the_threshold_up() {
+        use proptest::prelude::*;
+        let reg = crate::builtins::registry::Registry::standard();
+        let (Some(groups), Some(held)) = (reg.get("rank_groups"), reg.get("rank_held")) else {
+            panic!("rank_groups and rank_held are standard built-ins");
+        };
+        let mut runner = proptest::test_runner::TestRunner::default();
+        let strategy = (proptest::collection::vec(0u8..52, 0..16), -1i64..10);
+        runner
+            .run(&strategy, |(ids, least)| {
+                let hand = Value::Cards(Shared::new(Cards::new(
+                    ids.iter().filter_map(|&i| Card::from_index(i)),
+                    0,
+                )));
+                let mut want = Vec::new();
+                for k in least.max(1)..=8 {
+                    let mut out = Solutions::new(1);
+                    held.call(&[hand.clone(), Value::Int(k)], &mut out)
+                        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                    for i in 0..out.len() {
+                        want.push(vec![out.row(i)[0].clone(), Value::Int(k)]);
+                    }
+                }
+                let mut out = Solutions::new(2);
+                groups
+                    .call(&[hand, Value::Int(least)], &mut out)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let got: Vec<Vec<Value>> = (0..out.len()).map(|i| out.row(i).to_vec()).collect();
+                prop_assert_eq!(got, want);
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 }
