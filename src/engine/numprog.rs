@@ -8,7 +8,7 @@
 //! steps run in one loop over a small stack of numbers. How the numbers are kept matters more
 //! than how many instructions run: a first version over an array of `Num` enums ran 5% fewer
 //! instructions than the tree walker and took longer (each number written and read back as a
-//! block stalled on store forwarding); see `Stack`.
+//! block stalled on store forwarding); see `NumProg::compute`.
 //!
 //! The program computes exactly what `pure_num` computes, with the same arithmetic (integers stay
 //! integral, checked, `/` truncating toward zero; any decimal operand makes a decimal), and gives
@@ -163,34 +163,33 @@ impl Native {
             _ => false,
         };
         match self {
-            Native::Abs | Native::Trunc => probes.iter().all(|&x| {
-                let mut stack = Stack::default();
-                stack.push(x);
-                same(f(&[value(x)]), self.apply(&mut stack).map(|()| stack.get(0)))
-            }),
-            Native::Greater | Native::Lesser => probes.iter().all(|&x| {
-                probes.iter().all(|&y| {
-                    let mut stack = Stack::default();
-                    stack.push(x);
-                    stack.push(y);
-                    same(f(&[value(x), value(y)]), self.apply(&mut stack).map(|()| stack.get(0)))
-                })
-            }),
+            Native::Abs | Native::Trunc => probes.iter().all(|&x| same(f(&[value(x)]), self.apply(Num::Int(0), x))),
+            Native::Greater | Native::Lesser => probes
+                .iter()
+                .all(|&x| probes.iter().all(|&y| same(f(&[value(x), value(y)]), self.apply(x, y)))),
         }
     }
 
-    /// Pops the arguments, pushes the answer; `None` where the built-in fails. Out of line: the
-    /// program loop stays as it was for the programs that compute none (the stud rules' ran 2%
-    /// slower with this inlined).
+    /// Whether it takes two numbers (else one).
+    #[inline(always)]
+    fn binary(self) -> bool {
+        matches!(self, Native::Greater | Native::Lesser)
+    }
+
+    /// The answer for the arguments `x, y` (`y` alone for one taking one); `None` where the
+    /// built-in fails. Numbers in, a number out, and no stack: a stack passed by reference would
+    /// keep the program loop's stack depth in memory, and every push and pop would wait on the
+    /// store before it (see `NumProg::compute`). Out of line: the program loop stays as it was
+    /// for the programs that compute none (the stud rules' ran 2% slower with this inlined).
     #[inline(never)]
-    fn apply(self, stack: &mut Stack) -> Option<()> {
-        let answer = match self {
-            Native::Abs => match stack.pop() {
+    fn apply(self, x: Num, y: Num) -> Option<Num> {
+        Some(match self {
+            Native::Abs => match y {
                 Num::Int(i) => Num::Int(i.checked_abs()?),
                 Num::Dec(x) => Num::Dec(x.abs()),
             },
             Native::Trunc => {
-                let x = match stack.pop() {
+                let x = match y {
                     Num::Int(i) => i as f64,
                     Num::Dec(x) => x,
                 }
@@ -201,8 +200,7 @@ impl Native {
                 Num::Int(x as i64)
             }
             Native::Greater | Native::Lesser => {
-                let b = stack.pop();
-                let a = stack.pop();
+                let (a, b) = (x, y);
                 let order = match (a, b) {
                     (Num::Int(x), Num::Int(y)) => Some(y.cmp(&x)),
                     _ => b.to_f64().partial_cmp(&a.to_f64()),
@@ -217,9 +215,7 @@ impl Native {
                     a
                 }
             }
-        };
-        stack.push(answer);
-        Some(())
+        })
     }
 }
 
@@ -348,49 +344,85 @@ impl NumProg {
 
     #[inline(always)]
     fn compute(&self, vars: &[Value], params: &[Value], calls: &mut u64) -> Option<Outcome> {
-        let mut stack = Stack::default();
+        // The numbers computed: each one's bits in a word, whether it is a decimal in a bit of
+        // `decimal`. Not an array of `Num`: a number is written and read back moments later,
+        // and a two-field enum copied as one block stalled on store forwarding. The depth and
+        // the mask are plain locals, and nothing takes the stack by reference (a built-in's
+        // call gets the words it reads, `Native::apply` numbers): a stack struct passed by
+        // reference kept them in memory, and every push and pop waited on the store of the one
+        // before (a fifth of this loop's time samples sat on reloads of the depth).
+        let mut bits = [0u64; STACK];
+        let mut decimal: u32 = 0;
+        let mut len: usize = 0;
+        macro_rules! push {
+            ($n:expr) => {{
+                let n: Num = $n;
+                match n {
+                    Num::Int(i) => {
+                        bits[len] = i as u64;
+                        decimal &= !(1 << len);
+                    }
+                    Num::Dec(x) => {
+                        bits[len] = x.to_bits();
+                        decimal |= 1 << len;
+                    }
+                }
+                len += 1;
+            }};
+        }
+        macro_rules! pop {
+            () => {{
+                len -= 1;
+                num_at(bits[len], decimal >> len & 1 != 0)
+            }};
+        }
         for op in self.ops.iter() {
             match op {
-                Op::Push(src) => stack.push(Num::of(src.read(vars, params))?),
+                Op::Push(src) => push!(Num::of(src.read(vars, params))?),
                 Op::Arith(op) => {
-                    let y = stack.pop();
-                    let x = stack.pop();
-                    stack.push(arith(*op, x, y)?);
+                    let y = pop!();
+                    let x = pop!();
+                    push!(arith(*op, x, y)?);
                 }
                 Op::ArithWith(op, src) => {
                     let y = Num::of(src.read(vars, params))?;
-                    let x = stack.pop();
-                    stack.push(arith(*op, x, y)?);
+                    let x = pop!();
+                    push!(arith(*op, x, y)?);
                 }
                 Op::Neg => {
-                    let x = neg(stack.pop())?;
-                    stack.push(x);
+                    let x = neg(pop!())?;
+                    push!(x);
                 }
                 Op::CallVar { f, slot } => {
-                    stack.push(answer(&f(std::slice::from_ref(&vars[*slot as usize])))?);
+                    push!(answer(&f(std::slice::from_ref(&vars[*slot as usize])))?);
                 }
                 Op::Call { f, args, computed } => {
-                    let base = stack.len - *computed as usize;
-                    let answer = call(*f, args, &stack, base, vars, params)?;
-                    stack.len = base;
-                    stack.push(answer);
+                    let base = len - *computed as usize;
+                    let answer = call(*f, args, &bits[base..len], decimal >> base, vars, params)?;
+                    len = base;
+                    push!(answer);
                 }
-                Op::Native(native) => native.apply(&mut stack)?,
+                Op::Native(native) => {
+                    let y = pop!();
+                    let x = if native.binary() { pop!() } else { Num::Int(0) };
+                    push!(native.apply(x, y)?);
+                }
                 Op::Index(list) => {
                     let Value::List(items) = list.read(vars, params) else {
                         return None;
                     };
-                    let Num::Int(n) = stack.pop() else {
+                    let Num::Int(n) = pop!() else {
                         return None;
                     };
                     let at = if n < 0 { (items.len() as i64).checked_add(n)? } else { n };
-                    stack.push(Num::of(items.get(usize::try_from(at).ok()?)?)?);
+                    push!(Num::of(items.get(usize::try_from(at).ok()?)?)?);
                 }
             }
         }
+        let first = num_at(bits[0], decimal & 1 != 0);
         let outcome = match self.end {
-            End::Bind(slot) => Outcome::Bound(slot, stack.get(0)),
-            End::Compare(op) => match (stack.get(0), stack.get(1)) {
+            End::Bind(slot) => Outcome::Bound(slot, first),
+            End::Compare(op) => match (first, num_at(bits[1], decimal >> 1 & 1 != 0)) {
                 (Num::Int(x), Num::Int(y)) => Outcome::Test(compare_ints(op, x, y)),
                 // Decimals compare the general way (which also orders them).
                 _ => return None,
@@ -401,46 +433,12 @@ impl NumProg {
     }
 }
 
-/// The numbers a program has computed: each one's bits in a word and whether it is a decimal
-/// in a bit mask. Why not an array of `Num`: a number is written and read back moments later,
-/// and a two-field enum copied as one block stalls on store forwarding; words and a mask in a
-/// register do not.
-#[derive(Default)]
-struct Stack {
-    bits: [u64; STACK],
-    decimal: u32,
-    len: usize,
-}
-
-impl Stack {
-    #[inline(always)]
-    fn push(&mut self, n: Num) {
-        let k = self.len;
-        match n {
-            Num::Int(i) => {
-                self.bits[k] = i as u64;
-                self.decimal &= !(1 << k);
-            }
-            Num::Dec(x) => {
-                self.bits[k] = x.to_bits();
-                self.decimal |= 1 << k;
-            }
-        }
-        self.len = k + 1;
-    }
-
-    #[inline(always)]
-    fn get(&self, k: usize) -> Num {
-        match self.decimal >> k & 1 {
-            0 => Num::Int(self.bits[k] as i64),
-            _ => Num::Dec(f64::from_bits(self.bits[k])),
-        }
-    }
-
-    #[inline(always)]
-    fn pop(&mut self) -> Num {
-        self.len -= 1;
-        self.get(self.len)
+/// A number from its bits and whether it is a decimal.
+#[inline(always)]
+fn num_at(bits: u64, decimal: bool) -> Num {
+    match decimal {
+        false => Num::Int(bits as i64),
+        true => Num::Dec(f64::from_bits(bits)),
     }
 }
 
@@ -452,9 +450,9 @@ impl Stack {
 /// the stack, and reading them back stalls on store forwarding (a third of this function's time
 /// when it did).
 #[inline(never)]
-fn call(f: OneFn, args: &[Arg], stack: &Stack, base: usize, vars: &[Value], params: &[Value]) -> Option<Num> {
+fn call(f: OneFn, args: &[Arg], computed: &[u64], decimal: u32, vars: &[Value], params: &[Value]) -> Option<Num> {
     let mut argv = [const { MaybeUninit::<Value>::uninit() }; MAX_ARGS];
-    let mut next = base..stack.len;
+    let mut next = 0..computed.len();
     for (slot, a) in argv.iter_mut().zip(args.iter()) {
         match a {
             // SAFETY: a bitwise copy (three words, padding carried as possibly uninitialised
@@ -468,7 +466,8 @@ fn call(f: OneFn, args: &[Arg], stack: &Stack, base: usize, vars: &[Value], para
             },
             // A number holds nothing shared: its value needs no drop.
             Arg::Computed => {
-                slot.write(stack.get(next.next()?).value());
+                let k = next.next()?;
+                slot.write(num_at(computed[k], decimal >> k & 1 != 0).value());
             }
         }
     }
