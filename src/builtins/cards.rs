@@ -100,8 +100,8 @@ pub fn register(r: &mut Registry) {
         &[h, ("at_least", T::Int)],
         &[T::Int, T::Int],
         true,
-        "each rank held at least `at_least` times, with how many: pairs first, then threes, and so \
-         on; highest rank first within each (one solution each)",
+        "each rank held at least `at_least` times, with how many: the fewest first (pairs before \
+         threes when at_least is 2), highest rank first within each (one solution each)",
         |a, o| {
             let c = cards(&a[0], "rank_groups")?;
             // Counts above 255 cannot be held: no solution, as `rank_held` gives none.
