@@ -213,6 +213,19 @@ fn bad(token: &str, why: impl Into<String>) -> NotationError {
 
 /// Reads a suit: a letter, a symbol or an English name.
 pub(crate) fn read_suit(text: &str) -> Result<Suit, NotationError> {
+    // One character, the usual form (the `trump` input, and the trump the rules pass on for every
+    // candidate card): read without the lower-cased copy the names need.
+    let mut chars = text.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        if let Some(suit) = DSuit::from_char(c).and_then(|d| Suit::from_index(d.index() as u8)) {
+            return Ok(suit);
+        }
+    }
+    read_suit_in_full(text)
+}
+
+/// A suit as text, every form: a letter in either case, a symbol, an English name, padded.
+fn read_suit_in_full(text: &str) -> Result<Suit, NotationError> {
     let t = text.trim();
     let lower = t.to_lowercase();
     let by_name = ["spades", "hearts", "diamonds", "clubs"]
@@ -318,17 +331,7 @@ fn card_arg(v: &Value, name: &str, pos: usize) -> Result<Card, BuiltinError> {
 
 fn suit_arg(v: &Value, name: &str, pos: usize) -> Result<Suit, BuiltinError> {
     match v {
-        Value::Str(s) => {
-            // One character, the usual argument (the trump the rules pass on, for every candidate
-            // card): read as `read_suit` reads it, without the lower-cased copy it makes first.
-            let mut chars = s.chars();
-            if let (Some(c), None) = (chars.next(), chars.next()) {
-                if let Some(suit) = DSuit::from_char(c).and_then(|d| Suit::from_index(d.index() as u8)) {
-                    return Ok(suit);
-                }
-            }
-            read_suit(s).map_err(|e| BuiltinError::failed(name, e.to_string()))
-        }
+        Value::Str(s) => read_suit(s).map_err(|e| BuiltinError::failed(name, e.to_string())),
         other => Err(BuiltinError::bad_argument(name, pos, "a suit letter", other)),
     }
 }
@@ -460,8 +463,8 @@ pub fn arenas() -> Vec<Arena> {
 mod tests {
     use super::*;
 
-    /// A suit argument is read exactly as the suit input is: the one-character shortcut agrees
-    /// with `read_suit` on letters in either case, symbols, names, padding and rubbish.
+    /// A suit is read alike with and without the one-character shortcut, and a suit argument
+    /// exactly as the suit input: letters in either case, symbols, names, padding and rubbish.
     #[test]
     fn a_suit_argument_reads_as_the_suit_input() {
         for text in [
@@ -469,7 +472,9 @@ mod tests {
         ] {
             let arg = suit_arg(&Value::str(text), "t", 1).ok();
             let input = read_suit(text).ok();
+            let in_full = read_suit_in_full(text).ok();
             assert_eq!(arg, input, "{text:?}");
+            assert_eq!(input, in_full, "{text:?}");
         }
     }
 }
