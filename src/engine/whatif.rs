@@ -229,10 +229,19 @@ impl WhatIfRunner {
         }
         let (program, inherit) = self.resolve(target, current)?;
         let rel = program.relation(looked_at);
-        let relevant: Arc<[bool]> = match rel {
-            Some(rel) => program.relevant_to(rel).into(),
-            None => vec![true; program.rules.len()].into(),
+        let mask = match rel {
+            Some(rel) => program.relevant_to(rel),
+            None => vec![true; program.rules.len()],
         };
+        // The very mask of another site that asks the same program for the same rules (every
+        // `whatif … yields hand_value` of a rule set): a pooled sub-session recognises its last
+        // mask by pointer, and a new pointer made it work out its inputs and triggers again.
+        let relevant: Arc<[bool]> = self
+            .sites
+            .iter()
+            .flatten()
+            .find(|s| Arc::ptr_eq(&s.program, &program) && *s.relevant == *mask)
+            .map_or_else(|| mask.into(), |s| s.relevant.clone());
         let rel = rel.filter(|r| program.outputs.contains(r));
         let looked_at = intern(&mut self.names, looked_at);
         if self.sites.len() <= i {
@@ -323,5 +332,47 @@ impl WhatIfRunner {
         sub.set_timed(false);
         sub.set_recording(false);
         Box::new(sub)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::load_text;
+
+    /// Sites that ask the same program for the same relation share one mask (a pooled
+    /// sub-session then recognises it by pointer), a site asking for another relation keeps its
+    /// own, and the answers are those of separate masks.
+    #[test]
+    fn sites_asking_for_the_same_rules_share_their_mask() {
+        let program = load_text(
+            "t",
+            r#"ruleset t "t"
+            input n: int
+            output square, cube, both
+            rule Square "square" when n(?n) then assert square(?n * ?n) end
+            rule Cube "cube" when n(?n) then assert cube(?n * ?n * ?n) end
+            rule Both "for smaller n, asked three times"
+            when
+                n(?n)
+                ?n > 1
+                ?k = range(1, ?n - 1)
+                whatif t(n: ?k) yields square(?s)
+                whatif t(n: ?k + 1) yields cube(?c)
+                whatif t(n: ?k + 2) yields square(?q)
+            then assert both(?k, ?s, ?c, ?q)
+            end"#,
+        )
+        .unwrap();
+        let mut session = Session::new(program);
+        session.set_input_text("n", "3").unwrap();
+        session.run().unwrap();
+        let both: Vec<String> = session.facts_of("both").iter().map(|f| format!("{f:?}")).collect();
+        assert_eq!(both, ["[1, 1, 8, 9]", "[2, 4, 27, 16]"]);
+        let masks: Vec<&Arc<[bool]>> = session.whatif.sites.iter().flatten().map(|s| &s.relevant).collect();
+        assert_eq!(masks.len(), 3);
+        assert!(Arc::ptr_eq(masks[0], masks[2]), "the two `square` sites share a mask");
+        assert!(!Arc::ptr_eq(masks[0], masks[1]));
+        assert_ne!(**masks[0], **masks[1], "`cube` needs other rules");
     }
 }
