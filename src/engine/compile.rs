@@ -24,11 +24,15 @@ pub fn compile(mut p: Program) -> Program {
     let mut waits_for = Vec::with_capacity(p.rules.len());
     for (ri, rule) in p.rules.iter().enumerate() {
         let plan = plan_rule(rule);
+        // A derived relation (rank 0) has no fact until a rule fires: never, while the inputs go in.
         let after = plan
             .seeds
             .iter()
             .filter_map(|seed| match &rule.conds[seed.cond as usize].cond {
-                Cond::Pattern { rel, .. } => Some(input_rank[*rel as usize]),
+                Cond::Pattern { rel, .. } => Some(match input_rank[*rel as usize] {
+                    0 => u16::MAX,
+                    rank => rank,
+                }),
                 _ => None,
             })
             .max()
@@ -461,5 +465,50 @@ pub fn expr_slots(e: &Expr) -> u64 {
         Expr::Call { args, .. } => args.iter().fold(0, |m, i| m | expr_slots(i)),
         Expr::Unary(_, x) => expr_slots(x),
         Expr::Binary(_, a, b) | Expr::Index(a, b) => expr_slots(a) | expr_slots(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::library::load_text;
+
+    /// While the inputs go in, a rule is seeded by its last input only, and not at all when it
+    /// also reads a derived relation (no rule has fired yet, so that join would find nothing);
+    /// the derived facts seed it when they come, and it still fires.
+    #[test]
+    fn inputs_seed_only_the_rules_they_can_complete() {
+        let program = load_text(
+            "t",
+            r#"ruleset t "t"
+            input a: int
+            input b: int
+            output c, d
+            rule Both "reads both inputs" when a(?x) b(?y) then assert c(?x + ?y) end
+            rule Derived "reads an input and a derived fact" when a(?x) c(?z) then assert d(?x * ?z) end"#,
+        )
+        .unwrap();
+        let seeded = |input: usize| -> Vec<&str> {
+            program.input_triggers[input]
+                .iter()
+                .map(|t| program.rules[t.rule as usize].name.as_str())
+                .collect()
+        };
+        assert_eq!(
+            seeded(0),
+            Vec::<&str>::new(),
+            "`a` comes before `b`, and `c` is derived"
+        );
+        assert_eq!(seeded(1), ["Both"]);
+        let a = program.relation("a").unwrap();
+        let by_a: Vec<&str> = program.triggers[a as usize]
+            .iter()
+            .map(|t| program.rules[t.rule as usize].name.as_str())
+            .collect();
+        assert_eq!(by_a, ["Both", "Derived"], "a fact of `a` asserted by a rule seeds both");
+        let mut session = crate::engine::session::Session::new(program.clone());
+        session.set_input_text("a", "2").unwrap();
+        session.set_input_text("b", "3").unwrap();
+        session.run().unwrap();
+        assert_eq!(session.facts_of("d"), [vec![crate::engine::value::Value::Int(10)]]);
     }
 }

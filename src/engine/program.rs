@@ -367,8 +367,10 @@ pub struct Program {
     pub triggers: Vec<Vec<Trigger>>,
     /// For each input (in declaration order, the order a run inserts them), the seeds its fact
     /// starts while the inputs go in: its relation's, less those of rules that also read a later
-    /// input. Such a seed would find no fact of that later input, so it would join nothing, and
-    /// the later input's own seed makes the very same matches.
+    /// input or a relation no input holds. Such a seed would find no fact of that later input, so
+    /// it would join nothing, and the later input's own seed makes the very same matches; and no
+    /// rule has fired yet while the inputs go in, so a derived relation has no fact to join (its
+    /// own facts seed the rule when they come).
     pub input_triggers: Vec<Vec<Trigger>>,
     /// For each relation, the tests on a new fact's arguments its seeds start with (see
     /// `Trigger::prefix`), at most [`MAX_SHARED`].
