@@ -339,12 +339,14 @@ fn rules_equal_native_on_small_hands() {
 }
 
 /// The rule AI's decisions equal the native reference policy's in positions from real games
-/// (two to four players, with and without transfers).
+/// (two to four players, with and without transfers), with or without firing records; only the
+/// recording player can explain its decision.
 #[test]
 fn rule_decisions_equal_the_native_policy() {
     let program = load_shipped("durak").unwrap();
     let policy = ReferencePolicy::default();
-    let mut player = RulePlayer::new(program, "durak");
+    let mut player = RulePlayer::new(program.clone(), "durak");
+    let mut arena_seat = RulePlayer::new(program, "durak").keep_records(false);
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     for options in [
         GameOptions::default(),
@@ -363,6 +365,12 @@ fn rule_decisions_equal_the_native_policy() {
             let native = decide(&view, &legal, &policy);
             let rules = player.decide(&view, &legal).unwrap();
             assert_eq!(rules, native.action, "view {view:?}\n{}", native.explain());
+            assert_eq!(arena_seat.decide(&view, &legal).unwrap(), rules, "view {view:?}");
+            assert!(player.session().firing(0).is_some());
+            assert!(
+                arena_seat.session().firing(0).is_none(),
+                "an arena seat keeps no records"
+            );
             *kinds
                 .entry(match rules {
                     Action::Attack(_) if view.table.is_empty() => "lead",

@@ -194,6 +194,14 @@ impl RulePlayer {
         &mut self.session
     }
 
+    /// Whether each decision keeps its firing records, so that `session()` can explain it (on by
+    /// default). An arena seat turns them off: nobody asks it why, and `kibitzer ask durak` with
+    /// the same position explains the same decision (runs are deterministic).
+    pub fn keep_records(mut self, on: bool) -> RulePlayer {
+        self.session.set_recording(on);
+        self
+    }
+
     /// The rules' decision for this view (not checked against `legal`).
     pub fn decide(&mut self, view: &PlayerView, legal: &[Action]) -> Result<Action, DurakError> {
         let s = &mut self.session;

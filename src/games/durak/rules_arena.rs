@@ -25,7 +25,7 @@ pub fn seat_player(name: &str, seat: usize, seed: u64, params: &[(String, String
                     seat + 1
                 ));
             }
-            let mut player = RulePlayer::new(program, other);
+            let mut player = RulePlayer::new(program, other).keep_records(false);
             for (k, v) in params {
                 player.session().set_param(k, v).map_err(|e| {
                     format!("setting {k}={v} (not a game setting: deck, transfer, five_before_first_discard): {e}")

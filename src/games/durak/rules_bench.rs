@@ -199,8 +199,8 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
     // Whole games, rule AI in every seat.
     let games = if quick { 20 } else { 2000 };
     let mut seats: Vec<Box<dyn Player>> = vec![
-        Box::new(RulePlayer::new(program.clone(), "durak")),
-        Box::new(RulePlayer::new(program.clone(), "durak")),
+        Box::new(RulePlayer::new(program.clone(), "durak").keep_records(false)),
+        Box::new(RulePlayer::new(program.clone(), "durak").keep_records(false)),
     ];
     let start = Instant::now();
     let stats = play_match(&mut seats, games, 1, &options).map_err(|e| e.to_string())?;
