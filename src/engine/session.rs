@@ -183,6 +183,9 @@ pub struct Session {
     fired_per_rule: Vec<u64>,
     trace: Vec<TraceEvent>,
     pub(crate) whatif: WhatIfRunner,
+    /// For a pooled what-if sub-session: the asking run (`WhatIfRunner::run_number`) and kind of
+    /// site (inheriting or not) its parameters were last copied for.
+    pub(crate) params_stamp: Option<(u64, bool)>,
     /// When a what-if looks at one relation only: the rules that can matter to it (the others
     /// are never seeded). None = every rule.
     relevant: Option<Arc<[bool]>>,
@@ -260,6 +263,7 @@ impl Session {
                 depth,
                 ..WhatIfRunner::default()
             },
+            params_stamp: None,
             frame: Frame::with_vars(nvars),
             found: Frame::with_vars(nvars),
             shared_solutions: Vec::new(),
