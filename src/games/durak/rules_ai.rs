@@ -7,7 +7,7 @@ use super::error::DurakError;
 use super::players::Player;
 use super::view::{PlayerView, Role};
 use crate::cards::{Card, Cards, Suit};
-use crate::engine::program::Program;
+use crate::engine::program::{Program, RelId};
 use crate::engine::session::Session;
 use crate::engine::value::{Shared, Value};
 use std::sync::Arc;
@@ -109,6 +109,11 @@ const DECISION_INPUTS: [&str; 8] = ["hand", "trump", "stock", "hands", "role", "
 /// The inputs of a decision query for a player's view: hand, trump, stock, hands (this player's
 /// first, players still in the game only), role, table, room, transfer.
 pub fn decision_inputs(view: &PlayerView, legal: &[Action]) -> Vec<(&'static str, Value)> {
+    DECISION_INPUTS.into_iter().zip(decision_values(view, legal)).collect()
+}
+
+/// The values of `decision_inputs`, in its order.
+fn decision_values(view: &PlayerView, legal: &[Action]) -> [Value; 8] {
     let n = view.hand_sizes.len();
     let sizes: Vec<usize> = (0..n)
         .map(|i| (view.me + i) % n)
@@ -126,7 +131,7 @@ pub fn decision_inputs(view: &PlayerView, legal: &[Action]) -> Vec<(&'static str
     };
     let room = view.attack_limit.saturating_sub(view.table.len());
     let transfer = legal.iter().any(|a| matches!(a, Action::Transfer(_)));
-    let values = [
+    [
         cards_value(view.hand),
         suit_value(view.trump),
         Value::Int(view.stock as i64),
@@ -135,8 +140,7 @@ pub fn decision_inputs(view: &PlayerView, legal: &[Action]) -> Vec<(&'static str
         super::plugin::table_value(&table),
         Value::Int(room as i64),
         Value::Bool(transfer),
-    ];
-    DECISION_INPUTS.into_iter().zip(values).collect()
+    ]
 }
 
 /// Reads the rules' `play(ACTION, CARDS)` as an engine action.
@@ -174,6 +178,8 @@ pub struct RulePlayer {
     /// The input number of each of `decision_inputs`' names, looked up once (as `RuleValuer`
     /// does); `None` when the rule set lacks one, and then they are set by name.
     slots: Option<Vec<usize>>,
+    /// The relation `play`, looked up once.
+    play: Option<RelId>,
 }
 
 impl RulePlayer {
@@ -182,10 +188,12 @@ impl RulePlayer {
         session.set_timed(false);
         session.set_goal(&["play"]);
         let slots = DECISION_INPUTS.iter().map(|n| session.input_index(n).ok()).collect();
+        let play = session.program().relation("play");
         RulePlayer {
             session,
             name: name.to_string(),
             slots,
+            play,
         }
     }
 
@@ -205,33 +213,38 @@ impl RulePlayer {
     /// The rules' decision for this view (not checked against `legal`).
     pub fn decide(&mut self, view: &PlayerView, legal: &[Action]) -> Result<Action, DurakError> {
         let s = &mut self.session;
-        let inputs = decision_inputs(view, legal);
+        let values = decision_values(view, legal);
         match &self.slots {
             Some(slots) => {
-                for (&slot, (_, v)) in slots.iter().zip(inputs) {
+                for (&slot, v) in slots.iter().zip(values) {
                     s.set_input_at(slot, v).map_err(run_error)?;
                 }
             }
             None => {
-                for (name, v) in inputs {
+                for (name, v) in DECISION_INPUTS.into_iter().zip(values) {
                     s.set_input(name, v).map_err(run_error)?;
                 }
             }
         }
         s.run().map_err(run_error)?;
-        let plays = s.facts_of("play");
-        let [play] = plays.as_slice() else {
+        // The one play, read where it lies (no copy of the facts, no name looked up).
+        let mut plays = 0;
+        let mut chosen = Err(run_error("the rules' play has no action name"));
+        if let Some(rel) = self.play {
+            s.for_each_fact(rel, |args| {
+                plays += 1;
+                if let (1, Some(Value::Str(kind))) = (plays, args.first()) {
+                    chosen = action_of(kind, args.get(1).unwrap_or(&Value::Int(0)), view);
+                }
+            });
+        }
+        if plays != 1 {
             return Err(run_error(format!(
-                "the rules gave {} plays for {}",
-                plays.len(),
+                "the rules gave {plays} plays for {}",
                 super::cards::format_cards(&view.hand.to_vec())
             )));
-        };
-        let kind = match play.first() {
-            Some(Value::Str(k)) => k.to_string(),
-            _ => return Err(run_error("the rules' play has no action name")),
-        };
-        action_of(&kind, play.get(1).unwrap_or(&Value::Int(0)), view)
+        }
+        chosen
     }
 }
 
