@@ -388,6 +388,32 @@ fn rule_decisions_equal_the_native_policy() {
     }
 }
 
+/// A rule set that concludes two plays, or has no `play` at all, is a clear error of the player,
+/// not a move.
+#[test]
+fn a_player_whose_rules_give_no_single_play_fails() {
+    let shipped = include_str!("../rules/durak.rules");
+    let two = format!(
+        "{shipped}\nrule AlsoPass \"a second play\" salience -10 when role(\"attack\") then assert play(\"pass\", []) end\n"
+    );
+    // Every `play` renamed: the rule set concludes its moves under another name.
+    let none = shipped
+        .replace("output hand_value, play, note", "output hand_value, chosen, note")
+        .replace(" play(", " chosen(");
+    let (view, legal) = sample_positions(2, &GameOptions::default())
+        .into_iter()
+        .find(|(v, _)| v.table.is_empty())
+        .expect("a lead among the positions");
+    let mut player = RulePlayer::new(kibitzer::load_text("two", &two).unwrap(), "two");
+    let err = player.decide(&view, &legal).unwrap_err().to_string();
+    assert!(err.contains("the rules gave 2 plays"), "{err}");
+    let mut player = RulePlayer::new(kibitzer::load_text("none", &none).unwrap(), "none");
+    let err = player.decide(&view, &legal).unwrap_err().to_string();
+    assert!(err.contains("the rules gave 0 plays"), "{err}");
+    let mut player = RulePlayer::new(load_shipped("durak").unwrap(), "durak");
+    assert!(player.decide(&view, &legal).is_ok());
+}
+
 /// The explained answer as `kibitzer ask` prints it (what-ifs expanded `depth` levels).
 fn explained(inputs: &[(&str, &str)], depth: usize) -> String {
     let mut s = run(inputs, &[]);

@@ -9,7 +9,9 @@
 #
 # kibitzer writes the hands and its value of each (`bench durak write-sample=FILE`); CLIPS values
 # every hand and checks it against kibitzer's: exits 1 on a difference. Installs what is missing
-# (setup.sh). The last line is NAME=VALUE pairs.
+# (setup.sh). The last line is NAME=VALUE pairs. KIBITZER=PATH times another build of kibitzer
+# (the profile-guided one: KIBITZER=target/pgo/release/kibitzer, see benches/pgo) instead of
+# building target/release/kibitzer.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,7 +23,7 @@ kib_flag=()
 for arg in "$@"; do
     case "$arg" in
         --quick) passes=2; kib_flag=(--quick) ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         *) echo "durak.sh: unknown argument $arg (use --quick or nothing)" >&2; exit 2 ;;
     esac
 done
@@ -29,9 +31,14 @@ done
 # shellcheck source=setup.sh
 . "$here/setup.sh"
 
-echo "== building kibitzer"
-(cd "$root" && cargo build --release --quiet)
-kib="$root/target/release/kibitzer"
+if [ -n "${KIBITZER:-}" ]; then
+    kib="$(cd "$root" && realpath "$KIBITZER")"
+    echo "== kibitzer: $kib"
+else
+    echo "== building kibitzer"
+    (cd "$root" && cargo build --release --quiet)
+    kib="$root/target/release/kibitzer"
+fi
 
 # ---- the hands ------------------------------------------------------------------------------------
 work="$(mktemp -d)"
