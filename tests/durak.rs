@@ -414,6 +414,24 @@ fn a_player_whose_rules_give_no_single_play_fails() {
     assert!(player.decide(&view, &legal).is_ok());
 }
 
+/// A rule set without one of the valuer's inputs is an error naming it, not a value.
+#[test]
+fn a_valuer_whose_rules_lack_an_input_names_it() {
+    let without = r#"ruleset counts "a hand value that ignores the hand sizes"
+        input hand: cards(0..52)
+        input trump: durak_suit
+        input stock: int = 0
+        output hand_value
+        rule Count "the cards and the stock" when hand(?h) stock(?r) then assert hand_value(card_count(?h) + ?r) end"#;
+    let mut valuer = RuleValuer::new(kibitzer::load_text("counts", without).unwrap());
+    let hand = durak::CardSet::from_cards(&parse_cards("AS 9D").unwrap());
+    let err = valuer
+        .value_of(hand, Suit::Diamonds, 12, &[2, 6])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("hands"), "{err}");
+}
+
 /// The explained answer as `kibitzer ask` prints it (what-ifs expanded `depth` levels).
 fn explained(inputs: &[(&str, &str)], depth: usize) -> String {
     let mut s = run(inputs, &[]);

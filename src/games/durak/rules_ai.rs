@@ -53,9 +53,7 @@ fn run_error(e: impl std::fmt::Display) -> DurakError {
 /// The hand value through the rules, one reused session (explanations recorded as always).
 pub struct RuleValuer {
     session: Session,
-    /// The input numbers of hand, trump, stock and hands, looked up once (a lookup by name per
-    /// hand compared strings and was 2–3% of a hand value's time). `None` when the rule set
-    /// lacks one: `value` then sets them by name, which reports the missing input.
+    /// The input numbers of `VALUE_INPUTS` (see `input_slots`).
     slots: Option<[usize; 4]>,
 }
 
@@ -65,8 +63,7 @@ impl RuleValuer {
         let mut session = Session::new(program);
         session.set_timed(false);
         session.set_goal(&["hand_value"]);
-        let slot = |name| session.input_index(name).ok();
-        let slots = (|| Some([slot("hand")?, slot("trump")?, slot("stock")?, slot("hands")?]))();
+        let slots = input_slots(&session, VALUE_INPUTS);
         RuleValuer { session, slots }
     }
 
@@ -79,18 +76,7 @@ impl RuleValuer {
     pub fn value(&mut self, hand: &Value, trump: DSuit, stock: usize, sizes: &Value) -> Result<i64, DurakError> {
         let s = &mut self.session;
         let values = [hand.clone(), suit_value(trump), Value::Int(stock as i64), sizes.clone()];
-        match self.slots {
-            Some(slots) => {
-                for (slot, v) in slots.into_iter().zip(values) {
-                    s.set_input_at(slot, v).map_err(run_error)?;
-                }
-            }
-            None => {
-                for (name, v) in ["hand", "trump", "stock", "hands"].into_iter().zip(values) {
-                    s.set_input(name, v).map_err(run_error)?;
-                }
-            }
-        }
+        set_inputs(s, self.slots, VALUE_INPUTS, values)?;
         s.run().map_err(run_error)?;
         s.first_output_arg()
             .and_then(Value::as_int)
@@ -103,8 +89,43 @@ impl RuleValuer {
     }
 }
 
+/// The inputs of a hand value, in `RuleValuer::value`'s order.
+const VALUE_INPUTS: [&str; 4] = ["hand", "trump", "stock", "hands"];
+
 /// The names `decision_inputs` gives, in its order.
 const DECISION_INPUTS: [&str; 8] = ["hand", "trump", "stock", "hands", "role", "table", "room", "transfer"];
+
+/// The input number of each name, looked up once for a session's lifetime (looked up per query,
+/// the names were compared as strings every time); `None` when the rule set lacks one.
+fn input_slots<const N: usize>(session: &Session, names: [&str; N]) -> Option<[usize; N]> {
+    let mut slots = [0; N];
+    for (slot, name) in slots.iter_mut().zip(names) {
+        *slot = session.input_index(name).ok()?;
+    }
+    Some(slots)
+}
+
+/// Gives the inputs by number, or by name when a slot is missing (which reports the missing input).
+fn set_inputs<const N: usize>(
+    s: &mut Session,
+    slots: Option<[usize; N]>,
+    names: [&str; N],
+    values: [Value; N],
+) -> Result<(), DurakError> {
+    match slots {
+        Some(slots) => {
+            for (slot, v) in slots.into_iter().zip(values) {
+                s.set_input_at(slot, v).map_err(run_error)?;
+            }
+        }
+        None => {
+            for (name, v) in names.into_iter().zip(values) {
+                s.set_input(name, v).map_err(run_error)?;
+            }
+        }
+    }
+    Ok(())
+}
 
 /// The inputs of a decision query for a player's view: hand, trump, stock, hands (this player's
 /// first, players still in the game only), role, table, room, transfer.
@@ -175,9 +196,8 @@ pub fn action_of(kind: &str, cards: &Value, view: &PlayerView) -> Result<Action,
 pub struct RulePlayer {
     session: Session,
     name: String,
-    /// The input number of each of `decision_inputs`' names, looked up once (as `RuleValuer`
-    /// does); `None` when the rule set lacks one, and then they are set by name.
-    slots: Option<Vec<usize>>,
+    /// The input numbers of `DECISION_INPUTS` (see `input_slots`).
+    slots: Option<[usize; 8]>,
     /// The relation `play`, looked up once.
     play: Option<RelId>,
 }
@@ -187,7 +207,7 @@ impl RulePlayer {
         let mut session = Session::new(program);
         session.set_timed(false);
         session.set_goal(&["play"]);
-        let slots = DECISION_INPUTS.iter().map(|n| session.input_index(n).ok()).collect();
+        let slots = input_slots(&session, DECISION_INPUTS);
         let play = session.program().relation("play");
         RulePlayer {
             session,
@@ -213,19 +233,7 @@ impl RulePlayer {
     /// The rules' decision for this view (not checked against `legal`).
     pub fn decide(&mut self, view: &PlayerView, legal: &[Action]) -> Result<Action, DurakError> {
         let s = &mut self.session;
-        let values = decision_values(view, legal);
-        match &self.slots {
-            Some(slots) => {
-                for (&slot, v) in slots.iter().zip(values) {
-                    s.set_input_at(slot, v).map_err(run_error)?;
-                }
-            }
-            None => {
-                for (name, v) in DECISION_INPUTS.into_iter().zip(values) {
-                    s.set_input(name, v).map_err(run_error)?;
-                }
-            }
-        }
+        set_inputs(s, self.slots, DECISION_INPUTS, decision_values(view, legal))?;
         s.run().map_err(run_error)?;
         // The one play, read where it lies (no copy of the facts, no name looked up).
         let mut plays = 0;
