@@ -19,6 +19,23 @@ data="$root/target/pgo-data"
 gen="$root/target/pgo-gen"
 use="$root/target/pgo"
 
+retrain=0
+if [ "${1:-}" = "--train" ]; then
+    retrain=1
+    shift
+fi
+games=("$@")
+[ ${#games[@]} -gt 0 ] || games=(durak stud mahjong rummy doudizhu)
+for game in "${games[@]}"; do
+    case "$game" in
+    durak | stud | mahjong | rummy | doudizhu) ;;
+    *)
+        echo "unknown game \`$game\` (known: durak stud mahjong rummy doudizhu)" >&2
+        exit 2
+        ;;
+    esac
+done
+
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -48,13 +65,6 @@ if [ -z "$profdata" ]; then
 fi
 echo "== llvm-profdata: $profdata"
 
-retrain=0
-if [ "${1:-}" = "--train" ]; then
-    retrain=1
-    shift
-fi
-games=("$@")
-[ ${#games[@]} -gt 0 ] || games=(durak stud mahjong rummy doudizhu)
 
 if [ "$retrain" = 0 ] || [ ! -x "$gen/release/kibitzer" ]; then
     echo "== instrumented build (target/pgo-gen)"
@@ -92,10 +102,6 @@ for game in "${games[@]}"; do
         ;;
     rummy) train bench rummy --quick ;;
     doudizhu) train bench doudizhu --quick ;;
-    *)
-        echo "unknown game \`$game\` (known: durak stud mahjong rummy doudizhu)" >&2
-        exit 2
-        ;;
     esac
 done
 
