@@ -88,6 +88,7 @@ pub fn compile(mut p: Program) -> Program {
                 .collect()
         })
         .collect();
+    p.probed = probed_positions(&p);
     p
 }
 
@@ -407,6 +408,75 @@ fn hoist_checks(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> (Vec<Step>,
     (order, fallback)
 }
 
+/// Per relation, the argument positions a run may look up by value (`Memory::new`).
+///
+/// Only positions a run can look up are indexed: patterns a join iterates (every join pattern
+/// of a rule with several, as each seeds the others), patterns checked at selection, and the
+/// bodies of `not` and aggregates. A rule's only pattern is always matched as the seed, fact by
+/// fact, so indexing it would cost every insert for nothing. (Why-not and explanations scan where
+/// there is no index: same answers, rarely run.)
+fn probed_positions(program: &Program) -> Vec<Vec<u16>> {
+    let mut probed: Vec<Vec<u16>> = vec![Vec::new(); program.relations.len()];
+    for (r, plan) in program.rules.iter().zip(&program.plans) {
+        let joined = plan.seeds.len() > 1;
+        let uses: Vec<u64> = r.conds.iter().map(|c| cond_uses(&c.cond)).collect();
+        for (i, c) in r.conds.iter().enumerate() {
+            let iterated = match c.cond {
+                Cond::Pattern { .. } => joined || plan.select.contains(&(i as u16)),
+                Cond::Not { .. } | Cond::Aggregate { .. } => true,
+                _ => false,
+            };
+            if iterated {
+                // The slots the rule's other conditions use: only those can be bound when
+                // this pattern is matched (in any join order).
+                let others = all_but(&uses, i, 0);
+                collect_probes(std::slice::from_ref(c), others, &mut probed);
+            }
+        }
+    }
+    probed
+}
+
+/// Records, per relation, the argument positions a pattern of `conds` may look up by value: a
+/// position holding an expression, or a variable that something else may have bound first
+/// (`others`: the slots used outside these conditions). A variable only one pattern mentions is
+/// always bound by that pattern, never looked up: `sum ?x { term(_, ?x) }` needs no index of
+/// the terms by value, which every term asserted would pay for.
+fn collect_probes(conds: &[CondAt], others: u64, probed: &mut [Vec<u16>]) {
+    let uses: Vec<u64> = match conds.len() {
+        1 => vec![0],
+        _ => conds.iter().map(|c| cond_uses(&c.cond)).collect(),
+    };
+    for (k, c) in conds.iter().enumerate() {
+        // The conditions beside this one (in a body, its fellows) may bind a variable first too.
+        let outside = all_but(&uses, k, others);
+        match &c.cond {
+            Cond::Pattern { rel, args } => {
+                for (i, a) in args.iter().enumerate() {
+                    let looked_up = match a {
+                        PatArg::Wild => false,
+                        PatArg::Var(s) => *s >= 64 || outside & (1u64 << s) != 0,
+                        PatArg::Expr(_) => true,
+                    };
+                    if looked_up && !probed[*rel as usize].contains(&(i as u16)) {
+                        probed[*rel as usize].push(i as u16);
+                    }
+                }
+            }
+            Cond::Not { body } | Cond::Aggregate { body, .. } => collect_probes(body, outside, probed),
+            _ => {}
+        }
+    }
+}
+
+/// `init` with the slots of every entry of `uses` but the `k`th.
+fn all_but(uses: &[u64], k: usize, init: u64) -> u64 {
+    uses.iter()
+        .enumerate()
+        .filter(|&(j, _)| j != k)
+        .fold(init, |m, (_, u)| m | u)
+}
+
 fn bit(s: Slot) -> u64 {
     1u64.checked_shl(s as u32).unwrap_or(0)
 }
@@ -510,5 +580,35 @@ mod tests {
         session.set_input_text("b", "3").unwrap();
         session.run().unwrap();
         assert_eq!(session.facts_of("d"), [vec![crate::engine::value::Value::Int(10)]]);
+    }
+
+    /// A position is indexed only where a join can look it up: a constant, or a variable that
+    /// another condition may bind first; a variable only its own pattern mentions (an aggregate's
+    /// or a `not`'s own) is always bound there, and indexing it would cost every insert.
+    #[test]
+    fn only_positions_a_join_can_look_up_are_indexed() {
+        let program = load_text(
+            "t",
+            r#"ruleset t "t"
+            input a: int
+            output total, lonely, d
+            rule Make "makes the facts" when a(?x) then
+                assert term("x", ?x) assert mark(?x, 1, 2) assert pair(?x, ?x) assert d(?x, 3, 7)
+            end
+            rule Sum "sums terms" when a(?x) ?v = sum ?t { term(_, ?t) } then assert total(?v) end
+            rule Lonely "nothing names ?x" when a(?x) not mark(?x, _, ?z) then assert lonely(?x) end
+            rule Pair "joins two patterns" when pair(?p, ?q) d(?q, ?w, 7) then assert d(?p, ?w, 1) end"#,
+        )
+        .unwrap();
+        let probed = &program.probed;
+        let at = |rel: &str| {
+            let mut p = probed[program.relation(rel).unwrap() as usize].clone();
+            p.sort();
+            p
+        };
+        assert_eq!(at("term"), Vec::<u16>::new(), "`?t` is the aggregate's own");
+        assert_eq!(at("mark"), [0], "`?x` is bound outside the `not`, `?z` only there");
+        assert_eq!(at("pair"), [1], "`?q` is shared with `d`, `?p` is not");
+        assert_eq!(at("d"), [0, 2], "`?q` shared, `7` a constant, `?w` its own");
     }
 }

@@ -44,8 +44,15 @@ enum Lookup {
     New(Option<u64>),
 }
 
-/// Relations smaller than this are scanned; larger ones get hash indexes.
+/// Relations smaller than this are scanned for joins on a bound argument; from this size on,
+/// the argument positions joins probe get hash indexes (a scan compares values).
 const INDEX_FROM: usize = 16;
+/// Relations smaller than this are scanned for duplicates; from this size on, a map by hash
+/// finds them. Later than the join indexes: the scan compares one stored hash per fact (a few
+/// instructions each), while building the map hashes every fact into a table, which a relation
+/// that stays small never pays back (a durak hand of ten cards or more has 16–20 terms: the map
+/// built at 16 was 3% of every hand value).
+const DEDUPE_FROM: usize = 48;
 
 /// The facts of one session.
 #[derive(Debug, Default)]
@@ -56,10 +63,12 @@ pub struct Memory {
     /// Relations that received a fact since the last reset: only these need emptying, so a reset
     /// costs what the last query touched, not the size of the rule set.
     touched: Vec<RelId>,
-    /// Per relation: whether its hash indexes (`dedupe`, `indexes`) are in use. The maps stay
-    /// allocated across resets (emptied, not dropped), so a relation that grows past
-    /// `INDEX_FROM` in every query does not rebuild its tables from scratch each time.
+    /// Per relation: whether its join indexes (`indexes`) are in use. The maps stay allocated
+    /// across resets (emptied, not dropped), so a relation that grows past `INDEX_FROM` in
+    /// every query does not rebuild its tables from scratch each time.
     indexed: Vec<bool>,
+    /// Per relation: whether its duplicate map (`dedupe`) is in use (from `DEDUPE_FROM` facts).
+    deduped: Vec<bool>,
     dedupe: Vec<FxHashMap<u64, SmallVec<[FactId; 2]>>>,
     /// Per relation: the argument positions patterns may probe, and their index.
     indexes: Vec<Vec<(u16, ValueIndex)>>,
@@ -81,6 +90,7 @@ impl Memory {
         Memory {
             by_rel: vec![Vec::new(); relations],
             indexed: vec![false; relations],
+            deduped: vec![false; relations],
             dedupe: vec![FxHashMap::default(); relations],
             indexes: probed
                 .into_iter()
@@ -98,8 +108,10 @@ impl Memory {
         for r in self.touched.drain(..) {
             let r = r as usize;
             self.by_rel[r].clear();
-            if std::mem::take(&mut self.indexed[r]) {
+            if std::mem::take(&mut self.deduped[r]) {
                 self.dedupe[r].clear();
+            }
+            if std::mem::take(&mut self.indexed[r]) {
                 for (_, ix) in self.indexes[r].iter_mut() {
                     ix.clear();
                 }
@@ -175,37 +187,59 @@ impl Memory {
             }
         }
         self.by_rel[r].push(id);
-        if self.by_rel[r].len() == INDEX_FROM {
-            // The maps were emptied by `reset` (or never used): fill them from the facts so far,
-            // every one of them hashed already.
-            self.indexed[r] = true;
-            let (facts, args_all, by_rel) = (&self.facts, &self.args, &self.by_rel[r]);
-            let map = &mut self.dedupe[r];
-            for &f in by_rel {
-                let fact = &facts[f as usize];
-                if fact.alive {
-                    map.entry(fact.fp).or_default().push(f);
-                }
-            }
-            for (pos, index) in self.indexes[r].iter_mut() {
-                for &f in by_rel {
-                    let fact = &facts[f as usize];
-                    if *pos < fact.args_len {
-                        let v = &args_all[fact.args_start as usize + *pos as usize];
-                        index.entry(hash_value(v)).or_default().push(f);
-                    }
-                }
-            }
-        } else if self.indexed[r] {
+
+        let len = self.by_rel[r].len();
+        if len >= DEDUPE_FROM {
+            self.file_for_dedupe(r, id, fp);
+        }
+        if len >= INDEX_FROM && !self.indexes[r].is_empty() {
+            self.file_for_joins(r, id);
+        }
+        id
+    }
+
+    /// Files a new fact of a relation of `DEDUPE_FROM` facts or more in its duplicate map, which
+    /// the fact that reaches that size first fills from the facts so far (every one of them
+    /// hashed already; `reset` emptied the map, or it was never used). Out of line: most
+    /// relations never get here, and the map code inlined made every insert's prologue longer.
+    #[inline(never)]
+    fn file_for_dedupe(&mut self, r: usize, id: FactId, fp: u64) {
+        if self.deduped[r] {
             self.dedupe[r].entry(fp).or_default().push(id);
-            let args = &self.args[start..];
-            for (pos, index) in self.indexes[r].iter_mut() {
-                if let Some(v) = args.get(*pos as usize) {
-                    index.entry(hash_value(v)).or_default().push(id);
+            return;
+        }
+        self.deduped[r] = true;
+        let (facts, by_rel) = (&self.facts, &self.by_rel[r]);
+        let map = &mut self.dedupe[r];
+        for &f in by_rel {
+            let fact = &facts[f as usize];
+            if fact.alive {
+                map.entry(fact.fp).or_default().push(f);
+            }
+        }
+    }
+
+    /// Files a new fact of a relation of `INDEX_FROM` facts or more in the indexes of the
+    /// positions joins look up, filling them first from the facts so far (as above).
+    #[inline(never)]
+    fn file_for_joins(&mut self, r: usize, id: FactId) {
+        let (facts, args_all) = (&self.facts, &self.args);
+        let filed: &[FactId] = if self.indexed[r] {
+            std::slice::from_ref(&self.by_rel[r][self.by_rel[r].len() - 1])
+        } else {
+            &self.by_rel[r]
+        };
+        debug_assert_eq!(filed.last(), Some(&id));
+        self.indexed[r] = true;
+        for (pos, index) in self.indexes[r].iter_mut() {
+            for &f in filed {
+                let fact = &facts[f as usize];
+                if *pos < fact.args_len {
+                    let v = &args_all[fact.args_start as usize + *pos as usize];
+                    index.entry(hash_value(v)).or_default().push(f);
                 }
             }
         }
-        id
     }
 
     /// The live fact equal to `rel(args)`, if any.
@@ -220,11 +254,11 @@ impl Memory {
     /// when it was computed (so the new fact is hashed once, for the check and the filing).
     fn lookup(&self, rel: RelId, args: &[Value]) -> Lookup {
         let r = rel as usize;
-        let Some(&indexed) = self.indexed.get(r) else {
+        let Some(&deduped) = self.deduped.get(r) else {
             return Lookup::New(None);
         };
         let equal = |f: FactId| self.facts[f as usize].alive && self.args_of(f) == args;
-        if indexed {
+        if deduped {
             let hash = hash_args(args);
             return match self.dedupe[r]
                 .get(&hash)
@@ -271,7 +305,7 @@ impl Memory {
         };
         self.facts[id as usize].alive = false;
         self.retracted = true;
-        if self.indexed.get(rel) == Some(&true) {
+        if self.deduped.get(rel) == Some(&true) {
             if let Some(ids) = self.dedupe[rel].get_mut(&h) {
                 ids.retain(|x| *x != id);
             }
@@ -376,9 +410,10 @@ mod tests {
     proptest! {
         /// The memory is a set per relation, through the small-relation scan and the hash
         /// indexes alike: an insert adds a fact exactly when no equal live one exists, `find`
-        /// finds exactly the live equal fact, and a retracted fact can come back.
+        /// finds exactly the live equal fact, a retracted fact can come back, and the join index
+        /// offers every live fact with the value looked up.
         #[test]
-        fn the_memory_is_a_set_of_facts(ops in proptest::collection::vec((0u8..2, 0u8..12, 0u8..12, any::<bool>()), 0..120)) {
+        fn the_memory_is_a_set_of_facts(ops in proptest::collection::vec((0u8..2, 0u8..12, 0u8..12, any::<bool>()), 0..300)) {
             let mut mem = Memory::new(vec![vec![0], vec![]]);
             let mut model: Vec<(RelId, Vec<Value>, FactId)> = Vec::new();
             for round in 0..2 {
@@ -386,6 +421,16 @@ mod tests {
                     let (rel, args) = (*rel as RelId, vec![value(*a), value(*b)]);
                     let live = model.iter().find(|(r, x, _)| *r == rel && *x == args).map(|(_, _, id)| *id);
                     prop_assert_eq!(mem.find(rel, &args), live, "round {}", round);
+                    // Where relation 0 is indexed by its first argument, the candidates for a
+                    // value include every live fact holding it there.
+                    for k in 0..12 {
+                        let v = value(k);
+                        if let Some(ids) = mem.candidates(0, 0, &v) {
+                            for (_, x, id) in model.iter().filter(|(r, x, _)| *r == 0 && x[0] == v) {
+                                prop_assert!(ids.contains(id), "{:?} missing for {:?}", x, v);
+                            }
+                        }
+                    }
                     match (live, *retract) {
                         (Some(id), true) => {
                             prop_assert!(mem.retract(id));

@@ -380,6 +380,9 @@ pub struct Program {
     pub shared_calls: Vec<Vec<SharedCall>>,
     /// Rules with no positive pattern: matched once at the start of a run.
     pub initial: Vec<u32>,
+    /// For each relation, the argument positions a run may look up by value: the ones working
+    /// memory keeps join indexes for (see `compile::probed_positions`).
+    pub probed: Vec<Vec<u16>>,
     pub sources: SourceMap,
     pub warnings: Vec<Diagnostic>,
 }

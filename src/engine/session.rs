@@ -226,29 +226,10 @@ impl Session {
     /// A session whose `whatif`s find other rule sets in `library`.
     pub fn with_library(program: Arc<Program>, library: Option<Arc<dyn Library>>, depth: usize) -> Session {
         let nvars = program.rules.iter().map(|r| r.var_names.len()).max().unwrap_or(0);
-        // Index only the argument positions a run can look up: patterns a join iterates (every
-        // join pattern of a rule with several, as each seeds the others), patterns checked at
-        // selection, and the bodies of `not` and aggregates. A rule's only pattern is always
-        // matched as the seed, fact by fact, so indexing it would cost every insert for nothing.
-        // (Why-not and explanations scan where there is no index: same answers, rarely run.)
-        let mut probed: Vec<Vec<u16>> = vec![Vec::new(); program.relations.len()];
-        for (r, plan) in program.rules.iter().zip(&program.plans) {
-            let joined = plan.seeds.len() > 1;
-            for (i, c) in r.conds.iter().enumerate() {
-                let iterated = match c.cond {
-                    Cond::Pattern { .. } => joined || plan.select.contains(&(i as u16)),
-                    Cond::Not { .. } | Cond::Aggregate { .. } => true,
-                    _ => false,
-                };
-                if iterated {
-                    collect_probes(std::slice::from_ref(c), &mut probed);
-                }
-            }
-        }
         Session {
             params: program.default_params(),
             inputs: vec![None; program.inputs.len()],
-            mem: Memory::new(probed),
+            mem: Memory::new(program.probed.clone()),
             agenda: Agenda::new(&program.rules.iter().map(|r| r.salience).collect::<Vec<_>>()),
             firings: Vec::new(),
             fired_per_rule: vec![0; program.rules.len()],
@@ -1230,23 +1211,6 @@ fn parse_list(t: &str) -> Option<Value> {
         });
     }
     Some(Value::list(items))
-}
-
-/// Records, per relation, the argument positions any pattern may look up by value.
-fn collect_probes(conds: &[CondAt], probed: &mut [Vec<u16>]) {
-    for c in conds {
-        match &c.cond {
-            Cond::Pattern { rel, args } => {
-                for (i, a) in args.iter().enumerate() {
-                    if !matches!(a, PatArg::Wild) && !probed[*rel as usize].contains(&(i as u16)) {
-                        probed[*rel as usize].push(i as u16);
-                    }
-                }
-            }
-            Cond::Not { body } | Cond::Aggregate { body, .. } => collect_probes(body, probed),
-            _ => {}
-        }
-    }
 }
 
 /// Makes a shared call on the new fact's arguments: true with `out` holding its solutions, false

@@ -282,6 +282,7 @@ impl<'a> Checker<'a> {
             shared_tests: Vec::new(),
             shared_calls: Vec::new(),
             initial: Vec::new(),
+            probed: Vec::new(),
             sources: SourceMap::default(),
             warnings: Vec::new(),
         })
