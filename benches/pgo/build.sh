@@ -79,6 +79,42 @@ train() {
     echo "   kibitzer $*"
     "$k" "$@" >/dev/null
 }
+# Durak positions as `kibitzer batch` reads them (one JSON object of inputs per line), from awk's
+# generator with a seed of its own: 0–12 cards of the 36-card deck (at least one to attack with), a
+# trump, and a stock and hand sizes that fit, as `bench durak` samples them from its own generator.
+durak_queries() {
+    awk -v seed="$1" -v n="$2" -v role="$3" 'BEGIN {
+        srand(seed)
+        split("6 7 8 9 10 J Q K A", r, " ")
+        split("S H D C", s, " ")
+        for (q = 0; q < n; q++) {
+            for (i = 0; i < 36; i++) deck[i] = r[int(i / 4) + 1] s[i % 4 + 1]
+            h = int(rand() * 13)
+            if (role == "attack" && h == 0) h = 1
+            for (i = 0; i < h; i++) {
+                j = i + int(rand() * (36 - i)); t = deck[i]; deck[i] = deck[j]; deck[j] = t
+            }
+            hand = ""
+            for (i = 0; i < h; i++) hand = hand (i ? " " : "") deck[i]
+            cap = 36 - h < 24 ? 36 - h : 24
+            stock = int(rand() * (cap + 1))
+            rest = 36 - h - stock
+            others = int(rand() * ((rest < 18 ? rest : 18) + 1))
+            sizes = h
+            if (others > 0) {
+                a = int(rand() * (others + 1)); sizes = sizes "," a
+                if (others > a) sizes = sizes "," (others - a)
+            }
+            extra = role == "" ? "" : ",\"role\":\"" role "\""
+            printf "{\"hand\":\"%s\",\"trump\":\"%s\",\"stock\":%d,\"hands\":\"%s\"%s}\n", hand, s[int(rand() * 4) + 1], stock, sizes, extra
+        }
+    }'
+}
+train_batch() {
+    echo "   kibitzer batch $1 < $2"
+    "$k" batch "$1" <"$2" >/dev/null
+}
+
 for game in "${games[@]}"; do
     case "$game" in
     durak)
@@ -90,6 +126,11 @@ for game in "${games[@]}"; do
         train ask durak hand="AS 9D 7C 7H KC 6D" trump=D stock=12 hands="6,6,5"
         train ask durak hand="AS 9D 7C 7H KC 6D" trump=D stock=12 hands="6,6,5" role=attack
         train ask durak hand="AS 9D 7C 7H KC 6D" trump=D stock=0 hands="6,6" role=defend table="7S"
+        # Explained answers in bulk (the games' seats keep no firing records): hand values and leads.
+        durak_queries 105 3000 "" >"$data/durak-values.jsonl"
+        durak_queries 106 500 attack >"$data/durak-leads.jsonl"
+        train_batch durak "$data/durak-values.jsonl"
+        train_batch durak "$data/durak-leads.jsonl"
         ;;
     stud)
         train bench classify --quick
