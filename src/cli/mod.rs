@@ -5,6 +5,7 @@ mod ask;
 mod batch;
 pub mod bench;
 mod check;
+mod compile;
 mod play;
 mod rules;
 
@@ -38,6 +39,8 @@ enum Command {
     Batch(batch::BatchArgs),
     /// Run a benchmark; the last line holds the figures as NAME=VALUE.
     Bench(bench::BenchArgs),
+    /// Print a rule set's joins as Rust source (the generated module a game builds in).
+    Compile(compile::CompileArgs),
     /// Self-play arena: seats are rule sets or built-in players; prints rates with 95% intervals.
     Play(play::PlayArgs),
 }
@@ -63,6 +66,7 @@ pub fn main() -> i32 {
         Command::Batch(a) => batch::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Play(a) => play::run(a),
+        Command::Compile(a) => compile::run(a),
     });
     match result {
         Ok(code) => code,

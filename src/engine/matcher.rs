@@ -112,7 +112,7 @@ impl Frame {
     /// match (the same hand seeds every rule in turn): then no copy and no release happen, which
     /// saves two atomic operations per shared value.
     #[inline]
-    fn bind_ref(&mut self, s: Slot, v: &Value) {
+    pub fn bind_ref(&mut self, s: Slot, v: &Value) {
         let slot = &mut self.vars[s as usize];
         match v {
             // An integer is rebuilt from its payload (as `Value::fresh_copy` does): a built-in's
@@ -132,7 +132,7 @@ impl Frame {
     /// of `bind`'s samples when numbers came that way). Measured alone this changed no timing
     /// (the wait moved to the caller), but it is the form that copies nothing.
     #[inline(always)]
-    fn bind_num(&mut self, s: Slot, n: Num) {
+    pub fn bind_num(&mut self, s: Slot, n: Num) {
         let slot = &mut self.vars[s as usize];
         match n {
             Num::Int(i) => *slot = Value::Int(i),
@@ -245,7 +245,7 @@ pub type MatchResult<T> = Result<T, Box<MatchError>>;
 
 /// Called with each complete match. A sink that fails puts its error in the context
 /// (`Ctx::failure`) and says `Failed`.
-type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> Flow + 's;
+pub type Sink<'s> = dyn FnMut(&mut Ctx<'_>, &Frame) -> Flow + 's;
 
 /// Searches `steps[i..]`; calls `sink` with every complete match. `new_fact` is the fact that
 /// started the join (skipped by steps flagged so). Returns `Stop` if the sink stopped the search,
@@ -636,10 +636,8 @@ fn solve_other<S: Steps + ?Sized>(
             }
             // The list is held by one shared handle while its elements are bound one by one: no
             // vector of copies per `in` (the list may live in the frame the loop rebinds).
-            let items = match &*l {
-                Value::List(items) => Items::List(items.clone()),
-                Value::Cards(c) => Items::Cards(c.clone()),
-                _ => return ctx.fail(err(EvalError::Type(format!("`in` needs a list on its right, got {l}")))),
+            let Some(items) = Items::of(&l) else {
+                return ctx.fail(err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))));
             };
             drop(l);
             let saved = frame.mask;
@@ -983,24 +981,38 @@ fn put_arg_slow(argv: &mut Vec<Value>, k: usize, v: &Value) {
 }
 
 /// The elements an unbound `?v in list` iterates over, as `Value::elements` lists them.
-enum Items {
+pub enum Items {
     List(crate::engine::shared::Shared<[Value]>),
     Cards(crate::engine::shared::Shared<crate::cards::Cards>),
 }
 
 impl Items {
-    fn len(&self) -> usize {
+    /// The elements of a list or card group, held by one shared handle (`None` for any other value).
+    #[inline(always)]
+    pub fn of(v: &Value) -> Option<Items> {
+        match v {
+            Value::List(items) => Some(Items::List(items.clone())),
+            Value::Cards(c) => Some(Items::Cards(c.clone())),
+            _ => None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
         match self {
             Items::List(items) => items.len(),
             Items::Cards(c) => c.cards().len(),
         }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Binds slot `s` to element `k` (`k < len()`), written straight into the slot: made aside
     /// and passed to `Frame::bind`, the value was read back as a block moments after it was
     /// written piecewise, a store-forwarding stall that held half of `bind`'s time.
     #[inline(always)]
-    fn bind(&self, frame: &mut Frame, s: Slot, k: usize) {
+    pub fn bind(&self, frame: &mut Frame, s: Slot, k: usize) {
         match self {
             Items::List(items) => frame.bind_ref(s, &items[k]),
             Items::Cards(c) => {

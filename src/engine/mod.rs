@@ -3,7 +3,9 @@
 
 pub mod agenda;
 pub mod args;
+pub mod codegen;
 pub mod compile;
+pub mod compiled;
 pub mod eval;
 pub mod explain;
 pub mod fast;

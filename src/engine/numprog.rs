@@ -99,7 +99,7 @@ enum Op {
 /// at load only when the registry's built-in of the name answers a set of probes alike (an
 /// embedder may have registered another), so a program never answers differently from a call.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Native {
+pub enum Native {
     Abs,
     Trunc,
     Greater,
@@ -182,7 +182,7 @@ impl Native {
     /// store before it (see `NumProg::compute`). Out of line: the program loop stays as it was
     /// for the programs that compute none (the stud rules' ran 2% slower with this inlined).
     #[inline(never)]
-    fn apply(self, x: Num, y: Num) -> Option<Num> {
+    pub fn apply(self, x: Num, y: Num) -> Option<Num> {
         Some(match self {
             Native::Abs => match y {
                 Num::Int(i) => Num::Int(i.checked_abs()?),
@@ -308,6 +308,114 @@ impl NumProg {
             end,
             calls: b.calls,
         })
+    }
+
+    /// The program as Rust source for generated joins (`engine::codegen`): a block computing
+    /// what [`NumProg::run`] computes, op by op, into locals — `Option<Num>` for a binding,
+    /// `Option<bool>` for a test — reading variables from `v` and parameters from `p`. Built-ins
+    /// and constants that are not numbers go into `t` and are read back from `j.fns` and
+    /// `j.consts`. The calls a run counts are [`NumProg::calls`].
+    pub fn emit(&self, t: &mut super::codegen::Tables) -> String {
+        let mut out = String::new();
+        let mut stack: Vec<String> = Vec::new();
+        let mut n = 0usize;
+        let mut fresh = || {
+            n += 1;
+            format!("x{n}")
+        };
+        let read = |src: &Src, t: &mut super::codegen::Tables| -> String {
+            match src {
+                Src::Var(s) => format!("&v[{s}]"),
+                Src::Param(i) => format!("&p[{i}]"),
+                Src::Const(c) => format!("&j.consts[{}]", t.constant(c)),
+            }
+        };
+        // A number read in place, as `Num::of` reads it (constants known now).
+        let number = |src: &Src, t: &mut super::codegen::Tables| -> String {
+            match src {
+                Src::Const(Value::Int(k)) => format!("Num::Int({k}i64)"),
+                Src::Const(Value::Num(x)) => format!("Num::Dec(f64::from_bits({:#x}))", x.to_bits()),
+                other => format!("Num::of({})?", read(other, t)),
+            }
+        };
+        for op in self.ops.iter() {
+            let x = fresh();
+            match op {
+                Op::Push(src) => out.push_str(&format!("let {x} = {};\n", number(src, t))),
+                Op::Arith(op) => {
+                    let b = stack.pop().unwrap_or_default();
+                    let a = stack.pop().unwrap_or_default();
+                    out.push_str(&format!("let {x} = arith(BinaryOp::{op:?}, {a}, {b})?;\n"));
+                }
+                Op::ArithWith(op, src) => {
+                    let a = stack.pop().unwrap_or_default();
+                    out.push_str(&format!(
+                        "let {x} = arith(BinaryOp::{op:?}, {a}, {})?;\n",
+                        number(src, t)
+                    ));
+                }
+                Op::Neg => {
+                    let a = stack.pop().unwrap_or_default();
+                    out.push_str(&format!("let {x} = neg({a})?;\n"));
+                }
+                Op::CallVar { f, slot } => {
+                    let k = t.func(*f);
+                    out.push_str(&format!(
+                        "let {x} = answer(&(j.fns[{k}])(std::slice::from_ref(&v[{slot}])))?;\n"
+                    ));
+                }
+                Op::Call { f, args, computed } => {
+                    let k = t.func(*f);
+                    let mut nums = stack
+                        .split_off(stack.len().saturating_sub(*computed as usize))
+                        .into_iter();
+                    let lent: Vec<String> = args
+                        .iter()
+                        .map(|a| match a {
+                            Arg::Read(src) => format!("Lent::Read({})", read(src, t)),
+                            Arg::Computed => format!("Lent::Num({})", nums.next().unwrap_or_default()),
+                        })
+                        .collect();
+                    out.push_str(&format!("let {x} = call_lent(j.fns[{k}], &[{}])?;\n", lent.join(", ")));
+                }
+                Op::Native(native) => {
+                    let b = stack.pop().unwrap_or_default();
+                    let a = match native.binary() {
+                        true => stack.pop().unwrap_or_default(),
+                        false => "Num::Int(0)".to_string(),
+                    };
+                    out.push_str(&format!("let {x} = Native::{native:?}.apply({a}, {b})?;\n"));
+                }
+                Op::Index(src) => {
+                    let i = stack.pop().unwrap_or_default();
+                    out.push_str(&format!(
+                        "let Value::List(items) = {} else {{ return None; }};\n\
+                         let Num::Int(i) = {i} else {{ return None; }};\n\
+                         let at = if i < 0 {{ (items.len() as i64).checked_add(i)? }} else {{ i }};\n\
+                         let {x} = Num::of(items.get(usize::try_from(at).ok()?)?)?;\n",
+                        read(src, t)
+                    ));
+                }
+            }
+            stack.push(x);
+        }
+        let first = stack.first().cloned().unwrap_or_default();
+        match self.end {
+            End::Bind(_) => format!("{out}Some({first})"),
+            End::Compare(op) => {
+                let second = stack.get(1).cloned().unwrap_or_default();
+                format!(
+                    "{out}match ({first}, {second}) {{\n\
+                     (Num::Int(a), Num::Int(b)) => Some(compare_ints(BinaryOp::{op:?}, a, b)),\n\
+                     _ => None,\n}}"
+                )
+            }
+        }
+    }
+
+    /// The built-ins a complete run calls.
+    pub fn calls(&self) -> u64 {
+        self.calls
     }
 
     /// The slot a binding binds (`None` for a test).
@@ -481,9 +589,43 @@ fn call(f: OneFn, args: &[Arg], computed: &[u64], decimal: u32, vars: &[Value], 
     answer(&f(slice))
 }
 
+/// An argument of a built-in called from generated code (`engine::codegen`): a value read in
+/// place, or a number computed before the call.
+pub enum Lent<'a> {
+    Read(&'a Value),
+    Num(Num),
+}
+
+/// A built-in called from generated code, its arguments passed as [`call`] passes them (bitwise
+/// copies never dropped, numbers made values): the same answer as the program's own call step.
+#[inline(never)]
+pub fn call_lent(f: OneFn, args: &[Lent<'_>]) -> Option<Num> {
+    if args.len() > MAX_ARGS {
+        return None;
+    }
+    let mut argv = [const { MaybeUninit::<Value>::uninit() }; MAX_ARGS];
+    for (slot, a) in argv.iter_mut().zip(args.iter()) {
+        match a {
+            // SAFETY: as in `call`: a bitwise copy that is never dropped, read only through the
+            // shared slice below while the original stays borrowed by `args`.
+            Lent::Read(v) => unsafe {
+                let words = std::ptr::read(*v as *const Value as *const MaybeUninit<[u64; 3]>);
+                std::ptr::write(slot.as_mut_ptr() as *mut MaybeUninit<[u64; 3]>, words);
+            },
+            Lent::Num(n) => {
+                slot.write(n.value());
+            }
+        }
+    }
+    // SAFETY: the first `args.len()` entries were written above (`args.len() <= MAX_ARGS`), and
+    // `MaybeUninit<Value>` has `Value`'s layout.
+    let slice = unsafe { std::slice::from_raw_parts(argv.as_ptr() as *const Value, args.len()) };
+    answer(&f(slice))
+}
+
 /// A built-in's answer as a number, read in place.
 #[inline(always)]
-fn answer(r: &Result<Value, crate::builtins::BuiltinError>) -> Option<Num> {
+pub fn answer(r: &Result<Value, crate::builtins::BuiltinError>) -> Option<Num> {
     match r {
         Ok(v) => Num::of(v),
         Err(_) => None,

@@ -385,6 +385,9 @@ pub struct Program {
     pub probed: Vec<Vec<u16>>,
     pub sources: SourceMap,
     pub warnings: Vec<Diagnostic>,
+    /// Joins generated as Rust for this very program, when the binary has them
+    /// (`engine::compiled`): used in place of the matcher for the seeds they cover.
+    pub compiled: Option<Box<super::compiled::CompiledJoins>>,
 }
 
 // SAFETY: a program is shared by threads (`kibitzer batch`, the shipped library's cache), and

@@ -4,6 +4,7 @@
 //! memory per hand cheap.
 
 use super::agenda::{Activation, Agenda};
+use super::compiled::Join;
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
@@ -920,8 +921,27 @@ impl Session {
                 agenda.push(rule_idx, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
                 Flow::Continue
             };
+            // Generated code for this join, when the binary has it for this program.
+            let compiled = prog
+                .compiled
+                .as_deref()
+                .and_then(|code| code.join(rule_idx, trigger.seed).map(|f| (code, f)));
             let flow = match first_call {
-                None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink),
+                None => match compiled {
+                    Some((code, join)) => join(
+                        &mut Join {
+                            ctx: &mut ctx,
+                            frame,
+                            steps: &steps,
+                            new_fact: fact,
+                            sink: &mut sink,
+                            fns: &code.fns,
+                            consts: &code.consts,
+                        },
+                        start,
+                    ),
+                    None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink),
+                },
                 // The call's solutions, as the join's own call step would go through them.
                 Some(c) => {
                     let at = &rule.conds[seed.rest[start].0 as usize];

@@ -285,6 +285,7 @@ impl<'a> Checker<'a> {
             probed: Vec::new(),
             sources: SourceMap::default(),
             warnings: Vec::new(),
+            compiled: None,
         })
     }
 

@@ -81,7 +81,13 @@ pub fn load(
         registry,
         known_rulesets,
     }) {
-        Ok(program) => Ok(crate::engine::compile::compile(program)),
+        Ok(program) => {
+            let mut program = crate::engine::compile::compile(program);
+            if let Some(code) = registry.compiled_rules(&program.name) {
+                crate::engine::compiled::attach(&mut program, code);
+            }
+            Ok(program)
+        }
         Err((items, sources)) => Err(Diagnostics { items, sources }),
     }
 }
