@@ -7,11 +7,13 @@
 //!   place, as `match_args` does;
 //! - a test or binding with a pre-decoded form (`Fast`), run as that very form;
 //! - an arithmetic test or binding (`NumProg`), its ops as Rust on locals;
-//! - `?x in list` for an unbound `?x` over a variable, parameter or constant: a loop.
+//! - `?x in list` for an unbound `?x` over a variable, parameter or constant: a loop;
+//! - a built-in with outputs: its solutions made as the matcher makes them (or taken from the
+//!   call made ahead of the join, `Join::made`), a loop over them.
 //!
 //! Any other step, and any value a written-out step does not take as it is, hands the search to
-//! the matcher at that step (`interpret`). A seed is written out only when its first step is one
-//! of the above and no built-in is called for it ahead of the join (`Trigger::first_call`).
+//! the matcher at that step (`interpret`). A seed is written out only when a run can start it and
+//! its first step is one of the above.
 
 use super::program::{Cond, Expr, PatArg, Program, Slot};
 use super::value::Value;
@@ -87,10 +89,7 @@ pub fn generate(prog: &Program) -> Generated {
     for (r, rule) in prog.rules.iter().enumerate() {
         let plan = &prog.plans[r];
         for (s, seed) in plan.seeds.iter().enumerate() {
-            let mut starts = used.iter().filter(|t| t.rule as usize == r && t.seed as usize == s);
-            // A seed whose join starts from a built-in called ahead of it goes through the
-            // matcher (`Session::on_new_fact` joins it from the solutions already made).
-            if starts.clone().next().is_none() || starts.any(|t| t.first_call.is_some()) {
+            if !used.iter().any(|t| t.rule as usize == r && t.seed as usize == s) {
                 continue;
             }
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
@@ -282,6 +281,33 @@ impl Seed<'_> {
                 out.push_str(&guard(format!("{{\n{code}}}\n")));
                 self.written += 1;
                 self.steps(k + 1, level, now, leading, out)
+            }
+            Cond::CallOut { outputs, .. } => {
+                let mut now = bound;
+                for a in outputs {
+                    if let PatArg::Var(s) = a {
+                        now |= bit(*s);
+                    }
+                }
+                let inner = level + 1;
+                let _ = write!(
+                    out,
+                    "let made = j.made({c});\nlet mut own = Solutions::new(0);\n\
+                     let sols = match made {{\nSome(sols) => sols,\nNone => {{\n\
+                     if !call(j, {c}, &mut own) {{\n{hand_over};\n}}\n&own\n}}\n}};\n\
+                     let saved = j.frame.mask;\nlet depth = j.frame.facts.len();\nlet mut flow = Flow::Continue;\n\
+                     for row in 0..sols.len() {{\nmatch outputs_match(j, {c}, sols.row(row)) {{\n\
+                     Ok(true) => {{}}\nOk(false) => {{\nj.frame.mask = saved;\ncontinue;\n}}\n\
+                     Err(e) => {{\nflow = fail_at(j, {c}, e);\nbreak;\n}}\n}}\n\
+                     let inner: Flow = 'l{inner}: {{\n"
+                );
+                self.written += 1;
+                self.steps(k + 1, inner, now, 0, out);
+                let _ = write!(
+                    out,
+                    "}};\nj.frame.mask = saved;\nj.frame.facts.truncate(depth);\n\
+                     if inner != Flow::Continue {{\nflow = inner;\nbreak;\n}}\n}}\n{brk} flow;\n"
+                );
             }
             Cond::In { slot, list } if bound & bit(*slot) == 0 => {
                 let list = match list {

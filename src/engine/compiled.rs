@@ -20,11 +20,12 @@
 //! program only when generating code for that program now gives the same text (a digest of it),
 //! so an edited rule file simply runs on the matcher until its code is generated again.
 
-use super::matcher::{self, Ctx, Flow, Frame, PlanSteps, Sink};
+use super::eval::EvalError;
+use super::matcher::{self, Ctx, Flow, Frame, PlanSteps, Sink, Steps};
 use super::memory::FactId;
-use super::program::Program;
+use super::program::{Cond, Program};
 use super::value::Value;
-use crate::builtins::registry::OneFn;
+use crate::builtins::registry::{OneFn, Solutions};
 
 /// What generated code reads: the search's state, the plan it stands for (to hand over to the
 /// matcher), and the built-ins and constants its text refers to by number.
@@ -36,6 +37,24 @@ pub struct Join<'j, 'c> {
     pub sink: &'j mut Sink<'j>,
     pub fns: &'j [OneFn],
     pub consts: &'j [Value],
+    /// The solutions of the seed's first call when it was made ahead of the join, for every
+    /// rule that starts with it (`Trigger::first_call`): the condition and its solutions.
+    pub first: Option<(u16, &'j Solutions)>,
+}
+
+impl<'j> Join<'j, '_> {
+    /// The solutions of condition `c`'s call when they were made before this join (ahead of
+    /// it, or for an earlier step making the very same call).
+    #[inline(always)]
+    pub fn made(&self, c: u16) -> Option<&'j Solutions> {
+        match self.first {
+            Some((first, sols)) if first == c => Some(sols),
+            _ => {
+                let steps: &'j PlanSteps<'j> = self.steps;
+                steps.made_call(c)
+            }
+        }
+    }
 }
 
 /// A generated join: the seed's steps from `start` (the matcher's `solve` from that step).
@@ -97,6 +116,55 @@ pub fn interpret(j: &mut Join<'_, '_>, k: usize) -> Flow {
     matcher::solve(j.ctx, j.steps, k, j.new_fact, j.frame, j.sink)
 }
 
+/// Makes the call of condition `c` (a built-in with outputs) as the matcher's step makes it, its
+/// solutions into `sols`. False when it fails: the calls it counted are taken back, and the
+/// caller hands the step to the matcher, which makes the call again and raises the error.
+#[inline(never)]
+pub fn call(j: &mut Join<'_, '_>, c: u16, sols: &mut Solutions) -> bool {
+    let conds = j.steps.conds;
+    let Some(at) = conds.get(c as usize) else {
+        return false;
+    };
+    let Cond::CallOut {
+        builtin,
+        inputs,
+        outputs,
+    } = &at.cond
+    else {
+        return false;
+    };
+    sols.reset(outputs.len());
+    let before = j.ctx.calls;
+    match matcher::make_call(j.ctx, j.frame, at, builtin.as_ref(), inputs, sols) {
+        Ok(()) => true,
+        Err(_) => {
+            j.ctx.calls = before;
+            false
+        }
+    }
+}
+
+/// Matches solution `row` of condition `c`'s call against its outputs, as the matcher does.
+#[inline(never)]
+pub fn outputs_match(j: &mut Join<'_, '_>, c: u16, row: &[Value]) -> Result<bool, EvalError> {
+    let conds = j.steps.conds;
+    match conds.get(c as usize).map(|at| &at.cond) {
+        Some(Cond::CallOut { outputs, .. }) => matcher::match_args(j.ctx, outputs, row, j.frame),
+        _ => Ok(false),
+    }
+}
+
+/// The search fails with `e` at condition `c`, as the matcher's step fails.
+#[cold]
+#[inline(never)]
+pub fn fail_at(j: &mut Join<'_, '_>, c: u16, e: EvalError) -> Flow {
+    let conds = j.steps.conds;
+    match conds.get(c as usize) {
+        Some(at) => j.ctx.fail(matcher::eval_error(at, e)),
+        None => Flow::Failed,
+    }
+}
+
 /// What generated code names.
 pub mod prelude {
     pub use super::super::eval::{arith, compare_ints, neg, Num};
@@ -104,6 +172,7 @@ pub mod prelude {
     pub use super::super::matcher::{Flow, Items};
     pub use super::super::numprog::{answer, call_lent, Lent, Native};
     pub use super::super::value::Value;
-    pub use super::{interpret, Join, JoinFn};
+    pub use super::{call, fail_at, interpret, outputs_match, Join, JoinFn};
+    pub use crate::builtins::registry::Solutions;
     pub use crate::lang::ast::BinaryOp;
 }

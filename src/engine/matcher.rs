@@ -60,7 +60,7 @@ impl Ctx<'_> {
     /// Keeps the error for the search's caller and says `Failed`.
     #[cold]
     #[inline(never)]
-    fn fail(&mut self, e: Box<MatchError>) -> Flow {
+    pub fn fail(&mut self, e: Box<MatchError>) -> Flow {
         self.failure = Some(e);
         Flow::Failed
     }
@@ -430,7 +430,7 @@ fn track_depth(ctx: &mut Ctx<'_>, i: usize, frame: &Frame) {
 /// An evaluation failure at a condition (out of line: errors are rare).
 #[cold]
 #[inline(never)]
-fn eval_error(at: &CondAt, e: EvalError) -> Box<MatchError> {
+pub fn eval_error(at: &CondAt, e: EvalError) -> Box<MatchError> {
     Box::new(MatchError {
         span: at.span,
         error: MatchErrorKind::Eval(e),
@@ -678,20 +678,8 @@ fn solve_other<S: Steps + ?Sized>(
             if let Some(made) = steps.made_call(idx) {
                 return solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, made);
             }
-            // A plain loop: collecting through `Result` adapters costs more than the call itself.
-            let mut argv = std::mem::take(&mut frame.argv);
-            for (k, a) in inputs.iter().enumerate() {
-                let set = set_arg(&mut argv, k, a, &frame.vars, ctx.params, &mut ctx.calls);
-                if let Err(e) = set {
-                    frame.argv = argv;
-                    return ctx.fail(err(e));
-                }
-            }
-            ctx.calls += 1;
             let mut sols = Solutions::new(outputs.len());
-            let called = builtin.call(&argv[..inputs.len()], &mut sols);
-            frame.argv = argv;
-            or_fail!(ctx, called.map_err(|e| err(EvalError::from(e))));
+            or_fail!(ctx, make_call(ctx, frame, at, builtin.as_ref(), inputs, &mut sols));
             solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, &sols)
         }
         Cond::Not { body } => {
@@ -922,6 +910,31 @@ pub fn solve_solutions<S: Steps + ?Sized>(
         frame.mask = saved;
     }
     Flow::Continue
+}
+
+/// Calls the built-in of a step with outputs (`at`) on the values of `inputs`, its solutions into
+/// `sols`: the call a join's step makes (generated joins make it through here too).
+pub fn make_call(
+    ctx: &mut Ctx<'_>,
+    frame: &mut Frame,
+    at: &CondAt,
+    builtin: &dyn crate::builtins::Builtin,
+    inputs: &[Expr],
+    sols: &mut Solutions,
+) -> MatchResult<()> {
+    // A plain loop: collecting through `Result` adapters costs more than the call itself.
+    let mut argv = std::mem::take(&mut frame.argv);
+    for (k, a) in inputs.iter().enumerate() {
+        let set = set_arg(&mut argv, k, a, &frame.vars, ctx.params, &mut ctx.calls);
+        if let Err(e) = set {
+            frame.argv = argv;
+            return Err(eval_error(at, e));
+        }
+    }
+    ctx.calls += 1;
+    let called = builtin.call(&argv[..inputs.len()], sols);
+    frame.argv = argv;
+    called.map_err(|e| eval_error(at, EvalError::from(e)))
 }
 
 /// Sets argument `k` of a call to the value of `e`, leaving a shared value in place when the slot

@@ -926,24 +926,24 @@ impl Session {
                 .compiled
                 .as_deref()
                 .and_then(|code| code.join(rule_idx, trigger.seed).map(|f| (code, f)));
-            let flow = match first_call {
-                None => match compiled {
-                    Some((code, join)) => join(
-                        &mut Join {
-                            ctx: &mut ctx,
-                            frame,
-                            steps: &steps,
-                            new_fact: fact,
-                            sink: &mut sink,
-                            fns: &code.fns,
-                            consts: &code.consts,
-                        },
-                        start,
-                    ),
-                    None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink),
-                },
+            let flow = match (compiled, first_call) {
+                // The generated join starts at the call step, with the call's solutions.
+                (Some((code, join)), _) => join(
+                    &mut Join {
+                        ctx: &mut ctx,
+                        frame,
+                        steps: &steps,
+                        new_fact: fact,
+                        sink: &mut sink,
+                        fns: &code.fns,
+                        consts: &code.consts,
+                        first: first_call.map(|c| (seed.rest[start].0, &shared_solutions[c])),
+                    },
+                    start,
+                ),
+                (None, None) => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink),
                 // The call's solutions, as the join's own call step would go through them.
-                Some(c) => {
+                (None, Some(c)) => {
                     let at = &rule.conds[seed.rest[start].0 as usize];
                     let Cond::CallOut { outputs, .. } = &at.cond else {
                         unreachable!("a shared call is planned only for a call step")

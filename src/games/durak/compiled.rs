@@ -4,12 +4,13 @@
 
 use crate::engine::compiled::prelude::*;
 
-pub const DIGEST: u64 = 0xe4b6e8b89ad2c717;
+pub const DIGEST: u64 = 0xa9ee1d4af1d62cbe;
 
 pub static JOINS: &[(u32, u16, JoinFn)] = &[
     (0, 1, j0_1),
     (1, 1, j1_1),
     (2, 1, j2_1),
+    (3, 0, j3_0),
     (4, 1, j4_1),
     (5, 2, j5_2),
     (6, 2, j6_2),
@@ -217,6 +218,126 @@ j.ctx.calls += 0;
 j.frame.bind_num(4, n);
 }
 None => break 'l1 interpret(j, 4),
+}
+}
+break 'l1 (j.sink)(j.ctx, j.frame);
+};
+j.frame.mask = saved;
+j.frame.facts.truncate(depth);
+if inner != Flow::Continue {
+flow = inner;
+break;
+}
+}
+break 'l0 flow;
+};
+j.frame.mask = mask0;
+j.frame.facts.truncate(depth0);
+flow
+}
+
+/// `SameRank`, joined from a new `hand(?h)`.
+fn j3_0(j: &mut Join<'_, '_>, start: usize) -> Flow {
+if start > 0 {
+return interpret(j, start);
+}
+let mask0 = j.frame.mask;
+let depth0 = j.frame.facts.len();
+let flow: Flow = 'l0: {
+// rank_groups(?h, 2, ?r, ?k)
+let made = j.made(1);
+let mut own = Solutions::new(0);
+let sols = match made {
+Some(sols) => sols,
+None => {
+if !call(j, 1, &mut own) {
+break 'l0 interpret(j, 0);
+}
+&own
+}
+};
+let saved = j.frame.mask;
+let depth = j.frame.facts.len();
+let mut flow = Flow::Continue;
+for row in 0..sols.len() {
+match outputs_match(j, 1, sols.row(row)) {
+Ok(true) => {}
+Ok(false) => {
+j.frame.mask = saved;
+continue;
+}
+Err(e) => {
+flow = fail_at(j, 1, e);
+break;
+}
+}
+let inner: Flow = 'l1: {
+// ?rv = rank_values[?r - 2]
+{
+let r = {
+let v = &j.frame.vars[..];
+let p = j.ctx.params;
+(|| -> Option<Num> {
+let x1 = Num::of(&v[1])?;
+let x2 = arith(BinaryOp::Sub, x1, Num::Int(2i64))?;
+let Value::List(items) = &p[0] else { return None; };
+let Num::Int(i) = x2 else { return None; };
+let at = if i < 0 { (items.len() as i64).checked_add(i)? } else { i };
+let x3 = Num::of(items.get(usize::try_from(at).ok()?)?)?;
+Some(x3)
+})()
+};
+match r {
+Some(n) => {
+j.ctx.calls += 0;
+j.frame.bind_num(3, n);
+}
+None => break 'l1 interpret(j, 1),
+}
+}
+// ?f = same_rank_bonus[?k]
+{
+let r = {
+let v = &j.frame.vars[..];
+let p = j.ctx.params;
+(|| -> Option<Num> {
+let x1 = Num::of(&v[2])?;
+let Value::List(items) = &p[4] else { return None; };
+let Num::Int(i) = x1 else { return None; };
+let at = if i < 0 { (items.len() as i64).checked_add(i)? } else { i };
+let x2 = Num::of(items.get(usize::try_from(at).ok()?)?)?;
+Some(x2)
+})()
+};
+match r {
+Some(n) => {
+j.ctx.calls += 0;
+j.frame.bind_num(4, n);
+}
+None => break 'l1 interpret(j, 2),
+}
+}
+// ?v = trunc(greater(?rv, same_rank_min_value) * ?f * same_rank_bonus_scale)
+{
+let r = {
+let v = &j.frame.vars[..];
+let p = j.ctx.params;
+(|| -> Option<Num> {
+let x1 = Num::of(&v[3])?;
+let x2 = Num::of(&p[6])?;
+let x3 = Native::Greater.apply(x1, x2)?;
+let x4 = arith(BinaryOp::Mul, x3, Num::of(&v[4])?)?;
+let x5 = arith(BinaryOp::Mul, x4, Num::of(&p[5])?)?;
+let x6 = Native::Trunc.apply(Num::Int(0), x5)?;
+Some(x6)
+})()
+};
+match r {
+Some(n) => {
+j.ctx.calls += 2;
+j.frame.bind_num(5, n);
+}
+None => break 'l1 interpret(j, 3),
 }
 }
 break 'l1 (j.sink)(j.ctx, j.frame);
@@ -1327,7 +1448,147 @@ Some(false) => break 'l0 Flow::Continue,
 None => break 'l0 interpret(j, 2),
 }
 // ?a = durak.unbeaten(?tb)
+let made = j.made(4);
+let mut own = Solutions::new(0);
+let sols = match made {
+Some(sols) => sols,
+None => {
+if !call(j, 4, &mut own) {
 break 'l0 interpret(j, 3);
+}
+&own
+}
+};
+let saved = j.frame.mask;
+let depth = j.frame.facts.len();
+let mut flow = Flow::Continue;
+for row in 0..sols.len() {
+match outputs_match(j, 4, sols.row(row)) {
+Ok(true) => {}
+Ok(false) => {
+j.frame.mask = saved;
+continue;
+}
+Err(e) => {
+flow = fail_at(j, 4, e);
+break;
+}
+}
+let inner: Flow = 'l1: {
+// hand(?h)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(0) else {
+break 'l1 interpret(j, 4);
+};
+if !mem.is_alive(f) {
+break 'l1 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l1 interpret(j, 4);
+};
+j.frame.bind_ref(2, a0);
+j.frame.facts.push((5, f));
+}
+// trump(?t)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(1) else {
+break 'l1 interpret(j, 5);
+};
+if !mem.is_alive(f) {
+break 'l1 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l1 interpret(j, 5);
+};
+j.frame.bind_ref(3, a0);
+j.frame.facts.push((6, f));
+}
+// stock(?r)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(2) else {
+break 'l1 interpret(j, 6);
+};
+if !mem.is_alive(f) {
+break 'l1 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l1 interpret(j, 6);
+};
+j.frame.bind_ref(4, a0);
+j.frame.facts.push((7, f));
+}
+// hands(?s)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(3) else {
+break 'l1 interpret(j, 7);
+};
+if !mem.is_alive(f) {
+break 'l1 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l1 interpret(j, 7);
+};
+j.frame.bind_ref(5, a0);
+j.frame.facts.push((8, f));
+}
+// ?c in ?h
+let Some(items) = Items::of(&j.frame.vars[2]) else {
+break 'l1 interpret(j, 8);
+};
+let saved = j.frame.mask;
+let depth = j.frame.facts.len();
+let mut flow = Flow::Continue;
+for i in 0..items.len() {
+items.bind(j.frame, 6, i);
+let inner: Flow = 'l2: {
+// rank(?c) == rank(?a)
+{
+let r = {
+let v = &j.frame.vars[..];
+let p = j.ctx.params;
+(|| -> Option<bool> {
+let x1 = answer(&(j.fns[25])(std::slice::from_ref(&v[6])))?;
+let x2 = answer(&(j.fns[26])(std::slice::from_ref(&v[1])))?;
+match (x1, x2) {
+(Num::Int(a), Num::Int(b)) => Some(compare_ints(BinaryOp::Eq, a, b)),
+_ => None,
+}
+})()
+};
+match r {
+Some(pass) => {
+j.ctx.calls += 2;
+if !pass {
+break 'l2 Flow::Continue;
+}
+}
+None => break 'l2 interpret(j, 9),
+}
+}
+// whatif self(hand: durak.without(?h, ?c), trump: ?t, stock: ?r, hands: ?s) yields hand_value(?after)
+break 'l2 interpret(j, 10);
+};
+j.frame.mask = saved;
+j.frame.facts.truncate(depth);
+if inner != Flow::Continue {
+flow = inner;
+break;
+}
+}
+break 'l1 flow;
+};
+j.frame.mask = saved;
+j.frame.facts.truncate(depth);
+if inner != Flow::Continue {
+flow = inner;
+break;
+}
+}
+break 'l0 flow;
 };
 j.frame.mask = mask0;
 j.frame.facts.truncate(depth0);
@@ -1360,7 +1621,123 @@ break 'l0 Flow::Continue;
 j.frame.facts.push((0, f));
 }
 // ?a = durak.unbeaten(?tb)
+let made = j.made(2);
+let mut own = Solutions::new(0);
+let sols = match made {
+Some(sols) => sols,
+None => {
+if !call(j, 2, &mut own) {
 break 'l0 interpret(j, 1);
+}
+&own
+}
+};
+let saved = j.frame.mask;
+let depth = j.frame.facts.len();
+let mut flow = Flow::Continue;
+for row in 0..sols.len() {
+match outputs_match(j, 2, sols.row(row)) {
+Ok(true) => {}
+Ok(false) => {
+j.frame.mask = saved;
+continue;
+}
+Err(e) => {
+flow = fail_at(j, 2, e);
+break;
+}
+}
+let inner: Flow = 'l1: {
+// hand(?h)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(0) else {
+break 'l1 interpret(j, 2);
+};
+if !mem.is_alive(f) {
+break 'l1 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l1 interpret(j, 2);
+};
+j.frame.bind_ref(2, a0);
+j.frame.facts.push((3, f));
+}
+// trump(?t)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(1) else {
+break 'l1 interpret(j, 3);
+};
+if !mem.is_alive(f) {
+break 'l1 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l1 interpret(j, 3);
+};
+j.frame.bind_ref(3, a0);
+j.frame.facts.push((4, f));
+}
+// stock(?r)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(2) else {
+break 'l1 interpret(j, 4);
+};
+if !mem.is_alive(f) {
+break 'l1 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l1 interpret(j, 4);
+};
+j.frame.bind_ref(4, a0);
+j.frame.facts.push((5, f));
+}
+// hands(?s)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(3) else {
+break 'l1 interpret(j, 5);
+};
+if !mem.is_alive(f) {
+break 'l1 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l1 interpret(j, 5);
+};
+j.frame.bind_ref(5, a0);
+j.frame.facts.push((6, f));
+}
+// ?c in ?h
+let Some(items) = Items::of(&j.frame.vars[2]) else {
+break 'l1 interpret(j, 6);
+};
+let saved = j.frame.mask;
+let depth = j.frame.facts.len();
+let mut flow = Flow::Continue;
+for i in 0..items.len() {
+items.bind(j.frame, 6, i);
+let inner: Flow = 'l2: {
+// durak.beats(?c, ?a, ?t)
+break 'l2 interpret(j, 7);
+};
+j.frame.mask = saved;
+j.frame.facts.truncate(depth);
+if inner != Flow::Continue {
+flow = inner;
+break;
+}
+}
+break 'l1 flow;
+};
+j.frame.mask = saved;
+j.frame.facts.truncate(depth);
+if inner != Flow::Continue {
+flow = inner;
+break;
+}
+}
+break 'l0 flow;
 };
 j.frame.mask = mask0;
 j.frame.facts.truncate(depth0);
@@ -1681,7 +2058,7 @@ j.frame.bind_ref(2, a0);
 j.frame.facts.push((4, f));
 }
 // ?all = durak.table_cards(?tb)
-match (Fast::BindCall { slot: 7, f: j.fns[25], arg: 0 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
+match (Fast::BindCall { slot: 7, f: j.fns[27], arg: 0 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
 None => break 'l0 interpret(j, 3),
@@ -1749,7 +2126,7 @@ j.frame.bind_ref(1, a0);
 j.frame.facts.push((3, f));
 }
 // ?all = durak.table_cards(?tb)
-match (Fast::BindCall { slot: 7, f: j.fns[26], arg: 0 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
+match (Fast::BindCall { slot: 7, f: j.fns[28], arg: 0 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
 None => break 'l0 interpret(j, 3),
@@ -1787,13 +2164,49 @@ break 'l0 Flow::Continue;
 j.frame.facts.push((0, f));
 }
 // ?all = durak.table_cards(?tb)
-match (Fast::BindCall { slot: 2, f: j.fns[27], arg: 0 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
+match (Fast::BindCall { slot: 2, f: j.fns[29], arg: 0 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
 None => break 'l0 interpret(j, 1),
 }
 // ?a = durak.unbeaten(?tb)
+let made = j.made(3);
+let mut own = Solutions::new(0);
+let sols = match made {
+Some(sols) => sols,
+None => {
+if !call(j, 3, &mut own) {
 break 'l0 interpret(j, 2);
+}
+&own
+}
+};
+let saved = j.frame.mask;
+let depth = j.frame.facts.len();
+let mut flow = Flow::Continue;
+for row in 0..sols.len() {
+match outputs_match(j, 3, sols.row(row)) {
+Ok(true) => {}
+Ok(false) => {
+j.frame.mask = saved;
+continue;
+}
+Err(e) => {
+flow = fail_at(j, 3, e);
+break;
+}
+}
+let inner: Flow = 'l1: {
+break 'l1 (j.sink)(j.ctx, j.frame);
+};
+j.frame.mask = saved;
+j.frame.facts.truncate(depth);
+if inner != Flow::Continue {
+flow = inner;
+break;
+}
+}
+break 'l0 flow;
 };
 j.frame.mask = mask0;
 j.frame.facts.truncate(depth0);
