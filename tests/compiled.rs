@@ -1,6 +1,6 @@
-//! Generated joins (`engine::compiled`, `engine::codegen`): the shipped durak module is the code
-//! its rules generate now, it is in use, and every query runs with it exactly as on the matcher
-//! alone — the same facts, the same firings with the same bindings and matched facts, the same
+//! Generated joins (`engine::compiled`, `engine::codegen`): the shipped durak and stud modules
+//! are the code their rules generate now, durak's is in use, and every query runs with it exactly
+//! as on the matcher alone — the same facts, the same firings with the same bindings and matched facts, the same
 //! statistics (activations, dropped ones, built-in calls, what-ifs), the same explanations and
 //! the same errors — on random hands, positions and parameters, including parameters that make
 //! the generated arithmetic hand its step back to the matcher (decimals, overflows, a failing
@@ -9,33 +9,45 @@
 use expect_test::expect_file;
 use kibitzer::games::durak::{sample_hands, sample_positions, GameOptions, RulePlayer, Suit};
 use kibitzer::library::{registry, shipped_names};
-use kibitzer::{load_shipped, render_tree, ExplainLimits, Program, RunOptions, Session};
+use kibitzer::{load_shipped, Program, RunOptions, Session};
 use proptest::prelude::*;
 use std::fmt::Write;
 use std::sync::Arc;
 
 const DURAK: &str = include_str!("../rules/durak.rules");
+const STUD: &str = include_str!("../rules/stud.rules");
 
-/// `text` loaded as a rule file with or without the binary's generated joins.
+/// Durak's rule text loaded with or without the binary's generated joins.
 fn load(text: &str, compiled: bool) -> Arc<Program> {
+    load_as("durak", text, compiled)
+}
+
+/// `text` loaded as the shipped rule file `name` with or without the binary's generated joins.
+fn load_as(name: &str, text: &str, compiled: bool) -> Arc<Program> {
     let reg = match compiled {
         true => registry().clone(),
         false => registry().clone().without_compiled(),
     };
     let no_includes = |_: &str, p: &str| -> Result<(String, String), String> { Err(format!("no include {p}")) };
-    let program = kibitzer::lang::load("<shipped>/durak.rules", text, &no_includes, &reg, &shipped_names())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let file = format!("<shipped>/{name}.rules");
+    let program =
+        kibitzer::lang::load(&file, text, &no_includes, &reg, &shipped_names()).unwrap_or_else(|e| panic!("{e}"));
     Arc::new(program)
 }
 
 /// The shipped durak rules with generated joins, and on the matcher alone.
 fn both() -> (Arc<Program>, Arc<Program>) {
-    let compiled = load_shipped("durak").expect("the shipped durak rules load");
+    both_of("durak", DURAK)
+}
+
+/// A shipped rule set with its generated joins, and on the matcher alone.
+fn both_of(name: &str, text: &str) -> (Arc<Program>, Arc<Program>) {
+    let compiled = load_shipped(name).expect("the shipped rules load");
     assert!(
         compiled.compiled.is_some(),
-        "the shipped durak rules run their generated joins"
+        "the shipped {name} rules run their generated joins"
     );
-    let plain = load(DURAK, false);
+    let plain = load_as(name, text, false);
     assert!(plain.compiled.is_none());
     (compiled, plain)
 }
@@ -53,32 +65,7 @@ fn snapshot(s: &mut Session, result: Option<Result<kibitzer::RunResult, kibitzer
         None => "(run by a player)".to_string(),
     };
     let _ = writeln!(out, "{result}");
-    let _ = writeln!(out, "trace: {:?}", s.trace());
-    for i in 0.. {
-        let Some(f) = s.firing(i).cloned() else { break };
-        let (vars, mask) = s.firing_bindings(&f);
-        let vars: Vec<String> = vars.iter().map(|v| v.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "firing {i}: rule {} mask {mask:#x} vars {vars:?} facts {:?}",
-            f.rule,
-            s.firing_facts(&f)
-        );
-    }
-    let program = s.program().clone();
-    for rel in &program.relations {
-        for args in s.facts_of(&rel.name) {
-            let args: Vec<String> = args.iter().map(|v| v.to_string()).collect();
-            let _ = writeln!(out, "{}({})", rel.name, args.join(", "));
-        }
-    }
-    let limits = ExplainLimits {
-        whatif_depth: 1,
-        ..ExplainLimits::default()
-    };
-    for c in s.conclusions() {
-        out.push_str(&render_tree(&s.explain(c.fact, limits)));
-    }
+    out.push_str(&s.transcript());
     out
 }
 
@@ -144,11 +131,15 @@ fn hand_inputs(hand: &str, trump: Suit, stock: usize, sizes: &[usize]) -> Vec<(&
 /// shows the new code as a diff (`UPDATE_EXPECT=1 cargo test` writes it), and until then the
 /// rules run on the matcher alone (the digest no longer matches).
 #[test]
-fn the_durak_module_is_generated_from_the_shipped_rules() {
-    let program = load(DURAK, false);
-    let generated = kibitzer::engine::codegen::generate(&program);
+fn the_modules_are_generated_from_the_shipped_rules() {
+    let generated = kibitzer::engine::codegen::generate(&load(DURAK, false));
     expect_file!["../src/games/durak/compiled.rs"].assert_eq(&generated.text);
     assert!(generated.joins >= 10, "{} joins", generated.joins);
+    let generated = kibitzer::engine::codegen::generate(&load_as("stud", STUD, false));
+    expect_file!["../src/games/stud/compiled.rs"].assert_eq(&generated.text);
+    assert!(generated.joins >= 10, "{} joins", generated.joins);
+    // Stud's module is built into the library's own tests only (`games::stud`): there it is
+    // checked against the matcher.
     assert!(load_shipped("durak").unwrap().compiled.is_some());
 }
 

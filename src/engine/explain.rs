@@ -78,6 +78,42 @@ impl Session {
         self.explain_inner(fact, limits, &mut seen)
     }
 
+    /// Everything the last run left to be seen, as text: its trace (when kept), every firing's
+    /// rule, bindings and matched facts, every live fact, and each conclusion explained (what-ifs
+    /// one level deep). Two runs that leave the same transcript decided alike in every respect a
+    /// user can see: what generated joins are checked against the matcher with.
+    pub fn transcript(&mut self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "trace: {:?}", self.trace());
+        for i in 0.. {
+            let Some(f) = self.firing(i).cloned() else { break };
+            let (vars, mask) = self.firing_bindings(&f);
+            let vars: Vec<String> = vars.iter().map(|v| v.to_string()).collect();
+            let _ = writeln!(
+                out,
+                "firing {i}: rule {} mask {mask:#x} vars {vars:?} facts {:?}",
+                f.rule,
+                self.firing_facts(&f)
+            );
+        }
+        let program = self.program().clone();
+        for rel in &program.relations {
+            for args in self.facts_of(&rel.name) {
+                let args: Vec<String> = args.iter().map(|v| v.to_string()).collect();
+                let _ = writeln!(out, "{}({})", rel.name, args.join(", "));
+            }
+        }
+        let limits = ExplainLimits {
+            whatif_depth: 1,
+            ..ExplainLimits::default()
+        };
+        for c in self.conclusions() {
+            let e = self.explain(c.fact, limits);
+            out.push_str(&render_tree(&e));
+        }
+        out
+    }
+
     fn fact_text(&self, fact: FactId, limits: ExplainLimits) -> String {
         let f = self.mem.fact(fact);
         let name = &self.program().relations[f.rel as usize].name;

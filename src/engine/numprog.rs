@@ -598,7 +598,7 @@ pub enum Lent<'a> {
 
 /// A built-in called from generated code, its arguments passed as [`call`] passes them (bitwise
 /// copies never dropped, numbers made values): the same answer as the program's own call step.
-#[inline(never)]
+#[inline(always)]
 pub fn call_lent(f: OneFn, args: &[Lent<'_>]) -> Option<Num> {
     if args.len() > MAX_ARGS {
         return None;
