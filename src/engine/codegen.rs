@@ -191,7 +191,12 @@ impl Seed<'_> {
             return;
         };
         let at = &self.conds[c as usize];
-        let hand_over = format!("{brk} interpret(j, {k})");
+        // Among the leading tests the matcher resumes where the join started, if that is later: the
+        // tests between were checked ahead of the join (a test of another kind is not skipped).
+        let hand_over = match k < leading && level == 0 {
+            true => format!("{brk} interpret(j, start.max({k}))"),
+            false => format!("{brk} interpret(j, {k})"),
+        };
         let guard = |code: String| match k < leading && level == 0 {
             true => format!("if start <= {k} {{\n{code}}}\n"),
             false => code,

@@ -4,7 +4,7 @@
 
 use crate::engine::compiled::prelude::*;
 
-pub const DIGEST: u64 = 0x7450f911f24c90b4;
+pub const DIGEST: u64 = 0x0f420b1f6ea9cdf2;
 
 pub static JOINS: &[(u32, u16, JoinFn)] = &[
     (0, 0, j0_0),
@@ -37,7 +37,7 @@ if start <= 0 {
 match (Fast::CallCmpInt { f: j.fns[0], arg: 0, cmp: BinaryOp::Eq, k: 5i64 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 0),
+None => break 'l0 interpret(j, start.max(0)),
 }
 }
 // same_suit(?h)
@@ -45,7 +45,7 @@ if start <= 1 {
 match (Fast::CallTruth { f: j.fns[1], arg: 0, negate: false }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 1),
+None => break 'l0 interpret(j, start.max(1)),
 }
 }
 // consecutive(?h)
@@ -53,7 +53,7 @@ if start <= 2 {
 match (Fast::CallTruth { f: j.fns[2], arg: 0, negate: false }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 2),
+None => break 'l0 interpret(j, start.max(2)),
 }
 }
 break 'l0 (j.sink)(j.ctx, j.frame);
@@ -76,7 +76,7 @@ if start <= 0 {
 match (Fast::CallCmpInt { f: j.fns[3], arg: 0, cmp: BinaryOp::Eq, k: 5i64 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 0),
+None => break 'l0 interpret(j, start.max(0)),
 }
 }
 // ?quad = rank_held(?h, 4)
@@ -225,7 +225,7 @@ if start <= 0 {
 match (Fast::CallCmpInt { f: j.fns[4], arg: 0, cmp: BinaryOp::Eq, k: 5i64 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 0),
+None => break 'l0 interpret(j, start.max(0)),
 }
 }
 // same_suit(?h)
@@ -233,7 +233,7 @@ if start <= 1 {
 match (Fast::CallTruth { f: j.fns[5], arg: 0, negate: false }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 1),
+None => break 'l0 interpret(j, start.max(1)),
 }
 }
 // !consecutive(?h)
@@ -241,7 +241,7 @@ if start <= 2 {
 match (Fast::CallTruth { f: j.fns[6], arg: 0, negate: true }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 2),
+None => break 'l0 interpret(j, start.max(2)),
 }
 }
 break 'l0 (j.sink)(j.ctx, j.frame);
@@ -264,7 +264,7 @@ if start <= 0 {
 match (Fast::CallCmpInt { f: j.fns[7], arg: 0, cmp: BinaryOp::Eq, k: 5i64 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 0),
+None => break 'l0 interpret(j, start.max(0)),
 }
 }
 // consecutive(?h)
@@ -272,7 +272,7 @@ if start <= 1 {
 match (Fast::CallTruth { f: j.fns[8], arg: 0, negate: false }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 1),
+None => break 'l0 interpret(j, start.max(1)),
 }
 }
 // distinct_suits(?h) > 1
@@ -280,7 +280,7 @@ if start <= 2 {
 match (Fast::CallCmpInt { f: j.fns[9], arg: 0, cmp: BinaryOp::Gt, k: 1i64 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 2),
+None => break 'l0 interpret(j, start.max(2)),
 }
 }
 break 'l0 (j.sink)(j.ctx, j.frame);
@@ -303,7 +303,7 @@ if start <= 0 {
 match (Fast::CallCmpInt { f: j.fns[10], arg: 0, cmp: BinaryOp::Eq, k: 3i64 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 0),
+None => break 'l0 interpret(j, start.max(0)),
 }
 }
 // ?trips = rank_held(?h, 3)
@@ -495,7 +495,7 @@ if start <= 0 {
 match (Fast::CallCmpInt { f: j.fns[11], arg: 0, cmp: BinaryOp::Eq, k: 4i64 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 0),
+None => break 'l0 interpret(j, start.max(0)),
 }
 }
 // ?pair = rank_held(?h, 2)
@@ -555,7 +555,7 @@ if start <= 0 {
 match (Fast::CallCmpInt { f: j.fns[12], arg: 0, cmp: BinaryOp::Eq, k: 5i64 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 0),
+None => break 'l0 interpret(j, start.max(0)),
 }
 }
 break 'l0 (j.sink)(j.ctx, j.frame);
@@ -789,7 +789,7 @@ if start <= 0 {
 match (Fast::VarCmpVar { a: 1, b: 4, cmp: BinaryOp::Ne }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
-None => break 'l0 interpret(j, 0),
+None => break 'l0 interpret(j, start.max(0)),
 }
 }
 // ?r = lex_compare([?b], [?a])
