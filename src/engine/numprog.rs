@@ -567,15 +567,7 @@ fn call(f: OneFn, args: &[Arg], computed: &[u64], decimal: u32, vars: &[Value], 
     let mut next = 0..computed.len();
     for (slot, a) in argv.iter_mut().zip(args.iter()) {
         match a {
-            // SAFETY: a bitwise copy (three words, padding carried as possibly uninitialised
-            // bytes, as `Value::clone` copies) that is never dropped (`MaybeUninit`) and only
-            // read through the shared slice below, while `vars`, `params` and the program's
-            // constants stay borrowed: it is as good as a `&Value` to the original (see
-            // `args::Args::lend`).
-            Arg::Read(src) => unsafe {
-                let words = std::ptr::read(src.read(vars, params) as *const Value as *const MaybeUninit<[u64; 3]>);
-                std::ptr::write(slot.as_mut_ptr() as *mut MaybeUninit<[u64; 3]>, words);
-            },
+            Arg::Read(src) => lend(slot, src.read(vars, params)),
             // A number holds nothing shared: its value needs no drop.
             Arg::Computed => {
                 let k = next.next()?;
@@ -583,9 +575,30 @@ fn call(f: OneFn, args: &[Arg], computed: &[u64], decimal: u32, vars: &[Value], 
             }
         }
     }
-    // SAFETY: the first `args.len()` entries were written above (`args.len() <= MAX_ARGS`, as
-    // the builder checks), and `MaybeUninit<Value>` has `Value`'s layout.
-    let slice = unsafe { std::slice::from_raw_parts(argv.as_ptr() as *const Value, args.len()) };
+    call_lent_argv(f, &argv[..args.len().min(MAX_ARGS)])
+}
+
+/// Writes a bitwise copy of `v` into `slot`: three words, padding carried as possibly
+/// uninitialised bytes, as `Value::clone` copies. The copy is never dropped (`MaybeUninit`) and
+/// is only read through [`call_lent_argv`] while `v` stays borrowed by the caller: it is as good
+/// as a `&Value` to the original (see `args::Args::lend`).
+#[inline(always)]
+fn lend(slot: &mut MaybeUninit<Value>, v: &Value) {
+    // SAFETY: reading a `Value`'s three words as plain (possibly uninitialised) words, and
+    // writing them into memory of the same layout that nothing drops.
+    unsafe {
+        let words = std::ptr::read(v as *const Value as *const MaybeUninit<[u64; 3]>);
+        std::ptr::write(slot.as_mut_ptr() as *mut MaybeUninit<[u64; 3]>, words);
+    }
+}
+
+/// Calls `f` on arguments written by [`lend`] or `MaybeUninit::write`, its answer read in place.
+/// Every entry of `argv` must have been written, and the values lent must outlive the call.
+#[inline(always)]
+fn call_lent_argv(f: OneFn, argv: &[MaybeUninit<Value>]) -> Option<Num> {
+    // SAFETY: every entry is initialised (the callers write each one they pass), and
+    // `MaybeUninit<Value>` has `Value`'s layout.
+    let slice = unsafe { std::slice::from_raw_parts(argv.as_ptr() as *const Value, argv.len()) };
     answer(&f(slice))
 }
 
@@ -606,21 +619,13 @@ pub fn call_lent(f: OneFn, args: &[Lent<'_>]) -> Option<Num> {
     let mut argv = [const { MaybeUninit::<Value>::uninit() }; MAX_ARGS];
     for (slot, a) in argv.iter_mut().zip(args.iter()) {
         match a {
-            // SAFETY: as in `call`: a bitwise copy that is never dropped, read only through the
-            // shared slice below while the original stays borrowed by `args`.
-            Lent::Read(v) => unsafe {
-                let words = std::ptr::read(*v as *const Value as *const MaybeUninit<[u64; 3]>);
-                std::ptr::write(slot.as_mut_ptr() as *mut MaybeUninit<[u64; 3]>, words);
-            },
+            Lent::Read(v) => lend(slot, v),
             Lent::Num(n) => {
                 slot.write(n.value());
             }
         }
     }
-    // SAFETY: the first `args.len()` entries were written above (`args.len() <= MAX_ARGS`), and
-    // `MaybeUninit<Value>` has `Value`'s layout.
-    let slice = unsafe { std::slice::from_raw_parts(argv.as_ptr() as *const Value, args.len()) };
-    answer(&f(slice))
+    call_lent_argv(f, &argv[..args.len()])
 }
 
 /// A built-in's answer as a number, read in place.
