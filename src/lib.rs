@@ -16,6 +16,7 @@
 //! assert_eq!(c.args[1].to_string(), "\"full house\"");
 //! ```
 
+pub mod budget;
 pub mod builtins;
 pub mod cards;
 #[allow(missing_docs)]

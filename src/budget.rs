@@ -1,0 +1,74 @@
+//! The wall-clock budget of the run on this thread: a deadline that the engine and every long
+//! native search poll, so that no query runs past its `--timeout`.
+//!
+//! A run sets the deadline for as long as it lasts ([`with_deadline`]); a search polls
+//! [`expired`] every few thousand nodes and, when it is true, stops with what it has (an
+//! "unknown" outcome, a partial estimate) instead of finishing. The deadline is per thread
+//! because a query runs on one thread from start to end, and `batch` gives each line its own.
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+thread_local! {
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Restores the deadline that was in force before [`with_deadline`] when dropped.
+#[must_use = "the deadline lasts only as long as the guard"]
+pub struct DeadlineGuard {
+    previous: Option<Instant>,
+}
+
+impl Drop for DeadlineGuard {
+    fn drop(&mut self) {
+        DEADLINE.with(|d| d.set(self.previous));
+    }
+}
+
+/// Sets this thread's deadline to `timeout` from now (an earlier deadline already in force
+/// stays: a sub-query never outlives its parent). `None` keeps the one in force.
+pub fn with_deadline(timeout: Option<Duration>) -> DeadlineGuard {
+    let previous = deadline();
+    if let Some(t) = timeout {
+        let new = Instant::now().checked_add(t);
+        let chosen = match (previous, new) {
+            (Some(p), Some(n)) => Some(p.min(n)),
+            (p, n) => n.or(p),
+        };
+        DEADLINE.with(|d| d.set(chosen));
+    }
+    DeadlineGuard { previous }
+}
+
+/// This thread's deadline, if one is set.
+pub fn deadline() -> Option<Instant> {
+    DEADLINE.with(|d| d.get())
+}
+
+/// True once this thread's deadline has passed (always false without one).
+pub fn expired() -> bool {
+    deadline().is_some_and(|d| Instant::now() >= d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deadline_lasts_as_long_as_its_guard_and_never_extends_an_earlier_one() {
+        assert!(deadline().is_none());
+        {
+            let _outer = with_deadline(Some(Duration::ZERO));
+            assert!(expired());
+            {
+                let _inner = with_deadline(Some(Duration::from_secs(3600)));
+                assert!(expired(), "the inner deadline may not extend the outer one");
+            }
+            assert!(expired());
+        }
+        assert!(deadline().is_none());
+        assert!(!expired());
+        let _long = with_deadline(Some(Duration::from_secs(3600)));
+        assert!(!expired());
+    }
+}
