@@ -29,6 +29,10 @@ pub enum BuiltinFailure {
     /// Anything else the built-in refuses, in its own words.
     #[error("{builtin}: {message}")]
     Failed { builtin: String, message: String },
+    /// The query's inputs describe an impossible position (a hand larger than the stated hand
+    /// size, one player): reported as a bad input naming `input`, not as a fault of the rule.
+    #[error("input `{input}`: {message}")]
+    Input { input: String, message: String },
 }
 
 impl BuiltinError {
@@ -37,6 +41,15 @@ impl BuiltinError {
     pub fn failed(builtin: &str, message: impl Into<String>) -> BuiltinError {
         BuiltinError(Box::new(BuiltinFailure::Failed {
             builtin: builtin.to_string(),
+            message: message.into(),
+        }))
+    }
+
+    /// The inputs describe an impossible position; `input` names the query input to blame.
+    #[cold]
+    pub fn input(input: &str, message: impl Into<String>) -> BuiltinError {
+        BuiltinError(Box::new(BuiltinFailure::Input {
+            input: input.to_string(),
             message: message.into(),
         }))
     }

@@ -10,7 +10,8 @@ use super::memory::{FactId, Memory, Origin};
 use super::program::*;
 use super::value::Value;
 use super::whatif::{Library, WhatIfRunner};
-use crate::builtins::registry::Solutions;
+use super::eval::EvalFailure;
+use crate::builtins::registry::{BuiltinFailure, Solutions};
 use crate::cards::NotationError;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -43,6 +44,10 @@ pub enum RunError {
         #[source]
         source: NotationError,
     },
+    /// Inputs that are each well formed but together describe an impossible position, as the
+    /// game's built-ins found when they read them.
+    #[error("input `{name}`: {message}")]
+    BadPosition { name: String, message: String },
     /// A value for an input the rule set does not declare.
     #[error("`{name}` is not an input of `{ruleset}` (its inputs: {known})")]
     UnknownInput {
@@ -1211,7 +1216,17 @@ pub fn location(prog: &Program, span: crate::lang::source::Span) -> String {
 #[allow(clippy::boxed_local)] // the matcher hands errors over boxed; unboxing here gains nothing
 fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
     let message = match e.error {
-        MatchErrorKind::Eval(e) => e.to_string(),
+        MatchErrorKind::Eval(e) => {
+            if let EvalFailure::Builtin(b) = e.failure() {
+                if let BuiltinFailure::Input { input, message } = &*b.0 {
+                    return RunError::BadPosition {
+                        name: input.clone(),
+                        message: message.clone(),
+                    };
+                }
+            }
+            e.to_string()
+        }
         MatchErrorKind::WhatIf(inner) => format!("what-if failed: {inner}"),
     };
     RunError::InRule {
