@@ -48,6 +48,7 @@ fn fired(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Vec<String> {
     s.set_options(kibitzer::RunOptions {
         firing_limit: 10_000,
         trace: true,
+        ..kibitzer::RunOptions::default()
     });
     ask_in(&mut s, inputs, params);
     s.trace_text()

@@ -9,6 +9,7 @@ fn run(rules: &str, inputs: &[(&str, &str)]) -> Result<Session, RunError> {
     s.set_options(RunOptions {
         firing_limit: 1000,
         trace: true,
+        ..RunOptions::default()
     });
     for (k, v) in inputs {
         s.set_input_text(k, v)?;

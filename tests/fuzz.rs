@@ -432,6 +432,7 @@ fn run_on_valid_input(program: std::sync::Arc<kibitzer::Program>, variant: usize
     s.set_options(RunOptions {
         firing_limit: 1000,
         trace: variant % 2 == 1,
+        ..RunOptions::default()
     });
     for (name, ty) in &inputs {
         let candidates: &[&str] = match (name.as_str(), ty.as_str()) {

@@ -190,6 +190,7 @@ fn firing_limit_names_the_looping_rules() {
     s.set_options(kibitzer::RunOptions {
         firing_limit: 500,
         trace: false,
+        ..kibitzer::RunOptions::default()
     });
     s.set_input_text("n", "1").expect("n");
     let e = s.run().expect_err("the loop hits the limit");

@@ -49,6 +49,7 @@ pub fn run(a: AskArgs) -> i32 {
     s.set_options(RunOptions {
         firing_limit: a.max_firings,
         trace: a.trace,
+        ..RunOptions::default()
     });
     for p in &a.params {
         let r = split_assignment(p)

@@ -83,6 +83,14 @@ pub struct RunOptions {
     pub firing_limit: u64,
     /// Record every firing and dropped activation for `--trace`.
     pub trace: bool,
+    /// Wall-clock budget of the run, what-if sub-queries and native searches included: past it
+    /// the run stops with [`StopReason::Timeout`] and the conclusions it has. `None`: no limit.
+    pub timeout: Option<std::time::Duration>,
+    /// Most facts working memory may hold; past it the run stops with [`StopReason::MemoryLimit`].
+    pub max_facts: u64,
+    /// Most value cells (a number, a card or a list element each) the facts may hold in all;
+    /// past it the run stops with [`StopReason::MemoryLimit`].
+    pub max_cells: u64,
 }
 
 impl Default for RunOptions {
@@ -90,6 +98,9 @@ impl Default for RunOptions {
         RunOptions {
             firing_limit: 100_000,
             trace: false,
+            timeout: None,
+            max_facts: 1_000_000,
+            max_cells: 16_000_000,
         }
     }
 }
@@ -102,6 +113,11 @@ pub enum StopReason {
     Quiescent,
     /// A rule executed `halt`.
     Halted,
+    /// The wall-clock budget ran out ([`RunOptions::timeout`]); the conclusions are partial.
+    Timeout,
+    /// Working memory reached [`RunOptions::max_facts`] or [`RunOptions::max_cells`]; the
+    /// conclusions are partial.
+    MemoryLimit,
 }
 
 /// Counters of one run.
