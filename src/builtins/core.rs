@@ -3,7 +3,7 @@
 
 use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
-use crate::engine::value::{Value, ValueType as T};
+use crate::engine::value::{Value, ValueType as T, MAX_LIST_LEN};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -92,8 +92,15 @@ pub fn register(r: &mut Registry) {
         T::List,
         "the elements of a then those of b",
         |a| {
-            let mut x = list(&a[0], "concat", 1)?.into_owned();
-            x.extend_from_slice(&list(&a[1], "concat", 2)?);
+            let (first, second) = (list(&a[0], "concat", 1)?, list(&a[1], "concat", 2)?);
+            if first.len() + second.len() > MAX_LIST_LEN {
+                return Err(BuiltinError::failed(
+                    "concat",
+                    format!("the list would hold more than {MAX_LIST_LEN} elements"),
+                ));
+            }
+            let mut x = first.into_owned();
+            x.extend_from_slice(&second);
             Ok(Value::list(x))
         },
     );

@@ -15,7 +15,8 @@ use std::fmt::Write as _;
 pub struct Explanation {
     /// The fact, as `relation(arg, ...)`.
     pub fact: String,
-    /// `"input"`, `"rule"`, or `"seen"` (already explained higher in the tree).
+    /// `"input"`, `"rule"`, `"seen"` (already explained higher in the tree), or `"elided"` (derived
+    /// by a rule, deeper than [`MAX_EXPLAIN_DEPTH`] levels below the conclusion: not shown).
     pub source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input: Option<String>,
@@ -53,6 +54,11 @@ pub struct WhatIfExplanation {
     pub concluded: Vec<Explanation>,
 }
 
+/// The deepest derivation an explanation shows: a chain of firings longer than this (a rule that
+/// counts to five thousand one step at a time) is cut there with a note, so that building,
+/// printing and serialising the tree never recurse deeper than this.
+pub const MAX_EXPLAIN_DEPTH: usize = 48;
+
 /// Limits that keep explanations readable and finite.
 #[derive(Debug, Clone, Copy)]
 pub struct ExplainLimits {
@@ -75,7 +81,7 @@ impl Session {
     /// Explains a fact of the last run.
     pub fn explain(&mut self, fact: FactId, limits: ExplainLimits) -> Explanation {
         let mut seen = Vec::new();
-        self.explain_inner(fact, limits, &mut seen)
+        self.explain_inner(fact, limits, &mut seen, 0)
     }
 
     /// Everything the last run left to be seen, as text: its trace (when kept), every firing's
@@ -121,7 +127,13 @@ impl Session {
         format!("{name}({})", args.join(", "))
     }
 
-    fn explain_inner(&mut self, fact: FactId, limits: ExplainLimits, seen: &mut Vec<FactId>) -> Explanation {
+    fn explain_inner(
+        &mut self,
+        fact: FactId,
+        limits: ExplainLimits,
+        seen: &mut Vec<FactId>,
+        depth: usize,
+    ) -> Explanation {
         let prog = self.program().clone();
         let text = self.fact_text(fact, limits);
         let origin = self.mem.fact(fact).origin;
@@ -146,6 +158,10 @@ impl Session {
                     node.source = "seen";
                     return node;
                 }
+                if depth >= MAX_EXPLAIN_DEPTH {
+                    node.source = "elided";
+                    return node;
+                }
                 seen.push(fact);
                 let Some(firing) = self.firing(fi).cloned() else {
                     return node;
@@ -167,7 +183,7 @@ impl Session {
                     match &at.cond {
                         Cond::Pattern { .. } => {
                             for f in matched {
-                                let child = self.explain_inner(f, limits, seen);
+                                let child = self.explain_inner(f, limits, seen, depth + 1);
                                 node.premises.push(child);
                             }
                         }
@@ -203,7 +219,7 @@ impl Session {
                                 }
                             }
                             for (_, count, f) in groups {
-                                let example = self.explain_inner(f, limits, seen);
+                                let example = self.explain_inner(f, limits, seen, depth + 1);
                                 node.aggregated.push(AggregateGroup { count, example });
                             }
                         }
@@ -602,6 +618,10 @@ fn render_children(e: &Explanation, prefix: &str, out: &mut String) {
         }
         "seen" => {
             lines.push(("(explained above)".to_string(), None, Vec::new()));
+        }
+        "elided" => {
+            let note = format!("(derived by rules deeper than {MAX_EXPLAIN_DEPTH} levels: not shown)");
+            lines.push((note, None, Vec::new()));
         }
         _ => {
             let mut head = e.rule.as_deref().unwrap_or("?").to_string();

@@ -5,12 +5,12 @@
 
 use super::agenda::{Activation, Agenda};
 use super::compiled::Join;
+use super::eval::EvalFailure;
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
 use super::value::Value;
 use super::whatif::{Library, WhatIfRunner};
-use super::eval::EvalFailure;
 use crate::builtins::registry::{BuiltinFailure, Solutions};
 use crate::cards::NotationError;
 use std::borrow::Cow;
@@ -74,6 +74,13 @@ pub enum RunError {
     /// `why-not` of a rule the rule set does not have.
     #[error("no rule named `{0}`")]
     UnknownRule(String),
+    /// A budget stopped a what-if sub-query: the asking run stops for the same reason, and
+    /// reports it as its [`RunResult::stop`] rather than as an error.
+    #[error("a what-if sub-query stopped: {0}")]
+    Budget(StopReason),
+    /// A fact whose lists nest deeper than [`crate::engine::value::MAX_VALUE_DEPTH`].
+    #[error("{location}: in rule `{rule}`: a value nests lists more than {depth} deep", depth = crate::engine::value::MAX_VALUE_DEPTH)]
+    TooDeep { rule: String, location: String },
 }
 
 /// Limits and recording options of a run.
@@ -91,6 +98,9 @@ pub struct RunOptions {
     /// Most value cells (a number, a card or a list element each) the facts may hold in all;
     /// past it the run stops with [`StopReason::MemoryLimit`].
     pub max_cells: u64,
+    /// Most activations a run may create (each keeps its bindings until the run ends); past it
+    /// the run stops with [`StopReason::MemoryLimit`].
+    pub max_activations: u64,
 }
 
 impl Default for RunOptions {
@@ -100,7 +110,8 @@ impl Default for RunOptions {
             trace: false,
             timeout: None,
             max_facts: 1_000_000,
-            max_cells: 16_000_000,
+            max_cells: 8_000_000,
+            max_activations: 4_000_000,
         }
     }
 }
@@ -115,9 +126,27 @@ pub enum StopReason {
     Halted,
     /// The wall-clock budget ran out ([`RunOptions::timeout`]); the conclusions are partial.
     Timeout,
-    /// Working memory reached [`RunOptions::max_facts`] or [`RunOptions::max_cells`]; the
-    /// conclusions are partial.
+    /// Working memory or the agenda reached a bound of [`RunOptions`] (`max_facts`, `max_cells`,
+    /// `max_activations`); the conclusions are partial.
     MemoryLimit,
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StopReason::Quiescent => "quiescent",
+            StopReason::Halted => "halted",
+            StopReason::Timeout => "timeout",
+            StopReason::MemoryLimit => "memory_limit",
+        })
+    }
+}
+
+impl StopReason {
+    /// True when a budget cut the run short, so its conclusions may be incomplete.
+    pub fn is_budget(self) -> bool {
+        matches!(self, StopReason::Timeout | StopReason::MemoryLimit)
+    }
 }
 
 /// Counters of one run.
@@ -233,6 +262,10 @@ pub struct Session {
     shared_argv: Vec<Value>,
     opts: RunOptions,
     stats: Stats,
+    /// The firing count at which the budgets are looked at next (the firing limit, the clock).
+    next_check: u64,
+    /// Value cells the facts of this run hold (see [`RunOptions::max_cells`]).
+    cells: u64,
     /// Measure `Stats::micros` (see `set_timed`).
     timed: bool,
     /// Keep each firing's record for explanations (see `set_recording`).
@@ -273,6 +306,8 @@ impl Session {
             shared_argv: Vec::new(),
             opts: RunOptions::default(),
             stats: Stats::default(),
+            next_check: 0,
+            cells: 0,
             timed: true,
             recording: true,
             lent: Some(program.clone()),
@@ -471,14 +506,44 @@ impl Session {
     /// Runs the rules on the inputs from an empty working memory until nothing can fire.
     pub fn run(&mut self) -> Result<RunResult, RunError> {
         let prog = self.lent.take().unwrap_or_else(|| self.prog.clone());
+        let deadline = crate::budget::with_deadline(self.opts.timeout);
         let result = self.run_with(&prog);
+        drop(deadline);
         self.lent = Some(prog);
         result
     }
 
     fn run_with(&mut self, prog: &Arc<Program>) -> Result<RunResult, RunError> {
         let start = self.timed.then(Instant::now);
+        let stop = match self.run_to_stop(prog) {
+            Ok(stop) | Err(RunError::Budget(stop)) => stop,
+            Err(e) => return Err(e),
+        };
+        // Built in the result, not written into `self.stats` and copied out: a block copy of
+        // fields stored a moment before stalls on store forwarding (~2% of a classification).
+        let counted = &self.stats;
+        Ok(RunResult {
+            stop,
+            stats: Stats {
+                fired: counted.fired,
+                activations: self.agenda.created() as u64,
+                dropped: counted.dropped,
+                facts: self.mem.len() as u64,
+                builtin_calls: counted.builtin_calls,
+                whatif_asked: self.whatif.asked,
+                whatif_memo_hits: self.whatif.memo_hits,
+                whatif_fired: self.whatif.sub_fired,
+                micros: start.map_or(0, |s| s.elapsed().as_micros() as u64),
+            },
+        })
+    }
+
+    /// The recognise–act loop from an empty memory: why it ended, or the error that ended it (a
+    /// budget's stop comes as [`RunError::Budget`]).
+    fn run_to_stop(&mut self, prog: &Arc<Program>) -> Result<StopReason, RunError> {
         self.mem.reset();
+        self.next_check = 0;
+        self.cells = 0;
         self.agenda.reset();
         self.firings.clear();
         self.trace.clear();
@@ -512,8 +577,8 @@ impl Session {
         }
         let mut stop = StopReason::Quiescent;
         while let Some(act) = self.agenda.pop() {
-            if self.stats.fired >= self.opts.firing_limit {
-                return Err(self.limit_error());
+            if self.stats.fired >= self.next_check {
+                self.check_budgets()?;
             }
             let rule = &prog.rules[act.rule as usize];
             let plan = &prog.plans[act.rule as usize];
@@ -598,23 +663,23 @@ impl Session {
                 break;
             }
         }
-        // Built in the result, not written into `self.stats` and copied out: a block copy of
-        // fields stored a moment before stalls on store forwarding (~2% of a classification).
-        let counted = &self.stats;
-        Ok(RunResult {
-            stop,
-            stats: Stats {
-                fired: counted.fired,
-                activations: self.agenda.created() as u64,
-                dropped: counted.dropped,
-                facts: self.mem.len() as u64,
-                builtin_calls: counted.builtin_calls,
-                whatif_asked: self.whatif.asked,
-                whatif_memo_hits: self.whatif.memo_hits,
-                whatif_fired: self.whatif.sub_fired,
-                micros: start.map_or(0, |s| s.elapsed().as_micros() as u64),
-            },
-        })
+        Ok(stop)
+    }
+
+    /// How many firings go by between two looks at the clock.
+    const CLOCK_EVERY: u64 = 256;
+
+    /// The firing limit and the deadline, looked at every [`Self::CLOCK_EVERY`] firings.
+    #[cold]
+    fn check_budgets(&mut self) -> Result<(), RunError> {
+        if self.stats.fired >= self.opts.firing_limit {
+            return Err(self.limit_error());
+        }
+        if crate::budget::expired() {
+            return Err(RunError::Budget(StopReason::Timeout));
+        }
+        self.next_check = (self.stats.fired + Self::CLOCK_EVERY).min(self.opts.firing_limit);
+        Ok(())
     }
 
     /// Brings `read_inputs` up to date with the `relevant` mask.
@@ -761,7 +826,15 @@ impl Session {
                             });
                         }
                     }
+                    let cells = self.weigh_staged(args.len()).ok_or_else(|| RunError::TooDeep {
+                        rule: rule.name.clone(),
+                        location: location(prog, rule.span),
+                    })?;
                     if let Some(id) = self.mem.insert_staged(*rel, args.len(), Origin::Firing(firing)) {
+                        self.cells += cells;
+                        if self.cells > self.opts.max_cells || self.mem.len() as u64 > self.opts.max_facts {
+                            return Err(RunError::Budget(StopReason::MemoryLimit));
+                        }
                         // A relation no rule starts a join at (terms read by an aggregate only)
                         // seeds nothing: no call. (Under a relevance mask the list is shorter
                         // still; an empty one there is found by `on_new_fact`.)
@@ -808,6 +881,23 @@ impl Session {
         Ok(false)
     }
 
+    /// The cells the last `n` staged values hold, or `None` (and nothing staged) when one nests
+    /// too deeply to be stored.
+    fn weigh_staged(&mut self, n: usize) -> Option<u64> {
+        let staged = self.mem.staging();
+        let mut cells = 0u64;
+        for v in &staged[staged.len().saturating_sub(n)..] {
+            match v.cells(super::value::MAX_VALUE_DEPTH) {
+                Some(c) => cells += c,
+                None => {
+                    self.mem.unstage(n);
+                    return None;
+                }
+            }
+        }
+        Some(cells)
+    }
+
     /// Joins a new fact with every rule pattern it can match; new activations go on the agenda.
     /// `input`: the input the fact is, while the inputs go in (its seeds are then
     /// `input_triggers`).
@@ -835,8 +925,11 @@ impl Session {
             stats,
             shared_solutions,
             shared_argv,
+            opts,
             ..
         } = self;
+        let max_activations = opts.max_activations as usize;
+        let mut over_budget = None;
         let shared = &prog.shared_tests[rel as usize];
         let calls = &prog.shared_calls[rel as usize];
         if shared_solutions.len() < calls.len() {
@@ -940,6 +1033,13 @@ impl Session {
             };
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
                 agenda.push(rule_idx, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
+                let created = agenda.created();
+                if created % 4096 == 0 || created > max_activations {
+                    over_budget = activation_budget(created, max_activations);
+                    if over_budget.is_some() {
+                        return Flow::Stop;
+                    }
+                }
                 Flow::Continue
             };
             // Generated code for this join, when the binary has it for this program.
@@ -985,6 +1085,10 @@ impl Session {
             };
             if let Err(e) = ctx.outcome(flow) {
                 result = Err(in_rule(prog, rule_idx, e));
+                break;
+            }
+            if let Some(stop) = over_budget {
+                result = Err(RunError::Budget(stop));
                 break;
             }
         }
@@ -1220,6 +1324,19 @@ impl Session {
     }
 }
 
+/// Whether a run that has created `created` activations must stop: past the bound, or past the
+/// deadline (looked at when called, every few thousand activations).
+#[cold]
+fn activation_budget(created: usize, max: usize) -> Option<StopReason> {
+    if created > max {
+        Some(StopReason::MemoryLimit)
+    } else if crate::budget::expired() {
+        Some(StopReason::Timeout)
+    } else {
+        None
+    }
+}
+
 /// The deepest partial match of a rule: condition index reached, variable values, bound mask.
 pub(crate) type DeepestMatch = (usize, Vec<Value>, u64);
 
@@ -1243,7 +1360,10 @@ fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
             }
             e.to_string()
         }
-        MatchErrorKind::WhatIf(inner) => format!("what-if failed: {inner}"),
+        MatchErrorKind::WhatIf(inner) => match *inner {
+            RunError::Budget(stop) => return RunError::Budget(stop),
+            inner => format!("what-if failed: {inner}"),
+        },
     };
     RunError::InRule {
         rule: prog.rules[rule as usize].name.clone(),

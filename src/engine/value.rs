@@ -12,6 +12,12 @@ pub use super::shared::{Frozen, Shared};
 
 pub use super::text::Text;
 
+/// Deepest nesting of lists a fact may hold (see [`Value::cells`]).
+pub const MAX_VALUE_DEPTH: usize = 32;
+
+/// Longest list a built-in makes (`concat`, `range`): growth past it is a runaway rule.
+pub const MAX_LIST_LEN: usize = 1 << 20;
+
 /// A value in a fact, a binding or an expression.
 pub enum Value {
     Int(i64),
@@ -108,6 +114,26 @@ impl Value {
     /// A string value whose text lives as long as the process: copied with no reference count.
     pub fn fixed(s: &'static str) -> Value {
         Value::Str(Text::fixed(s))
+    }
+
+    /// The memory a fact holding this value is charged, in cells: 1 for a scalar, a card group's
+    /// cards, a string's length in 16-byte units, a list's elements in turn (plus one). `None`
+    /// when lists nest deeper than `depth` (comparing, hashing, printing and dropping a value all
+    /// recurse on its nesting, so a fact may not nest deeper than [`MAX_VALUE_DEPTH`]).
+    pub fn cells(&self, depth: usize) -> Option<u64> {
+        Some(match self {
+            Value::Int(_) | Value::Num(_) | Value::Bool(_) | Value::Card(_) => 1,
+            Value::Str(s) => 1 + s.len() as u64 / 16,
+            Value::Cards(c) => 1 + c.len() as u64,
+            Value::List(items) => {
+                let below = depth.checked_sub(1)?;
+                let mut n = 1u64;
+                for v in items.iter() {
+                    n = n.saturating_add(v.cells(below)?);
+                }
+                n
+            }
+        })
     }
 
     /// A list value, local to this thread (`Shared`): what built-ins and rules make while a

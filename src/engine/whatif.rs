@@ -179,7 +179,11 @@ impl WhatIfRunner {
             sub.params_stamp = Some(stamp);
         }
         let given = self.give_inputs(site, &mut sub, inputs);
-        let result = given.and_then(|()| sub.run());
+        // A sub-query cut short by a budget has no answer to give: the asking run stops too.
+        let result = given.and_then(|()| sub.run()).and_then(|r| match r.stop.is_budget() {
+            true => Err(RunError::Budget(r.stop)),
+            false => Ok(r),
+        });
         let outcome = result.map(|r| {
             self.sub_fired += r.stats.fired + r.stats.whatif_fired;
             // Filled where it lives: the outcome is a few hundred bytes, and one built aside and

@@ -28,7 +28,7 @@ fn not_keyword(p: &P) -> bool {
     )
 }
 
-/// Deepest nesting of parentheses and brackets a rule file may use. The parser, the checker and
+/// Deepest nesting of parentheses, brackets and braces a rule file may use. The parser, the checker and
 /// the evaluator all recurse on nesting, so an unbounded depth (`((((…1))))` five thousand deep)
 /// would overflow the stack; no real rule comes near this.
 pub const MAX_NESTING: usize = 64;
@@ -40,8 +40,8 @@ pub const MAX_CHAIN: usize = 256;
 /// The deepest expression tree accepted (nesting and chains combined).
 pub const MAX_EXPR_DEPTH: usize = 256;
 
-/// Finds the first `(` or `[` nested deeper than [`MAX_NESTING`], outside strings and comments,
-/// before pest (which recurses on nesting too) sees the text.
+/// Finds the first `(`, `[` or `{` nested deeper than [`MAX_NESTING`], outside strings and
+/// comments, before pest (which recurses on nesting too) sees the text.
 fn check_nesting(file: u32, text: &str) -> Result<(), Diagnostic> {
     let mut depth = 0usize;
     let mut chars = text.char_indices();
@@ -65,16 +65,18 @@ fn check_nesting(file: u32, text: &str) -> Result<(), Diagnostic> {
                     }
                 }
             }
-            '(' | '[' => {
+            '(' | '[' | '{' => {
                 depth += 1;
                 if depth > MAX_NESTING {
                     return Err(Diagnostic::error(
                         Span::new(file, at, at + 1),
-                        format!("nested too deeply: more than {MAX_NESTING} levels of parentheses and brackets"),
+                        format!(
+                            "nested too deeply: more than {MAX_NESTING} levels of parentheses, brackets and braces"
+                        ),
                     ));
                 }
             }
-            ')' | ']' => depth = depth.saturating_sub(1),
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }

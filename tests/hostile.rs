@@ -1,0 +1,171 @@
+//! Hostile inputs to the library: rule files and queries built to crash, exhaust or hang the
+//! engine. Each must end with an answer, a located error or a budget stop, within its bounds.
+
+use kibitzer::{load_text, ExplainLimits, RunError, RunOptions, Session, StopReason};
+use std::time::{Duration, Instant};
+
+fn session(rules: &str, options: RunOptions) -> Session {
+    let program = load_text("hostile.rules", rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    s.set_options(options);
+    s
+}
+
+/// Every conclusion explained, as text and as JSON, as `ask` and `batch` do.
+fn explain_all(s: &mut Session) -> (String, String) {
+    let mut text = String::new();
+    let mut json = String::new();
+    for c in s.conclusions() {
+        let e = s.explain(c.fact, ExplainLimits::default());
+        text.push_str(&kibitzer::render_tree(&e));
+        json.push_str(&serde_json::to_string(&e).expect("an explanation serialises"));
+    }
+    (text, json)
+}
+
+#[test]
+fn a_derivation_thousands_of_firings_deep_is_explained_with_its_depth_cut() {
+    let rules = "ruleset deep \"d\"\ninput n: int\noutput r\n\
+                 rule Step when r(?k) ?k < 6000 then assert r(?k + 1) end\n\
+                 rule Start when n(?n) then assert r(?n) end\n";
+    let mut s = session(rules, RunOptions::default());
+    s.set_input_text("n", "1").expect("n");
+    assert_eq!(s.run().expect("runs").stop, StopReason::Quiescent);
+    let last = s.conclusions().into_iter().last().expect("r(6000)");
+    let e = s.explain(last.fact, ExplainLimits::default());
+    let text = kibitzer::render_tree(&e);
+    assert!(text.starts_with("r(6000)"), "{}", &text[..40]);
+    assert!(text.contains("deeper than 48 levels: not shown"), "the cut is said");
+    assert!(serde_json::to_string(&e).expect("json").contains("\"elided\""));
+}
+
+#[test]
+fn lists_nested_by_each_firing_stop_at_the_depth_bound_with_a_located_error() {
+    let rules = "ruleset nest \"n\"\ninput n: int\noutput r\n\
+                 rule Start when n(?n) then assert r([?n]) end\n\
+                 rule Wrap when r(?l) then assert r([?l]) end\n";
+    let mut s = session(rules, RunOptions::default());
+    s.set_input_text("n", "1").expect("n");
+    let err = s.run().expect_err("too deep");
+    assert!(matches!(err, RunError::TooDeep { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "hostile.rules:5:1: in rule `Wrap`: a value nests lists more than 32 deep"
+    );
+    explain_all(&mut s);
+}
+
+#[test]
+fn a_list_grown_by_each_firing_stops_on_the_memory_bound_with_what_it_concluded() {
+    let rules = "ruleset grow \"g\"\ninput n: int\noutput r\n\
+                 rule Start when n(?n) then assert r([?n], 0) end\n\
+                 rule Grow when r(?l, ?k) then assert r(concat(?l, [?k]), ?k + 1) end\n";
+    let mut s = session(
+        rules,
+        RunOptions {
+            max_cells: 1_000_000,
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "1").expect("n");
+    let result = s.run().expect("a budget stop is an answer");
+    assert_eq!(result.stop, StopReason::MemoryLimit);
+    // 1 + 2 + … + k cells stay under a million up to k ≈ 1,400.
+    assert!((1_000..2_000).contains(&result.stats.fired), "{}", result.stats.fired);
+    assert_eq!(s.conclusions().len() as u64, result.stats.fired);
+}
+
+#[test]
+fn doubling_a_list_is_refused_by_the_built_in_before_it_is_made() {
+    let rules = "ruleset double \"d\"\ninput n: int\noutput r\n\
+                 rule Start when n(?n) then assert r([?n]) end\n\
+                 rule Double when r(?l) then assert r(concat(?l, ?l)) end\n";
+    let mut s = session(
+        rules,
+        RunOptions {
+            max_cells: u64::MAX,
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "1").expect("n");
+    let err = s.run().expect_err("concat refuses");
+    assert!(err.to_string().contains("more than 1048576 elements"), "{err}");
+}
+
+#[test]
+fn a_rule_loop_without_a_firing_limit_stops_on_the_clock() {
+    let rules = "ruleset spin \"s\"\ninput n: int\noutput r\n\
+                 rule Start when n(?n) then assert c(0) end\n\
+                 rule Spin when c(?k) then retract c(?k) assert c(?k + 1) end\n";
+    let mut s = session(
+        rules,
+        RunOptions {
+            firing_limit: u64::MAX,
+            timeout: Some(Duration::from_millis(200)),
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "1").expect("n");
+    let start = Instant::now();
+    let result = s.run().expect("a budget stop is an answer");
+    assert_eq!(result.stop, StopReason::Timeout);
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(result.stats.fired > 100);
+}
+
+#[test]
+fn a_join_that_multiplies_activations_stops_on_the_activation_bound() {
+    let rules = "ruleset join \"j\"\ninput n: int\noutput r\n\
+                 rule Make when n(?n) ?i = range(1, ?n) then assert v(?i) end\n\
+                 rule Triple when v(?a) v(?b) v(?c) then assert r(?a + ?b + ?c) end\n";
+    let mut s = session(
+        rules,
+        RunOptions {
+            max_activations: 100_000,
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "500").expect("n");
+    let result = s.run().expect("a budget stop is an answer");
+    assert_eq!(result.stop, StopReason::MemoryLimit);
+    assert!(
+        result.stats.activations <= 100_001 + 500,
+        "{}",
+        result.stats.activations
+    );
+}
+
+#[test]
+fn a_budget_that_stops_a_what_if_stops_the_run_that_asked() {
+    let rules = "ruleset ask \"a\"\ninput n: int\noutput r\n\
+                 rule Start when n(?n) ?n == 1 then assert c(0) end\n\
+                 rule Spin when c(?k) ?i = range(1, 20000) ?i == 20000 then assert c(?k + 1) end\n\
+                 rule Ask when n(?n) ?n == 0 whatif self(n: 1) yields c(?x) then assert r(?x) end\n";
+    let mut s = session(
+        rules,
+        RunOptions {
+            timeout: Some(Duration::from_millis(200)),
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "0").expect("n");
+    let result = s.run().expect("a budget stop is an answer");
+    assert_eq!(result.stop, StopReason::Timeout);
+    assert!(s.conclusions().is_empty());
+}
+
+#[test]
+fn braces_nested_ten_thousand_deep_are_a_located_syntax_error() {
+    let n = 10_000;
+    let rules = format!(
+        "ruleset b \"b\"\ninput n: int\noutput r\nrule A when n(?n) {}r(1){} then assert r(1) end\n",
+        "not { ".repeat(n),
+        " }".repeat(n)
+    );
+    let err = load_text("b.rules", &rules).expect_err("too deep");
+    let first = err.to_string().lines().next().unwrap_or_default().to_string();
+    assert_eq!(
+        first,
+        "b.rules:4:407: error: nested too deeply: more than 64 levels of parentheses, brackets and braces"
+    );
+}
