@@ -210,3 +210,105 @@ fn duplicate_rule_names() {
               |      ^"#]],
     );
 }
+
+#[test]
+fn a_relation_asserted_but_never_matched_nor_output_is_a_warning_with_the_near_name() {
+    check_warnings(
+        &format!(
+            "{HEAD}rule A \"a\" when hand(?h) then assert categroy(1, \"x\") end\n\
+             rule B \"b\" when hand(?h) then assert category(2, \"y\") end\n"
+        ),
+        expect![[r#"
+            t.rules:4:38: warning: `categroy` is asserted but no rule matches it and it is not an output (did you mean `category`?)
+              |
+            4 | rule A "a" when hand(?h) then assert categroy(1, "x") end
+              |                                      ^^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn a_pattern_on_a_misspelt_relation_names_the_near_one() {
+    check_warnings(
+        &format!(
+            "{HEAD}rule A \"a\" when hand(?h) then assert ranked(1) end\n\
+             rule B \"b\" when rankd(?r) then assert category(?r, \"y\") end\n"
+        ),
+        expect![[r#"
+            t.rules:5:17: error: unknown relation or built-in `rankd` (did you mean `ranked`?)
+              |
+            5 | rule B "b" when rankd(?r) then assert category(?r, "y") end
+              |                 ^^^^^
+            t.rules:5:48: error: variable `?r` is used in `then` but never bound (bind it with a pattern or `?r = ...` first)
+              |
+            5 | rule B "b" when rankd(?r) then assert category(?r, "y") end
+              |                                                ^^
+            t.rules:4:38: warning: `ranked` is asserted but no rule matches it and it is not an output
+              |
+            4 | rule A "a" when hand(?h) then assert ranked(1) end
+              |                                      ^^^^^^"#]],
+    );
+}
+
+/// Loads `rules` and renders its warnings (or its errors).
+fn check_warnings(rules: &str, expected: Expect) {
+    let text = match kibitzer::load_text("t.rules", rules) {
+        Ok(p) => p
+            .warnings
+            .iter()
+            .map(|w| w.render(&p.sources))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Err(e) => e.to_string(),
+    };
+    expected.assert_eq(text.trim_end());
+}
+
+/// Loads `main.rules` with includes read from `files` (name, text).
+fn load_with(files: &[(&str, &str)]) -> String {
+    let reader = |_: &str, path: &str| -> Result<(String, String), String> {
+        files
+            .iter()
+            .find(|(n, _)| *n == path)
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .ok_or_else(|| "no such file".to_string())
+    };
+    let registry = kibitzer::Registry::standard();
+    match kibitzer::lang::load("main.rules", files[0].1, &reader, &registry, &[]) {
+        Ok(p) => format!("loaded `{}`", p.name),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn an_include_cycle_of_two_files_is_an_error_naming_the_chain() {
+    let main = "ruleset t \"t\"\ninclude \"a.rules\"\ninput n: int\noutput r\n";
+    let text = load_with(&[
+        ("main.rules", main),
+        ("a.rules", "include \"b.rules\"\n"),
+        ("b.rules", "include \"a.rules\"\n"),
+    ]);
+    expect![[r#"
+        b.rules:1:1: error: include cycle: main.rules → a.rules → b.rules → a.rules
+          |
+        1 | include "a.rules"
+          | ^^^^^^^^^^^^^^^^^"#]]
+    .assert_eq(&text);
+    // Two files including a third is no cycle: it is read once.
+    let diamond = "ruleset t \"t\"\ninclude \"a.rules\"\ninclude \"b.rules\"\ninput n: int\noutput r\n\
+                   rule R \"r\" when n(?n) then assert r(?n) end\n";
+    let shared = "include \"c.rules\"\n";
+    let text = load_with(&[
+        ("main.rules", diamond),
+        ("a.rules", shared),
+        ("b.rules", shared),
+        ("c.rules", "# nothing\n"),
+    ]);
+    assert_eq!(text, "loaded `t`");
+}
+
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_rule_file_is_not_part_of_it() {
+    let text = format!("\u{feff}{HEAD}rule A \"a\" when hand(?h) then assert category(1, \"x\") end\n");
+    let program = kibitzer::load_text("t.rules", &text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(program.name, "t");
+}

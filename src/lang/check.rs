@@ -666,10 +666,19 @@ impl<'a> Checker<'a> {
     fn pattern(&mut self, call: &AstCall, scope: &mut Scope, binds: bool) -> Option<(RelId, Vec<PatArg>)> {
         let name = &call.name.name;
         let Some(rel) = self.relations.iter().position(|r| &r.name == name) else {
-            let hint = if name.contains('.') {
-                " (no such built-in)"
-            } else {
-                " (no input declares it and no rule asserts it)"
+            let near = self.near_name(name, |_| true).or_else(|| {
+                let most = (name.chars().count() / 3).max(1);
+                let builtins = self.reg.builtins().map(|b| b.signature().name.as_str());
+                builtins
+                    .map(|b| (strsim::damerau_levenshtein(name, b), b))
+                    .filter(|&(d, _)| d <= most)
+                    .min()
+                    .map(|(_, b)| b.to_string())
+            });
+            let hint = match (near, name.contains('.')) {
+                (Some(near), _) => format!(" (did you mean `{near}`?)"),
+                (None, true) => " (no such built-in)".to_string(),
+                (None, false) => " (no input declares it and no rule asserts it)".to_string(),
             };
             self.error(call.name.span, format!("unknown relation or built-in `{name}`{hint}"));
             return None;
@@ -870,16 +879,29 @@ impl<'a> Checker<'a> {
                         _ => None,
                     })
                     .collect();
+                let hint = r
+                    .conds
+                    .iter()
+                    .find_map(|c| match &c.cond {
+                        Cond::Pattern { rel, .. } if !produced[*rel as usize] => {
+                            let name = &self.relations[*rel as usize].name;
+                            self.near_name(name, |i| produced[i])
+                        }
+                        _ => None,
+                    })
+                    .map(|near| format!(" (did you mean `{near}`?)"))
+                    .unwrap_or_default();
                 self.diags.push(Diagnostic::warning(
                     r.span,
                     format!(
-                        "rule `{}` can never fire: nothing produces {}",
+                        "rule `{}` can never fire: nothing produces {}{hint}",
                         r.name,
                         missing.join(", ")
                     ),
                 ));
             }
         }
+        self.unread_relations(rules, inputs, outputs);
         let present: Vec<Ident> = outputs_ast
             .iter()
             .filter(|i| self.relations.iter().any(|r| r.name == i.name))
@@ -907,6 +929,80 @@ impl<'a> Checker<'a> {
                 ));
             }
         }
+    }
+}
+
+impl Checker<'_> {
+    /// A relation that rules assert but no rule matches, retracts or asks a what-if for, and
+    /// that is no output, is a conclusion nobody sees: most often a misspelt name.
+    fn unread_relations(&mut self, rules: &[RuleIr], inputs: &[InputDecl], outputs: &[RelId]) {
+        let mut used = vec![false; self.relations.len()];
+        for &o in outputs {
+            used[o as usize] = true;
+        }
+        for i in inputs {
+            used[i.rel as usize] = true;
+        }
+        for r in rules {
+            self.mark_read(&r.conds, &mut used);
+            for a in &r.actions {
+                if let Action::Retract { rel, .. } = a {
+                    used[*rel as usize] = true;
+                }
+            }
+        }
+        let mut warned = vec![false; self.relations.len()];
+        for r in rules {
+            for a in &r.actions {
+                let Action::Assert { rel, .. } = a else { continue };
+                let i = *rel as usize;
+                if used[i] || warned[i] {
+                    continue;
+                }
+                warned[i] = true;
+                let name = &self.relations[i].name;
+                let hint = self
+                    .near_name(name, |j| used[j])
+                    .map(|near| format!(" (did you mean `{near}`?)"))
+                    .unwrap_or_default();
+                let message = format!("`{name}` is asserted but no rule matches it and it is not an output{hint}");
+                self.diags.push(Diagnostic::warning(self.rel_spans[i], message));
+            }
+        }
+    }
+
+    /// Marks every relation the conditions match, negated and aggregated bodies included.
+    fn mark_read(&self, conds: &[CondAt], used: &mut [bool]) {
+        for c in conds {
+            match &c.cond {
+                Cond::Pattern { rel, .. } => used[*rel as usize] = true,
+                Cond::Not { body } | Cond::Aggregate { body, .. } => self.mark_read(body, used),
+                Cond::WhatIf {
+                    target: WhatIfTarget::SelfSet,
+                    rel_name,
+                    ..
+                } => {
+                    if let Some(i) = self.relations.iter().position(|r| &r.name == rel_name) {
+                        used[i] = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The relation among those `keep` accepts whose name is nearest `name` (at most a third of
+    /// its letters apart), for a "did you mean" hint.
+    fn near_name(&self, name: &str, keep: impl Fn(usize) -> bool) -> Option<String> {
+        let most = (name.chars().count() / 3).max(1);
+        self.relations
+            .iter()
+            .enumerate()
+            .filter(|&(i, r)| keep(i) && r.name != name)
+            .map(|(_, r)| (strsim::damerau_levenshtein(name, &r.name), &r.name))
+            .filter(|&(d, _)| d <= most)
+            .min()
+            .map(|(_, n)| n.clone())
     }
 }
 

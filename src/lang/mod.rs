@@ -11,7 +11,7 @@ pub mod template;
 use crate::builtins::Registry;
 use crate::engine::program::Program;
 use diagnostics::{Diagnostic, Diagnostics};
-use source::{SourceMap, Span};
+use source::SourceMap;
 
 /// Reads an included file: given the including file's name and the path written in `include`,
 /// returns the included file's display name and text, or why it cannot be read.
@@ -33,9 +33,12 @@ pub fn load(
     let mut sources = SourceMap::default();
     let mut files = Vec::new();
     let mut errors = Vec::new();
-    let mut stack = vec![(name.to_string(), text.to_string(), 0usize, Span::default())];
+    // Each file to read with the chain of files that include it: a file met again on its own
+    // chain is a cycle; met again elsewhere (two files including a third), it is read once.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut stack = vec![(name.to_string(), text.to_string(), Vec::<String>::new())];
     let mut seen: Vec<String> = Vec::new();
-    while let Some((fname, ftext, depth, from)) = stack.pop() {
+    while let Some((fname, ftext, chain)) = stack.pop() {
         if seen.contains(&fname) {
             continue;
         }
@@ -44,33 +47,39 @@ pub fn load(
         let Some(file) = sources.file(id).map(|f| f.text.clone()) else {
             continue;
         };
-        match syntax::parse_rules(id, &file) {
-            Ok(ast) => {
-                for item in &ast.items {
-                    if let ast::AstItem::Include { path, span } = item {
-                        if depth + 1 > MAX_INCLUDE_DEPTH {
-                            errors.push(Diagnostic::error(*span, "includes nest too deeply (a cycle?)"));
-                            continue;
-                        }
-                        match read_include(&fname, path) {
-                            Ok((n, t)) if n == fname || seen.contains(&n) => {
-                                if n == fname {
-                                    errors.push(Diagnostic::error(*span, format!("`{path}` includes itself")));
-                                }
-                                let _ = t;
-                            }
-                            Ok((n, t)) => stack.push((n, t, depth + 1, *span)),
-                            Err(why) => {
-                                errors.push(Diagnostic::error(*span, format!("cannot include `{path}`: {why}")))
-                            }
-                        }
-                    }
-                }
-                files.push(ast);
+        let ast = match syntax::parse_rules(id, &file) {
+            Ok(ast) => ast,
+            Err(d) => {
+                errors.push(d);
+                continue;
             }
-            Err(d) => errors.push(d),
+        };
+        let mut below = chain.clone();
+        below.push(fname.clone());
+        for item in &ast.items {
+            let ast::AstItem::Include { path, span } = item else {
+                continue;
+            };
+            if below.len() > MAX_INCLUDE_DEPTH {
+                errors.push(Diagnostic::error(*span, "includes nest too deeply"));
+                continue;
+            }
+            match read_include(&fname, path) {
+                Ok((n, _)) if below.contains(&n) => {
+                    let message = match n == fname {
+                        true => format!("`{path}` includes itself"),
+                        false => format!("include cycle: {} → {n}", below.join(" → ")),
+                    };
+                    errors.push(Diagnostic::error(*span, message));
+                }
+                Ok((n, t)) => {
+                    let t = t.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(t);
+                    stack.push((n, t, below.clone()));
+                }
+                Err(why) => errors.push(Diagnostic::error(*span, format!("cannot include `{path}`: {why}"))),
+            }
         }
-        let _ = from;
+        files.push(ast);
     }
     if !errors.is_empty() {
         return Err(Diagnostics { items: errors, sources });
