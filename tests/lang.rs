@@ -176,7 +176,7 @@ fn parameter_overrides_are_checked() {
     expect![[r#"
         no_such=1: unknown parameter `no_such` (parameters of `stud`: bet_big_above, fold_below, odds_path, rules_deal_limit, exact_budget, samples, seed)
         bet_big_above=lots: parameter `bet_big_above` is a number, got `lots`
-        odds_path=7: accepted"#]].assert_eq(&errors.join("\n"));
+        odds_path=7: parameter `odds_path` must be one of "rules", "native", "auto", got `7`"#]].assert_eq(&errors.join("\n"));
 }
 
 #[test]
@@ -311,4 +311,62 @@ fn a_byte_order_mark_at_the_start_of_a_rule_file_is_not_part_of_it() {
     let text = format!("\u{feff}{HEAD}rule A \"a\" when hand(?h) then assert category(1, \"x\") end\n");
     let program = kibitzer::load_text("t.rules", &text).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(program.name, "t");
+}
+
+#[test]
+fn parameter_domains_are_checked_where_declared() {
+    check(
+        &format!(
+            "{HEAD}param a = 5 in 10..1\nparam b = 0 in 1..9\nparam c = \"x\" in 1..9\n\
+             param d = \"x\" in [\"y\", 3]\nparam e = 2 in [1, 2, 3]\n\
+             rule A \"a\" when hand(?h) then assert category(1, \"x\") end\n"
+        ),
+        expect![[r#"
+            t.rules:4:13: error: the range of `a` is empty: 10 is above 1
+              |
+            4 | param a = 5 in 10..1
+              |             ^^^^^^^^
+            t.rules:5:13: error: the default of `b`, 0, is not in 1..9
+              |
+            5 | param b = 0 in 1..9
+              |             ^^^^^^^
+            t.rules:6:15: error: `c` is not a number: give its values as a list, `in [...]`
+              |
+            6 | param c = "x" in 1..9
+              |               ^^^^^^^
+            t.rules:7:15: error: `d` is a string parameter, but its values list 3
+              |
+            7 | param d = "x" in ["y", 3]
+              |               ^^^^^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn parameter_overrides_outside_their_domain_are_refused_naming_it() {
+    let rules = format!(
+        "{HEAD}param n = 5 in 1..9\nparam p = 0.5 in 0.0..1.0\nparam path = \"auto\" in [\"auto\", \"native\"]\n\
+         rule A \"a\" when hand(?h) then assert category(1, \"x\") end\n"
+    );
+    let program = kibitzer::load_text("t.rules", &rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = kibitzer::Session::new(program);
+    let tried: Vec<String> = [
+        ("n", "0"),
+        ("n", "9"),
+        ("p", "1.5"),
+        ("path", "bogus"),
+        ("path", "native"),
+    ]
+    .iter()
+    .map(|(k, v)| match s.set_param(k, v) {
+        Ok(()) => format!("{k}={v}: ok"),
+        Err(e) => format!("{k}={v}: {e}"),
+    })
+    .collect();
+    expect![[r#"
+        n=0: parameter `n` must be within 1..9, got `0`
+        n=9: ok
+        p=1.5: parameter `p` must be within 0.0..1.0, got `1.5`
+        path=bogus: parameter `path` must be one of "auto", "native", got `bogus`
+        path=native: ok"#]]
+    .assert_eq(&tried.join("\n"));
 }

@@ -40,9 +40,45 @@ pub struct InputDecl {
 pub struct ParamDecl {
     pub name: String,
     pub value: Value,
+    /// The values an override may take (`in 1..1000000`, `in ["a", "b"]`); `None`: any of the
+    /// default's type.
+    pub domain: Option<ParamDomain>,
     pub doc: Option<String>,
     pub constant: bool,
     pub span: Span,
+}
+
+/// The values a parameter may take.
+#[derive(Debug, Clone)]
+pub enum ParamDomain {
+    /// Numbers from the first to the second, both included.
+    Range(Value, Value),
+    /// One of these values.
+    OneOf(Vec<Value>),
+}
+
+impl ParamDomain {
+    /// True when `v` is one of the values the domain allows.
+    pub fn admits(&self, v: &Value) -> bool {
+        match self {
+            ParamDomain::Range(low, high) => {
+                v.compare(low).is_some_and(|o| o.is_ge()) && v.compare(high).is_some_and(|o| o.is_le())
+            }
+            ParamDomain::OneOf(items) => items.iter().any(|i| i.loose_eq(v)),
+        }
+    }
+}
+
+impl std::fmt::Display for ParamDomain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamDomain::Range(low, high) => write!(f, "{low}..{high}"),
+            ParamDomain::OneOf(items) => {
+                let items: Vec<String> = items.iter().map(|v| v.to_string()).collect();
+                write!(f, "one of {}", items.join(", "))
+            }
+        }
+    }
 }
 
 /// An expression with names resolved.

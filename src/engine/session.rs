@@ -364,10 +364,19 @@ impl Session {
             _ => None,
         };
         match v {
-            Some(v) => {
-                self.params[i] = v;
-                Ok(())
-            }
+            Some(v) => match &decl.domain {
+                Some(domain) if !domain.admits(&v) => Err(RunError::Param(format!(
+                    "parameter `{name}` must be {}{domain}, got `{t}`",
+                    match domain {
+                        ParamDomain::Range(..) => "within ",
+                        ParamDomain::OneOf(_) => "",
+                    }
+                ))),
+                _ => {
+                    self.params[i] = v;
+                    Ok(())
+                }
+            },
             None => Err(RunError::Param(format!(
                 "parameter `{name}` is {}, got `{t}`",
                 match decl.value.ty() {

@@ -68,13 +68,24 @@ pub struct AstTypeArg {
     pub span: Span,
 }
 
-/// `param bet_big_above = 0.7 "why this value"`
+/// `param bet_big_above = 0.7 in 0.0..1.0 "why this value"`
 #[derive(Debug, Clone)]
 pub struct AstParam {
     pub name: Ident,
     pub value: AstLiteral,
+    /// The values an override may take, if the rule file says.
+    pub domain: Option<AstDomain>,
     pub doc: Option<String>,
     pub span: Span,
+}
+
+/// The values a parameter may take: `in 1..1000000` or `in ["rules", "native", "auto"]`.
+#[derive(Debug, Clone)]
+pub enum AstDomain {
+    /// From the first number to the second, both included.
+    Range(AstLiteral, AstLiteral, Span),
+    /// One of the values listed.
+    OneOf(Vec<AstLiteral>, Span),
 }
 
 /// A literal in a declaration: number, string, bool or a list of literals.

@@ -121,8 +121,11 @@ impl<'a> Checker<'a> {
                     AstItem::Include { .. } => {}
                     AstItem::Input(inp) => inputs_ast.push(inp),
                     AstItem::Output { names, .. } => outputs_ast.extend(names),
-                    AstItem::Param(p) => self.declare_param(p.name, &p.value, p.doc, false, p.span),
-                    AstItem::Const { name, value, span } => self.declare_param(name, &value, None, true, span),
+                    AstItem::Param(p) => {
+                        let domain = p.domain.as_ref().and_then(|d| self.domain(&p.name.name, &p.value, d));
+                        self.declare_param(p.name, &p.value, domain, p.doc, false, p.span)
+                    }
+                    AstItem::Const { name, value, span } => self.declare_param(name, &value, None, None, true, span),
                     AstItem::Rule(r) => rules_ast.push(r),
                 }
             }
@@ -289,7 +292,15 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn declare_param(&mut self, name: Ident, value: &AstLiteral, doc: Option<String>, constant: bool, span: Span) {
+    fn declare_param(
+        &mut self,
+        name: Ident,
+        value: &AstLiteral,
+        domain: Option<ParamDomain>,
+        doc: Option<String>,
+        constant: bool,
+        span: Span,
+    ) {
         if self.params.iter().any(|p| p.name == name.name) {
             self.error(name.span, format!("`{}` is declared twice", name.name));
             return;
@@ -297,10 +308,52 @@ impl<'a> Checker<'a> {
         self.params.push(ParamDecl {
             name: name.name,
             value: literal_value(value),
+            domain,
             doc,
             constant,
             span,
         });
+    }
+
+    /// A parameter's domain, checked: numeric bounds in order for a numeric default, listed
+    /// values of the default's type, and the default among the values allowed.
+    fn domain(&mut self, name: &str, default: &AstLiteral, d: &AstDomain) -> Option<ParamDomain> {
+        let default = literal_value(default);
+        let (domain, at) = match d {
+            AstDomain::Range(low, high, at) => {
+                let (low, high) = (literal_value(low), literal_value(high));
+                let numeric = |v: &Value| matches!(v, Value::Int(_) | Value::Num(_));
+                if !numeric(&default) {
+                    self.error(
+                        *at,
+                        format!("`{name}` is not a number: give its values as a list, `in [...]`"),
+                    );
+                    return None;
+                }
+                if !low.compare(&high).is_some_and(|o| o.is_le()) {
+                    self.error(*at, format!("the range of `{name}` is empty: {low} is above {high}"));
+                    return None;
+                }
+                (ParamDomain::Range(low, high), at)
+            }
+            AstDomain::OneOf(items, at) => {
+                let items: Vec<Value> = items.iter().map(literal_value).collect();
+                if let Some(odd) = items.iter().find(|v| !v.ty().accepts(default.ty())) {
+                    let message = format!(
+                        "`{name}` is a {} parameter, but its values list {odd}",
+                        default.ty().name()
+                    );
+                    self.error(*at, message);
+                    return None;
+                }
+                (ParamDomain::OneOf(items), at)
+            }
+        };
+        if !domain.admits(&default) {
+            self.error(*at, format!("the default of `{name}`, {default}, is not in {domain}"));
+            return None;
+        }
+        Some(domain)
     }
 
     fn declare_relation(&mut self, name: &str, arity: usize, span: Span) -> RelId {

@@ -21,6 +21,7 @@ fn not_keyword(p: &P) -> bool {
             | Rule::kw_then
             | Rule::kw_end
             | Rule::kw_not
+            | Rule::kw_in
             | Rule::kw_whatif
             | Rule::kw_yields
             | Rule::kw_assert
@@ -262,8 +263,21 @@ impl Builder {
             Rule::param_decl => {
                 let name = self.ident(next(&mut inner, span)?);
                 let value = self.literal(next(&mut inner, span)?)?;
-                let doc = inner.next().map(|s| self.string(&s)).transpose()?;
-                AstItem::Param(AstParam { name, value, doc, span })
+                let mut domain = None;
+                let mut doc = None;
+                for part in inner {
+                    match part.as_rule() {
+                        Rule::param_domain => domain = Some(self.domain(part, span)?),
+                        _ => doc = Some(self.string(&part)?),
+                    }
+                }
+                AstItem::Param(AstParam {
+                    name,
+                    value,
+                    domain,
+                    doc,
+                    span,
+                })
             }
             Rule::const_decl => {
                 let name = self.ident(next(&mut inner, span)?);
@@ -593,6 +607,26 @@ impl Builder {
                 .collect::<Result<_, _>>()
                 .map(AstLiteral::List),
             _ => Err(self.err(&p, "expected a literal")),
+        }
+    }
+
+    /// `in LOW..HIGH` or `in [A, B, …]` after a parameter's default.
+    fn domain(&self, p: P, span: Span) -> Result<AstDomain, Diagnostic> {
+        let at = self.span(&p);
+        let Some(inner) = p.into_inner().find(not_keyword) else {
+            return Err(Diagnostic::error(span, "expected a range or a list after `in`"));
+        };
+        match inner.as_rule() {
+            Rule::bounds => {
+                let mut ends = inner.into_inner();
+                let low = self.literal(next(&mut ends, at)?)?;
+                let high = self.literal(next(&mut ends, at)?)?;
+                Ok(AstDomain::Range(low, high, at))
+            }
+            _ => match self.literal(inner)? {
+                AstLiteral::List(items) => Ok(AstDomain::OneOf(items, at)),
+                _ => Err(Diagnostic::error(at, "expected a range or a list after `in`")),
+            },
         }
     }
 
