@@ -40,6 +40,30 @@ pub fn with_deadline(timeout: Option<Duration>) -> DeadlineGuard {
     DeadlineGuard { previous }
 }
 
+thread_local! {
+    static WORK_LEFT: Cell<u64> = const { Cell::new(WORK_BETWEEN_LOOKS) };
+}
+
+/// Units of work (facts tried, list elements, solutions) between two looks at the clock: a
+/// look costs a clock read, a unit a subtraction.
+const WORK_BETWEEN_LOOKS: u64 = 1 << 16;
+
+/// Counts `units` of work done on this thread and, every [`WORK_BETWEEN_LOOKS`] units, looks at
+/// the clock: true once the deadline has passed. Loops whose length the input decides (a join's
+/// candidate facts, an `in` over a list) call it once per loop with the loop's length.
+#[inline]
+pub fn charge(units: usize) -> bool {
+    WORK_LEFT.with(|left| {
+        let now = left.get().saturating_sub(units as u64);
+        if now > 0 {
+            left.set(now);
+            return false;
+        }
+        left.set(WORK_BETWEEN_LOOKS);
+        expired()
+    })
+}
+
 /// This thread's deadline, if one is set.
 pub fn deadline() -> Option<Instant> {
     DEADLINE.with(|d| d.get())

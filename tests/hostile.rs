@@ -169,3 +169,26 @@ fn braces_nested_ten_thousand_deep_are_a_located_syntax_error() {
         "b.rules:4:407: error: nested too deeply: more than 64 levels of parentheses, brackets and braces"
     );
 }
+
+#[test]
+fn a_join_that_tries_billions_of_combinations_and_fires_nothing_stops_on_the_clock() {
+    let rules = "ruleset sift \"s\"\ninput n: int\noutput r\n\
+                 rule Make when n(?n) ?i = range(1, ?n) then assert v(?i) end\n\
+                 rule Sift when v(?a) v(?b) v(?c) ?a + ?b + ?c < 0 then assert r(?a) end\n\
+                 rule Loop when n(?n) ?l = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] ?a in ?l ?b in ?l ?c in ?l ?d in ?l \
+                 ?e in ?l ?f in ?l ?g in ?l ?h in ?l ?i in ?l ?j in ?l ?a + ?b + ?c + ?d + ?e + ?f + ?g + ?h + ?i + ?j < 0 then assert r(?a) end\n";
+    for n in ["3000", "1"] {
+        let mut s = session(
+            rules,
+            RunOptions {
+                timeout: Some(Duration::from_millis(300)),
+                ..RunOptions::default()
+            },
+        );
+        s.set_input_text("n", n).expect("n");
+        let start = Instant::now();
+        let result = s.run().expect("a budget stop is an answer");
+        assert_eq!(result.stop, StopReason::Timeout, "n = {n}");
+        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    }
+}

@@ -25,6 +25,8 @@ pub struct MatchError {
 pub enum MatchErrorKind {
     Eval(EvalError),
     WhatIf(Box<super::session::RunError>),
+    /// A budget ran out in the middle of the search.
+    Stopped(super::session::StopReason),
 }
 
 /// Whether a search should go on after a solution, or has failed.
@@ -427,6 +429,15 @@ fn track_depth(ctx: &mut Ctx<'_>, i: usize, frame: &Frame) {
     }
 }
 
+/// The error that stops a search whose deadline has passed.
+#[cold]
+fn timed_out(at: &CondAt) -> Box<MatchError> {
+    Box::new(MatchError {
+        span: at.span,
+        error: MatchErrorKind::Stopped(super::session::StopReason::Timeout),
+    })
+}
+
 /// An evaluation failure at a condition (out of line: errors are rare).
 #[cold]
 #[inline(never)]
@@ -495,6 +506,9 @@ fn each_match(
         Ok(facts) => facts,
         Err(e) => return ctx.fail(eval_error(at, e)),
     };
+    if crate::budget::charge(facts.len()) {
+        return ctx.fail(timed_out(at));
+    }
     for &f in facts {
         if f == skip || !mem.is_alive(f) {
             continue;
@@ -640,6 +654,9 @@ fn solve_other<S: Steps + ?Sized>(
                 return ctx.fail(err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))));
             };
             drop(l);
+            if crate::budget::charge(items.len()) {
+                return ctx.fail(timed_out(at));
+            }
             let saved = frame.mask;
             // A recognised test right after the `in` (`suit(?c) != ?t`) is run here for each
             // element: one it rejects costs no search of the rest. Not while why-not tracks the
@@ -894,6 +911,9 @@ pub fn solve_solutions<S: Steps + ?Sized>(
     outputs: &[PatArg],
     sols: &Solutions,
 ) -> Flow {
+    if crate::budget::charge(sols.len()) {
+        return ctx.fail(timed_out(at));
+    }
     for k in 0..sols.len() {
         let saved = frame.mask;
         match match_args(ctx, outputs, sols.row(k), frame) {

@@ -1369,6 +1369,7 @@ fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
             }
             e.to_string()
         }
+        MatchErrorKind::Stopped(stop) => return RunError::Budget(stop),
         MatchErrorKind::WhatIf(inner) => match *inner {
             RunError::Budget(stop) => return RunError::Budget(stop),
             inner => format!("what-if failed: {inner}"),
