@@ -111,7 +111,7 @@ impl Default for RunOptions {
             timeout: None,
             max_facts: 1_000_000,
             max_cells: 8_000_000,
-            max_activations: 4_000_000,
+            max_activations: 1_000_000,
         }
     }
 }
