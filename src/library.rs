@@ -5,6 +5,7 @@ use crate::builtins::Registry;
 use crate::engine::program::Program;
 use crate::engine::whatif::Library;
 use crate::lang::diagnostics::Diagnostics;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -46,6 +47,16 @@ pub enum LoadError {
     /// A file that could not be read.
     #[error("cannot read {path}: {why}")]
     Io { path: String, why: String },
+    /// A file given as a rule file whose name (or whose link's target) does not end in `.rules`.
+    #[error("`{0}` is not a rule file (rule files end in .rules)")]
+    NotRules(String),
+    /// `--rules PATH` declares another rule set than the one asked for.
+    #[error("`{path}` declares rule set `{declared}`, not `{asked}`")]
+    WrongRuleset {
+        path: String,
+        declared: String,
+        asked: String,
+    },
     /// Neither a shipped rule set nor a file.
     #[error("unknown rule set `{0}` (shipped: {1}; or give a path to a .rules file)")]
     Unknown(String, String),
@@ -65,9 +76,22 @@ fn canonical_name(name: &str) -> String {
 /// Rule files larger than this are refused before parsing (`include "/dev/zero"` must not hang).
 pub const MAX_RULE_FILE_BYTES: u64 = 8 << 20;
 
-/// Reads a rule file, refusing one larger than [`MAX_RULE_FILE_BYTES`] or not UTF-8.
+/// Where a rule file's includes may come from.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// The folder tree includes must stay in; `None`: the folder of the file given to load.
+    pub include_root: Option<PathBuf>,
+}
+
+/// Reads a rule file, refusing anything but a regular file, one larger than
+/// [`MAX_RULE_FILE_BYTES`] or not UTF-8. A leading byte-order mark is dropped.
 fn read_rule_file(path: &Path) -> Result<String, String> {
     use std::io::Read;
+    // Checked before opening: opening a FIFO for reading blocks until a writer comes.
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_string());
+    }
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut text = String::new();
     file.take(MAX_RULE_FILE_BYTES + 1)
@@ -79,7 +103,81 @@ fn read_rule_file(path: &Path) -> Result<String, String> {
             MAX_RULE_FILE_BYTES >> 20
         ));
     }
-    Ok(text)
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => Ok(rest.to_string()),
+        None => Ok(text),
+    }
+}
+
+/// True when the path's file name ends in `.rules`.
+fn is_rules_name(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "rules")
+}
+
+/// Resolves includes inside one folder tree. Files are named by their canonical path shown
+/// under the root as the user wrote it, so one file always has one name (a cycle is visible as
+/// a name seen twice) and messages keep the user's spelling of the folder.
+struct IncludeTree {
+    /// Canonical root: no include may resolve outside it.
+    root: PathBuf,
+    /// The root as the user wrote it, for messages.
+    shown_root: PathBuf,
+    /// Display name → canonical path of every file read so far.
+    files: RefCell<Vec<(String, PathBuf)>>,
+}
+
+impl IncludeTree {
+    fn new(root: PathBuf, shown_root: PathBuf) -> IncludeTree {
+        IncludeTree {
+            root,
+            shown_root,
+            files: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The display name of a canonical path (recorded for later includes from it).
+    fn name(&self, canonical: &Path) -> String {
+        let shown = match canonical.strip_prefix(&self.root) {
+            Ok(rel) => self.shown_root.join(rel),
+            Err(_) => canonical.to_path_buf(),
+        };
+        let shown = shown.display().to_string();
+        self.files.borrow_mut().push((shown.clone(), canonical.to_path_buf()));
+        shown
+    }
+
+    /// Reads `written` as included from the file shown as `from`.
+    fn read(&self, from: &str, written: &str) -> Result<(String, String), String> {
+        let w = Path::new(written);
+        if w.is_absolute() || w.has_root() {
+            return Err("an include must be a path relative to the including file, not an absolute path".into());
+        }
+        if !is_rules_name(w) {
+            return Err("only .rules files may be included".into());
+        }
+        let base = self
+            .files
+            .borrow()
+            .iter()
+            .find(|(n, _)| n == from)
+            .and_then(|(_, p)| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| self.root.clone());
+        let canonical = std::fs::canonicalize(base.join(w)).map_err(|e| e.to_string())?;
+        if !canonical.starts_with(&self.root) {
+            return Err(format!(
+                "it resolves outside `{}`, the folder includes may come from (--include-root DIR allows another)",
+                match self.shown_root.as_os_str().is_empty() {
+                    true => ".".to_string(),
+                    false => self.shown_root.display().to_string(),
+                }
+            ));
+        }
+        if !is_rules_name(&canonical) {
+            return Err("it resolves to a file that is not a .rules file".into());
+        }
+        let text = read_rule_file(&canonical)?;
+        Ok((self.name(&canonical), text))
+    }
 }
 
 /// Loads a shipped rule set by name (cached: each is compiled once per process).
@@ -119,24 +217,70 @@ pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
     Ok(program)
 }
 
-/// Loads a rule file from disk; its includes are read relative to it.
+/// Loads a rule file from disk; its includes are read relative to it, from its folder tree.
 pub fn load_file(path: &Path) -> Result<Arc<Program>, LoadError> {
-    let text = read_rule_file(path).map_err(|why| LoadError::Io {
-        path: path.display().to_string(),
-        why,
-    })?;
-    load_text(&path.display().to_string(), &text)
+    load_file_with(path, &LoadOptions::default())
 }
 
-/// Loads rule text as if it were the file `name` (includes relative to `name`).
-pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
-    let reader = |from: &str, path: &str| -> Result<(String, String), String> {
-        let base: PathBuf = Path::new(from)
-            .parent()
-            .map(|p| p.join(path))
-            .unwrap_or_else(|| PathBuf::from(path));
-        read_rule_file(&base).map(|t| (base.display().to_string(), t))
+/// Loads a rule file from disk, its includes confined to `opts.include_root` (default: the
+/// file's folder). Only `.rules` files are read, so no message can quote another file's line.
+pub fn load_file_with(path: &Path, opts: &LoadOptions) -> Result<Arc<Program>, LoadError> {
+    let shown = path.display().to_string();
+    let io = |why: String| LoadError::Io {
+        path: shown.clone(),
+        why,
     };
+    if !is_rules_name(path) {
+        return Err(LoadError::NotRules(shown));
+    }
+    let canonical = std::fs::canonicalize(path).map_err(|e| io(e.to_string()))?;
+    if !is_rules_name(&canonical) {
+        return Err(LoadError::NotRules(shown));
+    }
+    let text = read_rule_file(&canonical).map_err(io)?;
+    let tree = match &opts.include_root {
+        Some(root) => {
+            let canonical_root = std::fs::canonicalize(root).map_err(|e| LoadError::Io {
+                path: root.display().to_string(),
+                why: e.to_string(),
+            })?;
+            IncludeTree::new(canonical_root, root.clone())
+        }
+        None => {
+            let root = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
+            IncludeTree::new(root, path.parent().map(Path::to_path_buf).unwrap_or_default())
+        }
+    };
+    let name = match canonical.starts_with(&tree.root) {
+        true => tree.name(&canonical),
+        false => {
+            tree.files.borrow_mut().push((shown.clone(), canonical.clone()));
+            shown.clone()
+        }
+    };
+    load_in_tree(&name, &text, &tree)
+}
+
+/// Loads rule text as if it were the file `name`: includes relative to `name`'s folder and
+/// confined to it (the current folder when `name` has none on disk).
+pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
+    let shown_root = Path::new(name).parent().map(Path::to_path_buf).unwrap_or_default();
+    let dir = if shown_root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        shown_root.as_path()
+    };
+    let root = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let tree = IncludeTree::new(root.clone(), shown_root);
+    if let Some(file) = Path::new(name).file_name() {
+        tree.files.borrow_mut().push((name.to_string(), root.join(file)));
+    }
+    load_in_tree(name, text, &tree)
+}
+
+fn load_in_tree(name: &str, text: &str, tree: &IncludeTree) -> Result<Arc<Program>, LoadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let reader = |from: &str, path: &str| tree.read(from, path);
     crate::lang::load(name, text, &reader, registry(), &shipped_names())
         .map(Arc::new)
         .map_err(LoadError::Rules)
@@ -144,14 +288,37 @@ pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
 
 /// A shipped name, or else a path to a `.rules` file.
 pub fn load_any(name_or_path: &str) -> Result<Arc<Program>, LoadError> {
+    load_any_with(name_or_path, &LoadOptions::default())
+}
+
+/// A shipped name, or else a path to a `.rules` file loaded with `opts`.
+pub fn load_any_with(name_or_path: &str, opts: &LoadOptions) -> Result<Arc<Program>, LoadError> {
     if shipped_text(&format!("{}.rules", canonical_name(name_or_path))).is_some() {
         return load_shipped(name_or_path);
     }
     let p = Path::new(name_or_path);
     if p.exists() {
-        return load_file(p);
+        return load_file_with(p, opts);
     }
     Err(LoadError::Unknown(name_or_path.to_string(), shipped_names().join(", ")))
+}
+
+/// The rule set `name` (a shipped name or a path), or, with `rules`, that file in its place: the
+/// file must then declare the rule set `name` names, so an edited copy never runs as another game.
+pub fn load_ruleset(name: &str, rules: Option<&Path>, opts: &LoadOptions) -> Result<Arc<Program>, LoadError> {
+    let Some(path) = rules else {
+        return load_any_with(name, opts);
+    };
+    let program = load_file_with(path, opts)?;
+    let wanted = canonical_name(name);
+    if program.name != wanted {
+        return Err(LoadError::WrongRuleset {
+            path: path.display().to_string(),
+            declared: program.name.clone(),
+            asked: name.to_string(),
+        });
+    }
+    Ok(program)
 }
 
 /// The library `whatif` uses: the shipped rule sets.

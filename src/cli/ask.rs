@@ -3,9 +3,12 @@
 use super::{fail, split_assignment};
 use crate::engine::explain::{render_tree, ExplainLimits};
 use crate::engine::session::{RunOptions, Session};
-use crate::library::{load_any, load_file, shipped_library};
+use crate::library::{load_ruleset, shipped_library, LoadOptions};
 use serde_json::{json, Value as Json};
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct AskArgs {
@@ -34,14 +37,19 @@ pub struct AskArgs {
     /// How deep to expand what-if sub-queries in explanations.
     #[arg(long = "whatif-depth", default_value_t = 1)]
     whatif_depth: usize,
+    /// Stop after this many seconds (decimal) with what was concluded so far, and exit 2.
+    #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
+    timeout: Option<Duration>,
+    /// Let includes come from this folder tree (default: the rule file's own folder).
+    #[arg(long = "include-root", value_name = "DIR")]
+    include_root: Option<PathBuf>,
 }
 
 pub fn run(a: AskArgs) -> i32 {
-    let program = match &a.rules {
-        Some(p) => load_file(p),
-        None => load_any(&a.ruleset),
+    let options = LoadOptions {
+        include_root: a.include_root.clone(),
     };
-    let program = match program {
+    let program = match load_ruleset(&a.ruleset, a.rules.as_deref(), &options) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
@@ -49,6 +57,7 @@ pub fn run(a: AskArgs) -> i32 {
     s.set_options(RunOptions {
         firing_limit: a.max_firings,
         trace: a.trace,
+        timeout: a.timeout,
         ..RunOptions::default()
     });
     for p in &a.params {
@@ -67,7 +76,7 @@ pub fn run(a: AskArgs) -> i32 {
             return fail(e);
         }
     }
-    let result = match s.run() {
+    let result = match super::run_within(&mut s, a.timeout) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
@@ -83,6 +92,8 @@ pub fn run(a: AskArgs) -> i32 {
             Err(e) => return fail(e),
         }
     }
+    // Written at once and checked: a full disk is an error, a closed pipe a quiet end.
+    let mut text = String::new();
     if a.json {
         let items: Vec<Json> = conclusions
             .iter()
@@ -106,21 +117,21 @@ pub fn run(a: AskArgs) -> i32 {
         if !why_nots.is_empty() {
             out["why_not"] = json!(why_nots);
         }
-        println!("{out}");
+        let _ = writeln!(text, "{out}");
     } else {
         if conclusions.is_empty() {
-            println!("(no conclusion: no rule produced an output)");
+            let _ = writeln!(text, "(no conclusion: no rule produced an output)");
         }
         for c in &conclusions {
-            print!("{}", render_tree(&s.explain(c.fact, limits)));
+            let _ = write!(text, "{}", render_tree(&s.explain(c.fact, limits)));
         }
         for w in &why_nots {
-            println!("why not {}: {}", w.rule, w.to_text());
+            let _ = writeln!(text, "why not {}: {}", w.rule, w.to_text());
         }
         if a.trace {
-            println!("trace:");
+            let _ = writeln!(text, "trace:");
             for line in s.trace_text() {
-                println!("  {line}");
+                let _ = writeln!(text, "  {line}");
             }
         }
         let st = &result.stats;
@@ -134,7 +145,17 @@ pub fn run(a: AskArgs) -> i32 {
                 st.whatif_asked, st.whatif_fired
             ));
         }
-        println!("{tail})");
+        let _ = writeln!(text, "{tail})");
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        return super::write_failed(&e);
+    }
+    if let Some(note) = super::stop_note(result.stop) {
+        if !a.json {
+            super::say(note);
+        }
+        return super::EXIT_BAD_INPUT;
     }
     0
 }

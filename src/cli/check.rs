@@ -1,12 +1,16 @@
 //! `kibitzer check`: load rule files and report every problem with `file:line:col`.
 
-use crate::library::{load_file, load_shipped, shipped_names, LoadError};
+use crate::library::{load_file_with, load_shipped, shipped_names, LoadError, LoadOptions};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// Rule files or folders of them (default: the shipped rule sets).
     paths: Vec<PathBuf>,
+    /// Let includes come from this folder tree (default: each file's own folder).
+    #[arg(long = "include-root", value_name = "DIR")]
+    include_root: Option<PathBuf>,
 }
 
 pub fn run(a: CheckArgs) -> i32 {
@@ -34,15 +38,19 @@ pub fn run(a: CheckArgs) -> i32 {
         }
     } else {
         let mut files = Vec::new();
+        let mut seen = HashSet::new();
         for p in &a.paths {
-            collect(p, &mut files);
+            collect(p, &mut files, &mut seen);
         }
+        let options = LoadOptions {
+            include_root: a.include_root.clone(),
+        };
         if files.is_empty() {
             super::say("kibitzer: no .rules files found");
             return super::EXIT_BAD_INPUT;
         }
         for f in files {
-            report(f.display().to_string(), load_file(&f));
+            report(f.display().to_string(), load_file_with(&f, &options));
         }
     }
     if failed {
@@ -52,18 +60,32 @@ pub fn run(a: CheckArgs) -> i32 {
     }
 }
 
-fn collect(p: &Path, out: &mut Vec<PathBuf>) {
-    if p.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
-        entries.sort();
-        for e in entries {
-            if e.is_dir() || e.extension().is_some_and(|x| x == "rules") {
-                collect(&e, out);
-            }
+/// The `.rules` files under `p`, each once. Symlinked folders are not followed (a link to `/`
+/// or to an ancestor would walk out of the tree or loop); a file reached twice is listed once.
+fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
+    let mut add = |f: &Path| {
+        let key = std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
+        if seen.insert(key) {
+            out.push(f.to_path_buf());
         }
-    } else {
-        out.push(p.to_path_buf());
+    };
+    if !p.is_dir() {
+        add(p);
+        return;
+    }
+    let walk = walkdir::WalkDir::new(p).follow_links(false).sort_by_file_name();
+    for entry in walk {
+        let entry = match entry {
+            Ok(e) => e,
+            // An unreadable folder is named and skipped; the files that can be read are checked.
+            Err(e) => {
+                super::say(format_args!("kibitzer: {e}"));
+                continue;
+            }
+        };
+        let is_rules = entry.path().extension().is_some_and(|x| x == "rules");
+        if is_rules && !entry.path().is_dir() {
+            add(entry.path());
+        }
     }
 }

@@ -9,6 +9,7 @@ mod compile;
 mod play;
 mod rules;
 
+use crate::engine::session::{RunResult, StopReason};
 use clap::{Parser, Subcommand};
 
 /// Exit code for bad input, a bad rule file or bad usage.
@@ -58,7 +59,7 @@ pub fn main() -> i32 {
             return code;
         }
     };
-    quiet_on_closed_stdout();
+    quiet_on_stdout_failure();
     let result = std::panic::catch_unwind(|| match cli.command {
         Command::Ask(a) => ask::run(a),
         Command::Check(a) => check::run(a),
@@ -69,9 +70,18 @@ pub fn main() -> i32 {
         Command::Compile(a) => compile::run(a),
     });
     match result {
-        Ok(code) => code,
-        // The reader went away (`kibitzer ... | head`): what it wanted, it got. Not an error.
-        Err(payload) if is_closed_stdout(payload.as_ref()) => 0,
+        // What is still buffered is written now, so a full disk is reported, not lost at exit.
+        Ok(code) => match std::io::Write::flush(&mut std::io::stdout()) {
+            Ok(()) => code,
+            Err(e) => write_failed(&e).max(code),
+        },
+        Err(payload) if stdout_failure(payload.as_ref()) == Some(StdoutFailure::Closed) => 0,
+        Err(payload) if stdout_failure(payload.as_ref()).is_some() => {
+            let text = payload_text(payload.as_ref());
+            let why = text.strip_prefix("failed printing to stdout: ").unwrap_or(text);
+            say(format_args!("kibitzer: cannot write standard output: {why}"));
+            EXIT_BAD_INPUT
+        }
         Err(_) => {
             say("kibitzer: internal error (a bug: please report it with the command that caused it)");
             EXIT_INTERNAL
@@ -79,25 +89,102 @@ pub fn main() -> i32 {
     }
 }
 
-/// `println!` panics when standard output is a closed pipe (Rust ignores SIGPIPE). That panic is
-/// how the CLI stops early when its reader has gone; this hook keeps it from printing a panic
-/// message, and every other panic is reported as before.
-fn quiet_on_closed_stdout() {
+/// `println!` panics when it cannot write standard output: a closed pipe (Rust ignores SIGPIPE)
+/// or a failed write (a full disk). That panic is how the commands that print line by line stop;
+/// this hook keeps it from printing a panic message, [`main`] turns it into exit 0 (closed pipe)
+/// or 2 with one line, and every other panic is reported as before.
+fn quiet_on_stdout_failure() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if !is_closed_stdout(info.payload()) {
+        if stdout_failure(info.payload()).is_none() {
             default(info);
         }
     }));
 }
 
-fn is_closed_stdout(payload: &(dyn std::any::Any + Send)) -> bool {
-    let text = payload
+#[derive(Debug, PartialEq, Eq)]
+enum StdoutFailure {
+    /// The reader went away (`kibitzer ... | head`): what it wanted, it got. Not an error.
+    Closed,
+    /// Any other write error: the output is lost, so the run failed.
+    Failed,
+}
+
+fn payload_text(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
         .downcast_ref::<String>()
         .map(String::as_str)
         .or_else(|| payload.downcast_ref::<&str>().copied())
-        .unwrap_or("");
-    text.starts_with("failed printing to stdout") && text.contains("Broken pipe")
+        .unwrap_or("")
+}
+
+fn stdout_failure(payload: &(dyn std::any::Any + Send)) -> Option<StdoutFailure> {
+    let text = payload_text(payload);
+    match text.starts_with("failed printing to stdout") {
+        false => None,
+        true if text.contains("Broken pipe") => Some(StdoutFailure::Closed),
+        true => Some(StdoutFailure::Failed),
+    }
+}
+
+/// The exit code for a failed write to standard output: 0 for a closed pipe (quietly), else 2
+/// with the reason on one line.
+pub(crate) fn write_failed(e: &std::io::Error) -> i32 {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // The bytes that failed stay buffered and fail again at the final flush: said once.
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return 0;
+    }
+    if SAID.swap(true, Ordering::Relaxed) {
+        return EXIT_BAD_INPUT;
+    }
+    say(format_args!("kibitzer: cannot write standard output: {e}"));
+    EXIT_BAD_INPUT
+}
+
+/// Why `--timeout` was refused.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TimeoutError {
+    #[error("`{0}`: expected a number of seconds, e.g. 2.5")]
+    NotANumber(String),
+    #[error("`{0}`: the timeout must be more than 0 seconds")]
+    NotPositive(String),
+    #[error("`{0}`: too long a timeout")]
+    TooLong(String),
+}
+
+/// Parses `--timeout SECS` (decimal seconds).
+pub(crate) fn parse_timeout(s: &str) -> Result<std::time::Duration, TimeoutError> {
+    let secs: f64 = s.trim().parse().map_err(|_| TimeoutError::NotANumber(s.to_string()))?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(TimeoutError::NotPositive(s.to_string()));
+    }
+    std::time::Duration::try_from_secs_f64(secs).map_err(|_| TimeoutError::TooLong(s.to_string()))
+}
+
+/// Runs a session under `timeout`: the engine's budget and this thread's deadline, which the
+/// native searches poll. A run whose deadline passed is reported as stopped by it even when
+/// the engine finished its loop, since a search cut short gives a partial answer.
+pub(crate) fn run_within(
+    s: &mut crate::engine::session::Session,
+    timeout: Option<std::time::Duration>,
+) -> Result<RunResult, crate::engine::session::RunError> {
+    let _deadline = crate::budget::with_deadline(timeout);
+    let mut result = s.run()?;
+    if timeout.is_some() && crate::budget::expired() && result.stop != StopReason::MemoryLimit {
+        result.stop = StopReason::Timeout;
+    }
+    Ok(result)
+}
+
+/// The line that says why a run stopped early (text output), or `None` when it finished.
+pub(crate) fn stop_note(stop: StopReason) -> Option<&'static str> {
+    match stop {
+        StopReason::Quiescent | StopReason::Halted => None,
+        StopReason::Timeout => Some("stopped: the --timeout ran out; the conclusions above are partial"),
+        StopReason::MemoryLimit => Some("stopped: working memory reached its limit; the conclusions above are partial"),
+    }
 }
 
 /// Writes a line to standard error. A failed write is ignored, unlike `eprintln!`, which panics

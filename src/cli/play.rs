@@ -19,6 +19,10 @@ pub struct PlayArgs {
     /// Seed of the deals (the same seed plays the same games).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Stop starting games after this many seconds (decimal): the figures are for the games
+    /// played, and the exit code is 2.
+    #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
+    timeout: Option<std::time::Duration>,
 }
 
 pub fn run(a: PlayArgs) -> i32 {
@@ -47,8 +51,16 @@ pub fn run(a: PlayArgs) -> i32 {
         args,
     };
     let mut print = |line: &str| println!("{line}");
-    match (arena.run)(&options, &mut print) {
-        Ok(()) => 0,
+    let deadline = crate::budget::with_deadline(a.timeout);
+    let result = (arena.run)(&options, &mut print);
+    let stopped = a.timeout.is_some() && crate::budget::expired();
+    drop(deadline);
+    match result {
         Err(e) => fail(e),
+        Ok(()) if stopped => {
+            super::say("stopped: the --timeout ran out; the figures above are for the games played before it");
+            super::EXIT_BAD_INPUT
+        }
+        Ok(()) => 0,
     }
 }

@@ -98,6 +98,10 @@ pub fn play_match(
     let mut deals = ChaCha8Rng::seed_from_u64(seed);
     let mut seat_at = vec![0usize; n];
     for g in 0..games {
+        // A `--timeout` ends the match between games; `stats.games` counts those played.
+        if crate::budget::expired() {
+            break;
+        }
         let mut state = GameState::new(&opts, deals.next_u64())?;
         for (pos, slot) in seat_at.iter_mut().enumerate() {
             *slot = (pos + n - g % n) % n;

@@ -118,6 +118,11 @@ pub fn play_match(seats: [&mut dyn Player; 2], games: u32, seed: u64) -> MatchSt
         turns: 0,
     };
     for g in 0..games as u64 {
+        // A `--timeout` ends the match between games; `stats.games` counts those played.
+        if crate::budget::expired() {
+            stats.games = g as u32;
+            break;
+        }
         let s = game_seed(seed, g);
         for (i, seat) in seats.iter_mut().enumerate() {
             seat.start_game(i, s);

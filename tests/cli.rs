@@ -1,0 +1,560 @@
+//! The binary on hostile input, as a user runs it: `batch` streaming, per-line errors and line
+//! counts, failed writes, `--timeout`, `check` on folders with symlinks and FIFOs, includes that
+//! try to leave the rule set's folder or to quote a file that is not a rule file, `--rules` with
+//! another rule set, byte-order marks. Symlinks, FIFOs and secrets are made at test time.
+//! Every run is bounded by [`LIMIT`]: a hang fails the test instead of blocking it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+use tempfile::TempDir;
+use wait_timeout::ChildExt;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kibitzer");
+/// Longer than any run here takes in a debug build; reaching it means a hang.
+const LIMIT: Duration = Duration::from_secs(60);
+/// What no message may ever print: it stands in for a file outside the rule set's folder.
+const SECRET: &str = "SECRET-7f3a";
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary with `stdin` as its input (standard output to `stdout`, or captured).
+fn run_to(args: &[&str], stdin: &[u8], stdout: Option<Stdio>) -> Run {
+    let captured = stdout.is_none();
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("KIBITZER_TEST_SECRET", SECRET)
+        .stdin(Stdio::piped())
+        .stdout(stdout.unwrap_or_else(Stdio::piped))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start kibitzer");
+    let mut input = child.stdin.take().expect("stdin");
+    let bytes = stdin.to_vec();
+    // A closed pipe here only means the command did not read its input.
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let out = child.stdout.take().map(drain);
+    let err = drain(child.stderr.take().expect("stderr"));
+    let code = finish(&mut child, args);
+    let _ = feeder.join();
+    let stdout = match out {
+        Some(o) => o.join().expect("stdout reader"),
+        None => String::new(),
+    };
+    assert!(captured || stdout.is_empty());
+    Run {
+        code,
+        stdout,
+        stderr: err.join().expect("stderr reader"),
+    }
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Run {
+    run_to(args, stdin, None)
+}
+
+fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = r.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+/// Waits at most [`LIMIT`] for the child; a hang kills it and fails.
+fn finish(child: &mut Child, args: &[&str]) -> Option<i32> {
+    match child.wait_timeout(LIMIT).expect("wait") {
+        Some(status) => status.code(),
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("kibitzer {args:?} ran past {LIMIT:?}");
+        }
+    }
+}
+
+fn tiny() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cli/tiny.rules")
+}
+
+fn tiny_text() -> String {
+    std::fs::read_to_string(tiny()).expect("tiny.rules")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temp path")
+}
+
+fn no_secret(r: &Run, what: &str) {
+    assert!(
+        !r.stdout.contains(SECRET) && !r.stderr.contains(SECRET),
+        "{what}: the secret was printed:\n{}{}",
+        r.stdout,
+        r.stderr
+    );
+}
+
+fn no_crash(r: &Run, what: &str) {
+    assert!(
+        !r.stderr.contains("panicked") && !r.stderr.contains("internal error"),
+        "{what}: {}",
+        r.stderr
+    );
+}
+
+// ---- batch ------------------------------------------------------------------------------------
+
+#[test]
+fn batch_answers_the_first_line_before_the_input_ends() {
+    let tiny = tiny();
+    let mut child = Command::new(BIN)
+        .args(["batch", s(&tiny), "--no-explain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start kibitzer");
+    let mut input = child.stdin.take().expect("stdin");
+    let output = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(output).lines();
+        while let Some(Ok(line)) = lines.next() {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    for n in [3, 12] {
+        input
+            .write_all(format!("{{\"n\": {n}}}\n").as_bytes())
+            .expect("write a line");
+        input.flush().expect("flush");
+        let answer = rx.recv_timeout(Duration::from_secs(30));
+        let answer = answer.unwrap_or_else(|_| {
+            let _ = child.kill();
+            panic!("no answer to line {n} while standard input stays open");
+        });
+        assert!(answer.contains(&format!(",{n}]")), "{answer}");
+    }
+    drop(input);
+    assert_eq!(finish(&mut child, &["batch"]), Some(0));
+}
+
+/// One output line per input line, in order, whatever the lines hold: blank, not JSON, not
+/// UTF-8, CRLF endings, a byte-order mark first, no newline at the end.
+#[test]
+fn batch_keeps_line_count_and_order_on_hostile_lines() {
+    let mut input = b"\xEF\xBB\xBF".to_vec();
+    let total = 300;
+    for i in 0..total {
+        match i {
+            _ if i % 7 == 3 => input.extend_from_slice(b"   "),
+            _ if i % 11 == 5 => input.extend_from_slice(b"not json"),
+            _ if i % 13 == 6 => input.extend_from_slice(b"{\"n\": \xFF\xFE}"),
+            _ => input.extend_from_slice(format!("{{\"n\": {i}}}").as_bytes()),
+        }
+        if i + 1 < total {
+            input.extend_from_slice(if i % 2 == 0 { b"\r\n" } else { b"\n" });
+        }
+    }
+    let tiny = tiny();
+    let r = run(&["batch", s(&tiny), "--no-explain"], &input);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), total, "{}", r.stdout);
+    for (i, line) in lines.iter().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each answer is JSON");
+        let error = v["error"].as_str().unwrap_or("");
+        match i {
+            _ if i % 7 == 3 => assert_eq!(error, "empty line", "line {i}"),
+            _ if i % 11 == 5 => assert!(error.starts_with("not JSON"), "line {i}: {line}"),
+            _ if i % 13 == 6 => assert!(error.contains("not UTF-8"), "line {i}: {line}"),
+            _ => {
+                let kind = if i > 9 { "big" } else { "small" };
+                assert_eq!(v["conclusions"][0]["args"], serde_json::json!([kind, i]), "line {i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn batch_answers_an_overlong_line_with_an_error_and_goes_on() {
+    let mut input = vec![b'x'; 3 << 20];
+    input.extend_from_slice(b"\n{\"n\": 4}\n");
+    let tiny = tiny();
+    let r = run(&["batch", s(&tiny), "--no-explain"], &input);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].contains("longer than"), "{}", lines[0]);
+    assert!(lines[1].contains(r#"["small",4]"#), "{}", lines[1]);
+}
+
+#[test]
+fn batch_stays_quiet_when_its_reader_goes_away() {
+    let tiny = tiny();
+    let mut child = Command::new(BIN)
+        .args(["batch", s(&tiny), "--no-explain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start kibitzer");
+    let mut input = child.stdin.take().expect("stdin");
+    std::thread::spawn(move || {
+        for i in 0..200_000 {
+            if writeln!(input, "{{\"n\": {i}}}").is_err() {
+                return;
+            }
+        }
+    });
+    let mut first = String::new();
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    out.read_line(&mut first).expect("first answer");
+    assert!(first.contains(r#"["small",0]"#), "{first}");
+    drop(out);
+    let err = drain(child.stderr.take().expect("stderr"));
+    assert_eq!(finish(&mut child, &["batch"]), Some(0));
+    assert_eq!(err.join().expect("stderr"), "");
+}
+
+// ---- write errors -----------------------------------------------------------------------------
+
+#[test]
+fn a_failed_write_is_one_line_and_exit_2_for_every_command() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let tiny = tiny();
+    let cases: [(&[&str], &[u8]); 7] = [
+        (&["ask", "stud", "hand=8S TD TS 8H 8C"], b""),
+        (&["ask", "stud", "--json", "hand=8S TD TS 8H 8C"], b""),
+        (&["batch", s(&tiny)], b"{\"n\": 1}\n{\"n\": 2}\n"),
+        (&["check", s(&tiny)], b""),
+        (&["rules", "stud"], b""),
+        (&["compile", "stud", "--summary"], b""),
+        (&["play", "durak", "--seats", "random,random", "--games", "5"], b""),
+    ];
+    for (args, stdin) in cases {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let r = run_to(args, stdin, Some(Stdio::from(full)));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        no_crash(&r, &format!("{args:?}"));
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("cannot write standard output"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+// ---- --timeout --------------------------------------------------------------------------------
+
+#[test]
+fn ask_past_its_timeout_prints_what_it_has_and_why_it_stopped() {
+    let tiny = tiny();
+    let r = run(&["ask", s(&tiny), "n=3", "--timeout", "0.000001"], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stdout.contains(r#"verdict("small", 3)"#), "{}", r.stdout);
+    assert!(r.stderr.contains("stopped: the --timeout ran out"), "{}", r.stderr);
+    let r = run(&["ask", s(&tiny), "n=3", "--json", "--timeout", "1e-6"], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(v["stop"], "timeout");
+    let r = run(&["ask", s(&tiny), "n=3", "--timeout", "30"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+#[test]
+fn batch_lines_past_their_timeout_get_their_stop_and_the_run_goes_on() {
+    let tiny = tiny();
+    let r = run(
+        &["batch", s(&tiny), "--no-explain", "--timeout", "0.000001"],
+        b"{\"n\": 1}\n{\"n\": 20}\n",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for (v, n) in lines.iter().zip([1, 20]) {
+        assert_eq!(v["stop"], "timeout", "{v}");
+        assert_eq!(v["conclusions"][0]["args"][1], n, "{v}");
+    }
+}
+
+#[test]
+fn play_stops_between_games_at_its_timeout() {
+    let r = run(
+        &[
+            "play",
+            "durak",
+            "--seats",
+            "random,random",
+            "--games",
+            "1000000000",
+            "--timeout",
+            "0.5",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("stopped: the --timeout ran out"), "{}", r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    let played: u64 = first
+        .strip_prefix("durak: ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no games line: {}", r.stdout));
+    assert!(played > 0 && played < 1_000_000_000, "{first}");
+}
+
+#[test]
+fn bad_timeouts_are_usage_errors_naming_the_value() {
+    for bad in ["0", "-1", "abc", "NaN", "inf", "1e400", ""] {
+        for cmd in [
+            &["ask", "stud", "hand=8S TD TS 8H 8C"][..],
+            &["batch", "stud"],
+            &["play", "durak"],
+        ] {
+            let flag = format!("--timeout={bad}");
+            let mut args = cmd.to_vec();
+            args.push(&flag);
+            let r = run(&args, b"");
+            assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+            no_crash(&r, bad);
+            assert!(r.stderr.contains(&format!("`{bad}`")), "{args:?}: {}", r.stderr);
+        }
+    }
+}
+
+// ---- check on folders -------------------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn check_walks_a_folder_once_without_following_symlinked_folders() {
+    use std::os::unix::fs::symlink;
+    let dir = TempDir::new().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir(root.join("sub")).expect("sub");
+    std::fs::copy(tiny(), root.join("a.rules")).expect("a");
+    std::fs::copy(tiny(), root.join("sub/b.rules")).expect("b");
+    symlink("/", root.join("slash")).expect("link to /");
+    symlink("..", root.join("sub/up")).expect("link to the parent");
+    symlink("a.rules", root.join("same.rules")).expect("link to a file");
+    let r = run(&["check", s(root)], b"");
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout.lines().filter(|l| l.starts_with("ok: ")).count(),
+        2,
+        "{}",
+        r.stdout
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn check_refuses_a_fifo_instead_of_waiting_on_it() {
+    let dir = TempDir::new().expect("temp dir");
+    let fifo = dir.path().join("pipe.rules");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let r = run(&["check", s(dir.path())], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+}
+
+// ---- includes and the files a message may quote -----------------------------------------------
+
+/// A rule set's folder `tree/` beside `outside/`, which holds a "secret" on its first line.
+struct Layout {
+    dir: TempDir,
+}
+
+impl Layout {
+    fn new() -> Layout {
+        let dir = TempDir::new().expect("temp dir");
+        let root = dir.path();
+        std::fs::create_dir(root.join("tree")).expect("tree");
+        std::fs::create_dir(root.join("outside")).expect("outside");
+        let secret = format!("{SECRET} is not a rule\n");
+        std::fs::write(root.join("outside/secret.rules"), &secret).expect("secret.rules");
+        std::fs::write(root.join("outside/secret.txt"), &secret).expect("secret.txt");
+        std::fs::write(root.join("tree/notes.txt"), &secret).expect("notes.txt");
+        std::fs::write(
+            root.join("outside/extra.rules"),
+            "rule Extra \"extra\" when n(?n) ?n > 100 then assert verdict(\"huge\", ?n) end\n",
+        )
+        .expect("extra.rules");
+        Layout { dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// `tree/NAME.rules`: the tiny rule set plus `include "WHAT"`.
+    fn including(&self, name: &str, what: &str) -> PathBuf {
+        let p = self.path(&format!("tree/{name}.rules"));
+        std::fs::write(&p, format!("{}include \"{what}\"\n", tiny_text())).expect("write");
+        p
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn includes_cannot_leave_the_folder_or_read_what_is_not_a_rule_file() {
+    use std::os::unix::fs::symlink;
+    let l = Layout::new();
+    symlink(l.path("outside/secret.rules"), l.path("tree/link.rules")).expect("link");
+    symlink("/proc/self/environ", l.path("tree/env.rules")).expect("link");
+    let secret_abs = l.path("outside/secret.rules");
+    let cases = [
+        ("up", "../outside/secret.rules".to_string(), "resolves outside"),
+        ("absolute", s(&secret_abs).to_string(), "absolute path"),
+        ("through_a_link", "link.rules".to_string(), "resolves outside"),
+        ("not_rules", "notes.txt".to_string(), "only .rules files"),
+        ("environ", "env.rules".to_string(), "resolves outside"),
+    ];
+    for (name, what, why) in cases {
+        let main = l.including(name, &what);
+        for args in [vec!["check", s(&main)], vec!["ask", s(&main), "n=1"]] {
+            let r = run(&args, b"");
+            assert_eq!(r.code, Some(2), "{name}: {}", r.stderr);
+            no_secret(&r, name);
+            no_crash(&r, name);
+            assert!(r.stderr.contains(why), "{name}: {}", r.stderr);
+        }
+    }
+}
+
+#[test]
+fn include_root_lets_includes_come_from_a_wider_folder() {
+    let l = Layout::new();
+    let main = l.including("wide", "../outside/extra.rules");
+    let r = run(&["ask", s(&main), "n=200"], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let root = l.path("");
+    let r = run(&["ask", s(&main), "n=200", "--include-root", s(&root)], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains(r#"verdict("huge", 200)"#), "{}", r.stdout);
+    let r = run(&["check", s(&main), "--include-root", s(&root)], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let batch = run(
+        &["batch", s(&main), "--no-explain", "--include-root", s(&root)],
+        b"{\"n\": 200}\n",
+    );
+    assert!(batch.stdout.contains("huge"), "{}{}", batch.stdout, batch.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_that_is_not_a_rule_file_is_never_quoted() {
+    use std::os::unix::fs::symlink;
+    let l = Layout::new();
+    symlink(l.path("outside/secret.txt"), l.path("tree/disguised.rules")).expect("link");
+    let txt = l.path("outside/secret.txt");
+    let disguised = l.path("tree/disguised.rules");
+    let runs = [
+        vec!["check", s(&txt)],
+        vec!["check", s(&disguised)],
+        vec!["ask", s(&txt), "n=1"],
+        vec!["ask", s(&disguised), "n=1"],
+        vec!["ask", "stud", "--rules", s(&txt), "hand=8S TD TS 8H 8C"],
+        vec!["batch", "stud", "--rules", s(&disguised)],
+        vec!["rules", s(&txt)],
+        vec!["compile", s(&disguised)],
+    ];
+    for args in runs {
+        let r = run(&args, b"{}\n");
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        no_secret(&r, &format!("{args:?}"));
+        assert!(r.stderr.contains("not a rule file"), "{args:?}: {}", r.stderr);
+    }
+    // A rule file's own syntax errors are still quoted with their line.
+    let own = l.path("outside/secret.rules");
+    let r = run(&["check", s(&own)], b"");
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains(SECRET), "{}", r.stderr);
+}
+
+/// The same file reached by two spellings is one file, so a cycle through it is recognised.
+#[test]
+fn an_include_cycle_names_each_file_once() {
+    let dir = TempDir::new().expect("temp dir");
+    let a = dir.path().join("a.rules");
+    std::fs::write(&a, format!("{}include \"b.rules\"\n", tiny_text())).expect("a");
+    std::fs::write(dir.path().join("b.rules"), "include \"./sub/../a.rules\"\n").expect("b");
+    std::fs::create_dir(dir.path().join("sub")).expect("sub");
+    let r = run(&["check", s(&a)], b"");
+    no_crash(&r, "cycle");
+    // Read again under another name, a.rules would nest until the depth limit.
+    assert!(!r.stderr.contains("nest too deeply"), "{}", r.stderr);
+    assert!(
+        !r.stderr.contains("sub/.."),
+        "a file named by a spelling, not by itself:\n{}",
+        r.stderr
+    );
+}
+
+// ---- --rules with another rule set, byte-order marks ------------------------------------------
+
+#[test]
+fn rules_file_must_declare_the_rule_set_asked_for() {
+    let dir = TempDir::new().expect("temp dir");
+    let copy = dir.path().join("my-stud.rules");
+    let stud = kibitzer::library::shipped_text("stud.rules").expect("shipped stud");
+    std::fs::write(&copy, stud).expect("copy");
+    let hand = "hand=8S TD TS 8H 8C";
+    let r = run(&["ask", "durak", "--rules", s(&copy), hand], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stdout);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("declares rule set `stud`, not `durak`"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &["batch", "durak", "--rules", s(&copy)],
+        b"{\"hand\": \"8S TD TS 8H 8C\"}\n",
+    );
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr.contains("declares rule set `stud`, not `durak`"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["ask", "stud", "--rules", s(&copy), hand], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("full house"), "{}", r.stdout);
+}
+
+#[test]
+fn a_byte_order_mark_before_a_rule_file_is_ignored() {
+    let dir = TempDir::new().expect("temp dir");
+    let main = dir.path().join("bom.rules");
+    std::fs::write(&main, format!("\u{feff}{}", tiny_text())).expect("write");
+    let r = run(&["check", s(&main)], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run(&["ask", s(&main), "n=12"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains(r#"verdict("big", 12)"#), "{}", r.stdout);
+}
