@@ -29,6 +29,9 @@ pub struct BatchArgs {
     /// Stop each line after this many seconds (decimal): its partial answer gets `"stop": "timeout"`.
     #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
     timeout: Option<Duration>,
+    /// Stop each line's run after this many firings (its answer is then that line's error).
+    #[arg(long = "max-firings", default_value_t = 100_000)]
+    max_firings: u64,
     /// Let includes come from this folder tree (default: the rule file's own folder).
     #[arg(long = "include-root", value_name = "DIR")]
     include_root: Option<PathBuf>,
@@ -66,6 +69,7 @@ pub fn run(a: BatchArgs) -> i32 {
     let settings = Settings {
         explain: !a.no_explain,
         timeout: a.timeout,
+        max_firings: a.max_firings,
     };
     for _ in 0..workers {
         let (jobs, done, program) = (job_rx.clone(), done_tx.clone(), program.clone());
@@ -79,6 +83,7 @@ pub fn run(a: BatchArgs) -> i32 {
 struct Settings {
     explain: bool,
     timeout: Option<Duration>,
+    max_firings: u64,
 }
 
 /// Reads standard input line by line; a line waits for a permit (a free place in the window).
@@ -171,6 +176,7 @@ fn work(program: &Arc<Program>, settings: Settings, jobs: &Mutex<Receiver<(u64, 
         let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
         s.set_options(RunOptions {
             timeout: settings.timeout,
+            firing_limit: settings.max_firings,
             ..RunOptions::default()
         });
         s
