@@ -5,12 +5,12 @@
 
 use super::agenda::{Activation, Agenda};
 use super::compiled::Join;
+use super::eval::EvalFailure;
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
 use super::value::Value;
 use super::whatif::{Library, WhatIfRunner};
-use super::eval::EvalFailure;
 use crate::builtins::registry::{BuiltinFailure, Solutions};
 use crate::cards::NotationError;
 use std::borrow::Cow;
