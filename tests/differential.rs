@@ -13,7 +13,7 @@ use reference::{End, Event, Outcome, RefProgram};
 use std::fmt::Write as _;
 
 /// Small, so that rule loops end quickly (both sides must then stop alike).
-const FIRING_LIMIT: u64 = 150;
+const FIRING_LIMIT: u64 = 60;
 
 /// A generated case: rules as lists of condition and action lines, so that they can be shrunk.
 #[derive(Clone, Debug)]
@@ -67,9 +67,11 @@ struct Gen {
     arity: Vec<usize>,
     /// Also the shapes of the engine discrepancies already reported (see the ignored tests):
     /// decimals equal to integers meeting in a join, `in` over lists with repeated elements, a
-    /// pattern argument computed from a variable another condition binds, a retract after an
-    /// assert.
+    /// pattern argument computed from a variable (bound by another condition, or earlier in the
+    /// same pattern), a retract after an assert.
     all: bool,
+    /// No positive pattern on a derived relation in the rule being written.
+    no_patterns: bool,
 }
 
 impl Gen {
@@ -147,7 +149,7 @@ impl Gen {
                 }
                 4..=5 if !s.nums.is_empty() => self.pick(&s.nums).clone(),
                 6 if !here.is_empty() => self.pick(&here).clone(),
-                7 if !here.is_empty() => format!("{} + 1", self.pick(&here).clone()),
+                7 if self.all && !here.is_empty() => format!("{} + 1", self.pick(&here).clone()),
                 8 if (self.all || local) && !s.nums.is_empty() => format!("{} - 1", self.pick(&s.nums).clone()),
                 9 if self.all => self.pick(&["0", "1", "2", "1.0"]).to_string(),
                 9 => self.pick(&["0", "1", "2"]).to_string(),
@@ -162,7 +164,15 @@ impl Gen {
     }
 
     fn condition(&mut self, s: &mut Scope, readable: &[usize]) -> String {
-        match self.rng.random_range(0..20) {
+        let kind = self.rng.random_range(0..20);
+        if self.no_patterns && (kind <= 4 || kind >= 17) {
+            return if s.nums.is_empty() {
+                "1 < 2".to_string()
+            } else {
+                self.test(s)
+            };
+        }
+        match kind {
             0..=4 => {
                 let rel = *self.pick(readable);
                 self.pattern(rel, s, false)
@@ -336,6 +346,7 @@ fn generate(seed: u64, all: bool) -> Case {
         rng: ChaCha8Rng::seed_from_u64(seed),
         arity: Vec::new(),
         all,
+        no_patterns: false,
     };
     let nrel = g.rng.random_range(2..5);
     g.arity = (0..nrel).map(|_| g.rng.random_range(1..4)).collect();
@@ -355,8 +366,13 @@ fn generate(seed: u64, all: bool) -> Case {
     if with_d {
         inputs_read.push("d");
     }
+    // The first rule matches no derived relation: were it to read its own output, nothing could
+    // start it and the checker would refuse the output as unreachable.
     let rules: Vec<RuleSpec> = (0..nrules)
-        .map(|i| g.rule(i, &targets[i], &produced, &inputs_read))
+        .map(|i| {
+            g.no_patterns = i == 0;
+            g.rule(i, &targets[i], &produced, &inputs_read)
+        })
         .collect();
     let mut outputs: Vec<String> = targets[0].iter().map(|r| format!("r{r}")).collect();
     outputs.dedup();
@@ -372,7 +388,7 @@ fn generate(seed: u64, all: bool) -> Case {
         outputs.join(", ")
     );
     let nxs = if g.chance(0.2) {
-        g.rng.random_range(10..24)
+        g.rng.random_range(8..18)
     } else {
         g.rng.random_range(0..8)
     };
@@ -740,5 +756,17 @@ fn an_input_is_joined_with_every_rule_that_mentions_it() {
          rule Make when n(?x) then assert e(1) end\n\
          rule D when e(2) then assert d(0) end\n",
         &[("n", "0")],
+    );
+}
+
+#[test]
+#[ignore = "engine bug: a pattern argument computed from a variable bound earlier in the same pattern is evaluated before the fact binds it (a stale value: a spurious error, or a wrong index lookup)"]
+fn a_pattern_argument_from_its_own_variable_is_evaluated_after_the_fact_binds_it() {
+    assert_agree(
+        "ruleset t \"t\"\ninput xs: ints\noutput s\n\
+         rule Pair when r(_), s(?a, ?a + 1) then end\n\
+         rule Make when xs(?l), ?x in ?l then assert r(?x) end\n\
+         rule Start when then assert s(2, -1) end\n",
+        &[("xs", "15")],
     );
 }
