@@ -1,0 +1,772 @@
+//! The engine against a reference interpreter (`tests/reference`) on random rule sets written as
+//! text: conclusions, the firing sequence with bindings, dropped activations, retractions, how the
+//! run ended and the `fired` / `facts` / `activations` / `dropped` counts must agree. Long run:
+//! `KIBITZER_DIFF_CASES=1000000 KIBITZER_DIFF_SEED=7 cargo test --test differential -- --nocapture`
+//! (a mismatch prints the case's seed, its shrunk rule text, inputs and both outcomes).
+
+mod reference;
+
+use kibitzer::{load_text, RunError, RunOptions, Session, StopReason};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use reference::{End, Event, Outcome, RefProgram};
+use std::fmt::Write as _;
+
+/// Small, so that rule loops end quickly (both sides must then stop alike).
+const FIRING_LIMIT: u64 = 60;
+
+/// A generated case: rules as lists of condition and action lines, so that they can be shrunk.
+#[derive(Clone, Debug)]
+struct Case {
+    header: String,
+    rules: Vec<RuleSpec>,
+    inputs: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug)]
+struct RuleSpec {
+    name: String,
+    salience: i32,
+    conds: Vec<String>,
+    actions: Vec<String>,
+}
+
+impl Case {
+    fn text(&self) -> String {
+        let mut t = self.header.clone();
+        for r in &self.rules {
+            let _ = writeln!(t, "rule {} salience {}\nwhen", r.name, r.salience);
+            // Commas: a condition starting with `-` would otherwise continue the one before.
+            let _ = writeln!(t, "    {}", r.conds.join(",\n    "));
+            t.push_str("then\n");
+            for a in &r.actions {
+                let _ = writeln!(t, "    {a}");
+            }
+            t.push_str("end\n");
+        }
+        t
+    }
+}
+
+/// What the generator knows while writing one rule: variables bound so far (numbers, lists).
+struct Scope {
+    nums: Vec<String>,
+    lists: Vec<String>,
+    fresh: usize,
+}
+
+impl Scope {
+    fn fresh(&mut self) -> String {
+        self.fresh += 1;
+        format!("?v{}", self.fresh)
+    }
+}
+
+struct Gen {
+    rng: ChaCha8Rng,
+    arity: Vec<usize>,
+    /// Also the shapes of the engine discrepancies already reported (see the ignored tests):
+    /// decimals equal to integers meeting in a join, `in` over lists with repeated elements, a
+    /// pattern argument computed from a variable (bound by another condition, or earlier in the
+    /// same pattern), a retract after an assert.
+    all: bool,
+    /// No positive pattern on a derived relation in the rule being written.
+    no_patterns: bool,
+}
+
+impl Gen {
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.rng.random_range(0..items.len())]
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        self.rng.random_bool(p)
+    }
+
+    fn atom(&mut self, s: &Scope) -> String {
+        match self.rng.random_range(0..10) {
+            0..=4 if !s.nums.is_empty() => self.pick(&s.nums).clone(),
+            5 if self.all => self.pick(&["k", "q", "tbl[1]", "0.5", "1.0", "-1.5"]).to_string(),
+            5 => self.pick(&["k", "tbl[1]"]).to_string(),
+            _ => self.rng.random_range(-2..6).to_string(),
+        }
+    }
+
+    /// A numeric expression over the bound variables.
+    fn num(&mut self, s: &Scope, depth: u32) -> String {
+        if depth == 0 || self.chance(0.45) {
+            return self.atom(s);
+        }
+        let a = self.num(s, depth - 1);
+        match self.rng.random_range(0..14) {
+            0..=2 => format!("{a} + {}", self.num(s, depth - 1)),
+            3..=4 => format!("{a} - {}", self.num(s, depth - 1)),
+            5..=6 => format!("({a}) * {}", self.atom(s)),
+            7 => {
+                // Mostly a divisor that cannot be zero; sometimes one that can.
+                let d = if self.chance(0.85) {
+                    self.pick(&["2", "3", "-2"]).to_string()
+                } else {
+                    self.atom(s)
+                };
+                format!("({a}) / {d}")
+            }
+            8 => format!("({a}) % {}", self.pick(&["2", "3", "4"])),
+            9 => format!("abs({a})"),
+            10 if self.all => format!("decimal({a})"),
+            10 => format!("-({a})"),
+            11 => format!("greater({a}, {})", self.atom(s)),
+            12 => format!("trunc({a})"),
+            _ => format!("tbl[trunc({a}) % 5]"),
+        }
+    }
+
+    fn test(&mut self, s: &Scope) -> String {
+        let op = *self.pick(&["<", "<=", ">", ">=", "==", "!="]);
+        let simple = format!("{} {op} {}", self.num(s, 2), self.num(s, 1));
+        match self.rng.random_range(0..10) {
+            0 if !s.lists.is_empty() => format!("{} in {}", self.atom(s), self.pick(&s.lists).clone()),
+            1 => format!("{} in tbl", self.atom(s)),
+            2 => format!("!({simple})"),
+            3 => format!("{simple} and {} > {}", self.atom(s), self.atom(s)),
+            4 => format!("{simple} or {} == {}", self.atom(s), self.atom(s)),
+            _ => simple,
+        }
+    }
+
+    /// A pattern on `rel`: new variables, bound ones, `_`, constants and expressions (of
+    /// variables bound before, or earlier in the same pattern). Returns the text and the
+    /// variables it binds.
+    fn pattern(&mut self, rel: usize, s: &mut Scope, local: bool) -> String {
+        let mut args = Vec::new();
+        let mut here: Vec<String> = Vec::new();
+        for _ in 0..self.arity[rel] {
+            let arg = match self.rng.random_range(0..12) {
+                0..=3 => {
+                    let v = s.fresh();
+                    here.push(v.clone());
+                    v
+                }
+                4..=5 if !s.nums.is_empty() => self.pick(&s.nums).clone(),
+                6 if !here.is_empty() => self.pick(&here).clone(),
+                7 if self.all && !here.is_empty() => format!("{} + 1", self.pick(&here).clone()),
+                8 if (self.all || local) && !s.nums.is_empty() => format!("{} - 1", self.pick(&s.nums).clone()),
+                9 if self.all => self.pick(&["0", "1", "2", "1.0"]).to_string(),
+                9 => self.pick(&["0", "1", "2"]).to_string(),
+                _ => "_".to_string(),
+            };
+            args.push(arg);
+        }
+        if !local {
+            s.nums.extend(here);
+        }
+        format!("r{rel}({})", args.join(", "))
+    }
+
+    fn condition(&mut self, s: &mut Scope, readable: &[usize]) -> String {
+        let kind = self.rng.random_range(0..20);
+        if self.no_patterns && (kind <= 4 || kind >= 17) {
+            return if s.nums.is_empty() {
+                "1 < 2".to_string()
+            } else {
+                self.test(s)
+            };
+        }
+        match kind {
+            0..=4 => {
+                let rel = *self.pick(readable);
+                self.pattern(rel, s, false)
+            }
+            5..=7 if !s.nums.is_empty() => self.test(s),
+            8..=9 => {
+                let e = self.num(s, 2);
+                let v = if !s.nums.is_empty() && self.chance(0.2) {
+                    self.pick(&s.nums).clone()
+                } else {
+                    let v = s.fresh();
+                    s.nums.push(v.clone());
+                    v
+                };
+                format!("{v} = {e}")
+            }
+            10 => {
+                let list = if !s.lists.is_empty() && self.chance(0.6) {
+                    self.pick(&s.lists).clone()
+                } else if self.chance(0.5) {
+                    "tbl".to_string()
+                } else if self.all {
+                    format!("[{}, {}, 2]", self.atom(s), self.atom(s))
+                } else {
+                    "[0, 2, 7]".to_string()
+                };
+                let v = s.fresh();
+                s.nums.push(v.clone());
+                format!("{v} in {list}")
+            }
+            11 => {
+                let hi = if !s.nums.is_empty() && self.chance(0.5) {
+                    format!("trunc({}) % 4", self.pick(&s.nums).clone())
+                } else {
+                    self.rng.random_range(-1..4).to_string()
+                };
+                let v = s.fresh();
+                s.nums.push(v.clone());
+                format!("{v} = range(0, {hi})")
+            }
+            12..=13 => {
+                let rel = *self.pick(readable);
+                if self.chance(0.6) {
+                    format!("not {}", self.pattern(rel, s, true))
+                } else {
+                    let mut inner = Scope {
+                        nums: s.nums.clone(),
+                        lists: s.lists.clone(),
+                        fresh: s.fresh,
+                    };
+                    let p = self.pattern(rel, &mut inner, false);
+                    let t = self.test(&inner);
+                    s.fresh = inner.fresh;
+                    format!("not {{ {p} {t} }}")
+                }
+            }
+            14..=16 => {
+                let rel = *self.pick(readable);
+                let mut inner = Scope {
+                    nums: s.nums.clone(),
+                    lists: s.lists.clone(),
+                    fresh: s.fresh,
+                };
+                let p = self.pattern(rel, &mut inner, false);
+                let body_vars: Vec<String> = inner.nums[s.nums.len()..].to_vec();
+                let extra = if self.chance(0.3) {
+                    format!(" {}", self.test(&inner))
+                } else {
+                    String::new()
+                };
+                s.fresh = inner.fresh;
+                let v = s.fresh();
+                let op = *self.pick(&["count", "sum", "min", "max"]);
+                let value = match (op, body_vars.is_empty()) {
+                    ("count", _) => String::new(),
+                    (_, false) => format!(" {}", self.pick(&body_vars).clone()),
+                    (_, true) => format!(" {}", self.atom(s)),
+                };
+                let text = format!("{v} = {op}{value} {{ {p}{extra} }}");
+                s.nums.push(v);
+                text
+            }
+            _ => {
+                let rel = *self.pick(readable);
+                self.pattern(rel, s, false)
+            }
+        }
+    }
+
+    fn rule(&mut self, i: usize, targets: &[usize], readable: &[usize], with_inputs: &[&str]) -> RuleSpec {
+        let mut s = Scope {
+            nums: Vec::new(),
+            lists: Vec::new(),
+            fresh: 0,
+        };
+        let mut conds = Vec::new();
+        // The first rule reads an input, so that what it asserts (an output) is reachable.
+        let source = if i == 0 {
+            self.rng.random_range(0..3)
+        } else {
+            self.rng.random_range(0..6)
+        };
+        match source {
+            0 | 1 => {
+                let l = s.fresh();
+                conds.push(format!("xs({l})"));
+                s.lists.push(l.clone());
+                if self.chance(0.7) {
+                    let v = s.fresh();
+                    conds.push(format!("{v} in {l}"));
+                    s.nums.push(v);
+                }
+            }
+            2 => {
+                let v = s.fresh();
+                let input = *self.pick(with_inputs);
+                conds.push(format!("{input}({v})"));
+                s.nums.push(v);
+            }
+            3 if self.chance(0.5) => {
+                let v = s.fresh();
+                let hi = self.pick(&["3", "17", "20"]).to_string();
+                conds.push(format!("{v} = range(0, {hi})"));
+                s.nums.push(v);
+            }
+            _ => {
+                let rel = *self.pick(readable);
+                conds.push(self.pattern(rel, &mut s, false));
+            }
+        }
+        for _ in 0..self.rng.random_range(0..4) {
+            let c = self.condition(&mut s, readable);
+            conds.push(c);
+        }
+        let mut actions = Vec::new();
+        for &t in targets {
+            let args: Vec<String> = (0..self.arity[t]).map(|_| self.num(&s, 1)).collect();
+            actions.push(format!("assert r{t}({})", args.join(", ")));
+        }
+        if self.chance(0.15) {
+            let rel = *self.pick(readable);
+            let args: Vec<String> = (0..self.arity[rel])
+                .map(|_| match self.rng.random_range(0..3) {
+                    0 if !s.nums.is_empty() => self.pick(&s.nums).clone(),
+                    1 => self.rng.random_range(0..3).to_string(),
+                    _ => "_".to_string(),
+                })
+                .collect();
+            // After an assert only with every shape on (a reported engine bug).
+            let at = if self.all {
+                self.rng.random_range(0..=actions.len())
+            } else {
+                0
+            };
+            actions.insert(at, format!("retract r{rel}({})", args.join(", ")));
+        }
+        if self.chance(0.04) {
+            actions.push("halt".to_string());
+        }
+        RuleSpec {
+            name: format!("R{i}"),
+            salience: *self.pick(&[0, 0, 0, 0, 5, 10, -5]),
+            conds,
+            actions,
+        }
+    }
+}
+
+fn generate(seed: u64, all: bool) -> Case {
+    let mut g = Gen {
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        arity: Vec::new(),
+        all,
+        no_patterns: false,
+    };
+    let nrel = g.rng.random_range(2..5);
+    g.arity = (0..nrel).map(|_| g.rng.random_range(1..4)).collect();
+    let nrules = g.rng.random_range(2..7);
+    // Who asserts what first, so that every pattern names a relation some rule asserts.
+    let targets: Vec<Vec<usize>> = (0..nrules)
+        .map(|_| {
+            let n = if g.chance(0.25) { 2 } else { 1 };
+            (0..n).map(|_| g.rng.random_range(0..nrel)).collect()
+        })
+        .collect();
+    let mut produced: Vec<usize> = targets.iter().flatten().copied().collect();
+    produced.sort_unstable();
+    produced.dedup();
+    let with_d = all && g.chance(0.3);
+    let mut inputs_read = vec!["n", "m"];
+    if with_d {
+        inputs_read.push("d");
+    }
+    // The first rule matches no derived relation: were it to read its own output, nothing could
+    // start it and the checker would refuse the output as unreachable.
+    let rules: Vec<RuleSpec> = (0..nrules)
+        .map(|i| {
+            g.no_patterns = i == 0;
+            g.rule(i, &targets[i], &produced, &inputs_read)
+        })
+        .collect();
+    let mut outputs: Vec<String> = targets[0].iter().map(|r| format!("r{r}")).collect();
+    outputs.dedup();
+    let mut header = String::from("ruleset fz \"differential case\"\ninput n: int\ninput xs: ints\ninput m: int = 2\n");
+    if with_d {
+        header.push_str("input d: decimal = 1.5\n");
+    }
+    let _ = writeln!(
+        header,
+        "param k = {}\nparam q = 0.5\nconst tbl = {}\noutput {}",
+        g.rng.random_range(-1..4),
+        if all { "[3, 1, 4, 1, 5]" } else { "[3, 1, 4, 0, 5]" },
+        outputs.join(", ")
+    );
+    let nxs = if g.chance(0.2) {
+        g.rng.random_range(8..18)
+    } else {
+        g.rng.random_range(0..8)
+    };
+    let mut xs: Vec<i64> = (0..nxs).map(|_| g.rng.random_range(-2..16)).collect();
+    if !all {
+        xs.sort_unstable();
+        xs.dedup();
+    }
+    let xs: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    let mut inputs = vec![
+        ("n".to_string(), g.rng.random_range(-2..7).to_string()),
+        ("xs".to_string(), xs.join(",")),
+    ];
+    if g.chance(0.3) {
+        inputs.push(("m".to_string(), g.rng.random_range(-1..5).to_string()));
+    }
+    if with_d && g.chance(0.5) {
+        let d: &[&str] = if all {
+            &["0.5", "2.0", "-1.25", "3"]
+        } else {
+            &["0.5", "-1.25"]
+        };
+        inputs.push(("d".to_string(), g.pick(d).to_string()));
+    }
+    Case { header, rules, inputs }
+}
+
+/// Runs the engine and reads what it shows in the reference's terms.
+fn engine_run(program: &std::sync::Arc<kibitzer::Program>, inputs: &[(String, String)], goal: Option<&str>) -> Outcome {
+    let mut s = Session::new(program.clone());
+    s.set_options(RunOptions {
+        trace: true,
+        firing_limit: FIRING_LIMIT,
+        ..Default::default()
+    });
+    s.set_timed(false);
+    if let Some(g) = goal {
+        s.set_goal(&[g]);
+    }
+    for (n, t) in inputs {
+        s.set_input_text(n, t).expect("the generator gives well-formed inputs");
+    }
+    let mut out = Outcome {
+        end: End::Quiescent,
+        conclusions: Vec::new(),
+        trace: Vec::new(),
+        fired: 0,
+        facts: 0,
+        activations: 0,
+        dropped: 0,
+    };
+    match s.run() {
+        Ok(r) => {
+            out.end = match r.stop {
+                StopReason::Quiescent => End::Quiescent,
+                StopReason::Halted => End::Halted,
+                other => panic!("unexpected stop {other:?}"),
+            };
+            out.fired = r.stats.fired;
+            out.facts = r.stats.facts;
+            out.activations = r.stats.activations;
+            out.dropped = r.stats.dropped;
+        }
+        Err(RunError::InRule { rule, message, .. }) => out.end = End::InRule(rule, message),
+        Err(RunError::FiringLimit { .. }) => out.end = End::FiringLimit,
+        Err(RunError::MissingInput(n)) => out.end = End::MissingInput(n),
+        Err(e) => panic!("unexpected run error: {e}"),
+    }
+    out.conclusions = s.conclusions().iter().map(|c| c.to_string()).collect();
+    for ev in s.trace() {
+        out.trace.push(match ev {
+            kibitzer::engine::session::TraceEvent::Fired { firing } => {
+                let f = s.firing(*firing).expect("a traced firing is recorded");
+                let rule = &program.rules[f.rule as usize];
+                let (vars, mask) = s.firing_bindings(f);
+                let mut shown: Vec<(String, String)> = rule
+                    .var_names
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i < 64 && mask & (1u64 << i) != 0)
+                    .map(|(i, n)| (n.clone(), vars[i].to_string()))
+                    .collect();
+                shown.sort();
+                Event::Fired(rule.name.clone(), shown)
+            }
+            kibitzer::engine::session::TraceEvent::Dropped { rule, .. } => {
+                Event::Dropped(program.rules[*rule as usize].name.clone())
+            }
+            kibitzer::engine::session::TraceEvent::Retracted { fact, .. } => Event::Retracted(*fact as usize),
+        });
+    }
+    out
+}
+
+/// Statistics are defined only for a run that ends normally.
+fn normalised(mut o: Outcome) -> Outcome {
+    if !matches!(o.end, End::Quiescent | End::Halted) {
+        o.fired = 0;
+        o.facts = 0;
+        o.activations = 0;
+        o.dropped = 0;
+    }
+    o
+}
+
+/// The case's outcome on both sides when they differ; `None` when they agree or the checker
+/// refuses the rule set.
+fn differs(case: &Case, goal: bool) -> Option<(Outcome, Outcome)> {
+    let text = case.text();
+    let program = load_text("fz.rules", &text).ok()?;
+    let reference = RefProgram::new(&text, program.clone()).expect("the reference models every generated construct");
+    let want = normalised(reference.run(&case.inputs, FIRING_LIMIT));
+    let got = normalised(engine_run(&program, &case.inputs, None));
+    // When both fail alike, what came before the failure is compared only with every shape on:
+    // the engine joins an input with a rule only once the rule's other patterns can match, so an
+    // error before a derived relation's pattern surfaces later (reported; see the ignored tests).
+    let same_failure = !all_shapes() && matches!(want.end, End::InRule(..)) && want.end == got.end;
+    if want != got && !same_failure {
+        return Some((want, got));
+    }
+    if goal && matches!(want.end, End::Quiescent | End::Halted) {
+        // A goal's answers are exactly a full run's for the asked relation.
+        let rel = program.relations[*program.outputs.first()? as usize].name.clone();
+        let partial = engine_run(&program, &case.inputs, Some(&rel));
+        let of_rel = |o: &Outcome| -> Vec<String> {
+            o.conclusions
+                .iter()
+                .filter(|c| c.starts_with(&format!("{rel}(")))
+                .cloned()
+                .collect()
+        };
+        if of_rel(&want) != of_rel(&partial) || !matches!(partial.end, End::Quiescent | End::Halted) {
+            let mut shown = partial;
+            shown.conclusions = of_rel(&shown);
+            let mut expected = want;
+            expected.conclusions = of_rel(&expected);
+            return Some((expected, shown));
+        }
+    }
+    None
+}
+
+/// Removes rules, conditions, actions and list elements while the difference stays.
+fn shrink(mut case: Case, goal: bool) -> Case {
+    loop {
+        let mut smaller = false;
+        let mut candidates: Vec<Case> = Vec::new();
+        for i in 0..case.rules.len() {
+            let mut c = case.clone();
+            c.rules.remove(i);
+            candidates.push(c);
+        }
+        for i in 0..case.rules.len() {
+            for j in 0..case.rules[i].conds.len() {
+                let mut c = case.clone();
+                c.rules[i].conds.remove(j);
+                candidates.push(c);
+            }
+            for j in 0..case.rules[i].actions.len() {
+                let mut c = case.clone();
+                c.rules[i].actions.remove(j);
+                candidates.push(c);
+            }
+            if case.rules[i].salience != 0 {
+                let mut c = case.clone();
+                c.rules[i].salience = 0;
+                candidates.push(c);
+            }
+        }
+        if let Some(k) = case.inputs.iter().position(|(n, _)| n == "xs") {
+            let items: Vec<&str> = case.inputs[k].1.split(',').filter(|s| !s.is_empty()).collect();
+            for j in 0..items.len() {
+                let mut c = case.clone();
+                let mut rest = items.clone();
+                rest.remove(j);
+                c.inputs[k].1 = rest.join(",");
+                candidates.push(c);
+            }
+        }
+        for c in candidates {
+            if differs(&c, goal).is_some() {
+                case = c;
+                smaller = true;
+                break;
+            }
+        }
+        if !smaller {
+            return case;
+        }
+    }
+}
+
+fn report(seed: u64, case: &Case, goal: bool) -> String {
+    let small = shrink(case.clone(), goal);
+    let (want, got) = differs(&small, goal).unwrap_or_else(|| unreachable!("a shrunk case still differs"));
+    format!(
+        "case seed {seed}{}\n--- rules (shrunk)\n{}--- inputs\n{:?}\n--- reference\n{}--- engine\n{}",
+        if goal { " (with a goal)" } else { "" },
+        small.text(),
+        small.inputs,
+        show(&want),
+        show(&got)
+    )
+}
+
+/// An outcome one event a line.
+fn show(o: &Outcome) -> String {
+    let mut t = format!(
+        "end {:?}; fired {} facts {} activations {} dropped {}\nconclusions {:?}\n",
+        o.end, o.fired, o.facts, o.activations, o.dropped, o.conclusions
+    );
+    for e in &o.trace {
+        let _ = match e {
+            Event::Fired(r, b) => {
+                let b: Vec<String> = b.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                writeln!(t, "  FIRE {r} {}", b.join(" "))
+            }
+            Event::Dropped(r) => writeln!(t, "  DROP {r}"),
+            Event::Retracted(f) => writeln!(t, "  RETRACT #{f}"),
+        };
+    }
+    t
+}
+
+/// `KIBITZER_DIFF_ALL=1`: generate the shapes of the discrepancies already reported too.
+fn all_shapes() -> bool {
+    std::env::var("KIBITZER_DIFF_ALL").is_ok_and(|v| v == "1")
+}
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+#[test]
+fn the_engine_agrees_with_the_reference_on_random_rule_sets() {
+    let cases = env_u64("KIBITZER_DIFF_CASES", 10_000);
+    let base = env_u64("KIBITZER_DIFF_SEED", 20_240_601);
+    let start = std::time::Instant::now();
+    let mut discarded = 0u64;
+    let mut failures = Vec::new();
+    for i in 0..cases {
+        let seed = base.wrapping_mul(1_000_003).wrapping_add(i);
+        let case = generate(seed, all_shapes());
+        if load_text("fz.rules", &case.text()).is_err() {
+            discarded += 1;
+            continue;
+        }
+        let goal = i % 10 == 0;
+        if differs(&case, goal).is_some() {
+            failures.push(report(seed, &case, goal));
+            if failures.len() >= 3 {
+                break;
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "differential: {cases} cases, {discarded} refused by the checker, {:.0} cases/s",
+        cases as f64 / secs.max(1e-9)
+    );
+    assert!(
+        discarded * 10 < cases.max(10),
+        "the checker refused {discarded} of {cases} generated rule sets"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Both sides on one rule text and its inputs.
+fn both(text: &str, inputs: &[(&str, &str)]) -> (Outcome, Outcome) {
+    let program = load_text("t.rules", text).unwrap_or_else(|e| panic!("{e}"));
+    let inputs: Vec<(String, String)> = inputs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+    let reference = RefProgram::new(text, program.clone()).expect("modelled");
+    (
+        reference.run(&inputs, FIRING_LIMIT),
+        engine_run(&program, &inputs, None),
+    )
+}
+
+fn assert_agree(text: &str, inputs: &[(&str, &str)]) {
+    let (want, got) = both(text, inputs);
+    assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
+}
+
+/// Stud's classification (Rule1–Rule9: built-ins, negation, salience) on random hands.
+#[test]
+fn stud_classification_agrees_on_random_hands() {
+    let stud = kibitzer::library::shipped_text("stud.rules").expect("shipped");
+    let (Some(from), Some(to)) = (stud.find("rule Rule1 "), stud.find("rule ByRules ")) else {
+        panic!("stud.rules no longer has Rule1 … ByRules in this order");
+    };
+    let text = format!(
+        "ruleset studclass \"classification\"\ninput hand: cards(1..5)\noutput category\n{}",
+        &stud[from..to]
+    );
+    let program = load_text("studclass.rules", &text).unwrap_or_else(|e| panic!("{e}"));
+    let reference = RefProgram::new(&text, program.clone()).expect("modelled");
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let ranks = "23456789TJQKA";
+    let deck: Vec<String> = ranks
+        .chars()
+        .flat_map(|r| "SHDC".chars().map(move |s| format!("{r}{s}")))
+        .collect();
+    let mut categories = std::collections::BTreeSet::new();
+    for _ in 0..400 {
+        let mut hand: Vec<&String> = Vec::new();
+        let size = rng.random_range(1..=5);
+        while hand.len() < size {
+            let c = &deck[rng.random_range(0..deck.len())];
+            if !hand.contains(&c) {
+                hand.push(c);
+            }
+        }
+        let joined: Vec<&str> = hand.iter().map(|c| c.as_str()).collect();
+        let inputs = vec![("hand".to_string(), joined.join(" "))];
+        let want = reference.run(&inputs, FIRING_LIMIT);
+        let got = engine_run(&program, &inputs, None);
+        assert_eq!(want, got, "hand {}", joined.join(" "));
+        categories.extend(want.conclusions);
+    }
+    assert!(
+        categories.len() >= 4,
+        "the hands reach several categories: {categories:?}"
+    );
+}
+
+#[test]
+#[ignore = "engine bug: a retract after an assert that seeded a join reads a reset binding mask and retracts every fact of the relation"]
+fn retract_after_an_assert_retracts_only_what_it_names() {
+    assert_agree(
+        "ruleset t \"t\"\ninput n: int\noutput r\n\
+         rule A when n(?x) then assert r(1) retract r(?x) end\n\
+         rule B when r(_) then end\n",
+        &[("n", "5")],
+    );
+}
+
+#[test]
+#[ignore = "engine bug: a seed pattern's argument computed from a variable another pattern binds is evaluated before that variable is bound"]
+fn a_pattern_argument_from_another_patterns_variable_matches_when_that_pattern_is_the_seed() {
+    assert_agree(
+        "ruleset t \"t\"\ninput xs: ints\noutput p\n\
+         rule Mk when xs(?l) ?x in ?l then assert r(?x) end\n\
+         rule Pair when r(?a) r(?a - 1) then assert p(?a) end\n",
+        &[("xs", "2,1")],
+    );
+}
+
+#[test]
+#[ignore = "engine discrepancy: a join starts from the new fact, so a variable an earlier `in` binds takes the fact's value and `in` becomes a membership test (repeated elements and 1 vs 1.0 differ from the order written)"]
+fn a_variable_bound_before_the_seed_pattern_takes_the_value_the_order_written_gives() {
+    assert_agree(
+        "ruleset t \"t\"\ninput n: int\nconst tbl = [1, 1]\noutput p\n\
+         rule Mk when n(?x) then assert r(1.0) end\n\
+         rule In when ?v in tbl r(?v) then assert p(?v) end\n",
+        &[("n", "0")],
+    );
+}
+
+#[test]
+#[ignore = "engine discrepancy: an input joins a rule only once its other patterns can match, so an error before a derived relation's pattern is not raised when the input arrives"]
+fn an_input_is_joined_with_every_rule_that_mentions_it() {
+    assert_agree(
+        "ruleset t \"t\"\ninput n: int\noutput out\n\
+         rule Late when n(?x) ?y = 10 / ?x d(?y) then assert out(?y) end\n\
+         rule Make when n(?x) then assert e(1) end\n\
+         rule D when e(2) then assert d(0) end\n",
+        &[("n", "0")],
+    );
+}
+
+#[test]
+#[ignore = "engine bug: a pattern argument computed from a variable bound earlier in the same pattern is evaluated before the fact binds it (a stale value: a spurious error, or a wrong index lookup)"]
+fn a_pattern_argument_from_its_own_variable_is_evaluated_after_the_fact_binds_it() {
+    assert_agree(
+        "ruleset t \"t\"\ninput xs: ints\noutput s\n\
+         rule Pair when r(_), s(?a, ?a + 1) then end\n\
+         rule Make when xs(?l), ?x in ?l then assert r(?x) end\n\
+         rule Start when then assert s(2, -1) end\n",
+        &[("xs", "15")],
+    );
+}

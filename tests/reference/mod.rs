@@ -1,0 +1,1024 @@
+//! A reference interpreter of the inference semantics (README "Inference semantics"), written for
+//! clarity: it reads the rule text through the library's parser into the AST, resolves names
+//! itself, and matches naively — every join is a depth-first search in the order written over the
+//! whole working memory, with no index, no shared test, no pre-decoded form and no generated code.
+//! Only the input declarations and parameter values come from the checked `Program`.
+
+use kibitzer::lang::ast::*;
+use kibitzer::{Builtin, Program, Solutions, Value};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// One step of a trace, in a form both sides can print.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A firing: the rule and its bindings (name = value, sorted by name).
+    Fired(String, Vec<(String, String)>),
+    Dropped(String),
+    Retracted(usize),
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum End {
+    Quiescent,
+    Halted,
+    /// A condition or action failed: the rule and the message (without its location).
+    InRule(String, String),
+    FiringLimit,
+    MissingInput(String),
+}
+
+/// Everything a run shows that the engine defines the same way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub end: End,
+    pub conclusions: Vec<String>,
+    pub trace: Vec<Event>,
+    pub fired: u64,
+    pub facts: u64,
+    pub activations: u64,
+    pub dropped: u64,
+}
+
+#[derive(Clone)]
+enum Cond {
+    /// Arguments as written: a variable binds or compares, `_` matches anything, any other
+    /// expression must equal the argument.
+    Pattern {
+        rel: String,
+        args: Vec<AstExpr>,
+    },
+    Test(AstExpr),
+    /// Binds, or compares when the variable is already bound.
+    Bind {
+        var: String,
+        expr: AstExpr,
+    },
+    /// Iterates: the checker makes `?x in list` a test when `?x` is bound where it is written.
+    In {
+        var: String,
+        list: AstExpr,
+    },
+    /// A built-in with outputs; each solution is a match.
+    CallOut {
+        builtin: Arc<dyn Builtin>,
+        inputs: Vec<AstExpr>,
+        outputs: Vec<AstExpr>,
+    },
+    Not(Vec<Cond>),
+    Aggregate {
+        op: AggregateOp,
+        var: String,
+        value: Option<AstExpr>,
+        body: Vec<Cond>,
+    },
+}
+
+struct Rule {
+    name: String,
+    salience: i32,
+    conds: Vec<Cond>,
+    /// Conditions matched when facts arrive, in the order written.
+    join: Vec<usize>,
+    /// Negations, aggregates and what uses their results: checked at selection, in order.
+    select: Vec<usize>,
+    /// Bindings nothing but an explanation reads: not made while matching.
+    deferred: Vec<usize>,
+    actions: Vec<AstAction>,
+}
+
+/// A rule set ready for the reference run.
+pub struct RefProgram {
+    rules: Vec<Rule>,
+    outputs: Vec<String>,
+    inputs: Vec<(String, Option<Value>)>,
+    params: Vec<(String, Value)>,
+    program: Arc<Program>,
+}
+
+type Env = Vec<(String, Value)>;
+
+fn lookup<'a>(env: &'a Env, name: &str) -> Option<&'a Value> {
+    env.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, String> {
+    Err(msg.into())
+}
+
+impl RefProgram {
+    /// Resolves `text` (already loaded by the library as `program`, for its inputs and
+    /// parameters). `Err` names a construct the reference does not model.
+    pub fn new(text: &str, program: Arc<Program>) -> Result<RefProgram, String> {
+        let ast = kibitzer::lang::syntax::parse_rules(0, text).map_err(|d| d.message.clone())?;
+        let mut rules_ast = Vec::new();
+        let mut outputs = Vec::new();
+        let mut relations: Vec<String> = Vec::new();
+        for item in &ast.items {
+            match item {
+                AstItem::Output { names, .. } => outputs.extend(names.iter().map(|n| n.name.clone())),
+                AstItem::Include { .. } => return err("include"),
+                AstItem::Input(i) => relations.push(i.name.name.clone()),
+                AstItem::Rule(r) => rules_ast.push(r.clone()),
+                _ => {}
+            }
+        }
+        for r in &rules_ast {
+            for a in &r.actions {
+                if let AstAction::Assert(c) = a {
+                    relations.push(c.name.name.clone());
+                }
+            }
+        }
+        let registry = kibitzer::library::registry();
+        let mut rules = Vec::new();
+        for r in &rules_ast {
+            let mut scope: Vec<String> = Vec::new();
+            let conds = resolve_conds(&r.conditions, &mut scope, registry)?;
+            let deferred = explanation_only(&conds, &r.actions);
+            let mut late: Vec<String> = Vec::new();
+            let (mut join, mut select) = (Vec::new(), Vec::new());
+            for (i, c) in conds.iter().enumerate() {
+                if deferred.contains(&i) {
+                    continue;
+                }
+                let mut uses = Vec::new();
+                cond_vars(c, &mut uses);
+                let is_late =
+                    matches!(c, Cond::Not(_) | Cond::Aggregate { .. }) || uses.iter().any(|u| late.contains(u));
+                if is_late {
+                    match c {
+                        Cond::Not(_) => {}
+                        Cond::Aggregate { var, .. } => late.push(var.clone()),
+                        _ => late.extend(uses),
+                    }
+                    select.push(i);
+                } else {
+                    join.push(i);
+                }
+            }
+            rules.push(Rule {
+                name: r.name.name.clone(),
+                salience: r.salience,
+                conds,
+                join,
+                select,
+                deferred,
+                actions: r.actions.clone(),
+            });
+        }
+        let _ = relations;
+        let inputs = program
+            .inputs
+            .iter()
+            .map(|d| (d.name.clone(), d.default.clone()))
+            .collect();
+        let params = program
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), p.value.clone()))
+            .collect();
+        Ok(RefProgram {
+            rules,
+            outputs,
+            inputs,
+            params,
+            program,
+        })
+    }
+
+    /// Runs on inputs given as text (read per the declared input types).
+    pub fn run(&self, given: &[(String, String)], firing_limit: u64) -> Outcome {
+        let mut m = Machine {
+            p: self,
+            facts: Vec::new(),
+            agenda: Vec::new(),
+            seq: 0,
+            out: Outcome {
+                end: End::Quiescent,
+                conclusions: Vec::new(),
+                trace: Vec::new(),
+                fired: 0,
+                facts: 0,
+                activations: 0,
+                dropped: 0,
+            },
+        };
+        let end = m.run(given, firing_limit);
+        m.out.end = end;
+        for o in &self.outputs {
+            for f in m.facts.iter().filter(|f| f.alive && &f.rel == o) {
+                let args: Vec<String> = f.args.iter().map(|v| v.to_string()).collect();
+                m.out.conclusions.push(format!("{o}({})", args.join(", ")));
+            }
+        }
+        m.out
+    }
+}
+
+/// The checker's reading of conditions: which call is a pattern, a test or a built-in with
+/// outputs, and whether `?x in list` iterates, decided by what is bound where it is written.
+fn resolve_conds(
+    conds: &[AstCondition],
+    scope: &mut Vec<String>,
+    reg: &kibitzer::Registry,
+) -> Result<Vec<Cond>, String> {
+    let mut out = Vec::new();
+    for c in conds {
+        out.push(match c {
+            AstCondition::Expr(e) => match &e.kind {
+                AstExprKind::Call(call) => match reg.get(&call.name.name) {
+                    None => {
+                        for a in &call.args {
+                            if let AstExprKind::Var(v) = &a.kind {
+                                bind_name(scope, v);
+                            }
+                        }
+                        Cond::Pattern {
+                            rel: call.name.name.clone(),
+                            args: call.args.clone(),
+                        }
+                    }
+                    Some(b) => {
+                        let np = b.signature().params.len();
+                        if call.args.len() == np {
+                            Cond::Test(e.clone())
+                        } else {
+                            for a in &call.args[np..] {
+                                if let AstExprKind::Var(v) = &a.kind {
+                                    bind_name(scope, v);
+                                }
+                            }
+                            Cond::CallOut {
+                                builtin: b.clone(),
+                                inputs: call.args[..np].to_vec(),
+                                outputs: call.args[np..].to_vec(),
+                            }
+                        }
+                    }
+                },
+                AstExprKind::Binary(BinaryOp::In, lhs, rhs) => match &lhs.kind {
+                    AstExprKind::Var(v) if !scope.contains(v) => {
+                        bind_name(scope, v);
+                        Cond::In {
+                            var: v.clone(),
+                            list: (**rhs).clone(),
+                        }
+                    }
+                    _ => Cond::Test(e.clone()),
+                },
+                _ => Cond::Test(e.clone()),
+            },
+            AstCondition::Not { body, .. } => {
+                let mut inner = scope.clone();
+                Cond::Not(resolve_conds(body, &mut inner, reg)?)
+            }
+            AstCondition::Bind { var, value, .. } => match value {
+                AstBindValue::Expr(e) => {
+                    let multi = match &e.kind {
+                        AstExprKind::Call(call) => reg
+                            .get(&call.name.name)
+                            .filter(|b| b.signature().multi && call.args.len() == b.signature().params.len()),
+                        _ => None,
+                    };
+                    let cond = match (multi, &e.kind) {
+                        (Some(b), AstExprKind::Call(call)) => Cond::CallOut {
+                            builtin: b.clone(),
+                            inputs: call.args.clone(),
+                            outputs: vec![AstExpr {
+                                kind: AstExprKind::Var(var.name.clone()),
+                                span: var.span,
+                            }],
+                        },
+                        _ => Cond::Bind {
+                            var: var.name.clone(),
+                            expr: e.clone(),
+                        },
+                    };
+                    bind_name(scope, &var.name);
+                    cond
+                }
+                AstBindValue::Aggregate(agg) => {
+                    let mut inner = scope.clone();
+                    let body = resolve_conds(&agg.body, &mut inner, reg)?;
+                    bind_name(scope, &var.name);
+                    Cond::Aggregate {
+                        op: agg.op,
+                        var: var.name.clone(),
+                        value: agg.value.clone(),
+                        body,
+                    }
+                }
+            },
+            AstCondition::WhatIf { .. } => return err("whatif"),
+        });
+    }
+    Ok(out)
+}
+
+fn bind_name(scope: &mut Vec<String>, v: &str) {
+    if !scope.iter().any(|s| s == v) {
+        scope.push(v.to_string());
+    }
+}
+
+fn expr_vars(e: &AstExpr, out: &mut Vec<String>) {
+    match &e.kind {
+        AstExprKind::Var(v) => out.push(v.clone()),
+        AstExprKind::List(items) => items.iter().for_each(|i| expr_vars(i, out)),
+        AstExprKind::Call(c) => c.args.iter().for_each(|i| expr_vars(i, out)),
+        AstExprKind::Unary(_, x) => expr_vars(x, out),
+        AstExprKind::Binary(_, a, b) | AstExprKind::Index(a, b) => {
+            expr_vars(a, out);
+            expr_vars(b, out);
+        }
+        AstExprKind::Literal(_) | AstExprKind::Wildcard | AstExprKind::Name(_) => {}
+    }
+}
+
+/// Every variable a condition mentions (bodies included).
+fn cond_vars(c: &Cond, out: &mut Vec<String>) {
+    match c {
+        Cond::Pattern { args, .. } => args.iter().for_each(|a| expr_vars(a, out)),
+        Cond::Test(e) => expr_vars(e, out),
+        Cond::Bind { var, expr } => {
+            out.push(var.clone());
+            expr_vars(expr, out);
+        }
+        Cond::In { var, list } => {
+            out.push(var.clone());
+            expr_vars(list, out);
+        }
+        Cond::CallOut { inputs, outputs, .. } => inputs.iter().chain(outputs).for_each(|a| expr_vars(a, out)),
+        Cond::Not(body) => body.iter().for_each(|c| cond_vars(c, out)),
+        Cond::Aggregate { var, value, body, .. } => {
+            out.push(var.clone());
+            if let Some(v) = value {
+                expr_vars(v, out);
+            }
+            body.iter().for_each(|c| cond_vars(c, out));
+        }
+    }
+}
+
+/// `?v = expr` where no other condition and no action mentions `?v`.
+fn explanation_only(conds: &[Cond], actions: &[AstAction]) -> Vec<usize> {
+    let mut in_actions = Vec::new();
+    for a in actions {
+        match a {
+            AstAction::Assert(c) | AstAction::Retract(c) => c.args.iter().for_each(|e| expr_vars(e, &mut in_actions)),
+            AstAction::Halt(_) => {}
+        }
+    }
+    (0..conds.len())
+        .filter(|&i| {
+            let Cond::Bind { var, .. } = &conds[i] else {
+                return false;
+            };
+            !in_actions.contains(var)
+                && conds.iter().enumerate().all(|(j, c)| {
+                    let mut vs = Vec::new();
+                    cond_vars(c, &mut vs);
+                    j == i || !vs.contains(var)
+                })
+        })
+        .collect()
+}
+
+struct Fact {
+    rel: String,
+    args: Vec<Value>,
+    alive: bool,
+}
+
+struct Activation {
+    rule: usize,
+    seq: u64,
+    env: Env,
+    facts: Vec<usize>,
+}
+
+/// What a search step says: go on looking, or stop (a selection found its first match).
+#[derive(PartialEq)]
+enum Flow {
+    Continue,
+    Stop,
+}
+
+/// A join's restriction: pattern `seed` matches only `fact`, patterns written before it never do.
+#[derive(Clone, Copy)]
+struct Seed {
+    cond: usize,
+    fact: usize,
+}
+
+struct Machine<'p> {
+    p: &'p RefProgram,
+    facts: Vec<Fact>,
+    agenda: Vec<Activation>,
+    seq: u64,
+    out: Outcome,
+}
+
+type Sink<'s> = dyn FnMut(&Env, &[usize]) -> Flow + 's;
+
+impl Machine<'_> {
+    fn run(&mut self, given: &[(String, String)], limit: u64) -> End {
+        let p = self.p;
+        for (i, (name, default)) in p.inputs.iter().enumerate() {
+            let decl = &p.program.inputs[i];
+            let value = match given.iter().find(|(n, _)| n == name) {
+                Some((_, text)) => match (decl.parse)(text, &decl.type_args, name) {
+                    Ok(v) => v,
+                    Err(e) => panic!("the generator gave a bad input {name}={text}: {e}"),
+                },
+                None => match default {
+                    Some(v) => v.clone(),
+                    None => return End::MissingInput(name.clone()),
+                },
+            };
+            if let Some(f) = self.insert(name, vec![value]) {
+                if let Err(e) = self.on_new_fact(f) {
+                    return e;
+                }
+            }
+        }
+        for (ri, rule) in p.rules.iter().enumerate() {
+            let has_pattern = rule.join.iter().any(|&c| matches!(rule.conds[c], Cond::Pattern { .. }));
+            if !has_pattern {
+                if let Err(e) = self.join(ri, None) {
+                    return e;
+                }
+            }
+        }
+        loop {
+            // Highest salience, then the rule written first, then the activation made first.
+            let best = self
+                .agenda
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, a)| (-p.rules[a.rule].salience, a.rule, a.seq))
+                .map(|(i, _)| i);
+            let Some(i) = best else { return End::Quiescent };
+            let act = self.agenda.remove(i);
+            if self.out.fired >= limit {
+                return End::FiringLimit;
+            }
+            let rule = &p.rules[act.rule];
+            if act.facts.iter().any(|&f| !self.facts[f].alive) {
+                self.drop_activation(act.rule);
+                continue;
+            }
+            let mut env = act.env.clone();
+            let mut facts = act.facts.clone();
+            if !rule.select.is_empty() {
+                let mut found: Option<(Env, Vec<usize>)> = None;
+                let mut sink = |e: &Env, f: &[usize]| {
+                    found = Some((e.clone(), f.to_vec()));
+                    Flow::Stop
+                };
+                let mut scratch_env = env.clone();
+                let mut scratch_facts = facts.clone();
+                let searched = self.solve(
+                    &rule.conds,
+                    &rule.select,
+                    0,
+                    None,
+                    &mut scratch_env,
+                    &mut scratch_facts,
+                    &mut sink,
+                );
+                if let Err(m) = searched {
+                    return End::InRule(rule.name.clone(), m);
+                }
+                match found {
+                    Some((e, f)) => {
+                        env = e;
+                        facts = f;
+                    }
+                    None => {
+                        self.drop_activation(act.rule);
+                        continue;
+                    }
+                }
+            }
+            let _ = facts;
+            self.out.fired += 1;
+            self.out
+                .trace
+                .push(Event::Fired(rule.name.clone(), self.shown_bindings(rule, &env)));
+            match self.act(act.rule, &env) {
+                Ok(true) => return End::Halted,
+                Ok(false) => {}
+                Err(e) => return e,
+            }
+        }
+    }
+
+    fn drop_activation(&mut self, rule: usize) {
+        self.out.dropped += 1;
+        self.out.trace.push(Event::Dropped(self.p.rules[rule].name.clone()));
+    }
+
+    /// The firing's bindings, the explanation-only ones computed from the others.
+    fn shown_bindings(&self, rule: &Rule, env: &Env) -> Vec<(String, String)> {
+        let mut env = env.clone();
+        for &c in &rule.deferred {
+            if let Cond::Bind { var, expr } = &rule.conds[c] {
+                let v = self
+                    .eval(expr, &env)
+                    .unwrap_or_else(|e| Value::str(&format!("(error: {e})")));
+                env.push((var.clone(), v));
+            }
+        }
+        let mut shown: Vec<(String, String)> = Vec::new();
+        for (n, v) in env.iter().rev() {
+            if !shown.iter().any(|(m, _)| m == n) {
+                shown.push((n.clone(), v.to_string()));
+            }
+        }
+        shown.sort();
+        shown
+    }
+
+    fn insert(&mut self, rel: &str, args: Vec<Value>) -> Option<usize> {
+        if self.facts.iter().any(|f| f.alive && f.rel == rel && f.args == args) {
+            return None;
+        }
+        self.facts.push(Fact {
+            rel: rel.to_string(),
+            args,
+            alive: true,
+        });
+        self.out.facts += 1;
+        Some(self.facts.len() - 1)
+    }
+
+    /// A new fact joins every rule with a pattern on its relation, once per such pattern (in
+    /// rule order, then pattern order), if it passes what that pattern alone requires.
+    fn on_new_fact(&mut self, f: usize) -> Result<(), End> {
+        let p = self.p;
+        for (ri, rule) in p.rules.iter().enumerate() {
+            for &c in &rule.join {
+                let Cond::Pattern { rel, args } = &rule.conds[c] else {
+                    continue;
+                };
+                if *rel != self.facts[f].rel || !own_checks(args, &self.facts[f].args) {
+                    continue;
+                }
+                self.join(ri, Some(Seed { cond: c, fact: f }))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn join(&mut self, ri: usize, seed: Option<Seed>) -> Result<(), End> {
+        let rule = &self.p.rules[ri];
+        let mut made: Vec<(Env, Vec<usize>)> = Vec::new();
+        let mut sink = |e: &Env, f: &[usize]| {
+            made.push((e.clone(), f.to_vec()));
+            Flow::Continue
+        };
+        let searched = self.solve(
+            &rule.conds,
+            &rule.join,
+            0,
+            seed,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            &mut sink,
+        );
+        searched.map_err(|m| End::InRule(rule.name.clone(), m))?;
+        for (env, facts) in made {
+            self.seq += 1;
+            self.out.activations += 1;
+            self.agenda.push(Activation {
+                rule: ri,
+                seq: self.seq,
+                env,
+                facts,
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs the actions; true on `halt`.
+    fn act(&mut self, ri: usize, env: &Env) -> Result<bool, End> {
+        let rule = &self.p.rules[ri];
+        let fail = |m: String| End::InRule(rule.name.clone(), m);
+        for a in &rule.actions {
+            match a {
+                AstAction::Assert(call) => {
+                    let mut args = Vec::new();
+                    for e in &call.args {
+                        args.push(self.eval(e, env).map_err(fail)?);
+                    }
+                    if let Some(f) = self.insert(&call.name.name, args) {
+                        self.on_new_fact(f)?;
+                    }
+                }
+                AstAction::Retract(call) => {
+                    for f in 0..self.facts.len() {
+                        if !self.facts[f].alive || self.facts[f].rel != call.name.name {
+                            continue;
+                        }
+                        let mut scratch = env.clone();
+                        let args = self.facts[f].args.clone();
+                        if self.match_args(&call.args, &args, &mut scratch).map_err(fail)? {
+                            self.facts[f].alive = false;
+                            self.out.trace.push(Event::Retracted(f));
+                        }
+                    }
+                }
+                AstAction::Halt(_) => return Ok(true),
+            }
+        }
+        Ok(false)
+    }
+
+    /// Depth-first search of `order[i..]` over the live facts, in the order written.
+    #[allow(clippy::too_many_arguments)] // the search's state, passed down as it is
+    fn solve(
+        &self,
+        conds: &[Cond],
+        order: &[usize],
+        i: usize,
+        seed: Option<Seed>,
+        env: &mut Env,
+        facts: &mut Vec<usize>,
+        sink: &mut Sink<'_>,
+    ) -> Result<Flow, String> {
+        let Some(&c) = order.get(i) else {
+            return Ok(sink(env, facts));
+        };
+        let depth = env.len();
+        let next = |m: &Self, env: &mut Env, facts: &mut Vec<usize>, sink: &mut Sink<'_>| {
+            m.solve(conds, order, i + 1, seed, env, facts, sink)
+        };
+        let flow = match &conds[c] {
+            Cond::Pattern { rel, args } => {
+                let mut flow = Flow::Continue;
+                for f in 0..self.facts.len() {
+                    let fact = &self.facts[f];
+                    if !fact.alive || &fact.rel != rel {
+                        continue;
+                    }
+                    match seed {
+                        Some(s) if s.cond == c && s.fact != f => continue,
+                        Some(s) if c < s.cond && s.fact == f => continue,
+                        _ => {}
+                    }
+                    if self.match_args(args, &fact.args, env)? {
+                        facts.push(f);
+                        flow = next(self, env, facts, sink)?;
+                        facts.pop();
+                    }
+                    env.truncate(depth);
+                    if flow == Flow::Stop {
+                        break;
+                    }
+                }
+                flow
+            }
+            Cond::Test(e) => match self.eval_test(e, env)? {
+                true => next(self, env, facts, sink)?,
+                false => Flow::Continue,
+            },
+            Cond::Bind { var, expr } => {
+                let v = self.eval(expr, env)?;
+                match lookup(env, var) {
+                    Some(old) if !old.loose_eq(&v) => Flow::Continue,
+                    Some(_) => next(self, env, facts, sink)?,
+                    None => {
+                        env.push((var.clone(), v));
+                        next(self, env, facts, sink)?
+                    }
+                }
+            }
+            Cond::In { var, list } => {
+                let l = self.eval(list, env)?;
+                let Some(items) = l.elements() else {
+                    return err(format!("`in` needs a list on its right, got {l}"));
+                };
+                let mut flow = Flow::Continue;
+                for item in items {
+                    env.push((var.clone(), item));
+                    flow = next(self, env, facts, sink)?;
+                    env.truncate(depth);
+                    if flow == Flow::Stop {
+                        break;
+                    }
+                }
+                flow
+            }
+            Cond::CallOut {
+                builtin,
+                inputs,
+                outputs,
+            } => {
+                let mut argv = Vec::new();
+                for a in inputs {
+                    argv.push(self.eval(a, env)?);
+                }
+                let mut sols = Solutions::new(outputs.len());
+                builtin.call(&argv, &mut sols).map_err(|e| e.to_string())?;
+                let mut flow = Flow::Continue;
+                for k in 0..sols.len() {
+                    if self.match_args(outputs, sols.row(k), env)? {
+                        flow = next(self, env, facts, sink)?;
+                    }
+                    env.truncate(depth);
+                    if flow == Flow::Stop {
+                        break;
+                    }
+                }
+                flow
+            }
+            Cond::Not(body) => {
+                let order: Vec<usize> = (0..body.len()).collect();
+                let mut any = false;
+                let mut stop = |_: &Env, _: &[usize]| {
+                    any = true;
+                    Flow::Stop
+                };
+                let mut body_facts = facts.clone();
+                self.solve(body, &order, 0, None, env, &mut body_facts, &mut stop)?;
+                env.truncate(depth);
+                if any {
+                    Flow::Continue
+                } else {
+                    next(self, env, facts, sink)?
+                }
+            }
+            Cond::Aggregate { op, var, value, body } => {
+                let order: Vec<usize> = (0..body.len()).collect();
+                let mut values: Vec<Result<Value, String>> = Vec::new();
+                let mut counted: Vec<usize> = Vec::new();
+                let base = facts.len();
+                let mut each = |e: &Env, f: &[usize]| {
+                    counted.extend_from_slice(&f[base..]);
+                    values.push(match value {
+                        Some(v) => self.eval(v, e),
+                        None => Ok(Value::Int(0)),
+                    });
+                    // The fold stops at the first value that cannot be computed.
+                    match values.last() {
+                        Some(Err(_)) => Flow::Stop,
+                        _ => Flow::Continue,
+                    }
+                };
+                let mut body_facts = facts.clone();
+                self.solve(body, &order, 0, None, env, &mut body_facts, &mut each)?;
+                env.truncate(depth);
+                let mut acc: Option<Value> = None;
+                for v in &values {
+                    let x = v.clone()?;
+                    acc = Some(match (acc, op) {
+                        (None, _) => x,
+                        (Some(a), AggregateOp::Sum) => binary(BinaryOp::Add, &a, &x)?,
+                        (Some(a), AggregateOp::Min) => {
+                            if x.compare(&a) == Some(Ordering::Less) {
+                                x
+                            } else {
+                                a
+                            }
+                        }
+                        (Some(a), _) => {
+                            if x.compare(&a) == Some(Ordering::Greater) {
+                                x
+                            } else {
+                                a
+                            }
+                        }
+                    });
+                }
+                let result = match op {
+                    AggregateOp::Count => Some(Value::Int(values.len() as i64)),
+                    AggregateOp::Sum => Some(acc.unwrap_or(Value::Int(0))),
+                    _ => acc,
+                };
+                match result {
+                    None => Flow::Continue,
+                    Some(v) => {
+                        env.push((var.clone(), v));
+                        let before = facts.len();
+                        facts.extend(counted);
+                        let flow = next(self, env, facts, sink)?;
+                        facts.truncate(before);
+                        flow
+                    }
+                }
+            }
+        };
+        env.truncate(depth);
+        Ok(flow)
+    }
+
+    /// Matches a pattern's arguments (or a call's outputs) left to right against values.
+    fn match_args(&self, args: &[AstExpr], values: &[Value], env: &mut Env) -> Result<bool, String> {
+        for (a, v) in args.iter().zip(values) {
+            match &a.kind {
+                AstExprKind::Wildcard => {}
+                AstExprKind::Var(name) => match lookup(env, name) {
+                    Some(old) => {
+                        if !old.loose_eq(v) {
+                            return Ok(false);
+                        }
+                    }
+                    None => env.push((name.clone(), v.clone())),
+                },
+                _ => {
+                    if !self.eval(a, env)?.loose_eq(v) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn eval_test(&self, e: &AstExpr, env: &Env) -> Result<bool, String> {
+        match self.eval(e, env)? {
+            Value::Bool(b) => Ok(b),
+            other => err(format!("a condition must be true or false, got {other}")),
+        }
+    }
+
+    fn eval(&self, e: &AstExpr, env: &Env) -> Result<Value, String> {
+        Ok(match &e.kind {
+            AstExprKind::Literal(l) => kibitzer::lang::check::literal_value(l),
+            AstExprKind::Var(v) => match lookup(env, v) {
+                Some(x) => x.clone(),
+                None => panic!("variable {v} read before it is bound (the checker should have refused it)"),
+            },
+            AstExprKind::Wildcard => panic!("`_` in an expression"),
+            AstExprKind::Name(n) => match self.p.params.iter().find(|(m, _)| m == n) {
+                Some((_, v)) => v.clone(),
+                None => panic!("unknown name {n}"),
+            },
+            AstExprKind::List(items) => {
+                let mut out = Vec::new();
+                for i in items {
+                    out.push(self.eval(i, env)?);
+                }
+                Value::list(out)
+            }
+            AstExprKind::Call(call) => {
+                let reg = kibitzer::library::registry();
+                let Some(b) = reg.get(&call.name.name) else {
+                    panic!("unknown built-in {}", call.name.name)
+                };
+                let mut argv = Vec::new();
+                for a in &call.args {
+                    argv.push(self.eval(a, env)?);
+                }
+                let mut sols = Solutions::new(1);
+                b.call(&argv, &mut sols).map_err(|e| e.to_string())?;
+                if sols.is_empty() {
+                    return err(format!("{}: gave no value for these arguments", call.name.name));
+                }
+                sols.row(0)[0].clone()
+            }
+            AstExprKind::Unary(op, x) => {
+                let v = self.eval(x, env)?;
+                match (op, &v) {
+                    (UnaryOp::Neg, Value::Int(i)) => match i.checked_neg() {
+                        Some(n) => Value::Int(n),
+                        None => return err(format!("integer overflow in `-{i}`")),
+                    },
+                    (UnaryOp::Neg, Value::Num(n)) => Value::Num(-n),
+                    (UnaryOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                    (UnaryOp::Neg, _) => return err(format!("cannot negate {v}")),
+                    (UnaryOp::Not, _) => return err(format!("`!` needs true or false, got {v}")),
+                }
+            }
+            AstExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
+                let l = truth(&self.eval(a, env)?, op.symbol())?;
+                if (*op == BinaryOp::And && !l) || (*op == BinaryOp::Or && l) {
+                    return Ok(Value::Bool(l));
+                }
+                Value::Bool(truth(&self.eval(b, env)?, op.symbol())?)
+            }
+            AstExprKind::Binary(op, a, b) => {
+                let l = self.eval(a, env)?;
+                let r = self.eval(b, env)?;
+                binary(*op, &l, &r)?
+            }
+            AstExprKind::Index(l, i) => {
+                let list = self.eval(l, env)?;
+                let idx = self.eval(i, env)?;
+                let Value::Int(n) = idx else {
+                    return err(format!("an index must be an integer, got {idx}"));
+                };
+                let items = match &list {
+                    Value::List(_) | Value::Cards(_) => list.elements().unwrap_or_default(),
+                    _ => return err(format!("cannot index into {list}")),
+                };
+                let at = if n < 0 { items.len() as i64 + n } else { n };
+                match usize::try_from(at).ok().and_then(|a| items.get(a)) {
+                    Some(v) => v.clone(),
+                    None => return err(format!("index {n} is out of range for a list of {}", items.len())),
+                }
+            }
+        })
+    }
+}
+
+/// What a pattern alone requires of a fact: its literal arguments, and a variable written twice.
+fn own_checks(args: &[AstExpr], values: &[Value]) -> bool {
+    for (k, (a, v)) in args.iter().zip(values).enumerate() {
+        match &a.kind {
+            AstExprKind::Literal(l) if !kibitzer::lang::check::literal_value(l).loose_eq(v) => return false,
+            AstExprKind::Var(name) => {
+                let first = args
+                    .iter()
+                    .position(|b| matches!(&b.kind, AstExprKind::Var(m) if m == name));
+                if let Some(j) = first.filter(|&j| j < k) {
+                    if !values[j].loose_eq(v) {
+                        return false;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+fn truth(v: &Value, op: &str) -> Result<bool, String> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        _ => err(format!("`{op}` needs true or false, got {v}")),
+    }
+}
+
+/// A binary operator on two values: integers stay integral (checked; `/` truncates toward
+/// zero), a decimal operand makes a decimal, `==` compares numbers by value.
+fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, String> {
+    use BinaryOp::*;
+    let text = || format!("{l} {} {r}", op.symbol());
+    Ok(match op {
+        Eq => Value::Bool(l.loose_eq(r)),
+        Ne => Value::Bool(!l.loose_eq(r)),
+        Lt | Le | Gt | Ge => {
+            let Some(ord) = l.compare(r) else {
+                return err(format!("cannot compare {l} with {r}"));
+            };
+            Value::Bool(match op {
+                Lt => ord == Ordering::Less,
+                Le => ord != Ordering::Greater,
+                Gt => ord == Ordering::Greater,
+                _ => ord != Ordering::Less,
+            })
+        }
+        In => {
+            let found = match r {
+                Value::List(_) | Value::Cards(_) => r.elements().unwrap_or_default().iter().any(|v| v.loose_eq(l)),
+                Value::Str(s) => matches!(l, Value::Str(x) if s.contains(x.as_ref())),
+                _ => return err(format!("`in` needs a list on its right, got {r}")),
+            };
+            Value::Bool(found)
+        }
+        Add | Sub | Mul | Div | Rem => match (l, r) {
+            (Value::Int(a), Value::Int(b)) => {
+                if matches!(op, Div | Rem) && *b == 0 {
+                    return err(format!("division by zero in `{}`", text()));
+                }
+                let v = match op {
+                    Add => a.checked_add(*b),
+                    Sub => a.checked_sub(*b),
+                    Mul => a.checked_mul(*b),
+                    Div => a.checked_div(*b),
+                    _ => a.checked_rem(*b),
+                };
+                match v {
+                    Some(v) => Value::Int(v),
+                    None => return err(format!("integer overflow in `{}`", text())),
+                }
+            }
+            (Value::Str(a), Value::Str(b)) if op == Add => Value::str(&format!("{a}{b}")),
+            (Value::List(_), Value::List(_)) if op == Add => {
+                let mut items = l.elements().unwrap_or_default();
+                items.extend(r.elements().unwrap_or_default());
+                Value::list(items)
+            }
+            _ => {
+                let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) else {
+                    return err(format!("`{}` needs numbers: {}", op.symbol(), text()));
+                };
+                if matches!(op, Div | Rem) && b == 0.0 {
+                    return err(format!("division by zero in `{}`", text()));
+                }
+                Value::Num(match op {
+                    Add => a + b,
+                    Sub => a - b,
+                    Mul => a * b,
+                    Div => a / b,
+                    _ => a % b,
+                })
+            }
+        },
+        And | Or => unreachable!("`and` and `or` are evaluated lazily by the caller"),
+    })
+}
