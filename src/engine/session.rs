@@ -813,6 +813,8 @@ impl Session {
     }
 
     fn act(&mut self, prog: &Arc<Program>, rule: &RuleIr, firing: u32, at: Bindings) -> Result<bool, RunError> {
+        // Which bindings are set, read before an assert's joins reuse the frame.
+        let mask = self.frame.mask;
         for action in &rule.actions {
             // Read again for each action: the previous one's new facts may have grown the arena.
             let vars = match at {
@@ -860,7 +862,7 @@ impl Session {
                         }
                         let mut frame = Frame {
                             vars: vars.to_vec(),
-                            mask: self.frame.mask,
+                            mask,
                             facts: Default::default(),
                             argv: Vec::new(),
                         };

@@ -36,6 +36,7 @@ pub fn check(input: CheckInput<'_>) -> Result<Program, (Vec<Diagnostic>, SourceM
         params: Vec::new(),
         name: None,
         whatif_sites: 0,
+        pending: Vec::new(),
     };
     let program = c.run(input.files);
     let diags = std::mem::take(&mut c.diags);
@@ -63,6 +64,8 @@ struct Checker<'a> {
     name: Option<String>,
     /// `whatif` conditions numbered so far (each gets its number: `Cond::WhatIf::site`).
     whatif_sites: u32,
+    /// Tests a pattern's computed arguments became (see `split_computed`), to follow it.
+    pending: Vec<Cond>,
 }
 
 /// Variables of one rule: their slots and which are bound at the current point.
@@ -71,6 +74,9 @@ struct Scope {
     slots: FxHashMap<String, Slot>,
     names: Vec<String>,
     bound: FxHashSet<Slot>,
+    /// Variables known only when an activation is selected: an aggregate's result, and what is
+    /// computed from one.
+    late: FxHashSet<Slot>,
 }
 
 impl Scope {
@@ -483,7 +489,30 @@ impl<'a> Checker<'a> {
     ) -> Vec<CondAt> {
         let mut out = Vec::new();
         for c in conds {
-            if let Some(cond) = self.condition(c, scope, set_name, inputs) {
+            let Some(cond) = self.condition(c, scope, set_name, inputs) else {
+                continue;
+            };
+            let cond = match cond {
+                // A pattern that reads a late variable is matched at selection: what it binds is
+                // late too, and its computed arguments stay in place.
+                Cond::Pattern { rel, args } if args.iter().any(|a| pat_reads(a, &scope.late)) => {
+                    for a in &args {
+                        if let PatArg::Var(s) = a {
+                            scope.late.insert(*s);
+                        }
+                    }
+                    Cond::Pattern { rel, args }
+                }
+                Cond::Pattern { rel, args } => {
+                    let args = self.split_computed(rel, args, scope);
+                    Cond::Pattern { rel, args }
+                }
+                cond => {
+                    note_late(&cond, &mut scope.late);
+                    cond
+                }
+            };
+            for cond in std::iter::once(cond).chain(std::mem::take(&mut self.pending)) {
                 let fast = crate::engine::fast::Fast::of(&cond);
                 out.push(CondAt {
                     // Only where no fast form applies: those are quicker still.
@@ -753,6 +782,31 @@ impl<'a> Checker<'a> {
             .map(|a| self.pat_arg(a, scope, binds))
             .collect::<Option<Vec<_>>>()?;
         Some((rel as RelId, args))
+    }
+
+    /// A pattern argument computed from variables (`r(?a - 1)`) becomes a variable of its own and
+    /// a test that follows the pattern (`r(?t)`, `?t == ?a - 1`): a join may start at this pattern
+    /// before `?a` has a value, and the test then waits until it has one.
+    fn split_computed(&mut self, rel: RelId, args: Vec<PatArg>, scope: &mut Scope) -> Vec<PatArg> {
+        let rel = self.relations[rel as usize].name.clone();
+        args.into_iter()
+            .enumerate()
+            .map(|(i, a)| match a {
+                PatArg::Expr(e) if reads_variables(&e, None) => {
+                    // A name no rule can write, once per pattern (`?r#2`, `?r#2'` for the next).
+                    let mut name = format!("?{rel}#{}", i + 1);
+                    while scope.slots.contains_key(&name) {
+                        name.push('\'');
+                    }
+                    let slot = scope.slot(&name);
+                    scope.bound.insert(slot);
+                    let test = Expr::Binary(BinaryOp::Eq, Box::new(Expr::Var(slot)), Box::new(e));
+                    self.pending.push(Cond::Test(test));
+                    PatArg::Var(slot)
+                }
+                a => a,
+            })
+            .collect()
     }
 
     fn pat_arg(&mut self, a: &AstExpr, scope: &mut Scope, binds: bool) -> Option<PatArg> {
@@ -1056,6 +1110,50 @@ impl Checker<'_> {
             .filter(|&(d, _)| d <= most)
             .min()
             .map(|(_, n)| n.clone())
+    }
+}
+
+/// True when the expression reads a rule variable (one of `among`, if given), not only
+/// constants and parameters.
+fn reads_variables(e: &Expr, among: Option<&FxHashSet<Slot>>) -> bool {
+    let reads = |x: &Expr| reads_variables(x, among);
+    match e {
+        Expr::Var(s) => among.is_none_or(|set| set.contains(s)),
+        Expr::Const(_) | Expr::Param(_) => false,
+        Expr::List(items) => items.iter().any(reads),
+        Expr::Call { args, .. } => args.iter().any(reads),
+        Expr::Unary(_, a) => reads(a),
+        Expr::Binary(_, a, b) | Expr::Index(a, b) => reads(a) || reads(b),
+    }
+}
+
+/// True when a pattern argument reads one of `late`.
+fn pat_reads(a: &PatArg, late: &FxHashSet<Slot>) -> bool {
+    match a {
+        PatArg::Var(s) => late.contains(s),
+        PatArg::Expr(e) => reads_variables(e, Some(late)),
+        PatArg::Wild => false,
+    }
+}
+
+/// Adds to `late` the variables a condition binds from an aggregate or from what is late.
+fn note_late(cond: &Cond, late: &mut FxHashSet<Slot>) {
+    let from_late = |e: &Expr, late: &FxHashSet<Slot>| reads_variables(e, Some(late));
+    match cond {
+        Cond::Aggregate { slot, .. } => {
+            late.insert(*slot);
+        }
+        Cond::Bind { slot, expr } | Cond::In { slot, list: expr } if from_late(expr, late) => {
+            late.insert(*slot);
+        }
+        Cond::CallOut { inputs, outputs, .. } if inputs.iter().any(|e| from_late(e, late)) => {
+            for o in outputs {
+                if let PatArg::Var(s) = o {
+                    late.insert(*s);
+                }
+            }
+        }
+        _ => {}
     }
 }
 
