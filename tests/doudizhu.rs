@@ -252,6 +252,21 @@ fn unknown_within_budget() {
     );
 }
 
+/// A run whose deadline has passed stops the search at once: `outcome("unknown")` and no
+/// play, and that cut answer is not remembered for the next query of the same position.
+#[test]
+fn a_passed_deadline_answers_unknown_and_is_not_remembered() {
+    let inputs = [("me", HARD_ME), ("enemy", HARD_ENEMY)];
+    let deadline = kibitzer::budget::with_deadline(Some(std::time::Duration::ZERO));
+    let c = ask(&inputs, HARD);
+    drop(deadline);
+    assert!(
+        has(&c, r#"outcome("unknown")"#) && !c.iter().any(|x| x.starts_with("play(")),
+        "{c:?}"
+    );
+    assert!(has(&ask(&inputs, HARD), r#"outcome("win")"#));
+}
+
 #[test]
 fn legal_moves_are_listed_on_demand() {
     let inputs = [("me", "3 3 4 4 5 5 2"), ("enemy", "K"), ("last", "4 4")];

@@ -214,7 +214,7 @@ fn decks_of_36_and_52() {
 #[test]
 fn nothing_else_in_play_uses_the_ratio_10() {
     // A hypothetical hand bigger than everything in play: (0.25 − 10) × 600 = −5850.
-    let (_, terms) = value_and_terms(&[("hand", "6S 7S"), ("trump", "H"), ("hands", "1")], &[]);
+    let (_, terms) = value_and_terms(&[("hand", "6S 7S"), ("trump", "H"), ("hands", "2,0")], &[]);
     assert!(
         terms.contains(&"2 cards, nothing else in play: (0.25 − 10) × 600 = −5850".to_string()),
         "{terms:?}"
@@ -255,6 +255,101 @@ fn bad_inputs_are_clear_errors() {
     }
     let e = s.run().unwrap_err().to_string();
     assert!(e.contains("7♠ is both in the hand and on the table"), "{e}");
+}
+
+/// A query's inputs as (name, text).
+type Inputs<'a> = &'a [(&'a str, &'a str)];
+
+/// The error a query ends with: (the run's message, whether it is reported as a bad position).
+fn refused(inputs: &[(&str, &str)]) -> (String, bool) {
+    let mut s = session();
+    for (k, v) in inputs {
+        s.set_input_text(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    match s.run() {
+        Ok(_) => panic!("{inputs:?} answered: {:?}", s.conclusions()),
+        Err(e) => (e.to_string(), matches!(e, kibitzer::RunError::BadPosition { .. })),
+    }
+}
+
+/// Positions no durak game can reach are refused as a bad input naming the input to blame,
+/// whatever the role: a hand larger or smaller than its stated size, more cards than the deck,
+/// a stock, deck or room out of range, too many players for the deck.
+#[test]
+fn impossible_positions_are_bad_inputs_naming_the_input() {
+    let six = "6S 7S 8S 9S TS JS";
+    let cases: &[(Inputs, &str, &str)] = &[
+        (
+            &[("hand", six), ("trump", "H"), ("hands", "2,3"), ("stock", "5")],
+            "hands",
+            "holds 6 card(s)",
+        ),
+        (
+            &[("hand", "6S 7S"), ("trump", "H"), ("hands", "6,6"), ("stock", "5")],
+            "hands",
+            "holds 2 card(s)",
+        ),
+        (&[("hand", six), ("trump", "H"), ("stock", "-3")], "stock", "-3"),
+        (&[("hand", six), ("trump", "H"), ("stock", "37")], "stock", "37"),
+        (
+            &[("hand", six), ("trump", "H"), ("hands", "6,6,6,6"), ("stock", "13")],
+            "hands",
+            "more than the 36-card deck",
+        ),
+        (&[("hand", six), ("trump", "H"), ("deck", "-36")], "deck", "-36"),
+        (
+            &[
+                ("hand", six),
+                ("trump", "H"),
+                ("role", "attack"),
+                ("table", "7H"),
+                ("room", "-1"),
+            ],
+            "room",
+            "-1",
+        ),
+        (
+            &[
+                ("hand", six),
+                ("trump", "H"),
+                ("role", "attack"),
+                ("table", "7H 7D"),
+                ("room", "7"),
+            ],
+            "room",
+            "0 to 6",
+        ),
+        (
+            &[("hand", six), ("trump", "H"), ("role", "defend"), ("table", "2H")],
+            "table",
+            "not in the 36-card deck",
+        ),
+    ];
+    for (inputs, blamed, says) in cases {
+        let (e, bad) = refused(inputs);
+        assert!(bad && e.starts_with(&format!("input `{blamed}`")), "{inputs:?}: {e}");
+        assert!(e.contains(says), "{inputs:?}: {e}");
+    }
+    // Six players do fit a 36-card deck; the same deal in a 24-card deck does not.
+    let high = "9S TS JS QS KS AS";
+    let (e, bad) = refused(&[("hand", high), ("trump", "H"), ("hands", "6,6,6,6,6,6"), ("deck", "24")]);
+    assert!(bad && e.contains("6 players need 36 cards"), "{e}");
+    // More than six players is refused as soon as `hands` is read; one player when the query runs.
+    let e = session()
+        .set_input_text("hands", "6,6,6,6,6,6,6")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("durak is played by 2 to 6"), "{e}");
+    let (e, bad) = refused(&[("hand", six), ("trump", "H"), ("hands", "6")]);
+    assert!(
+        bad && e.starts_with("input `hands`") && e.contains("durak is played by 2 to 6"),
+        "{e}"
+    );
+    // A consistent position still answers, and its value does not depend on a mis-stated size.
+    assert_eq!(
+        value(&[("hand", six), ("trump", "H"), ("hands", "6,6"), ("stock", "5")]),
+        value(&[("hand", six), ("trump", "H"), ("hands", "6,3,3"), ("stock", "5")]),
+    );
 }
 
 /// Rules against the native hand value: identical totals on random hands, for the defaults, the
@@ -554,7 +649,7 @@ fn every_rule_fires_somewhere() {
             ("stock", "12"),
             ("hands", "6,6,5"),
         ],
-        vec![("hand", "6S 7S"), ("trump", "H"), ("hands", "1")],
+        vec![("hand", "6S 7S"), ("trump", "H"), ("hands", "2,0")],
         vec![
             ("hand", "6S 6H KD AH 9C"),
             ("trump", "H"),

@@ -250,6 +250,52 @@ fn budget_size_and_listing_limits() {
     assert!(!answer.iter().any(|c| c.starts_with("discard(")));
 }
 
+/// The whole double deck: its counts and minima are exact (every card melds), but the search
+/// that retraces a best arrangement runs out of memory. The answer must then be "unknown within
+/// budget", never the minima next to an arrangement that leaves cards unmelded.
+#[test]
+fn a_best_arrangement_that_cannot_be_retraced_is_unknown_not_wrong() {
+    let deck: String = double_deck().iter().map(|c| c.to_string()).collect();
+    let answer = ask(&[("hand", &deck)], &[]);
+    let deadwood: Vec<&String> = answer.iter().filter(|c| c.starts_with("deadwood(")).collect();
+    let best: Vec<&String> = answer.iter().filter(|c| c.starts_with("best(")).collect();
+    let unknown = answer.iter().any(|c| c.contains("unknown within budget"));
+    if unknown {
+        assert!(deadwood.is_empty() && best.is_empty(), "{answer:#?}");
+        assert!(!answer.iter().any(|c| c.starts_with("arrangement(")), "{answer:#?}");
+    } else {
+        // Every card of a double deck melds: the best arrangement dumps nothing.
+        assert_eq!(deadwood, [&"deadwood(0, 0)".to_string()], "{answer:#?}");
+        assert_eq!(best.len(), 1, "{answer:#?}");
+        assert!(best[0].ends_with(", [])"), "{answer:#?}");
+    }
+}
+
+/// A run whose deadline has passed stops the island search and the joker search at once and
+/// says "unknown within budget" instead of answering in full.
+#[test]
+fn a_passed_deadline_answers_unknown_within_budget() {
+    let deck: String = double_deck().iter().step_by(2).map(|c| c.to_string()).collect();
+    let jokers = "JK JK 2H 3H 4H 5H 6H 7H 8H 2S 3S 4S 5S 6S 2D 3D 4D 5D 9C 9D";
+    for hand in [deck.as_str(), jokers] {
+        // First cut short (nothing cached yet), then in full: the cut answer is not remembered.
+        let deadline = kibitzer::budget::with_deadline(Some(std::time::Duration::ZERO));
+        let cut = ask(&[("hand", hand)], &[("strategy_limit", "0")]);
+        drop(deadline);
+        assert!(!has_prefix(&cut, "deadwood("), "{hand}: {cut:#?}");
+        assert!(
+            cut.iter().any(|c| c.contains("unknown within budget")),
+            "{hand}: {cut:#?}"
+        );
+        let full = ask(&[("hand", hand)], &[("strategy_limit", "0")]);
+        assert!(has_prefix(&full, "deadwood("), "{hand}: {full:#?}");
+    }
+}
+
+fn has_prefix(answer: &[String], prefix: &str) -> bool {
+    answer.iter().any(|c| c.starts_with(prefix))
+}
+
 /// Inputs or parameters as (name, text).
 type Pairs<'a> = &'a [(&'a str, &'a str)];
 

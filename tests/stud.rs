@@ -442,3 +442,79 @@ fn editing_a_rule_changes_the_odds() {
     let answer = ask(&mut s, &[("hand", "8S TD TS 8H 8C"), ("opponent", "XX 3C 5D 4H 6H")]);
     assert!(answer.contains(&"odds(35, 0, 8, 0.814)".to_string()), "{answer:?}");
 }
+
+/// The error a query ends with, as text (and whether the run reports it as a bad position).
+fn refused(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> (String, bool) {
+    let mut s = session();
+    for (k, v) in params {
+        s.set_param(k, v).unwrap_or_else(|e| panic!("--param {k}={v}: {e}"));
+    }
+    for (k, v) in inputs {
+        s.set_input_text(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
+    }
+    match s.run() {
+        Ok(_) => panic!("{inputs:?} {params:?} answered: {:?}", s.conclusions()),
+        Err(e) => (e.to_string(), matches!(e, kibitzer::RunError::BadPosition { .. })),
+    }
+}
+
+/// Settings that mean nothing are refused by name, on the rules path and the native path alike,
+/// instead of an estimate from one random deal or a silent fall-back to `auto`.
+#[test]
+fn odds_settings_that_mean_nothing_are_refused() {
+    for inputs in [
+        &[("hand", "AS KD QH JC 9S"), ("opponent", "XX QD 8C 7C 2H")][..],
+        &[("hand", "AS KD"), ("opponent", "XX QH"), ("opponent2", "XX 7C")][..],
+        &[("hand", "7S 7D"), ("opponent", "XX 2H")][..],
+    ] {
+        let (e, _) = refused(inputs, &[("samples", "0")]);
+        assert!(e.contains("samples must be at least 1"), "{e}");
+        let (e, _) = refused(inputs, &[("odds_path", "bogus")]);
+        assert!(
+            e.contains("odds_path=bogus") && e.contains("rules, native, auto"),
+            "{e}"
+        );
+    }
+}
+
+/// Dead cards that leave too few unseen cards to finish the hands are a bad `dead` input, on
+/// both odds paths, not a division by zero inside a rule.
+#[test]
+fn dead_cards_that_leave_no_deal_are_a_bad_input() {
+    let all: Vec<String> = (0..52u8).map(name).collect();
+    let dead_but = |keep: &[&str]| -> String {
+        all.iter()
+            .filter(|c| !keep.contains(&c.as_str()))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // Heads-up, rules path: 2 + 1 known cards, 7 to deal, 4 unseen.
+    let dead = dead_but(&["AS", "KD", "QH", "2C", "3C", "4C", "5C"]);
+    for params in [&[][..], &[("odds_path", "native")][..]] {
+        let (e, bad) = refused(&[("hand", "AS KD"), ("opponent", "QH"), ("dead", &dead)], params);
+        assert!(bad && e.starts_with("input `dead`"), "{params:?}: {e}");
+    }
+}
+
+/// A run whose deadline has passed stops the Monte Carlo estimate early and says how many
+/// deals it used, instead of drawing every sample asked for.
+#[test]
+fn a_passed_deadline_stops_monte_carlo_with_the_deals_it_drew() {
+    let mut s = session();
+    s.set_param("samples", "99999999999").expect("samples is a parameter");
+    let _deadline = kibitzer::budget::with_deadline(Some(std::time::Duration::ZERO));
+    let started = std::time::Instant::now();
+    let answer = ask(
+        &mut s,
+        &[("hand", "AS KD"), ("opponent", "XX QH"), ("opponent2", "XX 7C")],
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    let basis = answer
+        .iter()
+        .find(|c| c.starts_with("odds_basis"))
+        .cloned()
+        .unwrap_or_default();
+    assert!(basis.contains("Monte Carlo, 4095 random deals"), "{basis}");
+    assert!(basis.contains("stopped at the time limit"), "{basis}");
+}

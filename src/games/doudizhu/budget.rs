@@ -102,10 +102,10 @@ impl Meter {
         if self.nodes > self.max_nodes {
             self.exhausted = true;
         } else if self.nodes & 1023 == 0 {
-            if let Some(deadline) = self.deadline {
-                if Instant::now() >= deadline {
-                    self.exhausted = true;
-                }
+            // The search's own limit and the run's deadline (`crate::budget`), read once every
+            // 1024 nodes: past either, the answer is "unknown".
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || crate::budget::expired() {
+                self.exhausted = true;
             }
         }
         !self.exhausted

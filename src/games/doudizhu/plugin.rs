@@ -12,7 +12,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use super::budget::{Budget, Solution};
+use super::budget::{Budget, Outcome, Solution};
 use super::hand::{parse_hand, Hand};
 use super::movegen::{can_answer, legal_leads, legal_responses, whole_hand_play};
 use super::play::{classify, Play};
@@ -437,7 +437,13 @@ fn solve_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             };
             let s = solve(me, enemy, last.as_ref(), &rules, &budget);
             let v = Arc::new(answer_of(&s, me, enemy));
-            if let Ok(mut c) = CACHE.lock() {
+            // An answer cut short by the run's deadline serves this query only.
+            let cut = s.outcome == Outcome::Unknown && crate::budget::expired();
+            if let Ok(mut c) = CACHE
+                .lock()
+                .map_err(|_| ())
+                .and_then(|c| if cut { Err(()) } else { Ok(c) })
+            {
                 if c.len() >= CACHE_ENTRIES {
                     c.clear();
                 }

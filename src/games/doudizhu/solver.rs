@@ -487,6 +487,24 @@ mod tests {
         assert!(s.best.is_none() && s.line.is_empty());
     }
 
+    /// A large deal with a small table: the table's own accounting never passes the bound,
+    /// not even while it grows.
+    #[test]
+    fn a_large_deal_keeps_the_table_within_its_bound() {
+        let budget = Budget {
+            max_nodes: 400_000,
+            max_table_bytes: 1 << 19,
+            ..Budget::default()
+        };
+        let rules = Rules::default();
+        let mut s = Solver::new(&rules, &budget);
+        let me = h("3 3 4 4 5 5 6 6 7 8 9 9 T J Q K K A 2 BJ");
+        let enemy = h("3 3 4 4 5 6 7 7 8 8 9 T J Q Q K A A 2 RJ");
+        let _ = s.wins(me, enemy, None, 0);
+        assert_eq!(s.table.bytes(), 1 << 19, "the table grew to its bound");
+        assert!(s.table.peak_bytes() <= 1 << 19, "peak {}", s.table.peak_bytes());
+    }
+
     #[test]
     fn a_tiny_table_still_solves() {
         // The table cap forces replacement; the answer must not change.

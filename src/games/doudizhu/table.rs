@@ -55,6 +55,8 @@ pub(crate) struct Table {
     slots: Vec<Entry>,
     used: usize,
     max_slots: usize,
+    /// Most bytes of entries allocated at any one time.
+    peak: usize,
 }
 
 impl Table {
@@ -69,6 +71,7 @@ impl Table {
             slots: Vec::new(),
             used: 0,
             max_slots,
+            peak: 0,
         }
     }
 
@@ -96,6 +99,7 @@ impl Table {
     pub fn put(&mut self, key: Key, wins: bool, nodes: u64) {
         if self.slots.is_empty() {
             self.slots = vec![Entry::default(); INITIAL_SLOTS.min(self.max_slots)];
+            self.peak = self.slots.len() * std::mem::size_of::<Entry>();
         } else if self.used * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_slots {
             self.grow();
         }
@@ -128,20 +132,36 @@ impl Table {
         }
     }
 
-    /// Doubles the table; when the machine cannot give the memory, the table stays the size it
-    /// is (entries get replaced instead) rather than aborting the process.
+    /// Doubles the table in place; when the machine cannot give the memory, the table stays the
+    /// size it is (entries get replaced instead) rather than aborting the process. In place, so
+    /// that the old and the new table never exist together: the cap bounds the peak too.
     fn grow(&mut self) {
-        let want = self.slots.len() * 2;
-        let mut bigger: Vec<Entry> = Vec::new();
-        if bigger.try_reserve_exact(want).is_err() {
-            self.max_slots = self.slots.len();
+        let old = self.slots.len();
+        if self.slots.try_reserve_exact(old).is_err() {
+            self.max_slots = old;
             return;
         }
-        bigger.resize(want, Entry::default());
-        let old = std::mem::replace(&mut self.slots, bigger);
-        self.used = 0;
-        for e in old.into_iter().filter(|e| e.value != 0) {
-            self.insert(e);
+        self.slots.resize(old * 2, Entry::default());
+        self.peak = self.peak.max(self.slots.capacity() * std::mem::size_of::<Entry>());
+        // An entry of bucket `i` belongs to bucket `i` or `i + old` now (one more hash bit):
+        // the upper bucket is empty and takes at most the four entries of the lower one.
+        for i in (0..old).step_by(BUCKET) {
+            let mut kept = 0;
+            let mut moved = 0;
+            for j in 0..BUCKET {
+                let e = self.slots[i + j];
+                if e.value == 0 {
+                    continue;
+                }
+                self.slots[i + j] = Entry::default();
+                if self.index(&e.key()) == i {
+                    self.slots[i + kept] = e;
+                    kept += 1;
+                } else {
+                    self.slots[i + old + moved] = e;
+                    moved += 1;
+                }
+            }
         }
     }
 
@@ -149,6 +169,12 @@ impl Table {
     #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Entry>()
+    }
+
+    /// Most bytes allocated at any one time (read by the tests of the memory bound).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn peak_bytes(&self) -> usize {
+        self.peak
     }
 }
 
@@ -216,6 +242,8 @@ pub(crate) struct PairTable {
     buckets: Vec<PairBucket>,
     used: usize,
     max_buckets: usize,
+    /// Most bytes of buckets allocated at any one time.
+    peak: usize,
 }
 
 const PAIR_INITIAL_BUCKETS: usize = 1 << 12;
@@ -232,6 +260,7 @@ impl PairTable {
             buckets: Vec::new(),
             used: 0,
             max_buckets,
+            peak: 0,
         }
     }
 
@@ -263,6 +292,7 @@ impl PairTable {
     pub fn put(&mut self, key: PairKey, wins: bool, nodes: u64) {
         if self.buckets.is_empty() {
             self.buckets = vec![PairBucket::default(); PAIR_INITIAL_BUCKETS.min(self.max_buckets)];
+            self.peak = self.buckets.len() * std::mem::size_of::<PairBucket>();
         } else if self.used * 4 >= self.buckets.len() * BUCKET * 3 && self.buckets.len() < self.max_buckets {
             self.grow();
         }
@@ -307,22 +337,34 @@ impl PairTable {
         false
     }
 
-    /// Doubles the table; when the machine cannot give the memory, the table stays the size it
-    /// is (entries get replaced instead) rather than aborting the process.
+    /// Doubles the table in place (see [`Table::grow`]): the old and the new table never exist
+    /// together, so the cap bounds the peak too.
     fn grow(&mut self) {
-        let want = self.buckets.len() * 2;
-        let mut bigger: Vec<PairBucket> = Vec::new();
-        if bigger.try_reserve_exact(want).is_err() {
-            self.max_buckets = self.buckets.len();
+        let old = self.buckets.len();
+        if self.buckets.try_reserve_exact(old).is_err() {
+            self.max_buckets = old;
             return;
         }
-        bigger.resize(want, PairBucket::default());
-        let old = std::mem::replace(&mut self.buckets, bigger);
-        self.used = 0;
-        for b in old {
-            for e in b.0.into_iter().filter(|e| e.a != 0) {
-                self.insert(e, true);
+        self.buckets.resize(old * 2, PairBucket::default());
+        self.peak = self
+            .peak
+            .max(self.buckets.capacity() * std::mem::size_of::<PairBucket>());
+        // An entry of bucket `i` belongs to bucket `i` or `i + old` now (one more hash bit).
+        for i in 0..old {
+            let entries = self.buckets[i].0;
+            let (mut kept, mut moved) = (0, 0);
+            let (mut low, mut high) = ([PairSlot::default(); BUCKET], [PairSlot::default(); BUCKET]);
+            for e in entries.into_iter().filter(|e| e.a != 0) {
+                if self.index(e.a, e.b & PAIR_KEY_B) == i {
+                    low[kept] = e;
+                    kept += 1;
+                } else {
+                    high[moved] = e;
+                    moved += 1;
+                }
             }
+            self.buckets[i].0 = low;
+            self.buckets[i + old].0 = high;
         }
     }
 
@@ -330,6 +372,12 @@ impl PairTable {
     #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<PairBucket>()
+    }
+
+    /// Most bytes allocated at any one time (read by the tests of the memory bound).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn peak_bytes(&self) -> usize {
+        self.peak
     }
 }
 
@@ -373,6 +421,7 @@ mod tests {
             t.put(PairKey::new(i, i * 7, 3), i % 2 == 0, i);
         }
         assert!(t.bytes() <= 64 * 1024);
+        assert!(t.peak_bytes() <= 64 * 1024, "peak {}", t.peak_bytes());
         assert_eq!(t.get(&PairKey::new(99_999, 99_999 * 7, 3)), Some(false));
         assert!(pair_key_fits(bj | rj | two) && !pair_key_fits(2 << 52));
     }
@@ -393,6 +442,7 @@ mod tests {
             );
         }
         assert!(t.bytes() <= 64 * 1024);
+        assert!(t.peak_bytes() <= 64 * 1024, "peak {}", t.peak_bytes());
         let last = Key {
             a: 99_999,
             b: 99_999 * 7,

@@ -4,7 +4,7 @@
 
 use crate::engine::compiled::prelude::*;
 
-pub const DIGEST: u64 = 0xa9ee1d4af1d62cbe;
+pub const DIGEST: u64 = 0x37eac3d3f6e8c365;
 
 pub static JOINS: &[(u32, u16, JoinFn)] = &[
     (0, 1, j0_1),
@@ -14,7 +14,7 @@ pub static JOINS: &[(u32, u16, JoinFn)] = &[
     (4, 1, j4_1),
     (5, 2, j5_2),
     (6, 2, j6_2),
-    (8, 1, j8_1),
+    (8, 6, j8_6),
     (10, 1, j10_1),
     (12, 2, j12_2),
     (13, 1, j13_1),
@@ -693,8 +693,8 @@ j.frame.facts.truncate(depth0);
 flow
 }
 
-/// `Position`, joined from a new `table(?tb)`.
-fn j8_1(j: &mut Join<'_, '_>, start: usize) -> Flow {
+/// `Position`, joined from a new `room(?m)`.
+fn j8_6(j: &mut Join<'_, '_>, start: usize) -> Flow {
 if start > 0 {
 return interpret(j, start);
 }
@@ -716,17 +716,32 @@ break 'l0 interpret(j, 0);
 j.frame.bind_ref(0, a0);
 j.frame.facts.push((0, f));
 }
-// trump(?t)
+// table(?tb)
 {
 let mem = j.ctx.mem;
-let &[f] = mem.of_relation(1) else {
+let &[f] = mem.of_relation(6) else {
 break 'l0 interpret(j, 1);
 };
-if !mem.is_alive(f) {
+if f == j.new_fact || !mem.is_alive(f) {
 break 'l0 Flow::Continue;
 }
 let [a0] = mem.args_of(f) else {
 break 'l0 interpret(j, 1);
+};
+j.frame.bind_ref(1, a0);
+j.frame.facts.push((1, f));
+}
+// trump(?t)
+{
+let mem = j.ctx.mem;
+let &[f] = mem.of_relation(1) else {
+break 'l0 interpret(j, 2);
+};
+if f == j.new_fact || !mem.is_alive(f) {
+break 'l0 Flow::Continue;
+}
+let [a0] = mem.args_of(f) else {
+break 'l0 interpret(j, 2);
 };
 j.frame.bind_ref(2, a0);
 j.frame.facts.push((2, f));
@@ -735,13 +750,13 @@ j.frame.facts.push((2, f));
 {
 let mem = j.ctx.mem;
 let &[f] = mem.of_relation(4) else {
-break 'l0 interpret(j, 2);
+break 'l0 interpret(j, 3);
 };
-if !mem.is_alive(f) {
+if f == j.new_fact || !mem.is_alive(f) {
 break 'l0 Flow::Continue;
 }
 let [a0] = mem.args_of(f) else {
-break 'l0 interpret(j, 2);
+break 'l0 interpret(j, 3);
 };
 j.frame.bind_ref(3, a0);
 j.frame.facts.push((3, f));
@@ -750,13 +765,13 @@ j.frame.facts.push((3, f));
 {
 let mem = j.ctx.mem;
 let &[f] = mem.of_relation(2) else {
-break 'l0 interpret(j, 3);
+break 'l0 interpret(j, 4);
 };
-if !mem.is_alive(f) {
+if f == j.new_fact || !mem.is_alive(f) {
 break 'l0 Flow::Continue;
 }
 let [a0] = mem.args_of(f) else {
-break 'l0 interpret(j, 3);
+break 'l0 interpret(j, 4);
 };
 j.frame.bind_ref(4, a0);
 j.frame.facts.push((4, f));
@@ -765,19 +780,19 @@ j.frame.facts.push((4, f));
 {
 let mem = j.ctx.mem;
 let &[f] = mem.of_relation(3) else {
-break 'l0 interpret(j, 4);
+break 'l0 interpret(j, 5);
 };
-if !mem.is_alive(f) {
+if f == j.new_fact || !mem.is_alive(f) {
 break 'l0 Flow::Continue;
 }
 let [a0] = mem.args_of(f) else {
-break 'l0 interpret(j, 4);
+break 'l0 interpret(j, 5);
 };
 j.frame.bind_ref(5, a0);
 j.frame.facts.push((5, f));
 }
-// ?what = durak.check(?h, ?tb, ?t, ?d, ?r, ?s)
-break 'l0 interpret(j, 5);
+// ?what = durak.check(?h, ?tb, ?t, ?d, ?r, ?s, ?m)
+break 'l0 interpret(j, 6);
 };
 j.frame.mask = mask0;
 j.frame.facts.truncate(depth0);

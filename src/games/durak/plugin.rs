@@ -196,10 +196,12 @@ pub fn register(r: &mut Registry) {
             ("deck", T::Int),
             ("stock", T::Int),
             ("hands", T::List),
+            ("room", T::Int),
         ],
         &[T::Str],
         false,
-        "checks a position (every card in the deck, none twice, defences beat their attack cards, sizes possible); yields it in words",
+        "checks a position (every card in the deck, none twice, defences beat their attack cards, sizes \
+         and room possible; an impossible one is a bad input naming the input); yields it in words",
         check,
     );
 }
@@ -260,6 +262,8 @@ fn parse_sizes_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, Notatio
         super::DurakError::BadNumber { token, reason } => bad(&token, reason),
         other => bad(text, other.to_string()),
     })?;
+    // One size alone (one player) is refused by `durak.check` when the query runs, so that
+    // sessions fed with generated sizes fail as a run, not while they set inputs.
     if sizes.len() > 6 {
         return Err(bad(
             text,
@@ -364,22 +368,23 @@ fn to_dcard(c: Card) -> Option<DCard> {
     DCard::new(c.rank(), s).ok()
 }
 
+/// Checks a position once per query: each fact in the words of the input it blames, reported
+/// by the run as a bad input (`input `hands`: …`). What one input alone decides is checked where
+/// it is read (`durak_sizes`, `durak_table`); this is what several inputs decide together.
 fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const NAME: &str = "durak.check";
     let hand = cards_arg(&a[0], NAME, 1)?;
     let table = table_arg(&a[1], NAME)?;
     let trump = suit_arg(&a[2], NAME, 3)?;
-    let deck_size = a[3]
-        .as_int()
-        .ok_or_else(|| BuiltinError::bad_argument(NAME, 4, "an integer", &a[3]))?;
-    let stock = a[4]
-        .as_int()
-        .ok_or_else(|| BuiltinError::bad_argument(NAME, 5, "an integer", &a[4]))?;
-    let fail = |m: String| BuiltinError::failed(NAME, m);
+    let int = |i: usize| {
+        a[i].as_int()
+            .ok_or_else(|| BuiltinError::bad_argument(NAME, i + 1, "an integer", &a[i]))
+    };
+    let (deck_size, stock, room) = (int(3)?, int(4)?, int(6)?);
     let deck = usize::try_from(deck_size)
         .ok()
         .and_then(|n| Deck::from_size(n).ok())
-        .ok_or_else(|| fail(format!("deck={deck_size}: a durak deck has 24, 32, 36 or 52 cards")))?;
+        .ok_or_else(|| BuiltinError::input("deck", format!("{deck_size}: a durak deck has 24, 32, 36 or 52 cards")))?;
     let mut seen = 0u64;
     let all = hand.cards().iter().map(|c| (*c, "hand")).chain(
         table
@@ -388,15 +393,21 @@ fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     );
     for (c, place) in all {
         if to_dcard(c).is_none_or(|d| !deck.contains(d)) {
-            return Err(fail(format!(
-                "{} ({place}) is not in the {}-card deck (ranks {} to A)",
-                c.pretty(),
-                deck.size(),
-                super::cards::rank_pretty(deck.lowest_rank())
-            )));
+            return Err(BuiltinError::input(
+                place,
+                format!(
+                    "{} ({place}) is not in the {}-card deck (ranks {} to A)",
+                    c.pretty(),
+                    deck.size(),
+                    super::cards::rank_pretty(deck.lowest_rank())
+                ),
+            ));
         }
         if seen >> c.index() & 1 == 1 {
-            return Err(fail(format!("{} is both in the hand and on the table", c.pretty())));
+            return Err(BuiltinError::input(
+                "table",
+                format!("{} is both in the hand and on the table", c.pretty()),
+            ));
         }
         seen |= 1 << c.index();
     }
@@ -408,32 +419,76 @@ fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
                 d.suit() == trump
             };
             if !beats {
-                return Err(fail(format!(
-                    "{} does not beat {} (trump {})",
-                    d.pretty(),
-                    x.pretty(),
-                    trump.symbol()
-                )));
+                return Err(BuiltinError::input(
+                    "table",
+                    format!("{} does not beat {} (trump {})", d.pretty(), x.pretty(), trump.symbol()),
+                ));
             }
         }
     }
     if stock < 0 || stock as usize > deck.size() {
-        return Err(fail(format!(
-            "stock={stock}: the stock holds 0 to {} cards",
-            deck.size()
-        )));
+        return Err(BuiltinError::input(
+            "stock",
+            format!("{stock}: the stock holds 0 to {} cards", deck.size()),
+        ));
     }
-    let sizes: Vec<i64> = match &a[5] {
-        Value::List(items) => items.iter().filter_map(Value::as_int).collect(),
-        _ => Vec::new(),
+    // A bout takes at most six attack cards. The room is not tied to the table's cards: its
+    // default (6) stands for "no limit known" whatever the table holds.
+    if !(0..=6).contains(&room) {
+        return Err(BuiltinError::input(
+            "room",
+            format!("{room}: a bout takes 0 to 6 more attack cards"),
+        ));
+    }
+    let Value::List(sizes) = &a[5] else {
+        return Err(BuiltinError::bad_argument(NAME, 6, "a list of hand sizes", &a[5]));
     };
-    let total = stock + sizes.iter().sum::<i64>() + table.iter().map(|(_, d)| 1 + i64::from(d.is_some())).sum::<i64>();
+    let on_table = table.iter().map(|(_, d)| 1 + i64::from(d.is_some())).sum::<i64>();
+    let mut in_hands = 0i64;
+    for (i, v) in sizes.iter().enumerate() {
+        let n = v
+            .as_int()
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| BuiltinError::input("hands", format!("{v}: a hand size is a whole number")))?;
+        if i == 0 && n != hand.len() as i64 {
+            return Err(BuiltinError::input(
+                "hands",
+                format!(
+                    "this player's size is {n} (the first), but the hand holds {} card(s)",
+                    hand.len()
+                ),
+            ));
+        }
+        in_hands += n;
+    }
+    if !sizes.is_empty() {
+        let players = sizes.len();
+        if !(2..=6).contains(&players) {
+            return Err(BuiltinError::input(
+                "hands",
+                format!("{players} hand size(s): durak is played by 2 to 6"),
+            ));
+        }
+        if players * 6 > deck.size() {
+            return Err(BuiltinError::input(
+                "hands",
+                format!(
+                    "{players} players need {} cards for the deal: more than the {}-card deck",
+                    players * 6,
+                    deck.size()
+                ),
+            ));
+        }
+    }
+    let total = stock + in_hands + on_table;
     if total > deck.size() as i64 {
-        return Err(fail(format!(
-            "{stock} in the stock, {} in the hands and the table: more than the {}-card deck",
-            total - stock,
-            deck.size()
-        )));
+        return Err(BuiltinError::input(
+            if sizes.is_empty() { "stock" } else { "hands" },
+            format!(
+                "{stock} in the stock, {in_hands} in the hands and {on_table} on the table: more than the {}-card deck",
+                deck.size()
+            ),
+        ));
     }
     out.push1(Value::str(&format!(
         "{}-card deck, trump {}, {} in the stock",

@@ -33,13 +33,12 @@ pub fn sample_hands(count: usize, seed: u64) -> Vec<(CardSet, Suit, usize, Vec<u
             let trump = Suit::ALL[rng.random_range(0..4usize)];
             let stock = rng.random_range(0..=(36 - h).min(24));
             let others = rng.random_range(0..=(36 - h - stock).min(18));
+            // Two players at least (an opponent may hold nothing): durak needs two.
             let mut sizes = vec![h];
-            if others > 0 {
-                let split = rng.random_range(0..=others);
-                sizes.push(split);
-                if others > split {
-                    sizes.push(others - split);
-                }
+            let split = if others > 0 { rng.random_range(0..=others) } else { 0 };
+            sizes.push(split);
+            if others > split {
+                sizes.push(others - split);
             }
             (hand, trump, stock, sizes)
         })

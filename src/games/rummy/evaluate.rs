@@ -85,30 +85,35 @@ impl IslandEval {
     }
 
     /// The island's maximal arrangements (at most `limit` + 1, sorted by deadwood points,
-    /// then cards, then meld order).
-    pub fn arrangements(&self, options: &Options) -> Vec<Arrangement> {
+    /// then cards, then meld order); `None` when the island is too big to list (unknown).
+    pub fn arrangements(&self, options: &Options) -> Option<Vec<Arrangement>> {
         if !self.exact {
-            return Vec::new();
+            return None;
         }
         let mut list = if self.meldable {
-            IslandSolver::new(&self.cards, options.ace_high).enumerate(options.split_runs, options.list_limit)
+            IslandSolver::new(&self.cards, options.ace_high).enumerate(options.split_runs, options.list_limit)?
         } else {
             vec![all_dumped(&self.cards)]
         };
         sort_listing(&mut list, options);
-        list
+        Some(list)
     }
 
-    /// An arrangement reaching the island's minimum (all cards dumped when the island was
-    /// too big to solve: then it is no minimum, see `exact`).
-    fn witness(&self, options: &Options, by_points: bool) -> Arrangement {
-        if self.meldable && self.exact {
-            IslandSolver::new(&self.cards, options.ace_high)
-                .witness(by_points)
-                .unwrap_or_else(|| all_dumped(&self.cards))
-        } else {
-            all_dumped(&self.cards)
+    /// An arrangement reaching the island's minimum; `None` when the island was too big to
+    /// solve or to retrace (then no arrangement is known to reach it).
+    fn witness(&self, options: &Options, by_points: bool) -> Option<Arrangement> {
+        if !self.exact {
+            return None;
         }
+        if !self.meldable {
+            return Some(all_dumped(&self.cards));
+        }
+        let mut solver = IslandSolver::new(&self.cards, options.ace_high);
+        let w = solver.witness(by_points);
+        if solver.overflow {
+            return None;
+        }
+        Some(w.unwrap_or_else(|| all_dumped(&self.cards)))
     }
 }
 
@@ -409,49 +414,61 @@ impl Evaluation {
         mask_cards(self.islands.iter().fold(0, |acc, i| acc | i.control))
     }
 
-    /// An arrangement with the fewest deadwood cards (then fewest points).
-    pub fn min_cards_arrangement(&self) -> Arrangement {
+    /// An arrangement with the fewest deadwood cards (then fewest points); `None` when the
+    /// hand is "unknown within budget" (no arrangement is then known to be the fewest).
+    pub fn min_cards_arrangement(&self) -> Option<Arrangement> {
         self.witness(false)
     }
 
-    /// An arrangement with the fewest deadwood points (then fewest cards): the "best" one.
-    pub fn min_points_arrangement(&self) -> Arrangement {
+    /// An arrangement with the fewest deadwood points (then fewest cards): the "best" one;
+    /// `None` when the hand is "unknown within budget".
+    pub fn min_points_arrangement(&self) -> Option<Arrangement> {
         self.witness(true)
     }
 
-    fn witness(&self, by_points: bool) -> Arrangement {
+    fn witness(&self, by_points: bool) -> Option<Arrangement> {
+        if !self.exact {
+            return None;
+        }
         if self.joker_mode {
             let answer = jokers::solve(&self.hand, &self.options, self.options.split_runs, 0);
+            if !answer.exact {
+                return None;
+            }
             let w = if by_points {
                 answer.min_points_witness
             } else {
                 answer.min_cards_witness
             };
-            return w.unwrap_or_else(|| all_dumped(&self.hand));
+            return Some(w.unwrap_or_else(|| all_dumped(&self.hand)));
         }
         let mut out = Arrangement::default();
         for island in &self.islands {
-            out.merge(&island.witness(&self.options, by_points));
+            out.merge(&island.witness(&self.options, by_points)?);
         }
-        out
+        Some(out)
     }
 
     /// Lazily lists the maximal arrangements under the options' convention: the product of
     /// the islands' sorted lists, first island varying slowest. Each island list holds at most
     /// `options.list_limit + 1` entries; `ArrangementIter::truncated` says whether one was cut.
     pub fn arrangements(&self) -> ArrangementIter {
-        let lists: Vec<Vec<Arrangement>> = if self.joker_mode {
+        let (lists, known): (Vec<Vec<Arrangement>>, bool) = if self.joker_mode {
             let answer = jokers::solve(
                 &self.hand,
                 &self.options,
                 self.options.split_runs,
                 self.options.list_limit,
             );
-            vec![answer.listing]
+            (vec![answer.listing], answer.exact)
         } else {
-            self.islands.iter().map(|i| i.arrangements(&self.options)).collect()
+            // An island too big to list makes the whole listing unknown: list nothing.
+            match self.islands.iter().map(|i| i.arrangements(&self.options)).collect() {
+                Some(lists) => (lists, true),
+                None => (vec![Vec::new()], false),
+            }
         };
-        let truncated = !self.exact || lists.iter().any(|l| l.len() > self.options.list_limit);
+        let truncated = !self.exact || !known || lists.iter().any(|l| l.len() > self.options.list_limit);
         let done = lists.iter().any(|l| l.is_empty());
         ArrangementIter {
             indices: vec![0; lists.len()],

@@ -249,7 +249,9 @@ pub(super) fn solve(hand: &Hand, o: &Options, list_split: bool, list_limit: usiz
 impl Search<'_> {
     fn card(&mut self, x: usize) {
         self.nodes += 1;
-        if self.nodes > self.o.node_budget {
+        // The clock is read once every 4096 nodes: the run's deadline stops the search like
+        // the node budget does (the answer is then "unknown within budget").
+        if self.nodes > self.o.node_budget || (self.nodes & 0xFFF == 0 && crate::budget::expired()) {
             self.exact = false;
             return;
         }

@@ -104,9 +104,9 @@ pub fn register(r: &mut Registry) {
             let (hand, options) = hand_and_options(a, "rummy.evaluate")?;
             let e = evaluated(&hand, &options);
             o.push(&[
-                Value::Int(count_int(e.maximal_count())),
-                Value::Int(i64::from(e.min_deadwood_cards())),
-                Value::Int(i64::from(e.min_deadwood_points())),
+                Value::Int(count_int(e.eval.maximal_count())),
+                Value::Int(i64::from(e.eval.min_deadwood_cards())),
+                Value::Int(i64::from(e.eval.min_deadwood_points())),
                 Value::str(status(&e)),
             ]);
             Ok(())
@@ -121,7 +121,10 @@ pub fn register(r: &mut Registry) {
          points, and the arrangement in words",
         |a, o| {
             let (hand, options) = hand_and_options(a, "rummy.best")?;
-            push_arrangement(o, &evaluated(&hand, &options).min_points_arrangement(), &options, None);
+            // No solution when the hand is unknown within budget: no arrangement is known best.
+            if let Some(best) = &evaluated(&hand, &options).best {
+                push_arrangement(o, best, &options, None);
+            }
             Ok(())
         },
     );
@@ -134,7 +137,9 @@ pub fn register(r: &mut Registry) {
          points, and the arrangement in words",
         |a, o| {
             let (hand, options) = hand_and_options(a, "rummy.fewest_cards")?;
-            push_arrangement(o, &evaluated(&hand, &options).min_cards_arrangement(), &options, None);
+            if let Some(fewest) = evaluated(&hand, &options).eval.min_cards_arrangement() {
+                push_arrangement(o, &fewest, &options, None);
+            }
             Ok(())
         },
     );
@@ -151,7 +156,7 @@ pub fn register(r: &mut Registry) {
             // Each island's list is cut at `list_limit` before it is sorted: enumerate well past
             // `limit` so that the first `limit` are the best ones of the island.
             options.list_limit = limit.max(LISTING_POOL);
-            for (i, arrangement) in evaluated(&hand, &options).arrangements().take(limit).enumerate() {
+            for (i, arrangement) in evaluated(&hand, &options).eval.arrangements().take(limit).enumerate() {
                 push_arrangement(o, &arrangement, &options, Some(i + 1));
             }
             Ok(())
@@ -168,7 +173,7 @@ pub fn register(r: &mut Registry) {
         |a, o| {
             let (hand, options) = hand_and_options(a, "rummy.islands")?;
             let e = evaluated(&hand, &options);
-            for island in &e.islands {
+            for island in &e.eval.islands {
                 o.push(&[
                     Value::str(&island.cards.to_string()),
                     Value::Int(count_int(island.count(options.split_runs))),
@@ -347,7 +352,7 @@ const MEMO_SIZE: usize = 8;
 type Memo<T> = RefCell<Vec<((Hand, Options), Rc<T>)>>;
 
 thread_local! {
-    static EVALUATIONS: Memo<Evaluation> = const { RefCell::new(Vec::new()) };
+    static EVALUATIONS: Memo<Evaluated> = const { RefCell::new(Vec::new()) };
     static DISCARDS: Memo<Vec<DiscardOption>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -364,6 +369,10 @@ fn memo<T>(table: &'static std::thread::LocalKey<Memo<T>>, key: (Hand, Options),
         return found;
     }
     let value = Rc::new(compute());
+    // Past the run's deadline the answer may have been cut short: it serves this query only.
+    if crate::budget::expired() {
+        return value;
+    }
     table.with(|t| {
         let mut t = t.borrow_mut();
         t.insert(0, (key, Rc::clone(&value)));
@@ -372,9 +381,23 @@ fn memo<T>(table: &'static std::thread::LocalKey<Memo<T>>, key: (Hand, Options),
     value
 }
 
-/// `evaluate`, remembered for the last few hands of this thread.
-fn evaluated(hand: &Hand, options: &Options) -> Rc<Evaluation> {
-    memo(&EVALUATIONS, (*hand, *options), || evaluate(hand, options))
+/// An evaluation with its best arrangement.
+struct Evaluated {
+    eval: Evaluation,
+    /// The fewest-points arrangement; `None` when it could not be retraced within the search's
+    /// memory or time, which makes the whole answer "unknown within budget": the minima alone
+    /// would then be reported next to an arrangement that does not reach them.
+    best: Option<Arrangement>,
+}
+
+/// `evaluate` and its best arrangement (every exact answer of the rules shows it, so it is
+/// found once here), remembered for the last few hands of this thread.
+fn evaluated(hand: &Hand, options: &Options) -> Rc<Evaluated> {
+    memo(&EVALUATIONS, (*hand, *options), || {
+        let eval = evaluate(hand, options);
+        let best = eval.min_points_arrangement();
+        Evaluated { eval, best }
+    })
 }
 
 /// `strategy::discard_options`, remembered for the last few hands of this thread.
@@ -491,8 +514,8 @@ fn count_int(count: u128) -> i64 {
     i64::try_from(count).unwrap_or(i64::MAX)
 }
 
-fn status(e: &Evaluation) -> &'static str {
-    if !e.exact {
+fn status(e: &Evaluated) -> &'static str {
+    if !e.eval.exact || e.best.is_none() {
         "unknown within budget"
     } else {
         "exact"

@@ -647,7 +647,8 @@ pub(super) struct IslandSolver {
     hi: u8,
     ace_high: bool,
     memo: FxHashMap<u128, Value>,
-    /// The backward memo hit `MAX_LAYER`: witnesses and listings are incomplete.
+    /// The backward memo hit `MAX_LAYER` or the run's deadline passed: the memo holds
+    /// wrong values, so no witness or listing of this solver may be trusted.
     pub(super) overflow: bool,
 }
 
@@ -945,7 +946,11 @@ impl IslandSolver {
             }
             let ace_split = p == 0 && self.ace_high && !sentinel;
             *row_used = 0;
-            for &(key, value) in layer.entries.iter() {
+            for (n, &(key, value)) in layer.entries.iter().enumerate() {
+                // The run's deadline, read once every 4096 states: past it, "unknown".
+                if n & 0xFFF == 0xFFF && crate::budget::expired() {
+                    return None;
+                }
                 // This state's rows in the layer's row cache.
                 let mut entry_of = [0usize; 4];
                 for (i, &s) in act.iter().enumerate() {
@@ -1079,8 +1084,12 @@ impl IslandSolver {
         if let Some(v) = self.memo.get(&key) {
             return *v;
         }
-        if self.memo.len() >= MAX_LAYER {
-            // Memo full: the island is too big to list or witness (its counts say so).
+        // Memo full, or out of time (the clock read once every 4096 new states): the island
+        // is too big to list or witness; callers read `overflow` and answer "unknown".
+        if self.overflow
+            || self.memo.len() >= MAX_LAYER
+            || (self.memo.len() & 0xFFF == 0xFFF && crate::budget::expired())
+        {
             self.overflow = true;
             return Value::DEAD;
         }
@@ -1104,9 +1113,10 @@ impl IslandSolver {
     }
 
     /// An arrangement reaching the minimum deadwood cards (`by_points = false`) or points.
+    /// `None` when the island has none, or when the memo overflowed (see `overflow`).
     pub(super) fn witness(&mut self, by_points: bool) -> Option<Arrangement> {
         let root = self.root();
-        if self.value(root).split == 0 {
+        if self.value(root).split == 0 || self.overflow {
             return None;
         }
         let mut path = Vec::new();
@@ -1132,16 +1142,20 @@ impl IslandSolver {
             path.push((key, e, 0usize));
             key = e.next;
         }
+        if self.overflow {
+            return None;
+        }
         Some(self.build(&path))
     }
 
-    /// Every maximal arrangement under the convention, at most `limit` (+1 to detect more).
-    pub(super) fn enumerate(&mut self, split_runs: bool, limit: usize) -> Vec<Arrangement> {
+    /// Every maximal arrangement under the convention, at most `limit` (+1 to detect more);
+    /// `None` when the memo overflowed (the list would miss arrangements).
+    pub(super) fn enumerate(&mut self, split_runs: bool, limit: usize) -> Option<Vec<Arrangement>> {
         let mut out = Vec::new();
         let root = self.root();
         let mut path = Vec::new();
         self.walk(root, split_runs, limit, &mut path, &mut out);
-        out
+        (!self.overflow).then_some(out)
     }
 
     fn walk(
@@ -1318,7 +1332,7 @@ mod tests {
         let mut solver = IslandSolver::new(&hand, false);
         let w = solver.witness(true).unwrap();
         assert_eq!(w.to_string(), "[2H 3H 4H 5H] [4H 5H 6H] | dump: 3D 3D 4D 3C 3C");
-        let all = solver.enumerate(false, 100);
+        let all = solver.enumerate(false, 100).unwrap();
         assert_eq!(all.len(), 3);
     }
 }

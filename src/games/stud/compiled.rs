@@ -4,7 +4,7 @@
 
 use crate::engine::compiled::prelude::*;
 
-pub const DIGEST: u64 = 0x0f420b1f6ea9cdf2;
+pub const DIGEST: u64 = 0xe4859a384051df10;
 
 pub static JOINS: &[(u32, u16, JoinFn)] = &[
     (0, 0, j0_0),
@@ -588,90 +588,8 @@ break 'l0 interpret(j, 0);
 j.frame.bind_ref(0, a0);
 j.frame.facts.push((0, f));
 }
-// card_count(?o) + hidden_count(?o) > 0
-{
-let r = {
-let v = &j.frame.vars[..];
-let p = j.ctx.params;
-(|| -> Option<bool> {
-let x1 = answer(&(j.fns[13])(std::slice::from_ref(&v[0])))?;
-let x2 = answer(&(j.fns[14])(std::slice::from_ref(&v[0])))?;
-let x3 = arith(BinaryOp::Add, x1, x2)?;
-let x4 = Num::Int(0i64);
-match (x3, x4) {
-(Num::Int(a), Num::Int(b)) => Some(compare_ints(BinaryOp::Gt, a, b)),
-_ => None,
-}
-})()
-};
-match r {
-Some(pass) => {
-j.ctx.calls += 2;
-if !pass {
-break 'l0 Flow::Continue;
-}
-}
-None => break 'l0 interpret(j, 1),
-}
-}
-// opponent2(?o2)
-{
-let mem = j.ctx.mem;
-let &[f] = mem.of_relation(2) else {
-break 'l0 interpret(j, 2);
-};
-if f == j.new_fact || !mem.is_alive(f) {
-break 'l0 Flow::Continue;
-}
-let [a0] = mem.args_of(f) else {
-break 'l0 interpret(j, 2);
-};
-j.frame.bind_ref(1, a0);
-j.frame.facts.push((2, f));
-}
-// card_count(?o2) + hidden_count(?o2) == 0
-{
-let r = {
-let v = &j.frame.vars[..];
-let p = j.ctx.params;
-(|| -> Option<bool> {
-let x1 = answer(&(j.fns[15])(std::slice::from_ref(&v[1])))?;
-let x2 = answer(&(j.fns[16])(std::slice::from_ref(&v[1])))?;
-let x3 = arith(BinaryOp::Add, x1, x2)?;
-let x4 = Num::Int(0i64);
-match (x3, x4) {
-(Num::Int(a), Num::Int(b)) => Some(compare_ints(BinaryOp::Eq, a, b)),
-_ => None,
-}
-})()
-};
-match r {
-Some(pass) => {
-j.ctx.calls += 2;
-if !pass {
-break 'l0 Flow::Continue;
-}
-}
-None => break 'l0 interpret(j, 3),
-}
-}
-// hand(?h)
-{
-let mem = j.ctx.mem;
-let &[f] = mem.of_relation(0) else {
-break 'l0 interpret(j, 4);
-};
-if f == j.new_fact || !mem.is_alive(f) {
-break 'l0 Flow::Continue;
-}
-let [a0] = mem.args_of(f) else {
-break 'l0 interpret(j, 4);
-};
-j.frame.bind_ref(2, a0);
-j.frame.facts.push((4, f));
-}
-// odds_path != "native"
-break 'l0 interpret(j, 5);
+// stud.settings(odds_path, samples)
+break 'l0 interpret(j, 1);
 };
 j.frame.mask = mask0;
 j.frame.facts.truncate(depth0);
@@ -823,53 +741,8 @@ break 'l0 interpret(j, 0);
 j.frame.bind_ref(0, a0);
 j.frame.facts.push((0, f));
 }
-// hand(?h)
-{
-let mem = j.ctx.mem;
-let &[f] = mem.of_relation(0) else {
+// stud.settings(odds_path, samples)
 break 'l0 interpret(j, 1);
-};
-if f == j.new_fact || !mem.is_alive(f) {
-break 'l0 Flow::Continue;
-}
-let [a0] = mem.args_of(f) else {
-break 'l0 interpret(j, 1);
-};
-j.frame.bind_ref(1, a0);
-j.frame.facts.push((1, f));
-}
-// opponent2(?o2)
-{
-let mem = j.ctx.mem;
-let &[f] = mem.of_relation(2) else {
-break 'l0 interpret(j, 2);
-};
-if f == j.new_fact || !mem.is_alive(f) {
-break 'l0 Flow::Continue;
-}
-let [a0] = mem.args_of(f) else {
-break 'l0 interpret(j, 2);
-};
-j.frame.bind_ref(2, a0);
-j.frame.facts.push((2, f));
-}
-// opponent3(?o3)
-{
-let mem = j.ctx.mem;
-let &[f] = mem.of_relation(3) else {
-break 'l0 interpret(j, 3);
-};
-if f == j.new_fact || !mem.is_alive(f) {
-break 'l0 Flow::Continue;
-}
-let [a0] = mem.args_of(f) else {
-break 'l0 interpret(j, 3);
-};
-j.frame.bind_ref(3, a0);
-j.frame.facts.push((3, f));
-}
-// ?seats = stud.seated([?o, ?o2, ?o3, ?o4])
-break 'l0 interpret(j, 4);
 };
 j.frame.mask = mask0;
 j.frame.facts.truncate(depth0);
@@ -982,7 +855,7 @@ j.frame.bind_ref(0, a0);
 j.frame.facts.push((0, f));
 }
 // ?n = card_count(?h)
-match (Fast::BindCall { slot: 1, f: j.fns[17], arg: 0 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
+match (Fast::BindCall { slot: 1, f: j.fns[13], arg: 0 }).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls) {
 Some(true) => {}
 Some(false) => break 'l0 Flow::Continue,
 None => break 'l0 interpret(j, 1),
@@ -999,8 +872,8 @@ let r = {
 let v = &j.frame.vars[..];
 let p = j.ctx.params;
 (|| -> Option<bool> {
-let x1 = answer(&(j.fns[18])(std::slice::from_ref(&v[2])))?;
-let x2 = answer(&(j.fns[19])(std::slice::from_ref(&v[2])))?;
+let x1 = answer(&(j.fns[14])(std::slice::from_ref(&v[2])))?;
+let x2 = answer(&(j.fns[15])(std::slice::from_ref(&v[2])))?;
 let x3 = arith(BinaryOp::Add, x1, x2)?;
 let x4 = Num::Int(0i64);
 match (x3, x4) {

@@ -8,7 +8,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Odds over `samples` (at least 1) random deals drawn with `ChaCha8Rng` seeded by `seed`; the same
-/// seed gives the same answer. `std_error` / `ci95` bound `p_win`.
+/// seed gives the same answer. `std_error` / `ci95` bound `p_win`. Once the run's deadline has
+/// passed (`crate::budget`, read every 4096 deals) it stops with the deals drawn so far, which
+/// `Odds::total` counts and the error bar follows.
 pub fn equity_monte_carlo(situation: &Situation, samples: u64, seed: u64) -> Odds {
     let t = tables();
     let mut pool = situation.unseen();
@@ -19,7 +21,10 @@ pub fn equity_monte_carlo(situation: &Situation, samples: u64, seed: u64) -> Odd
     let needed: usize = seats.iter().map(|s| s.1).sum::<usize>().min(pool.len());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut tally = Tally::default();
-    for _ in 0..samples.max(1) {
+    for n in 0..samples.max(1) {
+        if n & 0xFFF == 0xFFF && crate::budget::expired() {
+            break;
+        }
         // Partial Fisher–Yates: the first `needed` cards become a uniform random draw.
         for i in 0..needed {
             let j = rng.random_range(i..pool.len());

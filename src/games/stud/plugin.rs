@@ -6,7 +6,7 @@
 //! (`stud.deal_count`), and answer through the native evaluator when a query asks for it or when
 //! the deals are too many for the rules path (`stud.equity`, `stud.category`).
 
-use super::{describe, equity, rank5, Situation};
+use super::{describe, equity, rank5, Situation, StudError};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::{Card, Cards};
 use crate::engine::value::{Shared, Value, ValueType as T};
@@ -29,7 +29,7 @@ pub fn register(r: &mut Registry) {
         |a| {
             let (mine, opp) = (cards(&a[0], "stud.deal_count", 1)?, cards(&a[1], "stud.deal_count", 2)?);
             let dead = cards(&a[2], "stud.deal_count", 3)?;
-            let plan = DealPlan::new(mine, opp, dead).map_err(|e| BuiltinError::failed("stud.deal_count", e))?;
+            let plan = DealPlan::new(mine, opp, dead, "stud.deal_count")?;
             Ok(Value::Int(i64::try_from(plan.count()).unwrap_or(i64::MAX)))
         },
     );
@@ -74,6 +74,29 @@ pub fn register(r: &mut Registry) {
             Ok(())
         },
     );
+    r.func(
+        "stud.settings",
+        &[("odds_path", T::Str), ("samples", T::Int)],
+        T::Bool,
+        "true when the odds settings mean something: `odds_path` rules, native or auto, `samples` at least 1 \
+         (an error naming the setting otherwise)",
+        |a| {
+            const NAME: &str = "stud.settings";
+            match &a[0] {
+                Value::Str(p) if ODDS_PATHS.contains(&&**p) => {}
+                other => {
+                    return Err(BuiltinError::failed(
+                        NAME,
+                        format!("odds_path={}: must be one of {}", other.pretty(), ODDS_PATHS.join(", ")),
+                    ))
+                }
+            }
+            match &a[1] {
+                Value::Int(n) if *n >= 1 => Ok(Value::Bool(true)),
+                _ => Err(BuiltinError::failed(NAME, SAMPLES_AT_LEAST_ONE)),
+            }
+        },
+    );
     r.function(
         "stud.equity",
         &[
@@ -91,6 +114,11 @@ pub fn register(r: &mut Registry) {
         native_equity,
     );
 }
+
+/// The values of the `odds_path` parameter.
+const ODDS_PATHS: [&str; 3] = ["rules", "native", "auto"];
+
+const SAMPLES_AT_LEAST_ONE: &str = "samples must be at least 1: the Monte Carlo estimate needs a deal";
 
 fn cards<'a>(v: &'a Value, builtin: &str, position: usize) -> Result<&'a Cards, BuiltinError> {
     match v {
@@ -117,25 +145,39 @@ struct DealPlan {
 }
 
 impl DealPlan {
-    fn new(mine: &Cards, theirs: &Cards, dead: &Cards) -> Result<DealPlan, String> {
+    fn new(mine: &Cards, theirs: &Cards, dead: &Cards, name: &str) -> Result<DealPlan, BuiltinError> {
+        let fail = |m: String| Err(BuiltinError::failed(name, m));
         if mine.hidden() > 0 {
-            return Err("my hand cannot hold hidden cards".into());
+            return fail("my hand cannot hold hidden cards".into());
         }
         if mine.len() > 5 || theirs.len() + theirs.hidden() as usize > 5 {
-            return Err("a stud hand has at most five cards".into());
+            return fail("a stud hand has at most five cards".into());
         }
         if mine.mask() & theirs.mask() != 0 {
-            return Err(format!("{mine} and {theirs} share a card"));
+            return fail(format!("{mine} and {theirs} share a card"));
         }
         if (mine.mask() | theirs.mask()) & dead.mask() != 0 {
-            return Err(format!("a dead card ({dead}) is also in a hand"));
+            return fail(format!("a dead card ({dead}) is also in a hand"));
         }
         let seen = mine.mask() | theirs.mask() | dead.mask();
-        Ok(DealPlan {
+        let plan = DealPlan {
             unseen: Card::deck().filter(|c| seen & (1u64 << c.index()) == 0).collect(),
             need_mine: 5 - mine.len(),
             need_theirs: 5 - theirs.len(),
-        })
+        };
+        let needed = plan.need_mine + plan.need_theirs;
+        if needed > plan.unseen.len() {
+            // Hands hold at most ten cards: only dead cards can leave too few to deal.
+            return Err(BuiltinError::input(
+                "dead",
+                format!(
+                    "{} dead cards leave {} unseen, but {needed} must still be dealt",
+                    dead.len(),
+                    plan.unseen.len()
+                ),
+            ));
+        }
+        Ok(plan)
     }
 
     fn count(&self) -> u128 {
@@ -177,7 +219,7 @@ const MAX_LISTED_DEALS: u128 = 2_000_000;
 fn deals(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
     let (mine, theirs) = (cards(&a[0], "stud.deals", 1)?, cards(&a[1], "stud.deals", 2)?);
     let dead = cards(&a[2], "stud.deals", 3)?;
-    let plan = DealPlan::new(mine, theirs, dead).map_err(|e| BuiltinError::failed("stud.deals", e))?;
+    let plan = DealPlan::new(mine, theirs, dead, "stud.deals")?;
     if plan.count() > MAX_LISTED_DEALS {
         return Err(BuiltinError::failed(
             "stud.deals",
@@ -217,11 +259,23 @@ fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
         Value::Int(n) if *n >= 0 => Ok(*n as u64),
         other => Err(BuiltinError::bad_argument(NAME, i + 1, "a non-negative integer", other)),
     };
-    let (budget, samples, seed) = (int_arg(3)?, int_arg(4)?.max(1), int_arg(5)?);
-    let situation = Situation::new(me, opponents, dead).map_err(|e| BuiltinError::failed(NAME, e.to_string()))?;
+    let (budget, samples, seed) = (int_arg(3)?, int_arg(4)?, int_arg(5)?);
+    if samples == 0 {
+        return Err(BuiltinError::failed(NAME, SAMPLES_AT_LEAST_ONE));
+    }
+    let situation = Situation::new(me, opponents, dead).map_err(|e| match e {
+        // Hands hold at most 25 cards: only dead cards can leave too few to deal.
+        StudError::NotEnoughCards { .. } => BuiltinError::input("dead", e.to_string()),
+        e => BuiltinError::failed(NAME, e.to_string()),
+    })?;
     let odds = equity(&situation, budget, samples, seed);
     let method = if odds.exact {
         format!("exact, every one of the {} deals, native evaluator", odds.total)
+    } else if odds.total < samples {
+        format!(
+            "Monte Carlo, {} random deals of {} (seed {seed}; stopped at the time limit before {samples}), native evaluator",
+            odds.total, odds.deals
+        )
     } else {
         format!(
             "Monte Carlo, {} random deals of {} (seed {seed}), native evaluator",
