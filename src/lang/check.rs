@@ -1063,7 +1063,8 @@ impl Checker<'_> {
             for a in &r.actions {
                 let Action::Assert { rel, .. } = a else { continue };
                 let i = *rel as usize;
-                if used[i] || warned[i] {
+                // `_name`: a fact kept for the explanation only (a check's verdict), by choice.
+                if used[i] || warned[i] || self.relations[i].name.starts_with('_') {
                     continue;
                 }
                 warned[i] = true;

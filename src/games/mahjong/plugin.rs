@@ -97,6 +97,8 @@ fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
     let start = Instant::now();
     let stats = play_match([a.player(), b.player()], games, opts.seed);
     let secs = start.elapsed().as_secs_f64();
+    // The games played: fewer than asked when `--timeout` stopped the match.
+    let games = stats.games;
     report(&format!(
         "mahjong arena: {} vs {}, {} games, seed {}, dealer alternates",
         names[0], names[1], games, opts.seed
