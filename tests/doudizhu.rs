@@ -252,18 +252,38 @@ fn unknown_within_budget() {
     );
 }
 
-/// A run whose deadline has passed stops the search at once: `outcome("unknown")` and no
-/// play, and that cut answer is not remembered for the next query of the same position.
+/// A search whose deadline has passed stops at once with `unknown` and no play, and that cut
+/// answer is not remembered for the next query of the same position; a run past its deadline
+/// stops with no play either.
 #[test]
 fn a_passed_deadline_answers_unknown_and_is_not_remembered() {
+    use kibitzer::{Solutions, Value};
+    let solve = kibitzer::library::registry().get("doudizhu.solve").expect("the solver");
+    let switches = Value::list([true, true, true, false, false].map(Value::Bool));
+    let args = [
+        Value::str(HARD_ME),
+        Value::str(HARD_ENEMY),
+        Value::str(""),
+        switches,
+        Value::str("standard"),
+        Value::Int(200_000_000),
+        Value::Int(1024),
+        Value::Int(0),
+    ];
+    let mut out = Solutions::new(9);
+    {
+        let _deadline = kibitzer::budget::with_deadline(Some(std::time::Duration::ZERO));
+        solve.call(&args, &mut out).expect("an unknown answer, not an error");
+    }
+    assert_eq!(out.row(0)[0].to_string(), "\"unknown\"");
     let inputs = [("me", HARD_ME), ("enemy", HARD_ENEMY)];
-    let deadline = kibitzer::budget::with_deadline(Some(std::time::Duration::ZERO));
-    let c = ask(&inputs, HARD);
-    drop(deadline);
-    assert!(
-        has(&c, r#"outcome("unknown")"#) && !c.iter().any(|x| x.starts_with("play(")),
-        "{c:?}"
-    );
+    let mut s = session();
+    s.set_options(kibitzer::RunOptions {
+        timeout: Some(std::time::Duration::ZERO),
+        ..kibitzer::RunOptions::default()
+    });
+    let c = ask_in(&mut s, &inputs, HARD);
+    assert!(!c.iter().any(|x| x.starts_with("play(")), "{c:?}");
     assert!(has(&ask(&inputs, HARD), r#"outcome("win")"#));
 }
 

@@ -519,3 +519,28 @@ fn the_rule_bench_times_an_edited_copy() {
     assert!(e.contains("`speed`"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn impossible_positions_are_bad_inputs_naming_the_input() {
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (
+            &[("hand", "11223345679m EE"), ("melds", "123m 456m 789m EEE")],
+            "input `hand`: E appears 5 times",
+        ),
+        (&[("hand", "1112m"), ("melds", "123m")], "input `hand`:"),
+        (
+            &[("hand", "11223345679m EEE"), ("offered", "E")],
+            "input `offered`: a tile is offered",
+        ),
+        (&[("hand", "11223345679m EE"), ("drawn", "E")], "input `drawn`:"),
+    ];
+    for (inputs, wanted) in cases {
+        let mut s = kibitzer::Session::new(kibitzer::load_shipped("mahjong").expect("mahjong"));
+        for (k, v) in *inputs {
+            s.set_input_text(k, v).expect("well-formed input");
+        }
+        let err = s.run().expect_err("impossible");
+        assert!(matches!(err, kibitzer::RunError::BadPosition { .. }), "{err}");
+        assert!(err.to_string().starts_with(wanted), "{inputs:?}: {err}");
+    }
+}

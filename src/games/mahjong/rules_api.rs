@@ -469,16 +469,18 @@ fn read_position(name: &str, a: &[Value]) -> Result<Position, BuiltinError> {
     let offered = counts_arg(name, 4, &a[3])?;
     let drawn = counts_arg(name, 5, &a[4])?;
     let own_melds = meld_counts(&melds);
-    check_copies(&[&hand, &own_melds, &visible, &offered]).map_err(|e| failed(name, e))?;
-    let size = hand_size(&hand, melds.len()).map_err(|e| failed(name, e))?;
+    // An impossible position is the query's fault, named by the input to look at.
+    check_copies(&[&hand, &own_melds, &visible, &offered]).map_err(|e| BuiltinError::input("hand", e))?;
+    let size = hand_size(&hand, melds.len()).map_err(|e| BuiltinError::input("hand", e))?;
     let n_offered = tile_count(&offered);
     let n_drawn = tile_count(&drawn);
     if n_offered > 1 || n_drawn > 1 {
-        return Err(failed(name, "at most one offered and one drawn tile"));
+        let input = if n_offered > 1 { "offered" } else { "drawn" };
+        return Err(BuiltinError::input(input, "at most one offered and one drawn tile"));
     }
     if n_offered == 1 && size != HandSize::Waiting {
-        return Err(failed(
-            name,
+        return Err(BuiltinError::input(
+            "offered",
             format!(
                 "a tile is offered to a hand of {} tiles: a call needs the waiting hand ({})",
                 tile_count(&hand),
@@ -488,15 +490,15 @@ fn read_position(name: &str, a: &[Value]) -> Result<Position, BuiltinError> {
     }
     if n_drawn == 1 {
         if size != HandSize::Drawn {
-            return Err(failed(
-                name,
+            return Err(BuiltinError::input(
+                "drawn",
                 "a drawn tile is given but the hand has not drawn (13 − 3 per meld tiles)",
             ));
         }
         if let Some(d) = (0..KINDS).find(|&i| drawn[i] > 0) {
             if hand[d] == 0 {
-                return Err(failed(
-                    name,
+                return Err(BuiltinError::input(
+                    "drawn",
                     format!("the drawn tile {} is not in the hand", tiles_of(&drawn)[0]),
                 ));
             }
