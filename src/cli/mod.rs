@@ -8,6 +8,7 @@ mod check;
 mod compile;
 mod play;
 mod rules;
+mod test;
 
 use clap::{Parser, Subcommand};
 
@@ -43,6 +44,8 @@ enum Command {
     Compile(compile::CompileArgs),
     /// Self-play arena: seats are rule sets or built-in players; prints rates with 95% intervals.
     Play(play::PlayArgs),
+    /// Run case files (golden tests of rule sets): `kibitzer test my.cases.toml`.
+    Test(test::TestArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -67,6 +70,7 @@ pub fn main() -> i32 {
         Command::Bench(a) => bench::run(a),
         Command::Play(a) => play::run(a),
         Command::Compile(a) => compile::run(a),
+        Command::Test(a) => test::run(a),
     });
     match result {
         Ok(code) => code,
