@@ -178,3 +178,41 @@ fn json_and_junit_report_the_same_outcomes() {
     );
     assert!(x.contains("+ category(5, &quot;straight&quot;)"), "{x}");
 }
+
+#[test]
+fn the_shipped_suites_pass_and_fire_every_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = kibitzer(&["test", "--coverage", "--min-coverage", "100"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    for set in ["stud", "durak", "mahjong", "rummy", "doudizhu"] {
+        let line = t
+            .lines()
+            .find(|l| l.starts_with(&format!("coverage of {set} (")))
+            .expect(&t);
+        assert!(line.ends_with("(100.0%)"), "{line}");
+    }
+    assert!(t.contains(" 0 failed (5 case file(s))"), "{t}");
+}
+
+#[test]
+fn an_edited_copy_of_a_shipped_suite_fails_with_the_case_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = include_str!("../rules/stud.cases.toml");
+    let edited = shipped.replace("'category(5, \"straight\")'", "'category(6, \"straight\")'");
+    assert_ne!(edited, shipped);
+    std::fs::write(dir.path().join("stud.cases.toml"), edited).unwrap();
+    let out = kibitzer(&["test", "stud.cases.toml"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    let line = shipped
+        .lines()
+        .position(|l| l.starts_with("name") && l.contains("\"straight\""))
+        .unwrap()
+        + 1;
+    assert!(t.contains(&format!("FAIL straight (stud.cases.toml:{line})")), "{t}");
+    assert!(
+        t.contains("- category(6, \"straight\")") && t.contains("+ category(5, \"straight\")"),
+        "{t}"
+    );
+}
