@@ -704,3 +704,117 @@ fn expect_array(lines: &[String]) -> toml_edit::Array {
     }
     a
 }
+
+/// One query's answer, for comparing two rule sets on the same position.
+#[derive(Debug, Clone, Default)]
+pub struct Answer {
+    /// Conclusion lines as `ask` prints them, or the error as the single line `error: …`.
+    pub lines: Vec<String>,
+    /// How many times each rule fired, by name.
+    pub fired: Vec<(String, u64)>,
+}
+
+/// Runs one position (inputs and parameter overrides as text) against a program.
+pub fn answer(program: &Arc<Program>, inputs: &[(String, String)], params: &[(String, String)]) -> Answer {
+    let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
+    let ran = (|| {
+        for (k, v) in params {
+            s.set_param(k, v).map_err(|e| e.to_string())?;
+        }
+        for (k, v) in inputs {
+            s.set_input_text(k, v).map_err(|e| e.to_string())?;
+        }
+        s.run().map(|_| ()).map_err(|e| e.to_string())
+    })();
+    let lines = match ran {
+        Ok(()) => s.conclusions().iter().map(|c| s.fact_line(c.fact)).collect(),
+        Err(e) => vec![format!("error: {e}")],
+    };
+    let fired = program
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.name.clone(), s.fired_count(i)))
+        .collect();
+    Answer { lines, fired }
+}
+
+/// A position as inputs and parameters.
+pub type Position = (Vec<(String, String)>, Vec<(String, String)>);
+
+/// A JSON line in the `batch` input format: inputs, and parameter overrides under `params`.
+pub fn position_of_json(line: &str) -> Result<Position, String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let map = v.as_object().ok_or("expected a JSON object of inputs")?;
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(t) => t.clone(),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    };
+    let (mut inputs, mut params) = (Vec::new(), Vec::new());
+    for (k, v) in map {
+        if k == "params" {
+            let ps = v.as_object().ok_or("`params` must be an object")?;
+            params.extend(ps.iter().map(|(pk, pv)| (pk.clone(), text(pv))));
+        } else {
+            inputs.push((k.clone(), text(v)));
+        }
+    }
+    Ok((inputs, params))
+}
+
+/// The games with a random position generator for `diff`.
+pub const GENERATED_GAMES: &[&str] = &["stud", "durak"];
+
+/// Seeded random positions for a shipped game (see [`GENERATED_GAMES`]); `None` for another.
+pub fn random_positions(game: &str, seed: u64, n: usize) -> Option<Vec<Position>> {
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let suits = ["S", "H", "D", "C"];
+    let deck = |ranks: &[&str]| -> Vec<String> {
+        suits
+            .iter()
+            .flat_map(|s| ranks.iter().map(move |r| format!("{r}{s}")))
+            .collect()
+    };
+    let all = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let pos = match game {
+            // Five cards against an opponent showing four, one hidden.
+            "stud" => {
+                let mut d = deck(&all);
+                d.shuffle(&mut rng);
+                let hand = d[..5].join(" ");
+                let opponent = format!("XX {}", d[5..9].join(" "));
+                vec![("hand".to_string(), hand), ("opponent".to_string(), opponent)]
+            }
+            // A 36-card deck: the value of a hand of six, or a decision to attack or defend.
+            "durak" => {
+                let mut d = deck(&all[4..]);
+                d.shuffle(&mut rng);
+                let trump = suits[rng.random_range(0..4)].to_string();
+                let role = ["value", "attack", "defend"][rng.random_range(0..3)];
+                let mut p = vec![
+                    ("hand".to_string(), d[..6].join(" ")),
+                    ("trump".to_string(), trump),
+                    ("stock".to_string(), rng.random_range(0..=24).to_string()),
+                    ("hands".to_string(), "6,6".to_string()),
+                    ("role".to_string(), role.to_string()),
+                ];
+                if role == "defend" {
+                    p.push(("table".to_string(), d[6].clone()));
+                }
+                p
+            }
+            _ => return None,
+        };
+        out.push((pos, Vec::new()));
+    }
+    Some(out)
+}

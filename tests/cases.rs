@@ -216,3 +216,31 @@ fn an_edited_copy_of_a_shipped_suite_fails_with_the_case_named() {
         "{t}"
     );
 }
+
+#[test]
+fn diff_reports_the_answers_an_edit_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = String::from_utf8(kibitzer(&["rules", "stud", "--source"], dir.path()).stdout).unwrap();
+    let edited = src.replace(
+        "assert category(3, \"full house\")",
+        "assert category(5, \"full house\")",
+    );
+    std::fs::write(dir.path().join("my.rules"), edited).unwrap();
+    std::fs::write(
+        dir.path().join("c.jsonl"),
+        "{\"hand\":\"8S 10D 10S 8H 8C\"}\n{\"hand\":\"2S 5H 9D JC KS\"}\n",
+    )
+    .unwrap();
+    let out = kibitzer(&["diff", "stud", "my.rules", "--corpus", "c.jsonl"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("category: 1 answer(s) changed"), "{t}");
+    assert!(
+        t.contains("category(3, \"full house\")") && t.contains("category(5, \"full house\")"),
+        "{t}"
+    );
+    let same = kibitzer(&["diff", "durak", "durak", "--positions", "20"], dir.path());
+    assert!(text(&same).contains("no answer changed"), "{}", text(&same));
+    let none = kibitzer(&["diff", "rummy", "rummy"], dir.path());
+    assert_eq!(none.status.code(), Some(2));
+}

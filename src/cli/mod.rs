@@ -6,6 +6,7 @@ mod batch;
 pub mod bench;
 mod check;
 mod compile;
+mod diff;
 mod play;
 mod rules;
 mod test;
@@ -46,6 +47,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Run case files (golden tests of rule sets): `kibitzer test my.cases.toml`.
     Test(test::TestArgs),
+    /// What an edit changes: two rule sets on the same positions, answers and firings compared.
+    Diff(diff::DiffArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -71,6 +74,7 @@ pub fn main() -> i32 {
         Command::Play(a) => play::run(a),
         Command::Compile(a) => compile::run(a),
         Command::Test(a) => test::run(a),
+        Command::Diff(a) => diff::run(a),
     });
     match result {
         Ok(code) => code,
