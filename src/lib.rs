@@ -19,6 +19,7 @@
 pub mod budget;
 pub mod builtins;
 pub mod cards;
+pub mod cases;
 #[allow(missing_docs)]
 pub mod engine;
 pub mod games;

@@ -6,8 +6,10 @@ mod batch;
 pub mod bench;
 mod check;
 mod compile;
+mod diff;
 mod play;
 mod rules;
+mod test;
 
 use crate::engine::session::{RunResult, StopReason};
 use clap::{Parser, Subcommand};
@@ -44,6 +46,10 @@ enum Command {
     Compile(compile::CompileArgs),
     /// Self-play arena: seats are rule sets or built-in players; prints rates with 95% intervals.
     Play(play::PlayArgs),
+    /// Run case files (golden tests of rule sets): `kibitzer test my.cases.toml`.
+    Test(test::TestArgs),
+    /// What an edit changes: two rule sets on the same positions, answers and firings compared.
+    Diff(diff::DiffArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -68,6 +74,8 @@ pub fn main() -> i32 {
         Command::Bench(a) => bench::run(a),
         Command::Play(a) => play::run(a),
         Command::Compile(a) => compile::run(a),
+        Command::Test(a) => test::run(a),
+        Command::Diff(a) => diff::run(a),
     });
     match result {
         // What is still buffered is written now, so a full disk is reported, not lost at exit.

@@ -10,6 +10,9 @@ pub struct RulesArgs {
     /// List the built-ins rule files may call, and the input types.
     #[arg(long)]
     builtins: bool,
+    /// Print the rule set's text, its included files inlined, to start an edited copy from.
+    #[arg(long)]
+    source: bool,
 }
 
 pub fn run(a: RulesArgs) -> i32 {
@@ -43,6 +46,15 @@ pub fn run(a: RulesArgs) -> i32 {
         }
         return 0;
     };
+    if a.source {
+        return match crate::cases::rule_source(&name) {
+            Ok(text) => {
+                print!("{text}");
+                0
+            }
+            Err(e) => fail(e),
+        };
+    }
     let p = match load_any(&name) {
         Ok(p) => p,
         Err(e) => return fail(e),

@@ -120,6 +120,11 @@ impl Session {
         out
     }
 
+    /// A fact as the first line of its explanation, the way `ask` prints a conclusion.
+    pub fn fact_line(&self, fact: FactId) -> String {
+        self.fact_text(fact, ExplainLimits::default())
+    }
+
     fn fact_text(&self, fact: FactId, limits: ExplainLimits) -> String {
         let f = self.mem.fact(fact);
         let name = &self.program().relations[f.rel as usize].name;

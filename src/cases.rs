@@ -1,0 +1,820 @@
+//! Case files: golden tests of a rule set, written in TOML beside its rules by authors who have only
+//! the binary. Parsing (every problem located), running a case, comparing its answers, rewriting
+//! expectations (`--update`) and rule coverage. The library never prints or exits; `cli::test` does.
+
+use crate::engine::explain::render_tree;
+use crate::engine::session::Session;
+use crate::library::{load_file, load_shipped, shipped_library, shipped_text, LoadError};
+use crate::Program;
+use rayon::prelude::*;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The shipped suites, embedded like the rules: (file name, text).
+pub const SHIPPED_CASES: &[(&str, &str)] = &[
+    ("stud.cases.toml", include_str!("../rules/stud.cases.toml")),
+    ("durak.cases.toml", include_str!("../rules/durak.cases.toml")),
+    ("mahjong.cases.toml", include_str!("../rules/mahjong.cases.toml")),
+    ("rummy.cases.toml", include_str!("../rules/rummy.cases.toml")),
+    ("doudizhu.cases.toml", include_str!("../rules/doudizhu.cases.toml")),
+];
+
+/// Case files larger than this are refused: a case file is written by hand.
+const MAX_CASE_FILE_BYTES: u64 = 8 << 20;
+
+/// Why case files could not be read, checked or rewritten.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    /// A case file that is not valid TOML or not the case shape, located at the offending text.
+    #[error("{file}:{line}:{col}: {message}")]
+    Malformed {
+        file: String,
+        line: usize,
+        col: usize,
+        message: String,
+    },
+    /// A file or folder that could not be read or written.
+    #[error("{path}: {why}")]
+    Io { path: String, why: String },
+    /// The rule set a case file names could not be loaded.
+    #[error("{file}:{line}: rules `{rules}`: {error}")]
+    Rules {
+        file: String,
+        line: usize,
+        rules: String,
+        error: LoadError,
+    },
+}
+
+/// One case file, parsed.
+#[derive(Debug, Clone)]
+pub struct CaseFile {
+    /// The path as given (shipped suites: `<shipped>/stud.cases.toml`).
+    pub path: String,
+    /// The folder relative paths are read from; `None` for an embedded suite.
+    pub dir: Option<PathBuf>,
+    pub text: String,
+    /// The `rules` key: a shipped name or a path relative to this file.
+    pub rules: String,
+    pub rules_line: usize,
+    pub cases: Vec<Case>,
+}
+
+/// One case of a case file.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub name: String,
+    /// 1-based line of the case's `name = …`.
+    pub line: usize,
+    pub inputs: Vec<(String, String)>,
+    pub params: Vec<(String, String)>,
+    pub expect: Vec<String>,
+    pub exact: bool,
+    pub why_not: Vec<(String, String)>,
+    pub explanation: Option<String>,
+    pub error: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    rules: toml::Spanned<String>,
+    #[serde(default)]
+    case: Vec<RawCase>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCase {
+    name: toml::Spanned<String>,
+    #[serde(default)]
+    inputs: BTreeMap<String, toml::Spanned<toml::Value>>,
+    #[serde(default)]
+    params: BTreeMap<String, toml::Spanned<toml::Value>>,
+    expect: Option<Vec<String>>,
+    #[serde(default)]
+    exact: bool,
+    #[serde(default)]
+    why_not: BTreeMap<String, String>,
+    explanation: Option<String>,
+    error: Option<toml::Spanned<String>>,
+}
+
+/// 1-based line and column of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// An input or parameter value as the text `ask` would take: arrays are joined with spaces.
+fn value_text(v: &toml::Value) -> Option<String> {
+    Some(match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Array(items) => items.iter().map(value_text).collect::<Option<Vec<_>>>()?.join(" "),
+        toml::Value::Datetime(_) | toml::Value::Table(_) => return None,
+    })
+}
+
+/// Parses a case file's text; `dir` is where its relative paths are read from.
+pub fn parse(path: &str, text: &str, dir: Option<PathBuf>) -> Result<CaseFile, CaseError> {
+    let malformed = |offset: usize, message: String| {
+        let (line, col) = line_col(text, offset);
+        CaseError::Malformed {
+            file: path.to_string(),
+            line,
+            col,
+            message,
+        }
+    };
+    let raw: RawFile = toml::from_str(text).map_err(|e| {
+        let offset = e.span().map_or(0, |s| s.start);
+        // toml's message spans several lines (source excerpt, caret): its first line is the point.
+        let message = e.message().lines().next().unwrap_or("invalid TOML").to_string();
+        malformed(offset, message)
+    })?;
+    let mut cases = Vec::new();
+    for c in raw.case {
+        let at = c.name.span().start;
+        let values = |table: BTreeMap<String, toml::Spanned<toml::Value>>, what: &str| {
+            table
+                .into_iter()
+                .map(|(k, v)| match value_text(v.get_ref()) {
+                    Some(t) => Ok((k, t)),
+                    None => Err(malformed(
+                        v.span().start,
+                        format!("{what} `{k}`: expected a string, number, boolean or array"),
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let inputs = values(c.inputs, "input")?;
+        let params = values(c.params, "parameter")?;
+        if let (Some(e), Some(_)) = (&c.error, &c.expect) {
+            return Err(malformed(
+                e.span().start,
+                "a case expects either an error or conclusions, not both".into(),
+            ));
+        }
+        if c.name.get_ref().trim().is_empty() {
+            return Err(malformed(at, "a case needs a non-empty name".into()));
+        }
+        cases.push(Case {
+            name: c.name.get_ref().clone(),
+            line: line_col(text, at).0,
+            inputs,
+            params,
+            expect: c.expect.unwrap_or_default(),
+            exact: c.exact,
+            why_not: c.why_not.into_iter().collect(),
+            explanation: c.explanation,
+            error: c.error.map(|e| e.into_inner()),
+        });
+    }
+    Ok(CaseFile {
+        path: path.to_string(),
+        dir,
+        text: text.to_string(),
+        rules_line: line_col(text, raw.rules.span().start).0,
+        rules: raw.rules.into_inner(),
+        cases,
+    })
+}
+
+fn io(path: &Path, e: impl std::fmt::Display) -> CaseError {
+    CaseError::Io {
+        path: path.display().to_string(),
+        why: e.to_string(),
+    }
+}
+
+fn read_case_file(path: &Path) -> Result<CaseFile, CaseError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| io(path, e))?;
+    let mut text = String::new();
+    file.take(MAX_CASE_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| io(path, e))?;
+    if text.len() as u64 > MAX_CASE_FILE_BYTES {
+        return Err(io(path, "too large for a case file"));
+    }
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    parse(&path.display().to_string(), &text, Some(dir))
+}
+
+/// The case files a list of paths means: a folder is every `*.cases.toml` in it (sorted by name);
+/// no path at all is the shipped suites.
+pub fn load(paths: &[PathBuf]) -> Result<Vec<CaseFile>, CaseError> {
+    if paths.is_empty() {
+        return SHIPPED_CASES
+            .iter()
+            .map(|(f, t)| parse(&format!("<shipped>/{f}"), t, None))
+            .collect();
+    }
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| io(p, e))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.to_str().is_some_and(|s| s.ends_with(".cases.toml")) && f.is_file())
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(io(p, "no *.cases.toml file in this folder"));
+            }
+            for f in found {
+                files.push(read_case_file(&f)?);
+            }
+        } else {
+            files.push(read_case_file(p)?);
+        }
+    }
+    Ok(files)
+}
+
+/// The shipped file name of a rule-set name (`mahjong-seed` is `mahjong_seed.rules`).
+fn shipped_file(name: &str) -> Option<String> {
+    let file = format!("{}.rules", name.replace('-', "_"));
+    shipped_text(&file).map(|_| file)
+}
+
+/// The rule set a case file runs against: `rules_override` when given, else what it names.
+pub fn resolve_rules(file: &CaseFile, rules_override: Option<&Path>) -> Result<(String, Arc<Program>), CaseError> {
+    let err = |rules: String, error| CaseError::Rules {
+        file: file.path.clone(),
+        line: file.rules_line,
+        rules,
+        error,
+    };
+    if let Some(p) = rules_override {
+        let label = p.display().to_string();
+        return load_file(p)
+            .map(|prog| (label.clone(), prog))
+            .map_err(|e| err(label, e));
+    }
+    if shipped_file(&file.rules).is_some() {
+        return load_shipped(&file.rules)
+            .map(|p| (file.rules.clone(), p))
+            .map_err(|e| err(file.rules.clone(), e));
+    }
+    let Some(dir) = &file.dir else {
+        let known = crate::library::shipped_names().join(", ");
+        return Err(err(file.rules.clone(), LoadError::Unknown(file.rules.clone(), known)));
+    };
+    let path = dir.join(&file.rules);
+    load_file(&path)
+        .map(|p| (path.display().to_string(), p))
+        .map_err(|e| err(file.rules.clone(), e))
+}
+
+/// A rule set's text for editing: a shipped name or a path, each `include "…"` line replaced by
+/// the included file's text so that the result loads on its own.
+pub fn rule_source(name: &str) -> Result<String, LoadError> {
+    if let Some(file) = shipped_file(name) {
+        let read = |inc: &str| {
+            let base = Path::new(inc).file_name().and_then(|f| f.to_str()).unwrap_or(inc);
+            shipped_text(base).map(str::to_string)
+        };
+        return Ok(inline(shipped_text(&file).unwrap_or_default(), &read, 0));
+    }
+    let path = Path::new(name);
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io {
+        path: name.to_string(),
+        why: e.to_string(),
+    })?;
+    if !path.is_file() {
+        return Err(LoadError::Unknown(
+            name.into(),
+            crate::library::shipped_names().join(", "),
+        ));
+    }
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let read = |inc: &str| std::fs::read_to_string(dir.join(inc)).ok();
+    Ok(inline(&text, &read, 0))
+}
+
+/// Include depth past which lines are left as written (an include cycle stops here).
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+fn inline(text: &str, read: &dyn Fn(&str) -> Option<String>, depth: usize) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        let target = t
+            .strip_prefix("include")
+            .map(str::trim)
+            .and_then(|r| r.strip_prefix('"'))
+            .and_then(|r| r.strip_suffix('"'));
+        match target
+            .filter(|_| depth < MAX_INCLUDE_DEPTH)
+            .and_then(|f| Some((f, read(f)?)))
+        {
+            Some((f, included)) => {
+                out.push_str(&format!("# ---- included from {f} ----\n"));
+                out.push_str(&inline(&included, read, depth + 1));
+                if !out.ends_with('\n') {
+                    out.push('\n');
+                }
+                out.push_str(&format!("# ---- end of {f} ----\n"));
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// What did not match in a case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The conclusions differ: expected lines missing (or, when exact, extra lines present).
+    Conclusions {
+        expected: Vec<String>,
+        got: Vec<String>,
+        exact: bool,
+    },
+    /// An error was expected and did not come (or another came), or one came unexpected.
+    Error {
+        expected: Option<String>,
+        got: Option<String>,
+    },
+    /// A rule fired that should not have, or its why-not does not mention the text.
+    WhyNot { rule: String, text: String, got: String },
+    /// The golden explanation differs (or its file is missing: `expected` is `None`).
+    Golden {
+        file: String,
+        expected: Option<String>,
+        got: String,
+    },
+}
+
+/// A case's run: what it answered and what failed.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub file: usize,
+    pub case: usize,
+    /// The conclusion lines, as `ask` prints them.
+    pub got: Vec<String>,
+    /// The run's (or an input's) error.
+    pub error: Option<String>,
+    /// The explanation as `ask` prints it, when the case pins one.
+    pub explanation: Option<String>,
+    pub failures: Vec<Failure>,
+    /// Per rule of the program: fired at least once in this case.
+    pub fired: Vec<bool>,
+    /// (rule, condition) pairs that stopped a rule that did not fire (filled with coverage only).
+    pub decided: Vec<(usize, usize)>,
+}
+
+impl Outcome {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// The text of the explanation `ask` prints for the last run's conclusions (without run figures).
+pub fn explanation_text(s: &mut Session) -> String {
+    let conclusions = s.conclusions();
+    if conclusions.is_empty() {
+        return "(no conclusion: no rule produced an output)\n".to_string();
+    }
+    let mut out = String::new();
+    for c in &conclusions {
+        out.push_str(&render_tree(&s.explain(c.fact, Default::default())));
+    }
+    out
+}
+
+fn golden_path(file: &CaseFile, name: &str) -> Option<PathBuf> {
+    file.dir.as_ref().map(|d| d.join(name))
+}
+
+/// Runs one case against `program`.
+pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage: bool) -> Outcome {
+    let case = &file.cases[index];
+    let mut out = Outcome {
+        file: 0,
+        case: index,
+        got: Vec::new(),
+        error: None,
+        explanation: None,
+        failures: Vec::new(),
+        fired: vec![false; program.rules.len()],
+        decided: Vec::new(),
+    };
+    let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
+    let ran = (|| {
+        for (k, v) in &case.params {
+            s.set_param(k, v).map_err(|e| e.to_string())?;
+        }
+        for (k, v) in &case.inputs {
+            s.set_input_text(k, v).map_err(|e| e.to_string())?;
+        }
+        s.run().map(|_| ()).map_err(|e| e.to_string())
+    })();
+    if let Err(e) = ran {
+        let ok = case.error.as_ref().is_some_and(|want| e.contains(want.as_str()));
+        if !ok {
+            out.failures.push(Failure::Error {
+                expected: case.error.clone(),
+                got: Some(e.clone()),
+            });
+        }
+        out.error = Some(e);
+        return out;
+    }
+    if case.error.is_some() {
+        out.failures.push(Failure::Error {
+            expected: case.error.clone(),
+            got: None,
+        });
+    }
+    out.got = s.conclusions().iter().map(|c| s.fact_line(c.fact)).collect();
+    let missing = case.expect.iter().any(|e| !out.got.contains(e));
+    let extra = case.exact && out.got.iter().any(|g| !case.expect.contains(g));
+    if case.error.is_none() && (missing || extra) {
+        out.failures.push(Failure::Conclusions {
+            expected: case.expect.clone(),
+            got: out.got.clone(),
+            exact: case.exact,
+        });
+    }
+    for (rule, text) in &case.why_not {
+        let got = match s.why_not(rule) {
+            Ok(w) if w.fired > 0 => format!("{rule} fired {} time(s)", w.fired),
+            Ok(w) => w.to_text(),
+            Err(e) => e.to_string(),
+        };
+        let fired = program.rule_index(rule).is_some_and(|i| s.fired_count(i) > 0);
+        if fired || !got.contains(text.as_str()) {
+            out.failures.push(Failure::WhyNot {
+                rule: rule.clone(),
+                text: text.clone(),
+                got,
+            });
+        }
+    }
+    if let Some(name) = &case.explanation {
+        let text = explanation_text(&mut s);
+        let expected = golden_path(file, name).and_then(|p| std::fs::read_to_string(p).ok());
+        if expected.as_deref().map(normalise) != Some(normalise(&text)) {
+            out.failures.push(Failure::Golden {
+                file: name.clone(),
+                expected,
+                got: text.clone(),
+            });
+        }
+        out.explanation = Some(text);
+    }
+    for (i, f) in out.fired.iter_mut().enumerate() {
+        *f = s.fired_count(i) > 0;
+    }
+    if coverage {
+        for (i, rule) in program.rules.iter().enumerate() {
+            if out.fired[i] {
+                continue;
+            }
+            if let Ok(w) = s.why_not(&rule.name) {
+                if let Some(f) = w.failed {
+                    out.decided.push((i, f.index - 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn normalise(t: &str) -> String {
+    t.replace("\r\n", "\n").trim_end().to_string()
+}
+
+/// The runs of every case of some case files, in file then case order.
+pub struct Report {
+    /// Per case file: the label of the rule set it ran against and the program.
+    pub programs: Vec<(String, Arc<Program>)>,
+    pub outcomes: Vec<Outcome>,
+}
+
+/// Runs every case of `files` on all cores; the outcomes come back in file then case order.
+pub fn run_all(files: &[CaseFile], rules_override: Option<&Path>, coverage: bool) -> Result<Report, CaseError> {
+    let programs = files
+        .iter()
+        .map(|f| resolve_rules(f, rules_override))
+        .collect::<Result<Vec<_>, _>>()?;
+    let jobs: Vec<(usize, usize)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(fi, f)| (0..f.cases.len()).map(move |ci| (fi, ci)))
+        .collect();
+    let outcomes = jobs
+        .par_iter()
+        .map(|&(fi, ci)| {
+            let mut o = run_case(&programs[fi].1, &files[fi], ci, coverage);
+            o.file = fi;
+            o
+        })
+        .collect();
+    Ok(Report { programs, outcomes })
+}
+
+/// The conclusions compared as lines: `  ` both, `- ` expected only, `+ ` got only.
+pub fn conclusion_diff(expected: &[String], got: &[String]) -> String {
+    let mut out = String::new();
+    for g in got {
+        // Without `exact`, an extra line is no failure: it is marked `+` as information.
+        let mark = if expected.contains(g) { "  " } else { "+ " };
+        out.push_str(&format!("{mark}{g}\n"));
+    }
+    for e in expected.iter().filter(|e| !got.contains(e)) {
+        out.push_str(&format!("- {e}\n"));
+    }
+    out
+}
+
+/// A unified diff of two texts (`-` expected, `+` got).
+pub fn text_diff(expected: &str, got: &str) -> String {
+    similar::TextDiff::from_lines(expected, got)
+        .unified_diff()
+        .context_radius(2)
+        .header("expected", "got")
+        .to_string()
+}
+
+/// Coverage of one rule set by the cases that ran against it.
+#[derive(Debug, Clone)]
+pub struct RuleSetCoverage {
+    pub label: String,
+    pub cases: usize,
+    pub rules: Vec<RuleCoverage>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RuleCoverage {
+    pub name: String,
+    /// How many cases fired it.
+    pub cases_fired: usize,
+    /// Its conditions (text) that never stopped it in any case where it did not fire.
+    pub never_decided: Vec<(usize, String)>,
+}
+
+impl RuleSetCoverage {
+    /// Share of rules fired by at least one case, in percent.
+    pub fn percent(&self) -> f64 {
+        if self.rules.is_empty() {
+            return 100.0;
+        }
+        let fired = self.rules.iter().filter(|r| r.cases_fired > 0).count();
+        100.0 * fired as f64 / self.rules.len() as f64
+    }
+}
+
+/// Coverage per rule set (grouped by the label of the rules the files ran against).
+pub fn coverage(report: &Report) -> Vec<RuleSetCoverage> {
+    let mut labels: Vec<&str> = report.programs.iter().map(|(l, _)| l.as_str()).collect();
+    labels.dedup();
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for label in labels {
+        if seen.contains(&label) {
+            continue;
+        }
+        seen.push(label);
+        let Some(prog) = report.programs.iter().find(|(l, _)| l == label).map(|(_, p)| p.clone()) else {
+            continue;
+        };
+        let outcomes: Vec<&Outcome> = report
+            .outcomes
+            .iter()
+            .filter(|o| report.programs[o.file].0 == label)
+            .collect();
+        let rules = prog
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(ri, r)| RuleCoverage {
+                name: r.name.clone(),
+                cases_fired: outcomes.iter().filter(|o| o.fired.get(ri) == Some(&true)).count(),
+                never_decided: r
+                    .conds
+                    .iter()
+                    .enumerate()
+                    .filter(|(ci, _)| !outcomes.iter().any(|o| o.decided.contains(&(ri, *ci))))
+                    .map(|(ci, c)| {
+                        let text = prog
+                            .sources
+                            .text(c.span)
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        (ci + 1, text)
+                    })
+                    .collect(),
+            })
+            .collect();
+        out.push(RuleSetCoverage {
+            label: label.to_string(),
+            cases: outcomes.len(),
+            rules,
+        });
+    }
+    out
+}
+
+/// Rewrites a case file so that its failing cases expect what they now answer, keeping every
+/// other line and comment; writes their golden files. Returns how many cases were rewritten.
+pub fn update(file: &CaseFile, outcomes: &[&Outcome]) -> Result<usize, CaseError> {
+    let Some(dir) = &file.dir else {
+        return Err(CaseError::Io {
+            path: file.path.clone(),
+            why: "a shipped suite is embedded in the binary: copy it to a file to update it".into(),
+        });
+    };
+    let mut doc: toml_edit::DocumentMut = file.text.parse().map_err(|e: toml_edit::TomlError| {
+        let (line, col) = line_col(&file.text, e.span().map_or(0, |s| s.start));
+        CaseError::Malformed {
+            file: file.path.clone(),
+            line,
+            col,
+            message: e.message().to_string(),
+        }
+    })?;
+    let mut changed = 0;
+    for o in outcomes.iter().filter(|o| !o.passed()) {
+        let Some(table) = doc
+            .get_mut("case")
+            .and_then(|c| c.as_array_of_tables_mut())
+            .and_then(|a| a.get_mut(o.case))
+        else {
+            continue;
+        };
+        let mut touched = false;
+        for f in &o.failures {
+            match f {
+                Failure::Conclusions { .. } | Failure::Error { .. } => {
+                    touched = true;
+                    match &o.error {
+                        Some(e) => {
+                            table.remove("expect");
+                            table.remove("exact");
+                            table["error"] = toml_edit::value(e.as_str());
+                        }
+                        None => {
+                            table.remove("error");
+                            table["expect"] = toml_edit::value(expect_array(&o.got));
+                        }
+                    }
+                }
+                Failure::Golden { file: name, got, .. } => {
+                    touched = true;
+                    let path = dir.join(name);
+                    if let Some(parent) = path.parent() {
+                        std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+                    }
+                    std::fs::write(&path, got).map_err(|e| io(&path, e))?;
+                }
+                // What a rule's why-not should mention is the author's choice, not an answer.
+                Failure::WhyNot { .. } => {}
+            }
+        }
+        changed += usize::from(touched);
+    }
+    if changed > 0 {
+        let path = PathBuf::from(&file.path);
+        std::fs::write(&path, doc.to_string()).map_err(|e| io(&path, e))?;
+    }
+    Ok(changed)
+}
+
+/// Conclusions as a TOML array, one per line when there are several.
+fn expect_array(lines: &[String]) -> toml_edit::Array {
+    let mut a: toml_edit::Array = lines.iter().map(String::as_str).collect();
+    if lines.len() > 1 {
+        for v in a.iter_mut() {
+            v.decor_mut().set_prefix("\n    ");
+        }
+        a.set_trailing("\n");
+        a.set_trailing_comma(true);
+    }
+    a
+}
+
+/// One query's answer, for comparing two rule sets on the same position.
+#[derive(Debug, Clone, Default)]
+pub struct Answer {
+    /// Conclusion lines as `ask` prints them, or the error as the single line `error: …`.
+    pub lines: Vec<String>,
+    /// How many times each rule fired, by name.
+    pub fired: Vec<(String, u64)>,
+}
+
+/// Runs one position (inputs and parameter overrides as text) against a program.
+pub fn answer(program: &Arc<Program>, inputs: &[(String, String)], params: &[(String, String)]) -> Answer {
+    let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
+    let ran = (|| {
+        for (k, v) in params {
+            s.set_param(k, v).map_err(|e| e.to_string())?;
+        }
+        for (k, v) in inputs {
+            s.set_input_text(k, v).map_err(|e| e.to_string())?;
+        }
+        s.run().map(|_| ()).map_err(|e| e.to_string())
+    })();
+    let lines = match ran {
+        Ok(()) => s.conclusions().iter().map(|c| s.fact_line(c.fact)).collect(),
+        Err(e) => vec![format!("error: {e}")],
+    };
+    let fired = program
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.name.clone(), s.fired_count(i)))
+        .collect();
+    Answer { lines, fired }
+}
+
+/// A position as inputs and parameters.
+pub type Position = (Vec<(String, String)>, Vec<(String, String)>);
+
+/// A JSON line in the `batch` input format: inputs, and parameter overrides under `params`.
+pub fn position_of_json(line: &str) -> Result<Position, String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let map = v.as_object().ok_or("expected a JSON object of inputs")?;
+    let text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(t) => t.clone(),
+        serde_json::Value::Array(items) => items
+            .iter()
+            .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    };
+    let (mut inputs, mut params) = (Vec::new(), Vec::new());
+    for (k, v) in map {
+        if k == "params" {
+            let ps = v.as_object().ok_or("`params` must be an object")?;
+            params.extend(ps.iter().map(|(pk, pv)| (pk.clone(), text(pv))));
+        } else {
+            inputs.push((k.clone(), text(v)));
+        }
+    }
+    Ok((inputs, params))
+}
+
+/// The games with a random position generator for `diff`.
+pub const GENERATED_GAMES: &[&str] = &["stud", "durak"];
+
+/// Seeded random positions for a shipped game (see [`GENERATED_GAMES`]); `None` for another.
+pub fn random_positions(game: &str, seed: u64, n: usize) -> Option<Vec<Position>> {
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let suits = ["S", "H", "D", "C"];
+    let deck = |ranks: &[&str]| -> Vec<String> {
+        suits
+            .iter()
+            .flat_map(|s| ranks.iter().map(move |r| format!("{r}{s}")))
+            .collect()
+    };
+    let all = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let pos = match game {
+            // Five cards against an opponent showing four, one hidden.
+            "stud" => {
+                let mut d = deck(&all);
+                d.shuffle(&mut rng);
+                let hand = d[..5].join(" ");
+                let opponent = format!("XX {}", d[5..9].join(" "));
+                vec![("hand".to_string(), hand), ("opponent".to_string(), opponent)]
+            }
+            // A 36-card deck: the value of a hand of six, or a decision to attack or defend.
+            "durak" => {
+                let mut d = deck(&all[4..]);
+                d.shuffle(&mut rng);
+                let trump = suits[rng.random_range(0..4)].to_string();
+                let role = ["value", "attack", "defend"][rng.random_range(0..3)];
+                let mut p = vec![
+                    ("hand".to_string(), d[..6].join(" ")),
+                    ("trump".to_string(), trump),
+                    ("stock".to_string(), rng.random_range(0..=24).to_string()),
+                    ("hands".to_string(), "6,6".to_string()),
+                    ("role".to_string(), role.to_string()),
+                ];
+                if role == "defend" {
+                    p.push(("table".to_string(), d[6].clone()));
+                }
+                p
+            }
+            _ => return None,
+        };
+        out.push((pos, Vec::new()));
+    }
+    Some(out)
+}

@@ -1,0 +1,159 @@
+//! `kibitzer diff`: what an edit changes. Both rule sets answer the same positions (a JSON-lines
+//! corpus, or seeded random positions of the game); changed answers per output relation, examples
+//! side by side, and the rules whose firing counts changed.
+
+use super::fail;
+use crate::cases::{self, Answer, Position};
+use crate::library::load_any;
+use rayon::prelude::*;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// The rule set before the edit: a shipped name or a .rules file.
+    a: String,
+    /// The rule set after the edit.
+    b: String,
+    /// Positions as JSON lines (the `batch` input format); default: random positions of the game.
+    #[arg(long, value_name = "FILE.jsonl")]
+    corpus: Option<PathBuf>,
+    /// Report as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Seed of the random positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How many random positions.
+    #[arg(long, default_value_t = 200)]
+    positions: usize,
+}
+
+/// Examples shown per relation.
+const EXAMPLES: usize = 3;
+
+pub fn run(a: DiffArgs) -> i32 {
+    let (pa, pb) = match (load_any(&a.a), load_any(&a.b)) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(e), _) | (_, Err(e)) => return fail(e),
+    };
+    let positions: Vec<Position> = match &a.corpus {
+        Some(path) => {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => return fail(format!("{}: {e}", path.display())),
+            };
+            let mut out = Vec::new();
+            for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                match cases::position_of_json(line) {
+                    Ok(p) => out.push(p),
+                    Err(e) => return fail(format!("{}:{}: {e}", path.display(), i + 1)),
+                }
+            }
+            out
+        }
+        None => match cases::random_positions(&pa.name, a.seed, a.positions) {
+            Some(p) => p,
+            None => {
+                return fail(format!(
+                    "no position generator for the game `{}` (there is one for {}): give --corpus FILE.jsonl",
+                    pa.name,
+                    cases::GENERATED_GAMES.join(", ")
+                ))
+            }
+        },
+    };
+    let answers: Vec<(Answer, Answer)> = positions
+        .par_iter()
+        .map(|(i, p)| (cases::answer(&pa, i, p), cases::answer(&pb, i, p)))
+        .collect();
+    // Per relation (the text before `(`; errors under `error`): positions changed and examples.
+    let relation = |l: &str| l.split('(').next().unwrap_or(l).trim_end_matches(':').to_string();
+    let mut changed: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
+    for (k, (x, y)) in answers.iter().enumerate() {
+        let mut rels: Vec<String> = x.lines.iter().chain(&y.lines).map(|l| relation(l)).collect();
+        rels.sort();
+        rels.dedup();
+        for r in rels {
+            let of = |ans: &Answer| {
+                ans.lines
+                    .iter()
+                    .filter(|l| relation(l) == r)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            };
+            if of(x) != of(y) {
+                let e = changed.entry(r).or_default();
+                e.0 += 1;
+                if e.1.len() < EXAMPLES {
+                    e.1.push(k);
+                }
+            }
+        }
+    }
+    let mut fired: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for (x, y) in &answers {
+        for (n, c) in &x.fired {
+            fired.entry(n.clone()).or_default().0 += c;
+        }
+        for (n, c) in &y.fired {
+            fired.entry(n.clone()).or_default().1 += c;
+        }
+    }
+    fired.retain(|_, (x, y)| x != y);
+    let show_inputs = |k: usize| {
+        let (i, p) = &positions[k];
+        i.iter()
+            .chain(p)
+            .map(|(n, v)| format!("{n}={v:?}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if a.json {
+        let rels: serde_json::Map<String, serde_json::Value> = changed
+            .iter()
+            .map(|(r, (n, ex))| {
+                let examples: Vec<_> = ex
+                    .iter()
+                    .map(|&k| json!({"inputs": show_inputs(k), "a": answers[k].0.lines, "b": answers[k].1.lines}))
+                    .collect();
+                (r.clone(), json!({"changed": n, "examples": examples}))
+            })
+            .collect();
+        let rules: serde_json::Map<String, serde_json::Value> = fired
+            .iter()
+            .map(|(n, (x, y))| (n.clone(), json!({"a": x, "b": y})))
+            .collect();
+        println!(
+            "{}",
+            json!({"positions": positions.len(), "relations": rels, "fired_changed": rules})
+        );
+        return 0;
+    }
+    println!("{} position(s); A = {}, B = {}", positions.len(), a.a, a.b);
+    if changed.is_empty() {
+        println!("no answer changed");
+    }
+    for (r, (n, ex)) in &changed {
+        println!("{r}: {n} answer(s) changed");
+        for &k in ex {
+            println!("  {}", show_inputs(k));
+            let (x, y) = &answers[k];
+            let width = x.lines.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(1);
+            for j in 0..x.lines.len().max(y.lines.len()) {
+                let l = x.lines.get(j).map_or("", String::as_str);
+                let rr = y.lines.get(j).map_or("", String::as_str);
+                let mark = if l == rr { " " } else { "|" };
+                println!("    {l:<width$}  {mark}  {rr}");
+            }
+        }
+    }
+    if !fired.is_empty() {
+        println!("rules whose firing counts changed (A → B):");
+        for (n, (x, y)) in &fired {
+            println!("  {n:<14} {x} → {y}");
+        }
+    }
+    0
+}

@@ -1,0 +1,297 @@
+//! `kibitzer test`: runs case files (golden tests of rule sets) and reports, as text, JSON or JUnit
+//! XML; rewrites failing expectations with `--update`; reports rule coverage.
+
+use super::{fail, say};
+use crate::cases::{self, CaseError, CaseFile, Failure, Outcome, Report, RuleSetCoverage};
+use serde_json::{json, Value as Json};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
+pub enum Format {
+    Text,
+    Json,
+    Junit,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TestArgs {
+    /// Case files, or folders of `*.cases.toml` (default: the shipped suites).
+    paths: Vec<PathBuf>,
+    /// Run the cases against this rule file instead of the rules each case file names.
+    #[arg(long, value_name = "PATH")]
+    rules: Option<PathBuf>,
+    /// Rewrite each failing case's `expect` (and golden files) to what the rules now answer.
+    #[arg(long)]
+    update: bool,
+    /// Report how many cases fired each rule, the rules none fired, conditions that never decided.
+    #[arg(long)]
+    coverage: bool,
+    /// Fail when a rule set has fewer than N% of its rules fired by some case.
+    #[arg(long = "min-coverage", value_name = "N")]
+    min_coverage: Option<f64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+pub fn run(a: TestArgs) -> i32 {
+    let files = match cases::load(&a.paths) {
+        Ok(f) => f,
+        Err(e @ CaseError::Malformed { .. }) => {
+            say(e);
+            return super::EXIT_BAD_INPUT;
+        }
+        Err(e) => return fail(e),
+    };
+    let want_coverage = a.coverage || a.min_coverage.is_some();
+    let report = match cases::run_all(&files, a.rules.as_deref(), want_coverage) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let coverage = if want_coverage {
+        cases::coverage(&report)
+    } else {
+        Vec::new()
+    };
+    match a.format {
+        Format::Text => print_text(&files, &report, a.coverage.then_some(coverage.as_slice())),
+        Format::Json => print_json(&files, &report, a.coverage.then_some(coverage.as_slice())),
+        Format::Junit => print_junit(&files, &report),
+    }
+    let mut failing = report.outcomes.iter().filter(|o| !o.passed()).count();
+    if a.update && failing > 0 {
+        for (fi, f) in files.iter().enumerate() {
+            let mine: Vec<&Outcome> = report.outcomes.iter().filter(|o| o.file == fi).collect();
+            match cases::update(f, &mine) {
+                Ok(0) => {}
+                Ok(n) => say(format_args!("updated {n} case(s) in {}", f.path)),
+                Err(e) => return fail(e),
+            }
+        }
+        // A why-not's wording is the author's to choose: those failures stay failures.
+        failing = report
+            .outcomes
+            .iter()
+            .filter(|o| o.failures.iter().any(|f| matches!(f, Failure::WhyNot { .. })))
+            .count();
+    }
+    let mut code = i32::from(failing > 0);
+    if let Some(min) = a.min_coverage {
+        for c in &coverage {
+            if c.percent() < min {
+                say(format_args!(
+                    "coverage of {} is {:.1}%, under the required {min}%",
+                    c.label,
+                    c.percent()
+                ));
+                code = 1;
+            }
+        }
+    }
+    code
+}
+
+/// Where a case is written: `file:line`.
+fn place(f: &CaseFile, o: &Outcome) -> String {
+    format!("{}:{}", f.path, f.cases[o.case].line)
+}
+
+/// What failed in a case, as indented lines with diffs.
+fn failure_text(o: &Outcome) -> String {
+    let mut s = String::new();
+    for f in &o.failures {
+        match f {
+            Failure::Conclusions { expected, got, exact } => {
+                let how = if *exact { ", exact" } else { "" };
+                let _ = writeln!(s, "  conclusions (- expected, + got{how}):");
+                for l in cases::conclusion_diff(expected, got).lines() {
+                    let _ = writeln!(s, "    {l}");
+                }
+            }
+            Failure::Error {
+                expected: Some(want),
+                got: Some(got),
+            } => {
+                let _ = writeln!(s, "  error: expected one containing {want:?}, got: {got}");
+            }
+            Failure::Error {
+                expected: Some(want),
+                got: None,
+            } => {
+                let _ = writeln!(s, "  error: expected one containing {want:?}, but the run succeeded");
+            }
+            Failure::Error { got, .. } => {
+                let _ = writeln!(s, "  error: {}", got.as_deref().unwrap_or("?"));
+            }
+            Failure::WhyNot { rule, text, got } => {
+                let _ = writeln!(
+                    s,
+                    "  why not {rule}: expected it not to fire, for a reason mentioning {text:?}; got:"
+                );
+                for l in got.lines() {
+                    let _ = writeln!(s, "    {l}");
+                }
+            }
+            Failure::Golden { file, expected, got } => match expected {
+                None => {
+                    let _ = writeln!(s, "  explanation: golden file {file} is missing (--update writes it)");
+                }
+                Some(e) => {
+                    let _ = writeln!(s, "  explanation differs from {file}:");
+                    for l in cases::text_diff(e, got).lines() {
+                        let _ = writeln!(s, "    {l}");
+                    }
+                }
+            },
+        }
+    }
+    s
+}
+
+fn print_text(files: &[CaseFile], report: &Report, coverage: Option<&[RuleSetCoverage]>) {
+    let mut failed = 0;
+    for o in &report.outcomes {
+        let f = &files[o.file];
+        let name = &f.cases[o.case].name;
+        if o.passed() {
+            println!("ok   {name} ({})", place(f, o));
+        } else {
+            failed += 1;
+            println!("FAIL {name} ({})", place(f, o));
+            print!("{}", failure_text(o));
+        }
+    }
+    println!(
+        "{} passed, {failed} failed ({} case file(s))",
+        report.outcomes.len() - failed,
+        files.len()
+    );
+    for c in coverage.unwrap_or_default() {
+        let fired = c.rules.iter().filter(|r| r.cases_fired > 0).count();
+        println!(
+            "coverage of {} ({} case(s)): {fired}/{} rules fired ({:.1}%)",
+            c.label,
+            c.cases,
+            c.rules.len(),
+            c.percent()
+        );
+        for r in &c.rules {
+            println!("  {:<14} fired in {} case(s)", r.name, r.cases_fired);
+        }
+        let never: Vec<&str> = c
+            .rules
+            .iter()
+            .filter(|r| r.cases_fired == 0)
+            .map(|r| r.name.as_str())
+            .collect();
+        if !never.is_empty() {
+            println!("  never fired: {}", never.join(", "));
+        }
+        println!("  conditions that never stopped their rule in any case (perhaps dead):");
+        for r in &c.rules {
+            for (i, text) in &r.never_decided {
+                println!("    {} condition {i}: {text}", r.name);
+            }
+        }
+    }
+}
+
+fn coverage_json(coverage: &[RuleSetCoverage]) -> Json {
+    json!(coverage
+        .iter()
+        .map(|c| json!({
+            "rules": c.label,
+            "cases": c.cases,
+            "percent": c.percent(),
+            "per_rule": c.rules.iter().map(|r| json!({
+                "rule": r.name,
+                "cases_fired": r.cases_fired,
+                "never_decided": r.never_decided.iter().map(|(i, t)| json!({"condition": i, "text": t})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        }))
+        .collect::<Vec<_>>())
+}
+
+fn print_json(files: &[CaseFile], report: &Report, coverage: Option<&[RuleSetCoverage]>) {
+    let items: Vec<Json> = report
+        .outcomes
+        .iter()
+        .map(|o| {
+            let f = &files[o.file];
+            json!({
+                "file": f.path,
+                "line": f.cases[o.case].line,
+                "name": f.cases[o.case].name,
+                "passed": o.passed(),
+                "got": o.got,
+                "error": o.error,
+                "failure": if o.passed() { Json::Null } else { json!(failure_text(o)) },
+            })
+        })
+        .collect();
+    let failed = report.outcomes.iter().filter(|o| !o.passed()).count();
+    let mut out = json!({"cases": items, "passed": report.outcomes.len() - failed, "failed": failed});
+    if let Some(c) = coverage {
+        out["coverage"] = coverage_json(c);
+    }
+    println!("{out}");
+}
+
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Control characters other than tab and newline are not allowed in XML 1.0.
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn print_junit(files: &[CaseFile], report: &Report) {
+    let total_failed = report.outcomes.iter().filter(|o| !o.passed()).count();
+    println!(r#"<?xml version="1.0" encoding="UTF-8"?>"#);
+    println!(
+        r#"<testsuites name="kibitzer" tests="{}" failures="{total_failed}">"#,
+        report.outcomes.len()
+    );
+    for (fi, f) in files.iter().enumerate() {
+        let mine: Vec<&Outcome> = report.outcomes.iter().filter(|o| o.file == fi).collect();
+        let failed = mine.iter().filter(|o| !o.passed()).count();
+        println!(
+            r#"  <testsuite name="{}" tests="{}" failures="{failed}">"#,
+            xml(&f.path),
+            mine.len()
+        );
+        for o in mine {
+            let c = &f.cases[o.case];
+            let head = format!(
+                r#"    <testcase name="{}" classname="{}" file="{}" line="{}""#,
+                xml(&c.name),
+                xml(&f.rules),
+                xml(&f.path),
+                c.line
+            );
+            if o.passed() {
+                println!("{head}/>");
+            } else {
+                println!("{head}>");
+                println!(
+                    r#"      <failure message="{} failed">{}</failure>"#,
+                    xml(&c.name),
+                    xml(&failure_text(o))
+                );
+                println!("    </testcase>");
+            }
+        }
+        println!("  </testsuite>");
+    }
+    println!("</testsuites>");
+}

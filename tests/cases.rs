@@ -1,0 +1,246 @@
+//! `kibitzer test` and `kibitzer rules --source` as a rule author runs them: the binary alone.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kibitzer(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+const SEED_CASE: &str = r#"# a comment the update keeps
+rules = "stud"
+
+[[case]]
+name   = "seed example"
+inputs = { hand = "8S 10D 10S 8H 8C", opponent = "XX 3C 5D 4H 6H" }
+params = { bet_big_above = 0.7 }
+expect = ['category(3, "full house")', 'advice("bet big")']
+why_not = { Rule1 = "same_suit" }
+
+[[case]]
+name = "a straight"   # kept too
+inputs = { hand = "2S 3D 4S 5H 6C" }
+expect = ['category(5, "straight")']
+exact = true
+
+[[case]]
+name = "a bad card"
+inputs = { hand = "ZZ 3D" }
+error = "rank"
+"#;
+
+#[test]
+fn rules_source_prints_the_shipped_text_and_it_loads_on_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = kibitzer(&["rules", "stud", "--source"], dir.path());
+    assert!(out.status.success(), "{}", text(&out));
+    let src = String::from_utf8(out.stdout).unwrap();
+    assert!(src.contains("ruleset stud") && src.contains("rule Rule18"));
+    std::fs::write(dir.path().join("my.rules"), &src).unwrap();
+    let check = kibitzer(&["check", "my.rules"], dir.path());
+    assert!(check.status.success(), "{}", text(&check));
+}
+
+#[test]
+fn passing_cases_exit_zero_and_are_listed_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.cases.toml"), SEED_CASE).unwrap();
+    let out = kibitzer(&["test", "s.cases.toml"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    let a = t.find("ok   seed example (s.cases.toml:5)").expect(&t);
+    let b = t.find("ok   a straight (s.cases.toml:12)").expect(&t);
+    let c = t.find("ok   a bad card (s.cases.toml:18)").expect(&t);
+    assert!(a < b && b < c, "{t}");
+    assert!(t.contains("3 passed, 0 failed"), "{t}");
+}
+
+#[test]
+fn an_edited_rule_file_fails_with_the_case_located_and_diffed_then_update_rewrites_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.cases.toml"), SEED_CASE).unwrap();
+    // Straights now beat full houses: the straight is category 3, the full house 5.
+    let src = String::from_utf8(kibitzer(&["rules", "stud", "--source"], dir.path()).stdout).unwrap();
+    let edited = src
+        .replace(
+            "assert category(3, \"full house\")",
+            "assert category(5, \"full house\")",
+        )
+        .replace("assert category(5, \"straight\")", "assert category(3, \"straight\")");
+    assert_ne!(edited, src, "the edit must change the rules");
+    std::fs::write(dir.path().join("my.rules"), &edited).unwrap();
+    let out = kibitzer(&["test", "s.cases.toml", "--rules", "my.rules"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("FAIL seed example (s.cases.toml:5)"), "{t}");
+    assert!(t.contains("- category(3, \"full house\")"), "{t}");
+    assert!(t.contains("+ category(5, \"full house\")"), "{t}");
+    assert!(t.contains("FAIL a straight (s.cases.toml:12)"), "{t}");
+    assert!(t.contains("1 passed, 2 failed"), "{t}");
+
+    let up = kibitzer(&["test", "s.cases.toml", "--rules", "my.rules", "--update"], dir.path());
+    assert_eq!(up.status.code(), Some(0), "{}", text(&up));
+    let rewritten = std::fs::read_to_string(dir.path().join("s.cases.toml")).unwrap();
+    assert!(rewritten.contains("# a comment the update keeps"), "{rewritten}");
+    assert!(rewritten.contains("# kept too"), "{rewritten}");
+    assert!(rewritten.contains("'category(3, \"straight\")'"), "{rewritten}");
+    let again = kibitzer(&["test", "s.cases.toml", "--rules", "my.rules"], dir.path());
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+}
+
+#[test]
+fn a_golden_explanation_is_written_by_update_and_then_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = "rules = \"stud\"\n[[case]]\nname = \"pinned\"\ninputs = { hand = \"2S 3D 4S 5H 6C\" }\nexplanation = \"golden/straight.txt\"\n";
+    std::fs::write(dir.path().join("g.cases.toml"), case).unwrap();
+    let first = kibitzer(&["test", "g.cases.toml"], dir.path());
+    assert_eq!(first.status.code(), Some(1), "{}", text(&first));
+    assert!(text(&first).contains("golden file golden/straight.txt is missing"));
+    let up = kibitzer(&["test", "g.cases.toml", "--update"], dir.path());
+    assert_eq!(up.status.code(), Some(0), "{}", text(&up));
+    let golden = std::fs::read_to_string(dir.path().join("golden/straight.txt")).unwrap();
+    assert!(golden.starts_with("category(5, \"straight\")\n└─ Rule5"), "{golden}");
+    assert_eq!(kibitzer(&["test", "g.cases.toml"], dir.path()).status.code(), Some(0));
+    std::fs::write(dir.path().join("golden/straight.txt"), golden.replace("Rule5", "Rule9")).unwrap();
+    let out = kibitzer(&["test", "g.cases.toml"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("-└─ Rule9") && t.contains("+└─ Rule5"), "{t}");
+}
+
+#[test]
+fn a_why_not_that_fired_or_says_otherwise_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = "rules = \"stud\"\n[[case]]\nname = \"w\"\ninputs = { hand = \"2S 3D 4S 5H 6C\" }\nwhy_not = { Rule5 = \"x\", Rule1 = \"no such words\" }\n";
+    std::fs::write(dir.path().join("w.cases.toml"), case).unwrap();
+    let out = kibitzer(&["test", "w.cases.toml"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("why not Rule5") && t.contains("Rule5 fired 1 time(s)"),
+        "{t}"
+    );
+    assert!(t.contains("why not Rule1") && t.contains("Rule1 did not fire"), "{t}");
+}
+
+#[test]
+fn a_malformed_case_file_exits_two_with_a_located_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = "rules = \"stud\"\n[[case]]\nname = \"x\"\ninputz = { hand = \"2S\" }\n";
+    std::fs::write(dir.path().join("bad.cases.toml"), bad).unwrap();
+    let out = kibitzer(&["test", "."], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    let first = t.lines().next().unwrap_or("");
+    assert!(first.starts_with("./bad.cases.toml:4:1: "), "{t}");
+    assert!(first.contains("inputz"), "{t}");
+
+    std::fs::write(dir.path().join("bad.cases.toml"), "rules = \"stud\"\n[[case]\n").unwrap();
+    let out = kibitzer(&["test", "bad.cases.toml"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).starts_with("bad.cases.toml:2:"), "{}", text(&out));
+}
+
+#[test]
+fn json_and_junit_report_the_same_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = SEED_CASE.replace("category(5, \"straight\")", "category(9, \"high card\")");
+    std::fs::write(dir.path().join("s.cases.toml"), case).unwrap();
+    let out = kibitzer(&["test", "s.cases.toml", "--format", "json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["passed"], 2);
+    assert_eq!(v["failed"], 1);
+    assert_eq!(v["cases"][1]["name"], "a straight");
+    assert_eq!(v["cases"][1]["line"], 12);
+    assert_eq!(v["cases"][1]["passed"], false);
+    let out = kibitzer(&["test", "s.cases.toml", "--format", "junit"], dir.path());
+    let x = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        x.contains(r#"<testsuites name="kibitzer" tests="3" failures="1">"#),
+        "{x}"
+    );
+    assert!(
+        x.contains(r#"<testcase name="a straight" classname="stud" file="s.cases.toml" line="12">"#),
+        "{x}"
+    );
+    assert!(x.contains("+ category(5, &quot;straight&quot;)"), "{x}");
+}
+
+#[test]
+fn the_shipped_suites_pass_and_fire_every_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = kibitzer(&["test", "--coverage", "--min-coverage", "100"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    for set in ["stud", "durak", "mahjong", "rummy", "doudizhu"] {
+        let line = t
+            .lines()
+            .find(|l| l.starts_with(&format!("coverage of {set} (")))
+            .expect(&t);
+        assert!(line.ends_with("(100.0%)"), "{line}");
+    }
+    assert!(t.contains(" 0 failed (5 case file(s))"), "{t}");
+}
+
+#[test]
+fn an_edited_copy_of_a_shipped_suite_fails_with_the_case_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = include_str!("../rules/stud.cases.toml");
+    let edited = shipped.replace("'category(5, \"straight\")'", "'category(6, \"straight\")'");
+    assert_ne!(edited, shipped);
+    std::fs::write(dir.path().join("stud.cases.toml"), edited).unwrap();
+    let out = kibitzer(&["test", "stud.cases.toml"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    let line = shipped
+        .lines()
+        .position(|l| l.starts_with("name") && l.contains("\"straight\""))
+        .unwrap()
+        + 1;
+    assert!(t.contains(&format!("FAIL straight (stud.cases.toml:{line})")), "{t}");
+    assert!(
+        t.contains("- category(6, \"straight\")") && t.contains("+ category(5, \"straight\")"),
+        "{t}"
+    );
+}
+
+#[test]
+fn diff_reports_the_answers_an_edit_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = String::from_utf8(kibitzer(&["rules", "stud", "--source"], dir.path()).stdout).unwrap();
+    let edited = src.replace(
+        "assert category(3, \"full house\")",
+        "assert category(5, \"full house\")",
+    );
+    std::fs::write(dir.path().join("my.rules"), edited).unwrap();
+    std::fs::write(
+        dir.path().join("c.jsonl"),
+        "{\"hand\":\"8S 10D 10S 8H 8C\"}\n{\"hand\":\"2S 5H 9D JC KS\"}\n",
+    )
+    .unwrap();
+    let out = kibitzer(&["diff", "stud", "my.rules", "--corpus", "c.jsonl"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("category: 1 answer(s) changed"), "{t}");
+    assert!(
+        t.contains("category(3, \"full house\")") && t.contains("category(5, \"full house\")"),
+        "{t}"
+    );
+    let same = kibitzer(&["diff", "durak", "durak", "--positions", "20"], dir.path());
+    assert!(text(&same).contains("no answer changed"), "{}", text(&same));
+    let none = kibitzer(&["diff", "rummy", "rummy"], dir.path());
+    assert_eq!(none.status.code(), Some(2));
+}
