@@ -470,8 +470,8 @@ fn read_position(name: &str, a: &[Value]) -> Result<Position, BuiltinError> {
     let drawn = counts_arg(name, 5, &a[4])?;
     let own_melds = meld_counts(&melds);
     // An impossible position is the query's fault, named by the input to look at.
-    check_copies(&[&hand, &own_melds, &visible, &offered]).map_err(|e| BuiltinError::input("hand", e))?;
-    let size = hand_size(&hand, melds.len()).map_err(|e| BuiltinError::input("hand", e))?;
+    check_copies(&[&hand, &own_melds, &visible, &offered]).map_err(|e| BuiltinError::input("hand", e.to_string()))?;
+    let size = hand_size(&hand, melds.len()).map_err(|e| BuiltinError::input("hand", e.to_string()))?;
     let n_offered = tile_count(&offered);
     let n_drawn = tile_count(&drawn);
     if n_offered > 1 || n_drawn > 1 {
