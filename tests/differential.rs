@@ -426,15 +426,7 @@ fn engine_run(program: &std::sync::Arc<kibitzer::Program>, inputs: &[(String, St
     for (n, t) in inputs {
         s.set_input_text(n, t).expect("the generator gives well-formed inputs");
     }
-    let mut out = Outcome {
-        end: End::Quiescent,
-        conclusions: Vec::new(),
-        trace: Vec::new(),
-        fired: 0,
-        facts: 0,
-        activations: 0,
-        dropped: 0,
-    };
+    let mut out = Outcome::default();
     match s.run() {
         Ok(r) => {
             out.end = match r.stop {

@@ -271,24 +271,41 @@ fn a_best_arrangement_that_cannot_be_retraced_is_unknown_not_wrong() {
     }
 }
 
-/// A run whose deadline has passed stops the island search and the joker search at once and
-/// says "unknown within budget" instead of answering in full.
+/// A search whose deadline has passed stops the island search and the joker search at once and
+/// says "unknown within budget" instead of answering in full, and the cut answer is not
+/// remembered for the next query of the same hand.
 #[test]
 fn a_passed_deadline_answers_unknown_within_budget() {
+    use kibitzer::{Solutions, Value};
+    let registry = kibitzer::library::registry();
+    let call = |name: &str, args: &[Value], arity: usize| -> Vec<Value> {
+        let mut out = Solutions::new(arity);
+        let b = registry.get(name).expect("a rummy built-in");
+        b.call(args, &mut out).unwrap_or_else(|e| panic!("{name}: {e}"));
+        out.row(0).to_vec()
+    };
+    let options = call(
+        "rummy.options",
+        &[
+            Value::Bool(false),
+            Value::Bool(false),
+            Value::str(""),
+            Value::Int(0),
+            Value::Int(20_000_000),
+        ],
+        2,
+    );
     let deck: String = double_deck().iter().step_by(2).map(|c| c.to_string()).collect();
     let jokers = "JK JK 2H 3H 4H 5H 6H 7H 8H 2S 3S 4S 5S 6S 2D 3D 4D 5D 9C 9D";
     for hand in [deck.as_str(), jokers] {
-        // First cut short (nothing cached yet), then in full: the cut answer is not remembered.
-        let deadline = kibitzer::budget::with_deadline(Some(std::time::Duration::ZERO));
-        let cut = ask(&[("hand", hand)], &[("strategy_limit", "0")]);
-        drop(deadline);
-        assert!(!has_prefix(&cut, "deadwood("), "{hand}: {cut:#?}");
-        assert!(
-            cut.iter().any(|c| c.contains("unknown within budget")),
-            "{hand}: {cut:#?}"
-        );
-        let full = ask(&[("hand", hand)], &[("strategy_limit", "0")]);
-        assert!(has_prefix(&full, "deadwood("), "{hand}: {full:#?}");
+        let args = [Value::str(hand), options[0].clone()];
+        let cut = {
+            let _deadline = kibitzer::budget::with_deadline(Some(std::time::Duration::ZERO));
+            call("rummy.evaluate", &args, 4)
+        };
+        assert_eq!(cut[3].to_string(), "\"unknown within budget\"", "{hand}");
+        let full = call("rummy.evaluate", &args, 4);
+        assert_eq!(full[3].to_string(), "\"exact\"", "{hand}");
     }
 }
 

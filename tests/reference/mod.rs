@@ -19,8 +19,9 @@ pub enum Event {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum End {
+    #[default]
     Quiescent,
     Halted,
     /// A condition or action failed: the rule and the message (without its location).
@@ -30,7 +31,7 @@ pub enum End {
 }
 
 /// Everything a run shows that the engine defines the same way.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Outcome {
     pub end: End,
     pub conclusions: Vec<String>,
@@ -195,15 +196,7 @@ impl RefProgram {
             facts: Vec::new(),
             agenda: Vec::new(),
             seq: 0,
-            out: Outcome {
-                end: End::Quiescent,
-                conclusions: Vec::new(),
-                trace: Vec::new(),
-                fired: 0,
-                facts: 0,
-                activations: 0,
-                dropped: 0,
-            },
+            out: Outcome::default(),
         };
         let end = m.run(given, firing_limit);
         m.out.end = end;

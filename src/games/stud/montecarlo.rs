@@ -42,3 +42,17 @@ pub fn equity_monte_carlo(situation: &Situation, samples: u64, seed: u64) -> Odd
     }
     tally.into_odds(false, situation.deal_count())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_passed_deadline_stops_the_estimate_with_the_deals_drawn() {
+        // Two cards of mine against two opponents showing one each: far too many deals to count.
+        let situation = Situation::new(vec![51, 37], vec![vec![36], vec![20]], Vec::new()).expect("a position");
+        let _deadline = crate::budget::with_deadline(Some(std::time::Duration::ZERO));
+        let odds = equity_monte_carlo(&situation, 1_000_000_000, 1);
+        assert_eq!(odds.total, 4095, "stopped at the first look at the clock");
+    }
+}
