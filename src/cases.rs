@@ -44,7 +44,7 @@ pub enum CaseError {
         file: String,
         line: usize,
         rules: String,
-        error: LoadError,
+        error: Box<LoadError>,
     },
 }
 
@@ -248,11 +248,11 @@ fn shipped_file(name: &str) -> Option<String> {
 
 /// The rule set a case file runs against: `rules_override` when given, else what it names.
 pub fn resolve_rules(file: &CaseFile, rules_override: Option<&Path>) -> Result<(String, Arc<Program>), CaseError> {
-    let err = |rules: String, error| CaseError::Rules {
+    let err = |rules: String, error: LoadError| CaseError::Rules {
         file: file.path.clone(),
         line: file.rules_line,
         rules,
-        error,
+        error: Box::new(error),
     };
     if let Some(p) = rules_override {
         let label = p.display().to_string();

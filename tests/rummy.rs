@@ -309,10 +309,6 @@ fn a_passed_deadline_answers_unknown_within_budget() {
     }
 }
 
-fn has_prefix(answer: &[String], prefix: &str) -> bool {
-    answer.iter().any(|c| c.starts_with(prefix))
-}
-
 /// Inputs or parameters as (name, text).
 type Pairs<'a> = &'a [(&'a str, &'a str)];
 
