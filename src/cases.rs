@@ -17,7 +17,10 @@ pub const SHIPPED_CASES: &[(&str, &str)] = &[
     ("stud.cases.toml", include_str!("../rules/stud.cases.toml")),
     ("durak.cases.toml", include_str!("../rules/durak.cases.toml")),
     ("mahjong.cases.toml", include_str!("../rules/mahjong.cases.toml")),
-    ("mahjong_seed.cases.toml", include_str!("../rules/mahjong_seed.cases.toml")),
+    (
+        "mahjong_seed.cases.toml",
+        include_str!("../rules/mahjong_seed.cases.toml"),
+    ),
     ("rummy.cases.toml", include_str!("../rules/rummy.cases.toml")),
     ("doudizhu.cases.toml", include_str!("../rules/doudizhu.cases.toml")),
 ];
