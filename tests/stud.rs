@@ -445,7 +445,11 @@ fn editing_a_rule_changes_the_odds() {
 
 /// The error a query ends with, as text (and whether the run reports it as a bad position).
 fn refused(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> (String, bool) {
-    let mut s = session();
+    refused_by(session(), inputs, params)
+}
+
+/// The same with another rule set's session.
+fn refused_by(mut s: Session, inputs: &[(&str, &str)], params: &[(&str, &str)]) -> (String, bool) {
     for (k, v) in params {
         s.set_param(k, v).unwrap_or_else(|e| panic!("--param {k}={v}: {e}"));
     }
@@ -480,19 +484,8 @@ fn odds_settings_that_mean_nothing_are_refused() {
         .replace(r#"in ["rules", "native", "auto"] "#, "");
     assert_ne!(original, open);
     let program = load_text("open-stud.rules", &open).expect("the copy loads");
-    let refused = |inputs: &[(&str, &str)], params: &[(&str, &str)]| -> (String, bool) {
-        let mut s = Session::new(program.clone());
-        for (k, v) in params {
-            s.set_param(k, v).unwrap_or_else(|e| panic!("--param {k}={v}: {e}"));
-        }
-        for (k, v) in inputs {
-            s.set_input_text(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
-        }
-        match s.run() {
-            Ok(_) => panic!("{inputs:?} {params:?} answered: {:?}", s.conclusions()),
-            Err(e) => (e.to_string(), false),
-        }
-    };
+    let refused =
+        |inputs: &[(&str, &str)], params: &[(&str, &str)]| refused_by(Session::new(program.clone()), inputs, params);
     for inputs in [
         &[("hand", "AS KD QH JC 9S"), ("opponent", "XX QD 8C 7C 2H")][..],
         &[("hand", "AS KD"), ("opponent", "XX QH"), ("opponent2", "XX 7C")][..],
