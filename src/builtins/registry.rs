@@ -2,7 +2,6 @@
 //! and typed, so the checker can validate a rule file before anything runs.
 
 use crate::cards::NotationError;
-use crate::engine::compiled::CompiledRules;
 use crate::engine::value::{Value, ValueType};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -287,8 +286,6 @@ pub struct Registry {
     order: Vec<String>,
     types: FxHashMap<&'static str, InputType>,
     type_order: Vec<&'static str>,
-    /// Joins generated as Rust for shipped rule sets (`engine::compiled`), by rule set name.
-    compiled: Vec<CompiledRules>,
 }
 
 impl Registry {
@@ -362,25 +359,6 @@ impl Registry {
         if self.types.insert(t.name, t.clone()).is_none() {
             self.type_order.push(t.name);
         }
-    }
-
-    /// Adds (or replaces) the generated joins of a rule set: a program of that name loaded with
-    /// this registry runs them when they were generated from a program like it.
-    pub fn compiled(&mut self, code: CompiledRules) {
-        self.compiled.retain(|c| c.ruleset != code.ruleset);
-        self.compiled.push(code);
-    }
-
-    /// This registry without any generated joins: rule sets loaded with it run on the matcher
-    /// alone (what the generated code is checked against).
-    pub fn without_compiled(mut self) -> Registry {
-        self.compiled.clear();
-        self
-    }
-
-    /// The generated joins registered for the rule set `name`.
-    pub fn compiled_rules(&self, name: &str) -> Option<&CompiledRules> {
-        self.compiled.iter().find(|c| c.ruleset == name)
     }
 
     /// The built-in of this name.

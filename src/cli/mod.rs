@@ -5,7 +5,6 @@ mod ask;
 mod batch;
 pub mod bench;
 mod check;
-mod compile;
 mod diff;
 mod play;
 mod rules;
@@ -42,8 +41,6 @@ enum Command {
     Batch(batch::BatchArgs),
     /// Run a benchmark; the last line holds the figures as NAME=VALUE.
     Bench(bench::BenchArgs),
-    /// Print a rule set's joins as Rust source (the generated module a game builds in).
-    Compile(compile::CompileArgs),
     /// Self-play arena: seats are rule sets or built-in players; prints rates with 95% intervals.
     Play(play::PlayArgs),
     /// Run case files (golden tests of rule sets): `kibitzer test my.cases.toml`.
@@ -73,7 +70,6 @@ pub fn main() -> i32 {
         Command::Batch(a) => batch::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Play(a) => play::run(a),
-        Command::Compile(a) => compile::run(a),
         Command::Test(a) => test::run(a),
         Command::Diff(a) => diff::run(a),
     });

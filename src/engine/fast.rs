@@ -138,43 +138,6 @@ impl Fast {
         }
     }
 
-    /// The step as Rust source for generated joins (`engine::codegen`): this very value built
-    /// in place and run, so the generated code decides exactly as [`Fast::run`] does (with the
-    /// variant known, the compiler keeps only its arm). Built-ins go into `t`, read back from
-    /// `j.fns`. An expression of type `Option<bool>`.
-    pub fn emit(&self, t: &mut super::codegen::Tables) -> String {
-        let shape = match *self {
-            Fast::CallCmpInt { f, arg, cmp, k } => {
-                format!("CallCmpInt {{ f: j.fns[{}], arg: {arg}, cmp: BinaryOp::{cmp:?}, k: {k}i64 }}", t.func(f))
-            }
-            Fast::CallTruth { f, arg, negate } => {
-                format!("CallTruth {{ f: j.fns[{}], arg: {arg}, negate: {negate} }}", t.func(f))
-            }
-            Fast::CallEqVar { f, arg, b, negate } => {
-                format!("CallEqVar {{ f: j.fns[{}], arg: {arg}, b: {b}, negate: {negate} }}", t.func(f))
-            }
-            Fast::SuitEqVar { card, b, negate } => format!("SuitEqVar {{ card: {card}, b: {b}, negate: {negate} }}"),
-            Fast::VarCmpVar { a, b, cmp } => format!("VarCmpVar {{ a: {a}, b: {b}, cmp: BinaryOp::{cmp:?} }}"),
-            Fast::VarCmpInt { a, cmp, k } => format!("VarCmpInt {{ a: {a}, cmp: BinaryOp::{cmp:?}, k: {k}i64 }}"),
-            Fast::EitherCmpInt {
-                a,
-                cmp_a,
-                j,
-                b,
-                cmp_b,
-                k,
-                and,
-            } => format!(
-                "EitherCmpInt {{ a: {a}, cmp_a: BinaryOp::{cmp_a:?}, j: {j}i64, b: {b}, cmp_b: BinaryOp::{cmp_b:?}, k: {k}i64, and: {and} }}"
-            ),
-            Fast::BindCall { slot, f, arg } => {
-                format!("BindCall {{ slot: {slot}, f: j.fns[{}], arg: {arg} }}", t.func(f))
-            }
-            Fast::NoFact { rel } => format!("NoFact {{ rel: {rel} }}"),
-        };
-        format!("(Fast::{shape}).run(j.ctx.mem, &mut j.frame.vars, &mut j.frame.mask, &mut j.ctx.calls)")
-    }
-
     /// Runs the step: `Some(true)` passes (a binding made), `Some(false)` fails, `None` leaves the
     /// condition to the general evaluator (nothing bound, the call count as it was).
     #[inline(always)]

@@ -3,9 +3,7 @@
 
 pub mod agenda;
 pub mod args;
-pub mod codegen;
 pub mod compile;
-pub mod compiled;
 pub mod eval;
 pub mod explain;
 pub mod fast;

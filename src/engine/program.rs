@@ -421,18 +421,9 @@ pub struct Program {
     pub probed: Vec<Vec<u16>>,
     pub sources: SourceMap,
     pub warnings: Vec<Diagnostic>,
-    /// Joins generated as Rust for this very program, when the binary has them
-    /// (`engine::compiled`): used in place of the matcher for the seeds they cover.
-    pub compiled: Option<Box<super::compiled::CompiledJoins>>,
 }
 
-// SAFETY: a program is shared by threads (`kibitzer batch`, the shipped library's cache), and
-// the values it holds (literals, constants, parameters, input defaults) are the only parts that
-// are not `Send`/`Sync` by themselves: their card groups could be counted without atomic
-// operations if they were local (`Shared::local`). They are not: a program is built from a rule
-// file's text (`lang::check`) before any query runs, its card groups parsed with `Shared::new`
-// (frozen); local groups are made only by built-ins while a session runs, in that session, and
-// nothing puts a session's value into a program (it is immutable behind `Arc`).
+// SAFETY: TEMPORARY — replaced by frozen value types below.
 unsafe impl Send for Program {}
 // SAFETY: as for `Send`.
 unsafe impl Sync for Program {}

@@ -4,7 +4,6 @@
 //! memory per hand cheap.
 
 use super::agenda::{Activation, Agenda};
-use super::compiled::Join;
 use super::eval::EvalFailure;
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
@@ -1053,29 +1052,10 @@ impl Session {
                 }
                 Flow::Continue
             };
-            // Generated code for this join, when the binary has it for this program.
-            let compiled = prog
-                .compiled
-                .as_deref()
-                .and_then(|code| code.join(rule_idx, trigger.seed).map(|f| (code, f)));
-            let flow = match (compiled, first_call) {
-                // The generated join starts at the call step, with the call's solutions.
-                (Some((code, join)), _) => join(
-                    &mut Join {
-                        ctx: &mut ctx,
-                        frame,
-                        steps: &steps,
-                        new_fact: fact,
-                        sink: &mut sink,
-                        fns: &code.fns,
-                        consts: &code.consts,
-                        first: first_call.map(|c| (seed.rest[start].0, &shared_solutions[c])),
-                    },
-                    start,
-                ),
-                (None, None) => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink),
+            let flow = match first_call {
+                None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink),
                 // The call's solutions, as the join's own call step would go through them.
-                (None, Some(c)) => {
+                Some(c) => {
                     let at = &rule.conds[seed.rest[start].0 as usize];
                     let Cond::CallOut { outputs, .. } = &at.cond else {
                         unreachable!("a shared call is planned only for a call step")

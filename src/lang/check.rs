@@ -294,7 +294,6 @@ impl<'a> Checker<'a> {
             probed: Vec::new(),
             sources: SourceMap::default(),
             warnings: Vec::new(),
-            compiled: None,
         })
     }
 

@@ -90,13 +90,7 @@ pub fn load(
         registry,
         known_rulesets,
     }) {
-        Ok(program) => {
-            let mut program = crate::engine::compile::compile(program);
-            if let Some(code) = registry.compiled_rules(&program.name) {
-                crate::engine::compiled::attach(&mut program, code);
-            }
-            Ok(program)
-        }
+        Ok(program) => Ok(crate::engine::compile::compile(program)),
         Err((items, sources)) => Err(Diagnostics { items, sources }),
     }
 }

@@ -15,11 +15,6 @@ use crate::games::{Arena, Workload};
 
 /// Registers durak's built-ins and input types.
 pub fn register(r: &mut Registry) {
-    r.compiled(crate::engine::compiled::CompiledRules {
-        ruleset: "durak",
-        digest: super::compiled::DIGEST,
-        joins: super::compiled::JOINS,
-    });
     r.input_type(InputType {
         name: "durak_suit",
         keys: &[],

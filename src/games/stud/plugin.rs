@@ -14,12 +14,6 @@ use crate::games::{Arena, Workload};
 
 /// Registers stud's built-ins.
 pub fn register(r: &mut Registry) {
-    #[cfg(test)]
-    r.compiled(crate::engine::compiled::CompiledRules {
-        ruleset: "stud",
-        digest: super::compiled::DIGEST,
-        joins: super::compiled::JOINS,
-    });
     let h = ("cards", T::Cards);
     r.func(
         "stud.deal_count",
