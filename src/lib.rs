@@ -26,6 +26,7 @@ pub mod games;
 #[allow(missing_docs)]
 pub mod lang;
 pub mod library;
+pub mod value;
 
 pub mod cli;
 
@@ -34,6 +35,6 @@ pub use cards::{parse_card, parse_cards, Card, Cards, NotationError, Suit};
 pub use engine::explain::{render_tree, ExplainLimits, Explanation, WhyNot};
 pub use engine::program::Program;
 pub use engine::session::{Conclusion, RunError, RunOptions, RunResult, Session, Stats, StopReason};
-pub use engine::value::{Shared, Value};
 pub use lang::diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use library::{load_any, load_file, load_shipped, load_text, LoadError};
+pub use value::{Shared, Value};

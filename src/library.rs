@@ -5,6 +5,7 @@ use crate::builtins::Registry;
 use crate::engine::program::Program;
 use crate::engine::whatif::Library;
 use crate::lang::diagnostics::Diagnostics;
+use crate::lang::IncludeReader;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -32,10 +33,17 @@ pub fn shipped_text(file: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(f, _)| *f == file).map(|(_, t)| *t)
 }
 
+/// A registry with every built-in kibitzer ships: the general ones and each game's.
+pub fn standard_registry() -> Registry {
+    let mut r = Registry::general();
+    crate::games::register_all(&mut r);
+    r
+}
+
 /// The process-wide standard registry.
 pub fn registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
-    REG.get_or_init(Registry::standard)
+    REG.get_or_init(standard_registry)
 }
 
 /// Why a rule set could not be loaded.
@@ -202,15 +210,7 @@ pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
             .map(|t| (format!("<shipped>/{base}"), t.to_string()))
             .ok_or_else(|| "no such shipped file".to_string())
     };
-    let program = crate::lang::load(
-        &format!("<shipped>/{file}"),
-        text,
-        &reader,
-        registry(),
-        &shipped_names(),
-    )
-    .map_err(LoadError::Rules)?;
-    let program = Arc::new(program);
+    let program = Arc::new(build(&format!("<shipped>/{file}"), text, &reader).map_err(LoadError::Rules)?);
     if let Ok(mut c) = cache.lock() {
         c.push((name.to_string(), program.clone()));
     }
@@ -281,9 +281,15 @@ pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
 fn load_in_tree(name: &str, text: &str, tree: &IncludeTree) -> Result<Arc<Program>, LoadError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let reader = |from: &str, path: &str| tree.read(from, path);
-    crate::lang::load(name, text, &reader, registry(), &shipped_names())
-        .map(Arc::new)
-        .map_err(LoadError::Rules)
+    build(name, text, &reader).map(Arc::new).map_err(LoadError::Rules)
+}
+
+/// The load pipeline: parse the file and its includes, check them against the standard registry,
+/// lower the checked rule set into the program the engine runs.
+fn build(name: &str, text: &str, read_include: &IncludeReader<'_>) -> Result<Program, Diagnostics> {
+    let parsed = crate::lang::parse(name, text, read_include)?;
+    let checked = crate::lang::check(parsed, registry(), &shipped_names())?;
+    Ok(crate::engine::lower::lower(checked))
 }
 
 /// A shipped name, or else a path to a `.rules` file.

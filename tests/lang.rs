@@ -272,8 +272,10 @@ fn load_with(files: &[(&str, &str)]) -> String {
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .ok_or_else(|| "no such file".to_string())
     };
-    let registry = kibitzer::Registry::standard();
-    match kibitzer::lang::load("main.rules", files[0].1, &reader, &registry, &[]) {
+    let registry = kibitzer::library::standard_registry();
+    let checked = kibitzer::lang::parse("main.rules", files[0].1, &reader)
+        .and_then(|parsed| kibitzer::lang::check(parsed, &registry, &[]));
+    match checked {
         Ok(p) => format!("loaded `{}`", p.name),
         Err(e) => e.to_string(),
     }

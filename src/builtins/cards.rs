@@ -5,7 +5,7 @@
 use super::core::int;
 use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::{parse_card, parse_cards, Card, CardSpec, Cards, NotationError, Suit};
-use crate::engine::value::{Frozen, Shared, Value, ValueType as T};
+use crate::value::{Frozen, Shared, Value, ValueType as T};
 
 /// One of the suit letters `S H D C` (index 0..4, clamped), shared: `suit` answers it for every
 /// card of every hand, and a fresh string each time cost two allocations.
@@ -325,7 +325,7 @@ mod tests {
     #[test]
     fn rank_groups_is_rank_held_for_every_count_from_the_threshold_up() {
         use proptest::prelude::*;
-        let reg = crate::builtins::registry::Registry::standard();
+        let reg = crate::builtins::registry::Registry::general();
         let (Some(groups), Some(held)) = (reg.get("rank_groups"), reg.get("rank_held")) else {
             panic!("rank_groups and rank_held are standard built-ins");
         };

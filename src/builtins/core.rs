@@ -3,7 +3,7 @@
 
 use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
-use crate::engine::value::{Value, ValueType as T, MAX_LIST_LEN};
+use crate::value::{Value, ValueType as T, MAX_LIST_LEN};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 

@@ -2,7 +2,7 @@
 //! and typed, so the checker can validate a rule file before anything runs.
 
 use crate::cards::NotationError;
-use crate::engine::value::{Value, ValueType};
+use crate::value::{Value, ValueType};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::sync::Arc;
@@ -294,12 +294,11 @@ impl Registry {
         Registry::default()
     }
 
-    /// The registry with every built-in kibitzer ships: the general ones and each game's.
-    pub fn standard() -> Registry {
+    /// The general built-ins (lists, arithmetic, cards), for any game; each game adds its own.
+    pub fn general() -> Registry {
         let mut r = Registry::empty();
         super::core::register(&mut r);
         super::cards::register(&mut r);
-        crate::games::register_all(&mut r);
         r
     }
 

@@ -4,8 +4,8 @@
 use super::fail;
 use crate::cards::{Card, Cards};
 use crate::engine::session::Session;
-use crate::engine::value::{Shared, Value};
 use crate::library::load_shipped;
+use crate::value::{Shared, Value};
 use rayon::prelude::*;
 use std::time::Instant;
 

@@ -7,7 +7,7 @@
 //! copy (its slots in the arena become the record's).
 
 use super::memory::FactId;
-use super::value::Value;
+use crate::value::Value;
 
 /// A rule with a full set of bindings from its join conditions.
 #[derive(Debug, Clone)]

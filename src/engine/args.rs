@@ -8,7 +8,7 @@
 //! holds a bitwise copy that is never dropped, valid while the original is borrowed. Only an
 //! argument computed for the call is owned, and dropped with the list.
 
-use super::value::Value;
+use crate::value::Value;
 use smallvec::SmallVec;
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
@@ -85,7 +85,7 @@ impl Drop for Args<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::shared::Shared;
+    use crate::value::Shared;
 
     /// Lent values are read in place and their shared counts untouched; owned ones are dropped
     /// with the list; a built-in cloning a lent value counts its clone; past 64 items every

@@ -8,8 +8,8 @@
 
 use super::program::*;
 
-/// Adds plans, triggers and the list of initial rules to a checked program.
-pub fn compile(mut p: Program) -> Program {
+/// Adds plans, triggers and the list of initial rules to a lowered program.
+pub(super) fn compile(mut p: Program) -> Program {
     p.triggers = vec![Vec::new(); p.relations.len()];
     p.shared_tests = vec![Vec::new(); p.relations.len()];
     p.shared_calls = vec![Vec::new(); p.relations.len()];
@@ -263,7 +263,7 @@ fn shared_prefix(rule: &RuleIr, seed_args: &[PatArg], rest: &[Step], shared: &mu
         if !matches!(cond.cond, Cond::Test(_)) {
             break;
         }
-        let (slot, check) = match cond.fast {
+        let (slot, check) = match cond.low.fast {
             Some(Fast::CallCmpInt { f, arg, cmp, k }) => (arg, SharedCheck::CallCmpInt { f, cmp, k }),
             Some(Fast::CallTruth { f, arg, negate }) => (arg, SharedCheck::CallTruth { f, negate }),
             Some(Fast::VarCmpInt { a, cmp, k }) => (a, SharedCheck::CmpInt { cmp, k }),
@@ -579,7 +579,7 @@ mod tests {
         session.set_input_text("a", "2").unwrap();
         session.set_input_text("b", "3").unwrap();
         session.run().unwrap();
-        assert_eq!(session.facts_of("d"), [vec![crate::engine::value::Value::Int(10)]]);
+        assert_eq!(session.facts_of("d"), [vec![crate::value::Value::Int(10)]]);
     }
 
     /// A position is indexed only where a join can look it up: a constant, or a variable that

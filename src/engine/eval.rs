@@ -3,9 +3,9 @@
 
 use super::args::Args;
 use super::program::Expr;
-use super::value::Value;
 use crate::builtins::BuiltinError;
 use crate::lang::ast::{BinaryOp, UnaryOp};
+use crate::value::Value;
 use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::cmp::Ordering;

@@ -5,8 +5,8 @@
 use super::memory::{FactId, Origin};
 use super::program::*;
 use super::session::{RunError, Session, TraceEvent};
-use super::value::Value;
 use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
+use crate::value::Value;
 use serde::Serialize;
 use std::fmt::Write as _;
 

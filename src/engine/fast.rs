@@ -16,10 +16,10 @@
 use super::eval::compare_ints;
 use super::memory::Memory;
 use super::program::{Cond, Expr, PatArg, RelId, Slot};
-use super::value::Value;
 use crate::builtins::registry::OneFn;
 use crate::cards::Card;
 use crate::lang::ast::{BinaryOp, UnaryOp};
+use crate::value::Value;
 
 /// A recognised test or binding.
 #[derive(Clone, Copy)]
@@ -262,7 +262,7 @@ mod tests {
         prog.rules[0]
             .conds
             .iter()
-            .map(|c| match c.fast {
+            .map(|c| match c.low.fast {
                 None => "-".to_string(),
                 Some(Fast::CallCmpInt { cmp, k, .. }) => format!("call {cmp:?} {k}"),
                 Some(Fast::CallTruth { negate, .. }) => format!("truth negate={negate}"),
@@ -401,7 +401,7 @@ end
             for x in &values {
                 for y in &values {
                     let mut vars = vec![
-                        Value::Cards(crate::engine::shared::Shared::new(cards.clone())),
+                        Value::Cards(crate::value::Shared::new(cards.clone())),
                         x.clone(),
                         y.clone(),
                     ];
@@ -413,7 +413,7 @@ end
                         };
                         let mut mask = 0b111;
                         let mut calls = 0;
-                        let fast = c.fast.and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls));
+                        let fast = c.low.fast.and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls));
                         if let Some(t) = fast {
                             assert_eq!(Some(t), general, "{text} {x} {y}");
                         } else {
@@ -453,7 +453,7 @@ end
         let rule = &prog.rules[0];
         assert!(rule.conds[2..]
             .iter()
-            .all(|c| matches!(c.fast, Some(Fast::SuitEqVar { .. }))));
+            .all(|c| matches!(c.low.fast, Some(Fast::SuitEqVar { .. }))));
         let mem = crate::engine::memory::Memory::new(vec![Vec::new(); prog.relations.len()]);
         let mut cards: Vec<Value> = (0..52).filter_map(Card::from_index).map(Value::Card).collect();
         cards.extend([Value::Int(3), Value::str("S")]);
@@ -477,7 +477,11 @@ end
                         _ => None,
                     };
                     let (mut mask, mut calls) = (0b11, 0);
-                    match cond.fast.and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls)) {
+                    match cond
+                        .low
+                        .fast
+                        .and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls))
+                    {
                         Some(b) => {
                             assert_eq!(Some(b), general, "{c} {t}");
                             assert_eq!(calls, 1);

@@ -7,10 +7,10 @@ use super::eval::{contains, eval, eval_test, operand, EvalError, Truth};
 use super::memory::{FactId, Memory};
 use super::numprog::{Num, Outcome};
 use super::program::*;
-use super::value::Value;
 use super::whatif::WhatIfRunner;
 use crate::builtins::Solutions;
 use crate::lang::ast::AggregateOp;
+use crate::value::Value;
 use smallvec::SmallVec;
 
 /// A failure while matching, at a condition.
@@ -283,7 +283,7 @@ pub fn solve<S: Steps + ?Sized>(
         }
         let step = steps.step(i);
         let (at, _, _) = step;
-        if let Some(fast) = &at.fast {
+        if let Some(fast) = &at.low.fast {
             match fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls) {
                 Some(true) => {
                     i += 1;
@@ -294,7 +294,12 @@ pub fn solve<S: Steps + ?Sized>(
             }
         }
         // A slot bound before compares its value the general way.
-        if let Some(prog) = at.num.as_ref().filter(|p| p.binds().is_none_or(|s| !frame.bound(s))) {
+        if let Some(prog) = at
+            .low
+            .num
+            .as_ref()
+            .filter(|p| p.binds().is_none_or(|s| !frame.bound(s)))
+        {
             match prog.run(&frame.vars, ctx.params, &mut ctx.calls) {
                 Some(Outcome::Test(true)) => {
                     i += 1;
@@ -664,7 +669,7 @@ fn solve_other<S: Steps + ?Sized>(
             let next = i + 1;
             let filter = match ctx.track_depth || next >= steps.count() {
                 true => None,
-                false => steps.step(next).0.fast,
+                false => steps.step(next).0.low.fast,
             };
             for k in 0..items.len() {
                 items.bind(frame, *slot, k);
@@ -1015,8 +1020,8 @@ fn put_arg_slow(argv: &mut Vec<Value>, k: usize, v: &Value) {
 
 /// The elements an unbound `?v in list` iterates over, as `Value::elements` lists them.
 pub enum Items {
-    List(crate::engine::shared::Shared<[Value]>),
-    Cards(crate::engine::shared::Shared<crate::cards::Cards>),
+    List(crate::value::Shared<[Value]>),
+    Cards(crate::value::Shared<crate::cards::Cards>),
 }
 
 impl Items {

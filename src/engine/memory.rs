@@ -3,7 +3,7 @@
 //! on a bound argument. `reset` empties it but keeps every allocation for the next query.
 
 use super::program::RelId;
-use super::value::Value;
+use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -386,7 +386,7 @@ fn hash_value(v: &Value) -> u64 {
 mod tests {
     use super::*;
     use crate::cards::{Card, Cards};
-    use crate::engine::value::Shared;
+    use crate::value::Shared;
     use proptest::prelude::*;
 
     /// A small domain of values with near misses: equal values built apart (strings, lists, card

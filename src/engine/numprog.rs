@@ -21,9 +21,9 @@
 pub use super::eval::Num;
 use super::eval::{arith, compare_ints, neg};
 use super::program::{Cond, Expr, Slot};
-use super::value::{Value, ValueType};
 use crate::builtins::registry::OneFn;
 use crate::lang::ast::{BinaryOp, UnaryOp};
+use crate::value::{Value, ValueType};
 use std::mem::MaybeUninit;
 
 /// The deepest stack a program may need; deeper expressions are left to the tree walker.
@@ -610,7 +610,7 @@ mod tests {
     /// Variables 0–4: an integer, a decimal, a text, a list of numbers, and an integer that may
     /// be zero or huge; parameters 0–1: an integer and a list.
     fn call(name: &str, args: Vec<Expr>) -> Expr {
-        let reg = Registry::standard();
+        let reg = Registry::general();
         let builtin = reg.get(name).unwrap_or_else(|| panic!("{name}")).clone();
         let direct = builtin.direct();
         Expr::Call { builtin, args, direct }
@@ -751,7 +751,7 @@ mod tests {
     /// answers otherwise is called instead.
     #[test]
     fn natives_replace_only_the_standard_builtins() {
-        let reg = Registry::standard();
+        let reg = Registry::general();
         for (name, arity, native) in [
             ("abs", 1, Native::Abs),
             ("trunc", 1, Native::Trunc),
@@ -794,7 +794,7 @@ mod tests {
         .is_some());
         // A built-in answering a text is not compiled on its own...
         let name = Expr::Call {
-            builtin: Registry::standard()
+            builtin: Registry::general()
                 .get("lesser")
                 .unwrap_or_else(|| unreachable!())
                 .clone(),

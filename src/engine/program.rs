@@ -1,202 +1,34 @@
-//! A checked rule set, ready to run: names resolved to numbers (relations, variables, parameters,
-//! built-ins), conditions in the order written, plus the match plans `compile` adds.
+//! A rule set ready to run: the checked rule set (`lang::ir`) with each condition lowered to the
+//! forms the matcher runs, plus the match plans `compile` adds.
 
-use crate::builtins::{Builtin, TypeArgs};
-use crate::engine::value::{Value, ValueType};
-use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
+use super::fast::Fast;
+use super::numprog::NumProg;
+use crate::builtins::Builtin;
 use crate::lang::diagnostics::Diagnostic;
-use crate::lang::source::{SourceMap, Span};
-use crate::lang::template::Template;
+use crate::lang::ir;
+use crate::lang::source::SourceMap;
+use crate::value::Value;
 use std::sync::Arc;
 
-/// Relation number within one program.
-pub type RelId = u32;
-/// Variable slot within one rule.
-pub type Slot = u16;
+pub use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
+pub use crate::lang::ir::{
+    Action, Expr, InputDecl, ParamDecl, ParamDomain, PatArg, RelId, Relation, Slot, WhatIfTarget,
+};
 
-/// A relation: facts of the same name and arity.
-#[derive(Debug, Clone)]
-pub struct Relation {
-    pub name: String,
-    pub arity: usize,
+/// What lowering adds to a condition: the pre-decoded form of the commonest shapes (`fast`), or
+/// the postfix program of an arithmetic one (`numprog`); neither, and the matcher walks the tree.
+#[derive(Clone, Default)]
+pub struct Lowered {
+    pub fast: Option<Fast>,
+    pub num: Option<NumProg>,
 }
 
-/// A declared input: becomes the fact `name(value)`.
-#[derive(Debug, Clone)]
-pub struct InputDecl {
-    pub name: String,
-    pub rel: RelId,
-    pub type_name: String,
-    pub type_args: TypeArgs,
-    pub value_type: ValueType,
-    /// Reads the input from text, per its type (from the registry).
-    pub parse: crate::builtins::registry::InputParser,
-    pub default: Option<Value>,
-    pub span: Span,
-}
-
-/// A parameter (overridable) or constant (fixed).
-#[derive(Debug, Clone)]
-pub struct ParamDecl {
-    pub name: String,
-    pub value: Value,
-    /// The values an override may take (`in 1..1000000`, `in ["a", "b"]`); `None`: any of the
-    /// default's type.
-    pub domain: Option<ParamDomain>,
-    pub doc: Option<String>,
-    pub constant: bool,
-    pub span: Span,
-}
-
-/// The values a parameter may take.
-#[derive(Debug, Clone)]
-pub enum ParamDomain {
-    /// Numbers from the first to the second, both included.
-    Range(Value, Value),
-    /// One of these values.
-    OneOf(Vec<Value>),
-}
-
-impl ParamDomain {
-    /// True when `v` is one of the values the domain allows.
-    pub fn admits(&self, v: &Value) -> bool {
-        match self {
-            ParamDomain::Range(low, high) => {
-                v.compare(low).is_some_and(|o| o.is_ge()) && v.compare(high).is_some_and(|o| o.is_le())
-            }
-            ParamDomain::OneOf(items) => items.iter().any(|i| i.loose_eq(v)),
-        }
-    }
-}
-
-impl std::fmt::Display for ParamDomain {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ParamDomain::Range(low, high) => write!(f, "{low}..{high}"),
-            ParamDomain::OneOf(items) => {
-                let items: Vec<String> = items.iter().map(|v| v.to_string()).collect();
-                write!(f, "one of {}", items.join(", "))
-            }
-        }
-    }
-}
-
-/// An expression with names resolved.
-#[derive(Clone)]
-pub enum Expr {
-    Const(Value),
-    Var(Slot),
-    Param(u16),
-    List(Vec<Expr>),
-    /// `direct`: the built-in's plain function when it has one (`Builtin::direct`), called
-    /// without dynamic dispatch; the same answers as `builtin.call_one`.
-    Call {
-        builtin: Arc<dyn Builtin>,
-        args: Vec<Expr>,
-        direct: Option<crate::builtins::registry::OneFn>,
-    },
-    Unary(UnaryOp, Box<Expr>),
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    Index(Box<Expr>, Box<Expr>),
-}
-
-/// An argument position of a pattern.
-#[derive(Clone)]
-pub enum PatArg {
-    /// Binds the variable, or compares with it when already bound.
-    Var(Slot),
-    /// Must equal the value of the expression.
-    Expr(Expr),
-    /// `_`: anything.
-    Wild,
-}
-
-/// Whose rules a what-if runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WhatIfTarget {
-    /// The rule set itself (its name, as loaded, possibly an edited copy).
-    SelfSet,
-    /// Another rule set, found by name in the library.
-    Named(String),
-}
-
-/// One condition of a rule.
-#[derive(Clone)]
-pub enum Cond {
-    Pattern {
-        rel: RelId,
-        args: Vec<PatArg>,
-    },
-    Test(Expr),
-    /// `?v = expr`: binds, or compares when `?v` is already bound.
-    Bind {
-        slot: Slot,
-        expr: Expr,
-    },
-    /// `?v in list`: iterates when `?v` is unbound, tests membership otherwise.
-    In {
-        slot: Slot,
-        list: Expr,
-    },
-    /// A built-in with output positions: `rank_held(?h, 3, ?r)`, or `?r = rank_held(?h, 3)` for a
-    /// multi-solution built-in. Each solution is a match.
-    CallOut {
-        builtin: Arc<dyn Builtin>,
-        inputs: Vec<Expr>,
-        outputs: Vec<PatArg>,
-    },
-    Not {
-        body: Vec<CondAt>,
-    },
-    Aggregate {
-        op: AggregateOp,
-        slot: Slot,
-        value: Option<Expr>,
-        body: Vec<CondAt>,
-    },
-    WhatIf {
-        target: WhatIfTarget,
-        inputs: Vec<(String, Expr)>,
-        rel_name: String,
-        args: Vec<PatArg>,
-        /// This condition's number among the rule set's `whatif`s: what-if runners resolve a
-        /// site once (the rule set, its rules relevant to `rel_name`, the input slots) and key
-        /// their memo by it.
-        site: u32,
-    },
-}
-
-/// A condition and where it is written.
-#[derive(Clone)]
-pub struct CondAt {
-    pub cond: Cond,
-    pub span: Span,
-    /// The condition's pre-decoded form when it is one of the commonest shapes (see `fast`).
-    pub fast: Option<super::fast::Fast>,
-    /// The condition as a postfix program when it is arithmetic throughout (see `numprog`).
-    pub num: Option<super::numprog::NumProg>,
-}
-
-/// An action of a rule.
-#[derive(Clone)]
-pub enum Action {
-    Assert { rel: RelId, args: Vec<Expr> },
-    Retract { rel: RelId, args: Vec<PatArg> },
-    Halt,
-}
-
-/// A rule with names resolved.
-#[derive(Clone)]
-pub struct RuleIr {
-    pub name: String,
-    pub title: Option<String>,
-    pub salience: i32,
-    pub conds: Vec<CondAt>,
-    pub actions: Vec<Action>,
-    pub because: Option<Template>,
-    pub var_names: Vec<String>,
-    pub span: Span,
-}
+/// A condition as the engine runs it.
+pub type Cond = ir::Cond<Lowered>;
+/// A lowered condition with its span.
+pub type CondAt = ir::CondAt<Lowered>;
+/// A rule as the engine runs it.
+pub type RuleIr = ir::RuleIr<Lowered>;
 
 /// How the engine matches one rule (built by `compile`).
 #[derive(Debug, Clone, Default)]
@@ -311,8 +143,8 @@ impl SharedTest {
     /// (another type, a failing built-in), and the join then decides as it always does.
     /// Built-ins called are counted.
     #[inline]
-    pub fn outcome(&self, values: &[super::value::Value], calls: &mut u64) -> Option<bool> {
-        use super::value::Value;
+    pub fn outcome(&self, values: &[crate::value::Value], calls: &mut u64) -> Option<bool> {
+        use crate::value::Value;
         let v = values.get(self.pos as usize)?;
         match self.check {
             // As the pattern compares them: the constant, or the argument where the pattern
@@ -346,7 +178,7 @@ impl SharedTest {
 #[derive(Clone)]
 pub enum SharedCheck {
     /// The pattern has a constant here (`showdown(?m, 2, _, ?t, 2, _)`).
-    EqConst(Box<super::value::Value>),
+    EqConst(Box<crate::value::Value>),
     /// The pattern repeats a variable here that it first binds at argument `.0`
     /// (`showdown(?m, ?a, ?an, ?t, ?a, _)`).
     SameAs(u16),

@@ -8,10 +8,10 @@ use super::eval::EvalFailure;
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
-use super::value::Value;
 use super::whatif::{Library, WhatIfRunner};
 use crate::builtins::registry::{BuiltinFailure, Solutions};
 use crate::cards::NotationError;
+use crate::value::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
@@ -77,8 +77,8 @@ pub enum RunError {
     /// reports it as its [`RunResult::stop`] rather than as an error.
     #[error("a what-if sub-query stopped: {0}")]
     Budget(StopReason),
-    /// A fact whose lists nest deeper than [`crate::engine::value::MAX_VALUE_DEPTH`].
-    #[error("{location}: in rule `{rule}`: a value nests lists more than {depth} deep", depth = crate::engine::value::MAX_VALUE_DEPTH)]
+    /// A fact whose lists nest deeper than [`crate::value::MAX_VALUE_DEPTH`].
+    #[error("{location}: in rule `{rule}`: a value nests lists more than {depth} deep", depth = crate::value::MAX_VALUE_DEPTH)]
     TooDeep { rule: String, location: String },
 }
 
@@ -379,10 +379,10 @@ impl Session {
             None => Err(RunError::Param(format!(
                 "parameter `{name}` is {}, got `{t}`",
                 match decl.value.ty() {
-                    super::value::ValueType::Int => "an integer",
-                    super::value::ValueType::Num => "a number",
-                    super::value::ValueType::Bool => "true or false",
-                    super::value::ValueType::List => "a list like [1, 2.5]",
+                    crate::value::ValueType::Int => "an integer",
+                    crate::value::ValueType::Num => "a number",
+                    crate::value::ValueType::Bool => "true or false",
+                    crate::value::ValueType::List => "a list like [1, 2.5]",
                     _ => "text",
                 }
             ))),
@@ -897,7 +897,7 @@ impl Session {
         let staged = self.mem.staging();
         let mut cells = 0u64;
         for v in &staged[staged.len().saturating_sub(n)..] {
-            match v.cells(super::value::MAX_VALUE_DEPTH) {
+            match v.cells(crate::value::MAX_VALUE_DEPTH) {
                 Some(c) => cells += c,
                 None => {
                     self.mem.unstage(n);

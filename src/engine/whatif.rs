@@ -5,7 +5,7 @@
 
 use super::program::{Program, WhatIfTarget};
 use super::session::{RunError, Session};
-use super::value::Value;
+use crate::value::Value;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::rc::Rc;

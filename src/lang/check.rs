@@ -4,11 +4,11 @@
 
 use super::ast::*;
 use super::diagnostics::Diagnostic;
+use super::ir::*;
 use super::source::{SourceMap, Span};
 use super::template::Template;
 use crate::builtins::{Registry, TypeArgs};
-use crate::engine::program::*;
-use crate::engine::value::{Value, ValueType};
+use crate::value::{Value, ValueType};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Most variables one rule may use (bindings are tracked in a 64-bit mask).
@@ -25,7 +25,7 @@ pub struct CheckInput<'a> {
 }
 
 /// Checks and resolves; `Err` holds every problem found (errors and warnings) when any is an error.
-pub fn check(input: CheckInput<'_>) -> Result<Program, (Vec<Diagnostic>, SourceMap)> {
+pub fn check(input: CheckInput<'_>) -> Result<RuleSet, (Vec<Diagnostic>, SourceMap)> {
     let mut c = Checker {
         sources: &input.sources,
         reg: input.registry,
@@ -100,7 +100,7 @@ impl<'a> Checker<'a> {
         self.diags.push(Diagnostic::error(span, msg));
     }
 
-    fn run(&mut self, files: Vec<AstFile>) -> Option<Program> {
+    fn run(&mut self, files: Vec<AstFile>) -> Option<RuleSet> {
         let mut description = None;
         let mut ruleset_span = Span::default();
         let mut inputs_ast = Vec::new();
@@ -277,7 +277,7 @@ impl<'a> Checker<'a> {
         }
         self.reachability(&rules, &inputs, &outputs, &outputs_ast, &asserted_by_failed);
 
-        Some(Program {
+        Some(RuleSet {
             name,
             description,
             inputs,
@@ -285,13 +285,6 @@ impl<'a> Checker<'a> {
             relations: std::mem::take(&mut self.relations),
             params: std::mem::take(&mut self.params),
             rules,
-            plans: Vec::new(),
-            triggers: Vec::new(),
-            input_triggers: Vec::new(),
-            shared_tests: Vec::new(),
-            shared_calls: Vec::new(),
-            initial: Vec::new(),
-            probed: Vec::new(),
             sources: SourceMap::default(),
             warnings: Vec::new(),
         })
@@ -512,16 +505,10 @@ impl<'a> Checker<'a> {
                 }
             };
             for cond in std::iter::once(cond).chain(std::mem::take(&mut self.pending)) {
-                let fast = crate::engine::fast::Fast::of(&cond);
                 out.push(CondAt {
-                    // Only where no fast form applies: those are quicker still.
-                    num: match fast {
-                        None => crate::engine::numprog::NumProg::of(&cond),
-                        Some(_) => None,
-                    },
-                    fast,
                     cond,
                     span: c.span(),
+                    low: (),
                 });
             }
         }
@@ -1171,7 +1158,7 @@ pub fn literal_value(l: &AstLiteral) -> Value {
     match l {
         AstLiteral::Int(i) => Value::Int(*i),
         AstLiteral::Num(n) => Value::Num(*n),
-        AstLiteral::Str(s) => Value::Str(crate::engine::value::Text::interned(s)),
+        AstLiteral::Str(s) => Value::Str(crate::value::Text::interned(s)),
         AstLiteral::Bool(b) => Value::Bool(*b),
         // Frozen: a literal is kept by the program, which threads share (`Shared`).
         AstLiteral::List(items) => Value::list(items.iter().map(literal_value)).frozen(),

@@ -1,15 +1,16 @@
 //! The rule language: source files, the pest parser, the typed AST, the checker, templates and
-//! diagnostics. [`load`] is the whole front end: parse → resolve includes → check → compile.
+//! diagnostics. [`parse`] reads a rule file and its includes, [`check`] resolves and checks them
+//! into the checked rule set of [`ir`]; the engine lowers that into what it runs.
 
 pub mod ast;
 pub mod check;
 pub mod diagnostics;
+pub mod ir;
 pub mod source;
 pub mod syntax;
 pub mod template;
 
 use crate::builtins::Registry;
-use crate::engine::program::Program;
 use diagnostics::{Diagnostic, Diagnostics};
 use source::SourceMap;
 
@@ -20,16 +21,15 @@ pub type IncludeReader<'a> = dyn Fn(&str, &str) -> Result<(String, String), Stri
 /// How deep includes may nest (a cycle is reported before this matters).
 const MAX_INCLUDE_DEPTH: usize = 16;
 
-/// Loads one rule set: parses `text` (shown as `name` in messages), follows its includes through
-/// `read_include`, checks everything against `registry`, and compiles the match plans.
-/// `known_rulesets` are the names a `whatif` may refer to besides the rule set itself.
-pub fn load(
-    name: &str,
-    text: &str,
-    read_include: &IncludeReader<'_>,
-    registry: &Registry,
-    known_rulesets: &[String],
-) -> Result<Program, Diagnostics> {
+/// The files of one rule set, parsed: the main file first, then the files it includes.
+pub struct Parsed {
+    files: Vec<ast::AstFile>,
+    sources: SourceMap,
+}
+
+/// Parses `text` (shown as `name` in messages) and the files it includes, read through
+/// `read_include`; every syntax error and unreadable include is reported.
+pub fn parse(name: &str, text: &str, read_include: &IncludeReader<'_>) -> Result<Parsed, Diagnostics> {
     let mut sources = SourceMap::default();
     let mut files = Vec::new();
     let mut errors = Vec::new();
@@ -81,16 +81,20 @@ pub fn load(
         }
         files.push(ast);
     }
-    if !errors.is_empty() {
-        return Err(Diagnostics { items: errors, sources });
+    match errors.is_empty() {
+        true => Ok(Parsed { files, sources }),
+        false => Err(Diagnostics { items: errors, sources }),
     }
-    match check::check(check::CheckInput {
-        files,
-        sources,
+}
+
+/// Checks parsed files against the built-ins of `registry`, resolving every name.
+/// `known_rulesets` are the names a `whatif` may refer to besides the rule set itself.
+pub fn check(parsed: Parsed, registry: &Registry, known_rulesets: &[String]) -> Result<ir::RuleSet, Diagnostics> {
+    check::check(check::CheckInput {
+        files: parsed.files,
+        sources: parsed.sources,
         registry,
         known_rulesets,
-    }) {
-        Ok(program) => Ok(crate::engine::compile::compile(program)),
-        Err((items, sources)) => Err(Diagnostics { items, sources }),
-    }
+    })
+    .map_err(|(items, sources)| Diagnostics { items, sources })
 }

@@ -4,7 +4,7 @@
 
 use super::source::Span;
 use crate::cards::card::{rank_label, rank_plural};
-use crate::engine::value::{format_decimal, Value};
+use crate::value::{format_decimal, Value};
 
 /// How a hole is shown.
 #[derive(Debug, Clone, PartialEq)]

@@ -20,8 +20,8 @@ use super::rules::Rules;
 use super::solver::solve;
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
-use crate::engine::value::{Value, ValueType as T};
 use crate::games::{Arena, BenchOptions, Report, Workload};
+use crate::value::{Value, ValueType as T};
 
 /// Registers doudizhu's built-ins and input types.
 pub fn register(r: &mut Registry) {

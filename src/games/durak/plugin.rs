@@ -10,8 +10,8 @@
 use super::cards::{Card as DCard, Deck, Suit as DSuit};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::{parse_card, Card, Cards, NotationError, Suit};
-use crate::engine::value::{Shared, Value, ValueType as T};
 use crate::games::{Arena, Workload};
+use crate::value::{Shared, Value, ValueType as T};
 
 /// Registers durak's built-ins and input types.
 pub fn register(r: &mut Registry) {

@@ -9,7 +9,7 @@ use super::view::{PlayerView, Role};
 use crate::cards::{Card, Cards, Suit};
 use crate::engine::program::{Program, RelId};
 use crate::engine::session::Session;
-use crate::engine::value::{Shared, Value};
+use crate::value::{Shared, Value};
 use std::sync::Arc;
 
 /// The engine's card for a durak card.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::engine::program::Program;
 use crate::engine::session::Session;
-use crate::engine::value::Value;
+use crate::value::Value;
 
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::rules_api::{melds_value, text_tile, tile_value, tiles_value};

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use crate::builtins::registry::{InputType, TypeArgs};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::NotationError;
-use crate::engine::value::{Frozen, Text, Value, ValueType as T};
+use crate::value::{Frozen, Text, Value, ValueType as T};
 
 use super::call::call_options;
 use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};

@@ -21,8 +21,8 @@ use super::options::Options;
 use super::strategy::{self, DiscardOption};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
-use crate::engine::value::{Value, ValueType as T};
 use crate::games::{Arena, BenchOptions, Report, Workload};
+use crate::value::{Value, ValueType as T};
 use std::cell::RefCell;
 use std::rc::Rc;
 

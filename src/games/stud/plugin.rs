@@ -9,8 +9,8 @@
 use super::{describe, equity, rank5, Situation, StudError};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::{Card, Cards};
-use crate::engine::value::{Shared, Value, ValueType as T};
 use crate::games::{Arena, Workload};
+use crate::value::{Shared, Value, ValueType as T};
 
 /// Registers stud's built-ins.
 pub fn register(r: &mut Registry) {

@@ -21,7 +21,7 @@
 //! bit of the count; a local group becomes frozen only on the one thread that can reach it, and a
 //! frozen group's bit never changes, so reading it is never racy.
 
-use super::value::Value;
+use super::Value;
 use smallvec::SmallVec;
 use std::alloc::Layout;
 use std::marker::PhantomData;

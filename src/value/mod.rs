@@ -8,9 +8,11 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-pub use super::shared::{Frozen, Shared};
+mod shared;
+mod text;
 
-pub use super::text::Text;
+pub use self::shared::{Frozen, Shared};
+pub use self::text::Text;
 
 /// Deepest nesting of lists a fact may hold (see [`Value::cells`]).
 pub const MAX_VALUE_DEPTH: usize = 32;

@@ -1,0 +1,100 @@
+//! Lowering: the checked rule set (`lang::ir`) into the program the engine runs. Each condition
+//! gets the form the matcher evaluates it by (`fast`, `numprog`, or the tree itself), then
+//! `compile` adds the match plans.
+
+use super::fast::Fast;
+use super::numprog::NumProg;
+use super::program::{Cond, CondAt, Lowered, Program, RuleIr};
+use crate::lang::ir;
+
+/// The program of a checked rule set, with its match plans.
+pub fn lower(rs: ir::RuleSet) -> Program {
+    let rules = rs
+        .rules
+        .into_iter()
+        .map(|r| RuleIr {
+            name: r.name,
+            title: r.title,
+            salience: r.salience,
+            conds: lower_conds(r.conds),
+            actions: r.actions,
+            because: r.because,
+            var_names: r.var_names,
+            span: r.span,
+        })
+        .collect();
+    super::compile::compile(Program {
+        name: rs.name,
+        description: rs.description,
+        inputs: rs.inputs,
+        outputs: rs.outputs,
+        relations: rs.relations,
+        params: rs.params,
+        rules,
+        plans: Vec::new(),
+        triggers: Vec::new(),
+        input_triggers: Vec::new(),
+        shared_tests: Vec::new(),
+        shared_calls: Vec::new(),
+        initial: Vec::new(),
+        probed: Vec::new(),
+        sources: rs.sources,
+        warnings: rs.warnings,
+    })
+}
+
+fn lower_conds(conds: Vec<ir::CondAt>) -> Vec<CondAt> {
+    conds.into_iter().map(lower_cond).collect()
+}
+
+/// A condition with its bodies lowered first, then its own form: the fast form where one applies
+/// (quickest), else the arithmetic program, else none.
+fn lower_cond(at: ir::CondAt) -> CondAt {
+    let cond = match at.cond {
+        ir::Cond::Pattern { rel, args } => Cond::Pattern { rel, args },
+        ir::Cond::Test(e) => Cond::Test(e),
+        ir::Cond::Bind { slot, expr } => Cond::Bind { slot, expr },
+        ir::Cond::In { slot, list } => Cond::In { slot, list },
+        ir::Cond::CallOut {
+            builtin,
+            inputs,
+            outputs,
+        } => Cond::CallOut {
+            builtin,
+            inputs,
+            outputs,
+        },
+        ir::Cond::Not { body } => Cond::Not {
+            body: lower_conds(body),
+        },
+        ir::Cond::Aggregate { op, slot, value, body } => Cond::Aggregate {
+            op,
+            slot,
+            value,
+            body: lower_conds(body),
+        },
+        ir::Cond::WhatIf {
+            target,
+            inputs,
+            rel_name,
+            args,
+            site,
+        } => Cond::WhatIf {
+            target,
+            inputs,
+            rel_name,
+            args,
+            site,
+        },
+    };
+    let fast = Fast::of(&cond);
+    let num = match fast {
+        None => NumProg::of(&cond),
+        Some(_) => None,
+    };
+    CondAt {
+        cond,
+        span: at.span,
+        low: Lowered { fast, num },
+    }
+}
