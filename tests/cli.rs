@@ -236,12 +236,12 @@ fn a_failed_write_is_one_line_and_exit_2_for_every_command() {
     }
     let tiny = tiny();
     let cases: [(&[&str], &[u8]); 7] = [
+        (&["rules", "stud", "--source"], b""),
         (&["ask", "stud", "hand=8S TD TS 8H 8C"], b""),
         (&["ask", "stud", "--json", "hand=8S TD TS 8H 8C"], b""),
         (&["batch", s(&tiny)], b"{\"n\": 1}\n{\"n\": 2}\n"),
         (&["check", s(&tiny)], b""),
         (&["rules", "stud"], b""),
-        (&["compile", "stud", "--summary"], b""),
         (&["play", "durak", "--seats", "random,random", "--games", "5"], b""),
     ];
     for (args, stdin) in cases {
@@ -491,7 +491,7 @@ fn a_file_that_is_not_a_rule_file_is_never_quoted() {
         vec!["ask", "stud", "--rules", s(&txt), "hand=8S TD TS 8H 8C"],
         vec!["batch", "stud", "--rules", s(&disguised)],
         vec!["rules", s(&txt)],
-        vec!["compile", s(&disguised)],
+        vec!["rules", s(&disguised)],
     ];
     for args in runs {
         let r = run(&args, b"{}\n");

@@ -68,7 +68,7 @@ impl From<BuiltinError> for EvalError {
 #[inline]
 pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Result<Value, EvalError> {
     Ok(match e {
-        Expr::Const(v) => v.clone(),
+        Expr::Const(v) => v.value().clone(),
         Expr::Var(s) => vars[*s as usize].clone(),
         Expr::Param(i) => params[*i as usize].clone(),
         Expr::List(items) => {
@@ -172,7 +172,7 @@ pub fn push_value<S: ValueStack>(
 ) -> Result<(), EvalError> {
     match e {
         Expr::Var(s) => out.push_value(vars[*s as usize].clone()),
-        Expr::Const(v) => out.push_value(v.clone()),
+        Expr::Const(v) => out.push_value(v.value().clone()),
         Expr::Param(i) => out.push_value(params[*i as usize].clone()),
         _ => out.push_value(eval(e, vars, params, calls)?),
     }

@@ -119,10 +119,19 @@ impl Fast {
                             negate: cmp == Ne,
                         })
                     }
-                    (Expr::Var(a), Expr::Const(Value::Int(k))) => Some(Fast::VarCmpInt { a: *a, cmp, k: *k }),
-                    (call, Expr::Const(Value::Int(k))) => {
+                    (Expr::Var(a), Expr::Const(k)) if matches!(k.value(), Value::Int(_)) => Some(Fast::VarCmpInt {
+                        a: *a,
+                        cmp,
+                        k: k.as_int()?,
+                    }),
+                    (call, Expr::Const(k)) if matches!(k.value(), Value::Int(_)) => {
                         let (f, arg) = direct_call(call)?;
-                        Some(Fast::CallCmpInt { f, arg, cmp, k: *k })
+                        Some(Fast::CallCmpInt {
+                            f,
+                            arg,
+                            cmp,
+                            k: k.as_int()?,
+                        })
                     }
                     _ => None,
                 }

@@ -23,7 +23,7 @@ use super::eval::{arith, compare_ints, neg};
 use super::program::{Cond, Expr, Slot};
 use crate::builtins::registry::OneFn;
 use crate::lang::ast::{BinaryOp, UnaryOp};
-use crate::value::{Value, ValueType};
+use crate::value::{Constant, Value, ValueType};
 use std::mem::MaybeUninit;
 
 /// The deepest stack a program may need; deeper expressions are left to the tree walker.
@@ -36,7 +36,7 @@ const MAX_ARGS: usize = 4;
 enum Src {
     Var(Slot),
     Param(u16),
-    Const(Value),
+    Const(Constant),
 }
 
 impl Src {
@@ -515,6 +515,15 @@ struct Builder {
     calls: u64,
 }
 
+/// A number the program can push as it is: a numeric constant, a variable or a parameter.
+fn num_leaf(e: &Expr) -> bool {
+    match e {
+        Expr::Const(k) => matches!(k.value(), Value::Int(_) | Value::Num(_)),
+        Expr::Var(_) | Expr::Param(_) => true,
+        _ => false,
+    }
+}
+
 impl Builder {
     fn push(&mut self, op: Op, change: isize) -> Option<()> {
         self.depth = self.depth.checked_add_signed(change)?;
@@ -528,9 +537,7 @@ impl Builder {
     /// Appends the steps that push the value of `e` (the shapes `pure_num` computes).
     fn expr(&mut self, e: &Expr) -> Option<()> {
         match e {
-            Expr::Const(Value::Int(_) | Value::Num(_)) | Expr::Var(_) | Expr::Param(_) => {
-                self.push(Op::Push(Src::of(e)?), 1)
-            }
+            leaf if num_leaf(leaf) => self.push(Op::Push(Src::of(e)?), 1),
             Expr::Binary(
                 op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem),
                 a,
@@ -538,9 +545,7 @@ impl Builder {
             ) => {
                 self.expr(a)?;
                 match &**b {
-                    Expr::Const(Value::Int(_) | Value::Num(_)) | Expr::Var(_) | Expr::Param(_) => {
-                        self.push(Op::ArithWith(*op, Src::of(b)?), 0)
-                    }
+                    leaf if num_leaf(leaf) => self.push(Op::ArithWith(*op, Src::of(b)?), 0),
                     _ => {
                         self.expr(b)?;
                         self.push(Op::Arith(*op), -1)
@@ -635,9 +640,9 @@ mod tests {
             match self {
                 T::Var(s) => Expr::Var(*s),
                 T::Param(p) => Expr::Param(*p),
-                T::Int(k) => Expr::Const(Value::Int(*k)),
-                T::Dec(k) => Expr::Const(Value::Num(*k as f64 / 4.0)),
-                T::Text => Expr::Const(Value::str("x")),
+                T::Int(k) => Expr::Const(Constant::new(Value::Int(*k))),
+                T::Dec(k) => Expr::Const(Constant::new(Value::Num(*k as f64 / 4.0))),
+                T::Text => Expr::Const(Constant::new(Value::str("x"))),
                 T::Bin(op, a, b) => Expr::Binary(*op, Box::new(a.expr()), Box::new(b.expr())),
                 T::Neg(x) => Expr::Unary(UnaryOp::Neg, Box::new(x.expr())),
                 T::Call(name, args) => call(name, args.iter().map(T::expr).collect()),
@@ -785,7 +790,7 @@ mod tests {
         let arith = Expr::Binary(
             BinaryOp::Mul,
             Box::new(Expr::Var(0)),
-            Box::new(Expr::Const(Value::Int(3))),
+            Box::new(Expr::Const(Constant::new(Value::Int(3)))),
         );
         assert!(NumProg::of(&Cond::Bind {
             slot: 1,
@@ -819,7 +824,7 @@ mod tests {
         let div = Expr::Binary(
             BinaryOp::Div,
             Box::new(Expr::Var(0)),
-            Box::new(Expr::Const(Value::Int(0))),
+            Box::new(Expr::Const(Constant::new(Value::Int(0)))),
         );
         let prog = NumProg::of(&Cond::Bind { slot: 1, expr: div }).unwrap_or_else(|| unreachable!());
         assert!(prog.run(&[Value::Int(4)], &[], &mut 0).is_none());

@@ -7,7 +7,7 @@ use crate::builtins::Builtin;
 use crate::lang::diagnostics::Diagnostic;
 use crate::lang::ir;
 use crate::lang::source::SourceMap;
-use crate::value::Value;
+use crate::value::{Constant, Value};
 use std::sync::Arc;
 
 pub use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
@@ -115,7 +115,7 @@ pub struct SharedCall {
 pub enum SharedArg {
     /// The new fact's argument at this position.
     Fact(u16),
-    Const(Value),
+    Const(Constant),
     Param(u16),
 }
 
@@ -178,7 +178,7 @@ impl SharedTest {
 #[derive(Clone)]
 pub enum SharedCheck {
     /// The pattern has a constant here (`showdown(?m, 2, _, ?t, 2, _)`).
-    EqConst(Box<crate::value::Value>),
+    EqConst(Box<Constant>),
     /// The pattern repeats a variable here that it first binds at argument `.0`
     /// (`showdown(?m, ?a, ?an, ?t, ?a, _)`).
     SameAs(u16),
@@ -255,10 +255,11 @@ pub struct Program {
     pub warnings: Vec<Diagnostic>,
 }
 
-// SAFETY: TEMPORARY — replaced by frozen value types below.
-unsafe impl Send for Program {}
-// SAFETY: as for `Send`.
-unsafe impl Sync for Program {}
+/// Threads share a program: it holds only constants (`Constant`), never a query's values.
+const _: fn() = || {
+    fn shared_by_threads<T: Send + Sync>() {}
+    shared_by_threads::<Program>();
+};
 
 impl Program {
     /// The relation of this name.
@@ -363,7 +364,10 @@ impl Program {
                 }
             }
         }
-        self.inputs.iter().filter_map(|i| i.default.as_ref()).for_each(&mut *f);
+        self.inputs
+            .iter()
+            .filter_map(|i| i.default.as_deref())
+            .for_each(&mut *f);
         self.params.iter().for_each(|p| f(&p.value));
         for rule in &self.rules {
             conds(&rule.conds, f);
@@ -378,7 +382,7 @@ impl Program {
     }
 
     pub fn default_params(&self) -> Vec<Value> {
-        self.params.iter().map(|p| p.value.clone()).collect()
+        self.params.iter().map(|p| p.value.value().clone()).collect()
     }
 }
 

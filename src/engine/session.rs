@@ -350,7 +350,7 @@ impl Session {
             return Err(RunError::Param(format!("`{name}` is a constant, not a parameter")));
         }
         let t = text.trim();
-        let v = match &decl.value {
+        let v = match decl.value.value() {
             Value::Int(_) => t.parse::<i64>().ok().map(Value::Int),
             Value::Num(_) => t.parse::<f64>().ok().filter(|n| n.is_finite()).map(Value::Num),
             Value::Bool(_) => match t {
@@ -564,7 +564,8 @@ impl Session {
         for (i, decl) in prog.inputs.iter().enumerate() {
             // Inserted straight from the input slot: working memory keeps its own copy.
             let v = match (&self.inputs[i], &decl.default) {
-                (Some(v), _) | (None, Some(v)) => v,
+                (Some(v), _) => v,
+                (None, Some(v)) => v.value(),
                 (None, None) => return Err(RunError::MissingInput(decl.name.clone())),
             };
             if self.read_inputs.as_ref().is_some_and(|(_, read)| !read[i]) {
@@ -1388,7 +1389,7 @@ fn shared_call(
     for (k, a) in call.args.iter().enumerate() {
         let v = match a {
             SharedArg::Fact(p) => fact.get(*p as usize),
-            SharedArg::Const(v) => Some(v),
+            SharedArg::Const(v) => Some(v.value()),
             SharedArg::Param(i) => params.get(*i as usize),
         };
         let Some(v) = v else { return false };

@@ -8,7 +8,7 @@ use super::ir::*;
 use super::source::{SourceMap, Span};
 use super::template::Template;
 use crate::builtins::{Registry, TypeArgs};
-use crate::value::{Value, ValueType};
+use crate::value::{Constant, Value, ValueType};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Most variables one rule may use (bindings are tracked in a 64-bit mask).
@@ -203,7 +203,7 @@ impl<'a> Checker<'a> {
                 type_args: args,
                 value_type: ty.value_type,
                 parse: ty.parse,
-                default,
+                default: default.map(Constant::new),
                 span: inp.span,
             });
         }
@@ -305,7 +305,7 @@ impl<'a> Checker<'a> {
         }
         self.params.push(ParamDecl {
             name: name.name,
-            value: literal_value(value),
+            value: Constant::new(literal_value(value)),
             domain,
             doc,
             constant,
@@ -332,7 +332,7 @@ impl<'a> Checker<'a> {
                     self.error(*at, format!("the range of `{name}` is empty: {low} is above {high}"));
                     return None;
                 }
-                (ParamDomain::Range(low, high), at)
+                (ParamDomain::Range(Constant::new(low), Constant::new(high)), at)
             }
             AstDomain::OneOf(items, at) => {
                 let items: Vec<Value> = items.iter().map(literal_value).collect();
@@ -344,7 +344,7 @@ impl<'a> Checker<'a> {
                     self.error(*at, message);
                     return None;
                 }
-                (ParamDomain::OneOf(items), at)
+                (ParamDomain::OneOf(items.into_iter().map(Constant::new).collect()), at)
             }
         };
         if !domain.admits(&default) {
@@ -813,7 +813,7 @@ impl<'a> Checker<'a> {
 
     fn expr(&mut self, e: &AstExpr, scope: &Scope, role: &str) -> Option<Expr> {
         Some(match &e.kind {
-            AstExprKind::Literal(l) => Expr::Const(literal_value(l)),
+            AstExprKind::Literal(l) => Expr::Const(Constant::new(literal_value(l))),
             AstExprKind::Var(v) => {
                 if !scope.is_bound(v) {
                     self.error(

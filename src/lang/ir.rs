@@ -7,7 +7,7 @@ use super::diagnostics::Diagnostic;
 use super::source::{SourceMap, Span};
 use super::template::Template;
 use crate::builtins::{Builtin, TypeArgs};
-use crate::value::{Value, ValueType};
+use crate::value::{Constant, Value, ValueType};
 use std::sync::Arc;
 
 /// A checked rule set.
@@ -46,7 +46,7 @@ pub struct InputDecl {
     pub value_type: ValueType,
     /// Reads the input from text, per its type (from the registry).
     pub parse: crate::builtins::registry::InputParser,
-    pub default: Option<Value>,
+    pub default: Option<Constant>,
     pub span: Span,
 }
 
@@ -54,7 +54,7 @@ pub struct InputDecl {
 #[derive(Debug, Clone)]
 pub struct ParamDecl {
     pub name: String,
-    pub value: Value,
+    pub value: Constant,
     /// The values an override may take (`in 1..1000000`, `in ["a", "b"]`); `None`: any of the
     /// default's type.
     pub domain: Option<ParamDomain>,
@@ -67,9 +67,9 @@ pub struct ParamDecl {
 #[derive(Debug, Clone)]
 pub enum ParamDomain {
     /// Numbers from the first to the second, both included.
-    Range(Value, Value),
+    Range(Constant, Constant),
     /// One of these values.
-    OneOf(Vec<Value>),
+    OneOf(Vec<Constant>),
 }
 
 impl ParamDomain {
@@ -99,7 +99,7 @@ impl std::fmt::Display for ParamDomain {
 /// An expression with names resolved.
 #[derive(Clone)]
 pub enum Expr {
-    Const(Value),
+    Const(Constant),
     Var(Slot),
     Param(u16),
     List(Vec<Expr>),

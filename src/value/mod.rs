@@ -11,7 +11,7 @@ use std::hash::{Hash, Hasher};
 mod shared;
 mod text;
 
-pub use self::shared::{Frozen, Shared};
+pub use self::shared::{Constant, Frozen, Shared};
 pub use self::text::Text;
 
 /// Deepest nesting of lists a fact may hold (see [`Value::cells`]).

@@ -365,6 +365,56 @@ unsafe impl<T: table::Table> Send for Frozen<T> {}
 // SAFETY: as for `Send`.
 unsafe impl<T: table::Table> Sync for Frozen<T> {}
 
+/// A value threads may share: a rule set's literal, parameter or default. Made only by freezing
+/// (every card group and list in it counted atomically), so whatever holds constants is `Send` and
+/// `Sync` by construction, while a `Value` a query makes stays on its thread:
+///
+/// ```compile_fail
+/// fn shared_by_threads<T: Send + Sync>(_: T) {}
+/// shared_by_threads(kibitzer::Value::list([kibitzer::Value::Int(1)])); // a query's value: not shareable
+/// ```
+///
+/// ```
+/// fn shared_by_threads<T: Send + Sync>(_: T) {}
+/// let local = kibitzer::Value::list([kibitzer::Value::Int(1)]);
+/// shared_by_threads(kibitzer::value::Constant::new(local)); // frozen on the way in
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constant(Value);
+
+impl Constant {
+    /// `value`, frozen.
+    pub fn new(value: Value) -> Constant {
+        Constant(value.frozen())
+    }
+
+    /// The value itself.
+    pub fn value(&self) -> &Value {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Constant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Deref for Constant {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.0
+    }
+}
+
+// SAFETY: a `Constant` is made only by `new`, which freezes every card group and list in the
+// value (counted with atomic operations like an `Arc`); its field is private and it hands out
+// shared references only; the other parts of a value are `Send` and `Sync`.
+unsafe impl Send for Constant {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Constant {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -173,12 +173,12 @@ impl RefProgram {
         let inputs = program
             .inputs
             .iter()
-            .map(|d| (d.name.clone(), d.default.clone()))
+            .map(|d| (d.name.clone(), d.default.as_deref().cloned()))
             .collect();
         let params = program
             .params
             .iter()
-            .map(|p| (p.name.clone(), p.value.clone()))
+            .map(|p| (p.name.clone(), p.value.value().clone()))
             .collect();
         Ok(RefProgram {
             rules,
