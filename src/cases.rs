@@ -3,10 +3,9 @@
 //! expectations (`--update`) and rule coverage. The library never prints or exits; `cli::test` does.
 
 use crate::engine::explain::render_tree;
+use crate::engine::program::Program;
 use crate::engine::session::Session;
 use crate::library::{load_file, load_shipped, shipped_library, shipped_text, LoadError};
-use crate::Program;
-use rayon::prelude::*;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -517,15 +516,41 @@ pub fn run_all(files: &[CaseFile], rules_override: Option<&Path>, coverage: bool
         .enumerate()
         .flat_map(|(fi, f)| (0..f.cases.len()).map(move |ci| (fi, ci)))
         .collect();
-    let outcomes = jobs
-        .par_iter()
-        .map(|&(fi, ci)| {
-            let mut o = run_case(&programs[fi].1, &files[fi], ci, coverage);
-            o.file = fi;
-            o
-        })
-        .collect();
-    Ok(Report { programs, outcomes })
+    let run = |&(fi, ci): &(usize, usize)| {
+        let mut o = run_case(&programs[fi].1, &files[fi], ci, coverage);
+        o.file = fi;
+        o
+    };
+    Ok(Report {
+        outcomes: on_all_cores(&jobs, run),
+        programs,
+    })
+}
+
+/// `f` of every job, in job order, on all cores (a job at a time from a shared counter).
+fn on_all_cores<J: Sync, T: Send>(jobs: &[J], f: impl Fn(&J) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(jobs.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(job) = jobs.get(j) else { return done };
+            done.push((j, f(job)));
+        }
+    };
+    let mut all: Vec<(usize, T)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    all.sort_by_key(|(j, _)| *j);
+    all.into_iter().map(|(_, t)| t).collect()
 }
 
 /// The conclusions compared as lines: `  ` both, `- ` expected only, `+ ` got only.

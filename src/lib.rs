@@ -28,8 +28,6 @@ pub mod lang;
 pub mod library;
 pub mod value;
 
-pub mod cli;
-
 pub use builtins::{Builtin, BuiltinError, Registry, Signature, Solutions};
 pub use cards::{parse_card, parse_cards, Card, Cards, NotationError, Suit};
 pub use engine::explain::{render_tree, ExplainLimits, Explanation, WhyNot};

@@ -40,6 +40,11 @@ pub fn standard_registry() -> Registry {
     r
 }
 
+/// A shipped name or a path, its error as one line: the loader benchmarks and arenas are given.
+pub fn load_named(name_or_path: &str) -> Result<Arc<Program>, String> {
+    load_any(name_or_path).map_err(|e| e.to_string())
+}
+
 /// The process-wide standard registry.
 pub fn registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();

@@ -1,4 +1,6 @@
-//! The `kibitzer` command: all the work is in `kibitzer::cli`.
+//! The `kibitzer` command: argument parsing and printing (`cli`) over the library's public API.
+
+mod cli;
 
 /// mimalloc keeps freed pages for reuse: the solvers and the engine allocate and free
 /// their tables and working memory on every query, and with the system allocator each
@@ -11,5 +13,5 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    std::process::exit(kibitzer::cli::main());
+    std::process::exit(cli::main());
 }

@@ -63,3 +63,94 @@ fn every_file_is_in_the_architecture_map_and_every_entry_exists() {
     let stale: Vec<&String> = names.iter().filter(|n| !root.join(n).exists()).collect();
     assert!(stale.is_empty(), "listed in ARCHITECTURE.md but missing: {stale:#?}");
 }
+
+/// The layers, bottom up: what each part of the library may import (`crate::…` outside its unit
+/// tests). The CLI is the binary's and imports the library by its public name only.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("src/cards/", &["cards"]),
+    ("src/budget.rs", &[]),
+    ("src/value/", &["cards", "value"]),
+    ("src/builtins/", &["cards", "value", "builtins", "budget"]),
+    ("src/lang/", &["cards", "value", "builtins", "lang"]),
+    (
+        "src/engine/",
+        &["cards", "value", "builtins", "lang", "engine", "budget"],
+    ),
+    (
+        "src/games/",
+        &[
+            "cards", "value", "builtins", "lang", "engine", "budget", "games", "harness",
+        ],
+    ),
+    (
+        "src/harness/",
+        &[
+            "cards", "value", "builtins", "engine", "budget", "games", "harness", "library",
+        ],
+    ),
+    (
+        "src/library.rs",
+        &["cards", "value", "builtins", "lang", "engine", "budget", "games"],
+    ),
+    (
+        "src/cases.rs",
+        &["cards", "value", "builtins", "lang", "engine", "budget", "library"],
+    ),
+    (
+        "src/lib.rs",
+        &[
+            "cards", "value", "builtins", "lang", "engine", "budget", "games", "library", "cases",
+        ],
+    ),
+    ("src/cli/", &["cli"]),
+    ("src/main.rs", &["cli"]),
+];
+
+/// Every `crate::NAME` a file's code names before its unit tests, with the line.
+fn crate_imports(text: &str) -> Vec<(usize, String)> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    let mut out = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("");
+        for (at, _) in line.match_indices("crate::") {
+            let name: String = line[at + 7..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            out.push((n + 1, name));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_import_respects_the_layers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = BTreeSet::new();
+    walk(root, Path::new("src"), &mut files);
+    let mut broken = Vec::new();
+    for file in files.iter().filter(|f| f.ends_with(".rs")) {
+        let Some((_, allowed)) = LAYERS.iter().find(|(prefix, _)| file.starts_with(prefix)) else {
+            broken.push(format!("{file}: in no layer of tests/architecture.rs"));
+            continue;
+        };
+        let text = std::fs::read_to_string(root.join(file)).expect("a source file");
+        for (line, name) in crate_imports(&text) {
+            if !allowed.contains(&name.as_str()) {
+                broken.push(format!("{file}:{line}: imports crate::{name}"));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "imports across the layers (see ARCHITECTURE.md):\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_layer_check_sees_an_import_that_breaks_a_layer() {
+    let text = "use crate::value::Value;\nfn f() { crate::engine::session::Session::new(p); }\n#[cfg(test)]\nmod t { use crate::library::x; }\n";
+    let names: Vec<String> = crate_imports(text).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(names, ["value", "engine"]);
+}

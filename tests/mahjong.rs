@@ -420,6 +420,7 @@ fn run_arena(seats: &[&str], games: u64) -> Result<Vec<String>, String> {
     let arena = all.iter().find(|a| a.game == "mahjong").expect("a mahjong arena");
     let mut lines = Vec::new();
     let opts = PlayOptions {
+        load: kibitzer::library::load_named,
         seats: seats.iter().map(|s| s.to_string()).collect(),
         games,
         seed: 9,
@@ -463,6 +464,7 @@ fn the_quick_bench_ends_with_the_figures() {
     let mut lines = Vec::new();
     (w.run)(
         &BenchOptions {
+            load: kibitzer::library::load_named,
             quick: true,
             args: Vec::new(),
         },
@@ -495,6 +497,7 @@ fn the_rule_bench_times_an_edited_copy() {
         let mut lines = Vec::new();
         let r = (w.run)(
             &BenchOptions {
+                load: kibitzer::library::load_named,
                 quick: true,
                 args: args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             },

@@ -539,6 +539,7 @@ fn quick_bench_prints_the_issue_figures() {
     let mut lines = Vec::new();
     (w.run)(
         &kibitzer::games::BenchOptions {
+            load: kibitzer::library::load_named,
             quick: true,
             args: Vec::new(),
         },

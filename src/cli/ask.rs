@@ -1,9 +1,9 @@
 //! `kibitzer ask`: one query, answered with explanations (text) or SPEC §4.2 JSON.
 
 use super::{fail, split_assignment};
-use crate::engine::explain::{render_tree, ExplainLimits};
-use crate::engine::session::{RunOptions, Session};
-use crate::library::{load_ruleset, shipped_library, LoadOptions};
+use kibitzer::engine::explain::{render_tree, ExplainLimits};
+use kibitzer::engine::session::{RunOptions, Session};
+use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
 use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 use std::io::Write as _;

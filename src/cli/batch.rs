@@ -4,10 +4,10 @@
 //! the run goes on: one output line per input line, always.
 
 use super::fail;
-use crate::engine::explain::ExplainLimits;
-use crate::engine::session::{RunOptions, Session};
-use crate::library::{load_ruleset, shipped_library, LoadOptions};
-use crate::Program;
+use kibitzer::engine::explain::ExplainLimits;
+use kibitzer::engine::session::{RunOptions, Session};
+use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
+use kibitzer::Program;
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -271,7 +271,7 @@ fn answer(s: &mut Session, program: &Arc<Program>, line: &str, settings: Setting
         return json!({"error": "expected a JSON object of inputs"});
     };
     s.reset();
-    s.set_param_values(program.default_params());
+    s.reset_params();
     for (k, v) in map {
         if k == "params" {
             let Some(ps) = v.as_object() else {

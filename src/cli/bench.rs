@@ -2,10 +2,10 @@
 //! Build in release mode (`cargo run --release -- bench classify`).
 
 use super::fail;
-use crate::cards::{Card, Cards};
-use crate::engine::session::Session;
-use crate::library::load_shipped;
-use crate::value::{Shared, Value};
+use kibitzer::cards::{Card, Cards};
+use kibitzer::engine::session::Session;
+use kibitzer::library::load_shipped;
+use kibitzer::value::{Shared, Value};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -22,7 +22,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(a: BenchArgs) -> i32 {
-    let workloads = crate::games::workloads();
+    let workloads = kibitzer::games::workloads();
     if a.workload == "classify" {
         // `rules=PATH` times an edited copy of the stud rules (its counts are checked all the same).
         let rules = a.settings.iter().find_map(|s| s.strip_prefix("rules="));
@@ -54,7 +54,11 @@ pub fn run(a: BenchArgs) -> i32 {
             Err(e) => return fail(e),
         }
     }
-    let options = crate::games::BenchOptions { quick: a.quick, args };
+    let options = kibitzer::games::BenchOptions {
+        quick: a.quick,
+        load: kibitzer::library::load_named,
+        args,
+    };
     let mut print = |line: &str| println!("{line}");
     match (w.run)(&options, &mut print) {
         Ok(()) => 0,
@@ -95,7 +99,7 @@ pub fn classify_from(session: &mut Session, first: u8, counts: &mut [u64; 9]) ->
 }
 
 fn classify(quick: bool, rules: Option<&str>) -> i32 {
-    let program = match rules.map_or_else(|| load_shipped("stud"), crate::library::load_any) {
+    let program = match rules.map_or_else(|| load_shipped("stud"), kibitzer::library::load_any) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };

@@ -1,6 +1,6 @@
 //! `kibitzer check`: load rule files and report every problem with `file:line:col`.
 
-use crate::library::{load_file_with, load_shipped, shipped_names, LoadError, LoadOptions};
+use kibitzer::library::{load_file_with, load_shipped, shipped_names, LoadError, LoadOptions};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +15,7 @@ pub struct CheckArgs {
 
 pub fn run(a: CheckArgs) -> i32 {
     let mut failed = false;
-    let mut report = |label: String, r: Result<std::sync::Arc<crate::Program>, LoadError>| match r {
+    let mut report = |label: String, r: Result<std::sync::Arc<kibitzer::Program>, LoadError>| match r {
         Ok(p) => {
             for w in &p.warnings {
                 super::say(w.render(&p.sources));

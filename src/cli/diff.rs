@@ -3,8 +3,8 @@
 //! side by side, and the rules whose firing counts changed.
 
 use super::fail;
-use crate::cases::{self, Answer, Position};
-use crate::library::load_any;
+use kibitzer::cases::{self, Answer, Position};
+use kibitzer::library::load_any;
 use rayon::prelude::*;
 use serde_json::json;
 use std::collections::BTreeMap;

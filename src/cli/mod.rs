@@ -10,8 +10,8 @@ mod play;
 mod rules;
 mod test;
 
-use crate::engine::session::{RunResult, StopReason};
 use clap::{Parser, Subcommand};
+use kibitzer::engine::session::{RunResult, StopReason};
 
 /// Exit code for bad input, a bad rule file or bad usage.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -171,12 +171,12 @@ pub(crate) fn parse_timeout(s: &str) -> Result<std::time::Duration, TimeoutError
 /// native searches poll. A run whose deadline passed is reported as stopped by it even when
 /// the engine finished its loop, since a search cut short gives a partial answer.
 pub(crate) fn run_within(
-    s: &mut crate::engine::session::Session,
+    s: &mut kibitzer::engine::session::Session,
     timeout: Option<std::time::Duration>,
-) -> Result<RunResult, crate::engine::session::RunError> {
-    let _deadline = crate::budget::with_deadline(timeout);
+) -> Result<RunResult, kibitzer::engine::session::RunError> {
+    let _deadline = kibitzer::budget::with_deadline(timeout);
     let mut result = s.run()?;
-    if timeout.is_some() && crate::budget::expired() && result.stop != StopReason::MemoryLimit {
+    if timeout.is_some() && kibitzer::budget::expired() && result.stop != StopReason::MemoryLimit {
         result.stop = StopReason::Timeout;
     }
     Ok(result)

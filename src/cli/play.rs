@@ -2,7 +2,7 @@
 //! rule set (shipped name or path) or a built-in player; the arena reports rates with 95% intervals.
 
 use super::fail;
-use crate::games::{arenas, PlayOptions};
+use kibitzer::games::{arenas, PlayOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
@@ -45,15 +45,16 @@ pub fn run(a: PlayArgs) -> i32 {
         }
     }
     let options = PlayOptions {
+        load: kibitzer::library::load_named,
         seats: a.seats,
         games: a.games,
         seed: a.seed,
         args,
     };
     let mut print = |line: &str| println!("{line}");
-    let deadline = crate::budget::with_deadline(a.timeout);
+    let deadline = kibitzer::budget::with_deadline(a.timeout);
     let result = (arena.run)(&options, &mut print);
-    let stopped = a.timeout.is_some() && crate::budget::expired();
+    let stopped = a.timeout.is_some() && kibitzer::budget::expired();
     drop(deadline);
     match result {
         Err(e) => fail(e),

@@ -1,7 +1,7 @@
 //! `kibitzer rules`: what rule sets there are, and what each takes, gives and contains.
 
 use super::fail;
-use crate::library::{load_any, registry, shipped_names};
+use kibitzer::library::{load_any, registry, shipped_names};
 
 #[derive(clap::Args, Debug)]
 pub struct RulesArgs {
@@ -47,7 +47,7 @@ pub fn run(a: RulesArgs) -> i32 {
         return 0;
     };
     if a.source {
-        return match crate::cases::rule_source(&name) {
+        return match kibitzer::cases::rule_source(&name) {
             Ok(text) => {
                 print!("{text}");
                 0

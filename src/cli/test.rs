@@ -2,7 +2,7 @@
 //! XML; rewrites failing expectations with `--update`; reports rule coverage.
 
 use super::{fail, say};
-use crate::cases::{self, CaseError, CaseFile, Failure, Outcome, Report, RuleSetCoverage};
+use kibitzer::cases::{self, CaseError, CaseFile, Failure, Outcome, Report, RuleSetCoverage};
 use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 use std::path::PathBuf;

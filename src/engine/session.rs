@@ -389,6 +389,11 @@ impl Session {
         }
     }
 
+    /// Every parameter back to the rule set's own value (a session reused between queries).
+    pub fn reset_params(&mut self) {
+        self.params = self.prog.default_params();
+    }
+
     /// All parameter values at once (what-ifs of the rule set itself inherit them).
     pub(crate) fn set_param_values(&mut self, values: Vec<Value>) {
         self.params = values;

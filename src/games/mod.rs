@@ -23,11 +23,17 @@ pub fn register_all(registry: &mut Registry) {
 /// Where a benchmark or an arena writes its lines (the CLI prints them; a library never prints).
 pub type Report<'a> = &'a mut dyn FnMut(&str);
 
+/// Loads a rule set by shipped name or path, for benchmarks and arenas (the library's loader,
+/// passed down: games sit below the library that assembles them).
+pub type Loader = fn(&str) -> Result<std::sync::Arc<crate::engine::program::Program>, String>;
+
 /// Options of `kibitzer bench WORKLOAD`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct BenchOptions {
     /// A smaller run for smoke tests: a sample of the work, figures not comparable.
     pub quick: bool,
+    /// Loads the rule sets the benchmark runs.
+    pub load: Loader,
     /// Extra `NAME=VALUE` arguments after the workload name, for the workload to read.
     pub args: Vec<(String, String)>,
 }
@@ -41,8 +47,10 @@ pub struct Workload {
 }
 
 /// Options of `kibitzer play GAME`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PlayOptions {
+    /// Loads the rule sets seats name.
+    pub load: Loader,
     /// One entry per seat: a shipped rule set's name, a path to a `.rules` file, or a built-in
     /// player's name (`random`, `lowest`, …).
     pub seats: Vec<String>,

@@ -7,18 +7,23 @@ use super::cards::Deck;
 use super::engine::GameOptions;
 use super::players::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
 use super::rules_ai::RulePlayer;
-use crate::games::{PlayOptions, Report};
-use crate::library::load_any;
+use crate::games::{Loader, PlayOptions, Report};
 use std::time::Instant;
 
 /// Builds the player of one seat.
-pub fn seat_player(name: &str, seat: usize, seed: u64, params: &[(String, String)]) -> Result<Box<dyn Player>, String> {
+pub fn seat_player(
+    name: &str,
+    seat: usize,
+    seed: u64,
+    params: &[(String, String)],
+    load: Loader,
+) -> Result<Box<dyn Player>, String> {
     Ok(match name {
         "random" => Box::new(RandomPlayer::new(seed.wrapping_mul(31).wrapping_add(seat as u64 + 1))),
         "lowest" => Box::new(LowestPlayer),
         "reference" => Box::new(ReferencePlayer::default()),
         other => {
-            let program = load_any(other).map_err(|e| format!("seat {}: `{other}`: {e}", seat + 1))?;
+            let program = load(other).map_err(|e| format!("seat {}: `{other}`: {e}", seat + 1))?;
             if program.relation("play").is_none() {
                 return Err(format!(
                     "seat {}: rule set `{other}` has no `play` output (players: durak, random, lowest, reference, or a durak .rules file)",
@@ -81,7 +86,7 @@ pub fn run(opts: &PlayOptions, report: Report) -> Result<(), String> {
         .seats
         .iter()
         .enumerate()
-        .map(|(i, s)| seat_player(s.trim(), i, opts.seed, &params))
+        .map(|(i, s)| seat_player(s.trim(), i, opts.seed, &params, opts.load))
         .collect::<Result<Vec<_>, _>>()?;
     let games = usize::try_from(opts.games).map_err(|_| "too many games".to_string())?;
     let start = Instant::now();

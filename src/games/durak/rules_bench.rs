@@ -11,7 +11,6 @@ use super::rules_ai::{cards_value, to_card, RulePlayer, RuleValuer};
 use super::value::ValueModel;
 use super::view::PlayerView;
 use crate::games::{BenchOptions, Report};
-use crate::library::load_shipped;
 use crate::value::Value;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -86,8 +85,8 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
     let min_time = Duration::from_millis(if quick { 100 } else { 1500 });
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let program = match opts.args.iter().find(|(k, _)| k == "rules") {
-        Some((_, path)) => crate::library::load_any(path),
-        None => load_shipped("durak"),
+        Some((_, path)) => (opts.load)(path),
+        None => (opts.load)("durak"),
     }
     .map_err(|e| e.to_string())?;
     report(&format!(

@@ -4,8 +4,7 @@
 use std::time::Instant;
 
 use crate::builtins::Registry;
-use crate::games::{Arena, BenchOptions, PlayOptions, Report, Workload};
-use crate::library::load_any;
+use crate::games::{Arena, BenchOptions, Loader, PlayOptions, Report, Workload};
 
 use super::arena::play_match;
 use super::bench::{run_bench, run_bench_quick};
@@ -49,7 +48,7 @@ pub enum Seat {
 
 impl Seat {
     /// A seat by name: a native player, else a rule set (shipped name or path).
-    pub fn by_name(name: &str, index: usize, seed: u64) -> Result<Seat, String> {
+    pub fn by_name(name: &str, index: usize, seed: u64, load: Loader) -> Result<Seat, String> {
         Ok(match name {
             "random" => Seat::Native(Box::new(RandomPlayer::new(seed ^ (index as u64 + 1)))),
             "seed" => Seat::Native(Box::new(SeedPlayer::default())),
@@ -57,7 +56,7 @@ impl Seat {
             "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
             other => {
                 let file = if other == "mahjong-seed" { "mahjong_seed" } else { other };
-                let program = load_any(file).map_err(|e| format!("seat {}: {e}", index + 1))?;
+                let program = load(file).map_err(|e| format!("seat {}: {e}", index + 1))?;
                 if program.relation("discard").is_none() || program.relation("call").is_none() {
                     return Err(format!(
                         "seat {}: rule set `{}` concludes no `discard` and `call`: not a mahjong player (native players: {})",
@@ -92,8 +91,8 @@ fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
         return Err(format!("the mahjong arena takes no setting `{k}`"));
     }
     let games = u32::try_from(opts.games).map_err(|_| format!("--games {} is too many", opts.games))?;
-    let mut a = Seat::by_name(&names[0], 0, opts.seed)?;
-    let mut b = Seat::by_name(&names[1], 1, opts.seed)?;
+    let mut a = Seat::by_name(&names[0], 0, opts.seed, opts.load)?;
+    let mut b = Seat::by_name(&names[1], 1, opts.seed, opts.load)?;
     let start = Instant::now();
     let stats = play_match([a.player(), b.player()], games, opts.seed);
     let secs = start.elapsed().as_secs_f64();
@@ -176,7 +175,7 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
     if rules_only {
         let (positions, games) = if opts.quick { (60, 6) } else { (2000, 200) };
         let games = match_games.unwrap_or(games);
-        let rules = super::rule_bench::measure(positions, games, edited)?;
+        let rules = super::rule_bench::measure(positions, games, edited, opts.load)?;
         for l in &rules.lines {
             report(l);
         }
@@ -200,7 +199,7 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
         report(l);
     }
     let (positions, games) = if opts.quick { (60, 6) } else { (2000, 200) };
-    let rules = super::rule_bench::measure(positions, games, None)?;
+    let rules = super::rule_bench::measure(positions, games, None, opts.load)?;
     for l in &rules.lines {
         report(l);
     }

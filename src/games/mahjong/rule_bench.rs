@@ -4,13 +4,12 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use crate::library::load_shipped;
-
 use super::arena::play_match;
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::players::{SeedPlayer, StrongPlayer};
 use super::rule_player::RulePlayer;
 use super::tile::Tile;
+use crate::games::Loader;
 
 /// Figures of the rule side.
 pub struct RuleFigures {
@@ -61,13 +60,12 @@ fn median(values: &mut [f64]) -> f64 {
 
 /// Measures on `positions` recorded positions and a `games`-game rule-vs-rule match; `edited`
 /// names a rule file to time instead of the shipped `mahjong.rules`.
-pub fn measure(positions: usize, games: u32, edited: Option<&str>) -> Result<RuleFigures, String> {
+pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader) -> Result<RuleFigures, String> {
     let strong = match edited {
-        Some(path) => crate::library::load_any(path),
-        None => load_shipped("mahjong"),
-    }
-    .map_err(|e| e.to_string())?;
-    let seed_rules = load_shipped("mahjong_seed").map_err(|e| e.to_string())?;
+        Some(path) => load(path),
+        None => load("mahjong"),
+    }?;
+    let seed_rules = load("mahjong_seed")?;
     let mut recorder = Recorder {
         inner: StrongPlayer::plain(),
         turns: Vec::new(),
@@ -183,7 +181,7 @@ mod tests {
         time("best_split", &mut |v| {
             black_box(best_split(&v.hand, &v.melds, &v.visible));
         });
-        let mut player = RulePlayer::new("mahjong", load_shipped("mahjong").unwrap());
+        let mut player = RulePlayer::new("mahjong", crate::library::load_shipped("mahjong").unwrap());
         super::super::shanten::forget_capped_memo();
         time("rules", &mut |v| {
             black_box(player.decide_turn(v).unwrap());

@@ -6,7 +6,6 @@
 use super::bench::{random_hand, run_bench, run_bench_quick};
 use crate::engine::session::Session;
 use crate::games::{BenchOptions, Report};
-use crate::library::load_shipped;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -30,7 +29,7 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
         report(line);
     }
 
-    let program = load_shipped("rummy").map_err(|e| e.to_string())?;
+    let program = (options.load)("rummy")?;
     let mut session = Session::new(program);
     session.set_timed(false);
     let mut rng = ChaCha8Rng::seed_from_u64(7);

@@ -3,7 +3,6 @@
 
 use crate::engine::session::Session;
 use crate::games::{BenchOptions, Report};
-use crate::library::load_shipped;
 use std::time::Instant;
 
 /// The seed's query: my full house against `XX 3C 5D 4H 6H`.
@@ -14,8 +13,8 @@ pub const SEED_OPPONENT: &str = "XX 3C 5D 4H 6H";
 pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
     // `rules=PATH` times an edited copy of the rule set instead of the shipped one.
     let program = match options.args.iter().find(|(k, _)| k == "rules") {
-        Some((_, path)) => crate::library::load_any(path),
-        None => load_shipped("stud"),
+        Some((_, path)) => (options.load)(path),
+        None => (options.load)("stud"),
     }
     .map_err(|e| e.to_string())?;
     let mut session = Session::new(program);
