@@ -193,40 +193,13 @@ impl Session {
                             }
                         }
                         Cond::Aggregate { op, slot, value, .. } => {
-                            let what = match (op, value) {
-                                (AggregateOp::Count, _) => "count".to_string(),
-                                // The body's own variables (`?x` of `sum ?x { term(_, ?x) }`) hold
-                                // no value of this firing: they are shown by name.
-                                (op, Some(v)) => {
-                                    let var = |s: u16| match s >= 64 || mask & (1u64 << s) != 0 {
-                                        true => show(&vars[s as usize], limits),
-                                        false => rule.var_names[s as usize].clone(),
-                                    };
-                                    format!("{} {}", op.keyword(), render_with(v, &var, self.params(), limits))
-                                }
-                                (op, None) => op.keyword().to_string(),
+                            let at = AggregateAt {
+                                op: *op,
+                                slot: *slot,
+                                value: value.as_ref(),
+                                span: at.span,
                             };
-                            let src = prog.sources.text(at.span);
-                            let body = src.find('{').map_or(src, |i| &src[i..]);
-                            node.checks.push(format!(
-                                "{} = {what} {} = {}",
-                                rule.var_names[*slot as usize],
-                                body.split_whitespace().collect::<Vec<_>>().join(" "),
-                                show(&vars[*slot as usize], limits)
-                            ));
-                            // Group the aggregated facts by their explanation.
-                            let mut groups: Vec<(String, usize, FactId)> = Vec::new();
-                            for f in matched {
-                                let key = self.group_key(f);
-                                match groups.iter_mut().find(|g| g.0 == key) {
-                                    Some(g) => g.1 += 1,
-                                    None => groups.push((key, 1, f)),
-                                }
-                            }
-                            for (_, count, f) in groups {
-                                let example = self.explain_inner(f, limits, seen, depth + 1);
-                                node.aggregated.push(AggregateGroup { count, example });
-                            }
+                            self.explain_aggregate(&mut node, at, rule, (&vars, mask), matched, limits, seen, depth);
                         }
                         Cond::WhatIf {
                             target,
@@ -234,51 +207,7 @@ impl Session {
                             rel_name,
                             args,
                             ..
-                        } => {
-                            let mut calls = 0;
-                            let values: Vec<(String, Value)> = inputs
-                                .iter()
-                                .filter_map(|(n, e)| {
-                                    super::eval::eval(e, &vars, self.params(), &mut calls)
-                                        .ok()
-                                        .map(|v| (n.clone(), v))
-                                })
-                                .collect();
-                            let tname = match target {
-                                WhatIfTarget::SelfSet => prog.name.clone(),
-                                WhatIfTarget::Named(n) => n.clone(),
-                            };
-                            let query = format!(
-                                "what-if {tname}({})",
-                                values
-                                    .iter()
-                                    .map(|(n, v)| format!("{n}: {}", show(v, limits)))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            );
-                            let pattern: Vec<String> = args
-                                .iter()
-                                .map(|a| render_pat(a, &vars, self.params(), limits))
-                                .collect();
-                            node.checks
-                                .push(format!("{query} concluded {rel_name}({})", pattern.join(", ")));
-                            if limits.whatif_depth > 0 {
-                                let params = self.params().to_vec();
-                                if let Ok(mut sub) = self.whatif.replay(target, &values, &prog, &params) {
-                                    let sub_limits = ExplainLimits {
-                                        whatif_depth: limits.whatif_depth - 1,
-                                        ..limits
-                                    };
-                                    let concluded: Vec<Explanation> = sub
-                                        .conclusions()
-                                        .into_iter()
-                                        .filter(|c| &c.relation == rel_name)
-                                        .map(|c| sub.explain(c.fact, sub_limits))
-                                        .collect();
-                                    node.whatifs.push(WhatIfExplanation { query, concluded });
-                                }
-                            }
-                        }
+                        } => self.explain_whatif(&mut node, target, inputs, rel_name, args, &vars, limits),
                         other => {
                             if let Some(line) = check_line(other, &vars, self.params(), rule, limits, &prog, at) {
                                 node.checks.push(line);
@@ -289,6 +218,116 @@ impl Session {
             }
         }
         node
+    }
+
+    /// An aggregate's line (`?n = count { … } = 3`) and its facts, grouped by their explanation.
+    #[allow(clippy::too_many_arguments)]
+    fn explain_aggregate(
+        &mut self,
+        node: &mut Explanation,
+        at: AggregateAt<'_>,
+        rule: &RuleIr,
+        (vars, mask): (&[Value], u64),
+        matched: Vec<FactId>,
+        limits: ExplainLimits,
+        seen: &mut Vec<FactId>,
+        depth: usize,
+    ) {
+        let prog = self.program().clone();
+        let AggregateAt { op, slot, value, span } = at;
+        let what = match (&op, value) {
+            (AggregateOp::Count, _) => "count".to_string(),
+            // The body's own variables (`?x` of `sum ?x { term(_, ?x) }`) hold
+            // no value of this firing: they are shown by name.
+            (op, Some(v)) => {
+                let var = |s: u16| match s >= 64 || mask & (1u64 << s) != 0 {
+                    true => show(&vars[s as usize], limits),
+                    false => rule.var_names[s as usize].clone(),
+                };
+                format!("{} {}", op.keyword(), render_with(v, &var, self.params(), limits))
+            }
+            (op, None) => op.keyword().to_string(),
+        };
+        let src = prog.sources.text(span);
+        let body = src.find('{').map_or(src, |i| &src[i..]);
+        node.checks.push(format!(
+            "{} = {what} {} = {}",
+            rule.var_names[slot as usize],
+            body.split_whitespace().collect::<Vec<_>>().join(" "),
+            show(&vars[slot as usize], limits)
+        ));
+        // Group the aggregated facts by their explanation.
+        let mut groups: Vec<(String, usize, FactId)> = Vec::new();
+        for f in matched {
+            let key = self.group_key(f);
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.1 += 1,
+                None => groups.push((key, 1, f)),
+            }
+        }
+        for (_, count, f) in groups {
+            let example = self.explain_inner(f, limits, seen, depth + 1);
+            node.aggregated.push(AggregateGroup { count, example });
+        }
+    }
+
+    /// A what-if's line (the query and what it concluded) and, within the depth asked, the
+    /// sub-query's own explanations.
+    #[allow(clippy::too_many_arguments)]
+    fn explain_whatif(
+        &mut self,
+        node: &mut Explanation,
+        target: &WhatIfTarget,
+        inputs: &[(String, Expr)],
+        rel_name: &str,
+        args: &[PatArg],
+        vars: &[Value],
+        limits: ExplainLimits,
+    ) {
+        let prog = self.program().clone();
+        let mut calls = 0;
+        let values: Vec<(String, Value)> = inputs
+            .iter()
+            .filter_map(|(n, e)| {
+                super::eval::eval(e, vars, self.params(), &mut calls)
+                    .ok()
+                    .map(|v| (n.clone(), v))
+            })
+            .collect();
+        let tname = match target {
+            WhatIfTarget::SelfSet => prog.name.clone(),
+            WhatIfTarget::Named(n) => n.clone(),
+        };
+        let query = format!(
+            "what-if {tname}({})",
+            values
+                .iter()
+                .map(|(n, v)| format!("{n}: {}", show(v, limits)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let pattern: Vec<String> = args
+            .iter()
+            .map(|a| render_pat(a, vars, self.params(), limits))
+            .collect();
+        node.checks
+            .push(format!("{query} concluded {rel_name}({})", pattern.join(", ")));
+        if limits.whatif_depth > 0 {
+            let params = self.params().to_vec();
+            if let Ok(mut sub) = self.whatif.replay(target, &values, &prog, &params) {
+                let sub_limits = ExplainLimits {
+                    whatif_depth: limits.whatif_depth - 1,
+                    ..limits
+                };
+                let concluded: Vec<Explanation> = sub
+                    .conclusions()
+                    .into_iter()
+                    .filter(|c| c.relation == rel_name)
+                    .map(|c| sub.explain(c.fact, sub_limits))
+                    .collect();
+                node.whatifs.push(WhatIfExplanation { query, concluded });
+            }
+        }
     }
 
     /// What makes two aggregated facts "the same story": their rule and `because` text.
@@ -422,6 +461,14 @@ impl Session {
         }
         out
     }
+}
+
+/// An aggregate condition, as the explanation reads it.
+struct AggregateAt<'a> {
+    op: AggregateOp,
+    slot: u16,
+    value: Option<&'a Expr>,
+    span: crate::lang::source::Span,
 }
 
 /// Why a rule did not fire.

@@ -24,6 +24,16 @@ pub struct CheckInput<'a> {
     pub known_rulesets: &'a [String],
 }
 
+/// A rule set's items by kind, from all its files.
+#[derive(Default)]
+struct Items {
+    description: Option<String>,
+    ruleset_span: Span,
+    inputs: Vec<AstInput>,
+    outputs: Vec<Ident>,
+    rules: Vec<AstRule>,
+}
+
 /// Checks and resolves; `Err` holds every problem found (errors and warnings) when any is an error.
 pub fn check(input: CheckInput<'_>) -> Result<RuleSet, (Vec<Diagnostic>, SourceMap)> {
     let mut c = Checker {
@@ -101,41 +111,7 @@ impl<'a> Checker<'a> {
     }
 
     fn run(&mut self, files: Vec<AstFile>) -> Option<RuleSet> {
-        let mut description = None;
-        let mut ruleset_span = Span::default();
-        let mut inputs_ast = Vec::new();
-        let mut outputs_ast: Vec<Ident> = Vec::new();
-        let mut rules_ast = Vec::new();
-        for (i, f) in files.into_iter().enumerate() {
-            for item in f.items {
-                match item {
-                    AstItem::RuleSet {
-                        name,
-                        description: d,
-                        span,
-                    } => {
-                        if i > 0 {
-                            self.error(span, "an included file cannot declare a `ruleset`");
-                        } else if self.name.is_some() {
-                            self.error(span, "a second `ruleset` declaration in one file");
-                        } else {
-                            self.name = Some(name.name);
-                            description = d;
-                            ruleset_span = span;
-                        }
-                    }
-                    AstItem::Include { .. } => {}
-                    AstItem::Input(inp) => inputs_ast.push(inp),
-                    AstItem::Output { names, .. } => outputs_ast.extend(names),
-                    AstItem::Param(p) => {
-                        let domain = p.domain.as_ref().and_then(|d| self.domain(&p.name.name, &p.value, d));
-                        self.declare_param(p.name, &p.value, domain, p.doc, false, p.span)
-                    }
-                    AstItem::Const { name, value, span } => self.declare_param(name, &value, None, None, true, span),
-                    AstItem::Rule(r) => rules_ast.push(r),
-                }
-            }
-        }
+        let items = self.items(files);
         let name = match &self.name {
             Some(n) => n.clone(),
             None => {
@@ -146,99 +122,152 @@ impl<'a> Checker<'a> {
                 String::new()
             }
         };
-
-        // Inputs become unary relations.
-        let mut inputs = Vec::new();
-        for inp in inputs_ast {
-            if inputs.iter().any(|i: &InputDecl| i.name == inp.name.name) {
+        let mut inputs: Vec<InputDecl> = Vec::new();
+        for inp in items.inputs {
+            if inputs.iter().any(|i| i.name == inp.name.name) {
                 self.error(inp.name.span, format!("input `{}` is declared twice", inp.name.name));
                 continue;
             }
-            let Some(ty) = self.reg.get_type(&inp.ty.name.name) else {
-                let known: Vec<&str> = self.reg.input_types().map(|t| t.name).collect();
-                self.error(
-                    inp.ty.name.span,
-                    format!(
-                        "unknown input type `{}` (known: {})",
-                        inp.ty.name.name,
-                        known.join(", ")
-                    ),
-                );
-                continue;
-            };
-            let mut args = TypeArgs::default();
-            for a in &inp.ty.args {
-                match &a.key {
-                    Some(k) if !ty.keys.contains(&k.name.as_str()) => {
-                        self.error(k.span, format!("type `{}` has no option `{}`", ty.name, k.name))
+            inputs.extend(self.input(inp));
+        }
+        self.declare_asserted(&items.rules);
+        let (rules, asserted_by_failed) = self.rules(items.rules, &name, &inputs);
+        let outputs = self.outputs(&items.outputs, items.ruleset_span);
+        self.reachability(&rules, &inputs, &outputs, &items.outputs, &asserted_by_failed);
+        Some(RuleSet {
+            name,
+            description: items.description,
+            inputs,
+            outputs,
+            relations: std::mem::take(&mut self.relations),
+            params: std::mem::take(&mut self.params),
+            rules,
+            sources: SourceMap::default(),
+            warnings: Vec::new(),
+        })
+    }
+
+    /// The items of every file, sorted by kind; the header and parameters are declared on the way.
+    fn items(&mut self, files: Vec<AstFile>) -> Items {
+        let mut items = Items::default();
+        for (i, f) in files.into_iter().enumerate() {
+            for item in f.items {
+                match item {
+                    AstItem::RuleSet {
+                        name,
+                        description,
+                        span,
+                    } => {
+                        if i > 0 {
+                            self.error(span, "an included file cannot declare a `ruleset`");
+                        } else if self.name.is_some() {
+                            self.error(span, "a second `ruleset` declaration in one file");
+                        } else {
+                            self.name = Some(name.name);
+                            items.description = description;
+                            items.ruleset_span = span;
+                        }
                     }
-                    Some(k) => args.named.push((k.name.clone(), (a.min, a.max))),
-                    None if args.positional.len() >= ty.max_positional => self.error(
-                        a.span,
-                        format!("type `{}` takes {} size argument(s)", ty.name, ty.max_positional),
-                    ),
-                    None => args.positional.push((a.min, a.max)),
-                }
-                if a.min > a.max {
-                    self.error(a.span, format!("empty range {}..{}", a.min, a.max));
+                    AstItem::Include { .. } => {}
+                    AstItem::Input(inp) => items.inputs.push(inp),
+                    AstItem::Output { names, .. } => items.outputs.extend(names),
+                    AstItem::Param(p) => {
+                        let domain = p.domain.as_ref().and_then(|d| self.domain(&p.name.name, &p.value, d));
+                        self.declare_param(p.name, &p.value, domain, p.doc, false, p.span)
+                    }
+                    AstItem::Const { name, value, span } => self.declare_param(name, &value, None, None, true, span),
+                    AstItem::Rule(r) => items.rules.push(r),
                 }
             }
-            let default = match &inp.default {
-                Some(AstLiteral::Str(s)) => match (ty.parse)(s, &args, &inp.name.name) {
-                    // Frozen: the program keeps it, and threads share programs (`Shared`).
-                    Ok(v) => Some(v.frozen()),
-                    Err(e) => {
-                        self.error(inp.span, format!("default of `{}`: {e}", inp.name.name));
-                        None
-                    }
-                },
-                Some(lit) => Some(literal_value(lit)),
-                None => None,
-            };
-            let rel = self.declare_relation(&inp.name.name, 1, inp.name.span);
-            inputs.push(InputDecl {
-                name: inp.name.name.clone(),
-                rel,
-                type_name: ty.name.to_string(),
-                type_args: args,
-                value_type: ty.value_type,
-                parse: ty.parse,
-                default: default.map(Constant::new),
-                span: inp.span,
-            });
         }
+        items
+    }
 
-        // Relations asserted by rules (declared by their first assert).
-        for r in &rules_ast {
+    /// An input, which becomes a unary relation: its type and options resolved, its default read.
+    fn input(&mut self, inp: AstInput) -> Option<InputDecl> {
+        let Some(ty) = self.reg.get_type(&inp.ty.name.name) else {
+            let known: Vec<&str> = self.reg.input_types().map(|t| t.name).collect();
+            self.error(
+                inp.ty.name.span,
+                format!(
+                    "unknown input type `{}` (known: {})",
+                    inp.ty.name.name,
+                    known.join(", ")
+                ),
+            );
+            return None;
+        };
+        let mut args = TypeArgs::default();
+        for a in &inp.ty.args {
+            match &a.key {
+                Some(k) if !ty.keys.contains(&k.name.as_str()) => {
+                    self.error(k.span, format!("type `{}` has no option `{}`", ty.name, k.name))
+                }
+                Some(k) => args.named.push((k.name.clone(), (a.min, a.max))),
+                None if args.positional.len() >= ty.max_positional => self.error(
+                    a.span,
+                    format!("type `{}` takes {} size argument(s)", ty.name, ty.max_positional),
+                ),
+                None => args.positional.push((a.min, a.max)),
+            }
+            if a.min > a.max {
+                self.error(a.span, format!("empty range {}..{}", a.min, a.max));
+            }
+        }
+        let default = match &inp.default {
+            Some(AstLiteral::Str(s)) => match (ty.parse)(s, &args, &inp.name.name) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    self.error(inp.span, format!("default of `{}`: {e}", inp.name.name));
+                    None
+                }
+            },
+            Some(lit) => Some(literal_value(lit)),
+            None => None,
+        };
+        let rel = self.declare_relation(&inp.name.name, 1, inp.name.span);
+        Some(InputDecl {
+            name: inp.name.name.clone(),
+            rel,
+            type_name: ty.name.to_string(),
+            type_args: args,
+            value_type: ty.value_type,
+            parse: ty.parse,
+            default: default.map(Constant::new),
+            span: inp.span,
+        })
+    }
+
+    /// Declares the relations rules assert (each by its first assert).
+    fn declare_asserted(&mut self, rules: &[AstRule]) {
+        for r in rules {
             for a in &r.actions {
-                if let AstAction::Assert(call) = a {
-                    if self.reg.get(&call.name.name).is_some() {
-                        self.error(
-                            call.name.span,
-                            format!(
-                                "`{}` is a built-in; facts need a relation name of their own",
-                                call.name.name
-                            ),
-                        );
-                        continue;
-                    }
-                    if call.name.name.contains('.') {
-                        self.error(
-                            call.name.span,
-                            format!("relation names cannot contain `.`: `{}`", call.name.name),
-                        );
-                        continue;
-                    }
+                let AstAction::Assert(call) = a else { continue };
+                if self.reg.get(&call.name.name).is_some() {
+                    self.error(
+                        call.name.span,
+                        format!(
+                            "`{}` is a built-in; facts need a relation name of their own",
+                            call.name.name
+                        ),
+                    );
+                } else if call.name.name.contains('.') {
+                    self.error(
+                        call.name.span,
+                        format!("relation names cannot contain `.`: `{}`", call.name.name),
+                    );
+                } else {
                     self.declare_relation(&call.name.name, call.args.len(), call.name.span);
                 }
             }
         }
+    }
 
-        // Rules.
+    /// The rules checked, and what the rules with errors assert: reported once, at the errors,
+    /// and not again as an output nothing produces or a rule nothing feeds.
+    fn rules(&mut self, rules_ast: Vec<AstRule>, name: &str, inputs: &[InputDecl]) -> (Vec<RuleIr>, Vec<RelId>) {
         let mut rules: Vec<RuleIr> = Vec::new();
         let mut seen_rules: FxHashMap<String, Span> = FxHashMap::default();
-        // What the rules with errors assert: reported once, at the errors, and not again as an
-        // output nothing produces or a rule nothing feeds.
         let mut asserted_by_failed: Vec<RelId> = Vec::new();
         for r in rules_ast {
             if let Some(prev) = seen_rules.get(&r.name.name) {
@@ -252,15 +281,18 @@ impl<'a> Checker<'a> {
                 continue;
             }
             seen_rules.insert(r.name.name.clone(), r.name.span);
-            match self.rule(&r, &name, &inputs) {
+            match self.rule(&r, name, inputs) {
                 Some(rule) => rules.push(rule),
                 None => asserted_by_failed.extend(self.asserted_relations(&r)),
             }
         }
+        (rules, asserted_by_failed)
+    }
 
-        // Outputs.
+    /// The declared outputs that some rule produces (the others are warned about).
+    fn outputs(&mut self, outputs_ast: &[Ident], ruleset_span: Span) -> Vec<RelId> {
         let mut outputs = Vec::new();
-        for o in &outputs_ast {
+        for o in outputs_ast {
             match self.relations.iter().position(|r| r.name == o.name) {
                 Some(i) => outputs.push(i as RelId),
                 None => self.diags.push(Diagnostic::warning(
@@ -275,19 +307,7 @@ impl<'a> Checker<'a> {
                 "the rule set declares no `output`: queries will conclude nothing",
             ));
         }
-        self.reachability(&rules, &inputs, &outputs, &outputs_ast, &asserted_by_failed);
-
-        Some(RuleSet {
-            name,
-            description,
-            inputs,
-            outputs,
-            relations: std::mem::take(&mut self.relations),
-            params: std::mem::take(&mut self.params),
-            rules,
-            sources: SourceMap::default(),
-            warnings: Vec::new(),
-        })
+        outputs
     }
 
     fn declare_param(
@@ -522,55 +542,7 @@ impl<'a> Checker<'a> {
                     let (rel, args) = self.pattern(call, scope, true)?;
                     Some(Cond::Pattern { rel, args })
                 }
-                AstExprKind::Call(call) => {
-                    let b = self.reg.get(&call.name.name)?.clone();
-                    let sig = b.signature();
-                    let np = sig.params.len();
-                    if call.args.len() == np {
-                        if sig.multi {
-                            self.error(
-                                call.span,
-                                format!(
-                                    "`{}` may yield several values: bind them, `?x = {}(...)`",
-                                    sig.name, sig.name
-                                ),
-                            );
-                            return None;
-                        }
-                        if !matches!(sig.outputs.as_slice(), [ValueType::Bool] | [ValueType::Any]) {
-                            self.error(
-                                call.span,
-                                format!(
-                                    "`{}` returns a {}, not true/false: compare it or bind it",
-                                    sig.name,
-                                    sig.outputs.first().map_or("nothing", |t| t.name())
-                                ),
-                            );
-                            return None;
-                        }
-                        return self.expr(e, scope, "used in a test").map(Cond::Test);
-                    }
-                    if sig.outputs.is_empty() || call.args.len() != np + sig.outputs.len() {
-                        self.arity_error(call, np, sig.outputs.len());
-                        return None;
-                    }
-                    let inputs_e: Vec<Expr> = call.args[..np]
-                        .iter()
-                        .filter_map(|a| self.expr(a, scope, "passed to a built-in"))
-                        .collect();
-                    if inputs_e.len() != np {
-                        return None;
-                    }
-                    let outputs = call.args[np..]
-                        .iter()
-                        .map(|a| self.pat_arg(a, scope, true))
-                        .collect::<Option<Vec<_>>>()?;
-                    Some(Cond::CallOut {
-                        builtin: b,
-                        inputs: inputs_e,
-                        outputs,
-                    })
-                }
+                AstExprKind::Call(call) => self.call_condition(e, call, scope),
                 AstExprKind::Binary(BinaryOp::In, lhs, rhs) => {
                     if let AstExprKind::Var(v) = &lhs.kind {
                         if !scope.is_bound(v) {
@@ -594,125 +566,203 @@ impl<'a> Checker<'a> {
                 Some(Cond::Not { body })
             }
             AstCondition::Bind { var, value, span } => match value {
-                AstBindValue::Expr(e) => {
-                    if let AstExprKind::Call(call) = &e.kind {
-                        if let Some(b) = self.reg.get(&call.name.name).cloned() {
-                            let sig = b.signature();
-                            if sig.multi && call.args.len() == sig.params.len() {
-                                if sig.outputs.len() != 1 {
-                                    self.error(
-                                        call.span,
-                                        format!(
-                                            "`{}` yields {} values per solution: list them as arguments",
-                                            sig.name,
-                                            sig.outputs.len()
-                                        ),
-                                    );
-                                    return None;
-                                }
-                                let inputs_e: Vec<Expr> = call
-                                    .args
-                                    .iter()
-                                    .filter_map(|a| self.expr(a, scope, "passed to a built-in"))
-                                    .collect();
-                                if inputs_e.len() != call.args.len() {
-                                    return None;
-                                }
-                                let slot = scope.slot(&var.name);
-                                scope.bound.insert(slot);
-                                return Some(Cond::CallOut {
-                                    builtin: b,
-                                    inputs: inputs_e,
-                                    outputs: vec![PatArg::Var(slot)],
-                                });
-                            }
-                        }
-                    }
-                    let expr = self.expr(e, scope, "used in a binding")?;
-                    let slot = scope.slot(&var.name);
-                    scope.bound.insert(slot);
-                    Some(Cond::Bind { slot, expr })
-                }
-                AstBindValue::Aggregate(agg) => {
-                    if scope.is_bound(&var.name) {
-                        self.error(
-                            var.span,
-                            format!("`{}` is already bound; an aggregate needs a fresh variable", var.name),
-                        );
-                        return None;
-                    }
-                    let mut inner = scope.clone();
-                    let body = self.conditions(&agg.body, &mut inner, set_name, inputs);
-                    let value = match (&agg.value, agg.op) {
-                        (None, AggregateOp::Count) => None,
-                        (Some(v), AggregateOp::Count) => {
-                            self.error(v.span, "`count` takes no value: write `count { ... }`");
-                            None
-                        }
-                        (None, op) => {
-                            self.error(
-                                *span,
-                                format!("`{}` needs a value: `{} ?x {{ ... }}`", op.keyword(), op.keyword()),
-                            );
-                            None
-                        }
-                        (Some(v), _) => self.expr(v, &inner, "aggregated"),
-                    };
-                    for n in inner.names.iter().skip(scope.names.len()) {
-                        scope.slot(n);
-                    }
-                    let slot = scope.slot(&var.name);
-                    scope.bound.insert(slot);
-                    Some(Cond::Aggregate {
-                        op: agg.op,
-                        slot,
-                        value,
-                        body,
-                    })
-                }
+                AstBindValue::Expr(e) => self.bind_condition(var, e, scope),
+                AstBindValue::Aggregate(agg) => self.aggregate_condition(var, agg, *span, scope, set_name, inputs),
             },
             AstCondition::WhatIf {
                 ruleset,
                 inputs: args,
                 pattern,
                 ..
-            } => {
-                let target = if ruleset.name == set_name || ruleset.name == "self" {
-                    WhatIfTarget::SelfSet
-                } else if self.known.iter().any(|k| k == &ruleset.name) {
-                    WhatIfTarget::Named(ruleset.name.clone())
-                } else {
-                    self.error(ruleset.span, format!("unknown rule set `{}` in `whatif`", ruleset.name));
-                    return None;
-                };
-                let mut lowered = Vec::new();
-                for (k, v) in args {
-                    if target == WhatIfTarget::SelfSet && !inputs.iter().any(|i| i.name == k.name) {
-                        self.error(k.span, format!("`{}` is not an input of `{}`", k.name, set_name));
-                        continue;
+            } => self.whatif_condition(ruleset, args, pattern, scope, set_name, inputs),
+        }
+    }
+
+    /// A built-in named as a condition: a test (it answers true/false), or a call with output
+    /// positions (`rank_held(?h, 3, ?r)`), each solution a match.
+    fn call_condition(&mut self, e: &AstExpr, call: &AstCall, scope: &mut Scope) -> Option<Cond> {
+        let b = self.reg.get(&call.name.name)?.clone();
+        let sig = b.signature();
+        let np = sig.params.len();
+        if call.args.len() == np {
+            if sig.multi {
+                self.error(
+                    call.span,
+                    format!(
+                        "`{}` may yield several values: bind them, `?x = {}(...)`",
+                        sig.name, sig.name
+                    ),
+                );
+                return None;
+            }
+            if !matches!(sig.outputs.as_slice(), [ValueType::Bool] | [ValueType::Any]) {
+                self.error(
+                    call.span,
+                    format!(
+                        "`{}` returns a {}, not true/false: compare it or bind it",
+                        sig.name,
+                        sig.outputs.first().map_or("nothing", |t| t.name())
+                    ),
+                );
+                return None;
+            }
+            return self.expr(e, scope, "used in a test").map(Cond::Test);
+        }
+        if sig.outputs.is_empty() || call.args.len() != np + sig.outputs.len() {
+            self.arity_error(call, np, sig.outputs.len());
+            return None;
+        }
+        let inputs_e: Vec<Expr> = call.args[..np]
+            .iter()
+            .filter_map(|a| self.expr(a, scope, "passed to a built-in"))
+            .collect();
+        if inputs_e.len() != np {
+            return None;
+        }
+        let outputs = call.args[np..]
+            .iter()
+            .map(|a| self.pat_arg(a, scope, true))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Cond::CallOut {
+            builtin: b,
+            inputs: inputs_e,
+            outputs,
+        })
+    }
+
+    /// `?v = expr`, or `?v = f(...)` for a built-in with several solutions (each one a match).
+    fn bind_condition(&mut self, var: &Ident, e: &AstExpr, scope: &mut Scope) -> Option<Cond> {
+        if let AstExprKind::Call(call) = &e.kind {
+            if let Some(b) = self.reg.get(&call.name.name).cloned() {
+                let sig = b.signature();
+                if sig.multi && call.args.len() == sig.params.len() {
+                    if sig.outputs.len() != 1 {
+                        self.error(
+                            call.span,
+                            format!(
+                                "`{}` yields {} values per solution: list them as arguments",
+                                sig.name,
+                                sig.outputs.len()
+                            ),
+                        );
+                        return None;
                     }
-                    lowered.push((k.name.clone(), self.expr(v, scope, "passed to `whatif`")?));
+                    let inputs_e: Vec<Expr> = call
+                        .args
+                        .iter()
+                        .filter_map(|a| self.expr(a, scope, "passed to a built-in"))
+                        .collect();
+                    if inputs_e.len() != call.args.len() {
+                        return None;
+                    }
+                    let slot = scope.slot(&var.name);
+                    scope.bound.insert(slot);
+                    return Some(Cond::CallOut {
+                        builtin: b,
+                        inputs: inputs_e,
+                        outputs: vec![PatArg::Var(slot)],
+                    });
                 }
-                if target == WhatIfTarget::SelfSet && !self.relations.iter().any(|r| r.name == pattern.name.name) {
-                    self.error(pattern.name.span, format!("unknown relation `{}`", pattern.name.name));
-                    return None;
-                }
-                let args = pattern
-                    .args
-                    .iter()
-                    .map(|a| self.pat_arg(a, scope, true))
-                    .collect::<Option<Vec<_>>>()?;
-                let site = self.whatif_sites;
-                self.whatif_sites += 1;
-                Some(Cond::WhatIf {
-                    target,
-                    inputs: lowered,
-                    rel_name: pattern.name.name.clone(),
-                    args,
-                    site,
-                })
             }
         }
+        let expr = self.expr(e, scope, "used in a binding")?;
+        let slot = scope.slot(&var.name);
+        scope.bound.insert(slot);
+        Some(Cond::Bind { slot, expr })
+    }
+
+    /// `?v = count { ... }` and the other aggregates: the body's variables stay local to it.
+    fn aggregate_condition(
+        &mut self,
+        var: &Ident,
+        agg: &AstAggregate,
+        span: Span,
+        scope: &mut Scope,
+        set_name: &str,
+        inputs: &[InputDecl],
+    ) -> Option<Cond> {
+        if scope.is_bound(&var.name) {
+            self.error(
+                var.span,
+                format!("`{}` is already bound; an aggregate needs a fresh variable", var.name),
+            );
+            return None;
+        }
+        let mut inner = scope.clone();
+        let body = self.conditions(&agg.body, &mut inner, set_name, inputs);
+        let value = match (&agg.value, agg.op) {
+            (None, AggregateOp::Count) => None,
+            (Some(v), AggregateOp::Count) => {
+                self.error(v.span, "`count` takes no value: write `count { ... }`");
+                None
+            }
+            (None, op) => {
+                self.error(
+                    span,
+                    format!("`{}` needs a value: `{} ?x {{ ... }}`", op.keyword(), op.keyword()),
+                );
+                None
+            }
+            (Some(v), _) => self.expr(v, &inner, "aggregated"),
+        };
+        for n in inner.names.iter().skip(scope.names.len()) {
+            scope.slot(n);
+        }
+        let slot = scope.slot(&var.name);
+        scope.bound.insert(slot);
+        Some(Cond::Aggregate {
+            op: agg.op,
+            slot,
+            value,
+            body,
+        })
+    }
+
+    /// `whatif RULESET(inputs) => pattern`: the rule set named, the inputs it is given, the
+    /// pattern matched against its conclusions.
+    fn whatif_condition(
+        &mut self,
+        ruleset: &Ident,
+        args: &[(Ident, AstExpr)],
+        pattern: &AstCall,
+        scope: &mut Scope,
+        set_name: &str,
+        inputs: &[InputDecl],
+    ) -> Option<Cond> {
+        let target = if ruleset.name == set_name || ruleset.name == "self" {
+            WhatIfTarget::SelfSet
+        } else if self.known.iter().any(|k| k == &ruleset.name) {
+            WhatIfTarget::Named(ruleset.name.clone())
+        } else {
+            self.error(ruleset.span, format!("unknown rule set `{}` in `whatif`", ruleset.name));
+            return None;
+        };
+        let mut lowered = Vec::new();
+        for (k, v) in args {
+            if target == WhatIfTarget::SelfSet && !inputs.iter().any(|i| i.name == k.name) {
+                self.error(k.span, format!("`{}` is not an input of `{}`", k.name, set_name));
+                continue;
+            }
+            lowered.push((k.name.clone(), self.expr(v, scope, "passed to `whatif`")?));
+        }
+        if target == WhatIfTarget::SelfSet && !self.relations.iter().any(|r| r.name == pattern.name.name) {
+            self.error(pattern.name.span, format!("unknown relation `{}`", pattern.name.name));
+            return None;
+        }
+        let args = pattern
+            .args
+            .iter()
+            .map(|a| self.pat_arg(a, scope, true))
+            .collect::<Option<Vec<_>>>()?;
+        let site = self.whatif_sites;
+        self.whatif_sites += 1;
+        Some(Cond::WhatIf {
+            target,
+            inputs: lowered,
+            rel_name: pattern.name.name.clone(),
+            args,
+            site,
+        })
     }
 
     fn arity_error(&mut self, call: &AstCall, params: usize, outputs: usize) {
