@@ -640,58 +640,8 @@ fn solve_other<S: Steps + ?Sized>(
     sink: &mut Sink<'_>,
     (at, idx, _): (&CondAt, u16, bool),
 ) -> Flow {
-    let err = |e: EvalError| eval_error(at, e);
     match &at.cond {
-        Cond::In { slot, list } => {
-            let l = or_fail!(ctx, operand(list, &frame.vars, ctx.params, &mut ctx.calls).map_err(err));
-            if frame.bound(*slot) {
-                let has = contains(&l, &frame.vars[*slot as usize])
-                    .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))));
-                return if or_fail!(ctx, has) {
-                    solve(ctx, steps, i + 1, new_fact, frame, sink)
-                } else {
-                    Flow::Continue
-                };
-            }
-            // The list is held by one shared handle while its elements are bound one by one: no
-            // vector of copies per `in` (the list may live in the frame the loop rebinds).
-            let Some(items) = Items::of(&l) else {
-                return ctx.fail(err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))));
-            };
-            drop(l);
-            if crate::budget::charge(items.len()) {
-                return ctx.fail(timed_out(at));
-            }
-            let saved = frame.mask;
-            // A recognised test right after the `in` (`suit(?c) != ?t`) is run here for each
-            // element: one it rejects costs no search of the rest. Not while why-not tracks the
-            // deepest step reached, which that test's step would be.
-            let next = i + 1;
-            let filter = match ctx.track_depth || next >= steps.count() {
-                true => None,
-                false => steps.step(next).0.low.fast,
-            };
-            for k in 0..items.len() {
-                items.bind(frame, *slot, k);
-                let mut from = next;
-                if let Some(fast) = filter {
-                    match fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls) {
-                        Some(false) => {
-                            frame.mask = saved;
-                            continue;
-                        }
-                        Some(true) => from = next + 1,
-                        None => {}
-                    }
-                }
-                let flow = solve(ctx, steps, from, new_fact, frame, sink);
-                frame.mask = saved;
-                if flow != Flow::Continue {
-                    return flow;
-                }
-            }
-            Flow::Continue
-        }
+        Cond::In { slot, list } => solve_in(ctx, steps, i, new_fact, frame, sink, at, *slot, list),
         Cond::CallOut {
             builtin,
             inputs,
@@ -704,157 +654,10 @@ fn solve_other<S: Steps + ?Sized>(
             or_fail!(ctx, make_call(ctx, frame, at, builtin.as_ref(), inputs, &mut sols));
             solve_solutions(ctx, steps, i + 1, new_fact, frame, sink, at, outputs, &sols)
         }
-        Cond::Not { body } => {
-            // The commonest negation, one pattern (`not category(_, _)`): its facts are tried in
-            // place, without a search of its own; a search would find the same first match.
-            if let [CondAt {
-                cond: Cond::Pattern { rel, args },
-                ..
-            }] = &body[..]
-            {
-                return if or_fail!(ctx, any_fact_matches(ctx, frame, &body[0], *rel, args)) {
-                    Flow::Continue
-                } else {
-                    solve(ctx, steps, i + 1, new_fact, frame, sink)
-                };
-            }
-            let saved = frame.mask;
-            let depth = frame.facts.len();
-            let was = ctx.track_depth;
-            ctx.track_depth = false;
-            let found = solve(
-                ctx,
-                &BodySteps { conds: body, tag: idx },
-                0,
-                FactId::MAX,
-                frame,
-                &mut |_, _| Flow::Stop,
-            );
-            ctx.track_depth = was;
-            frame.mask = saved;
-            frame.facts.truncate(depth);
-            match found {
-                Flow::Failed => Flow::Failed,
-                Flow::Stop => Flow::Continue,
-                Flow::Continue => solve(ctx, steps, i + 1, new_fact, frame, sink),
-            }
-        }
+        Cond::Not { body } => solve_not(ctx, steps, i, new_fact, frame, sink, idx, body),
         Cond::Aggregate { op, slot, value, body } => {
-            let saved = frame.mask;
-            let depth = frame.facts.len();
-            // The commonest aggregate, an integer sum of one column (`sum ?x { term(_, ?x) }`),
-            // is read straight off the facts: nothing is bound per fact.
-            if let Some(total) = int_column_sum(ctx.mem, frame, *op, value.as_ref(), body, idx) {
-                frame.bind(*slot, Value::Int(total));
-                let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
-                frame.facts.truncate(depth);
-                frame.mask = saved;
-                return flow;
-            }
-            let mut acc: Option<Value> = None;
-            // A sum while every value so far is an integer and the total fits: kept in a register
-            // (a value folded through memory stalled on store forwarding at every term), and
-            // handed to `acc` as it is the moment a value is not an integer or would overflow.
-            let mut int_sum: Option<i64> = None;
-            let sum = matches!(op, AggregateOp::Sum);
-            let mut count: i64 = 0;
-            // Room for the terms of a hand value (13 or so) without a heap allocation per fold.
-            let mut contributing: SmallVec<[(u16, FactId); 32]> = SmallVec::new();
-            let was = ctx.track_depth;
-            ctx.track_depth = false;
-            let mut add_value = |ctx: &mut Ctx<'_>, fr: &Frame| -> MatchResult<Flow> {
-                count += 1;
-                // Pushed one by one: a one-pattern body adds one fact, and `extend`'s reservation
-                // cost more than the push.
-                for &f in &fr.facts[depth..] {
-                    contributing.push(f);
-                }
-                if let Some(v) = value {
-                    let x = match v {
-                        // The commonest value, `sum ?x { … }`: read in place.
-                        Expr::Var(s) => fr.vars[*s as usize].clone(),
-                        _ => eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?,
-                    };
-                    if sum && acc.is_none() {
-                        if let Value::Int(q) = x {
-                            if let Some(total) = int_sum.map_or(Some(q), |p| p.checked_add(q)) {
-                                int_sum = Some(total);
-                                return Ok(Flow::Continue);
-                            }
-                        }
-                        // Not an integer, or the total would overflow: the general fold goes on
-                        // from the total so far (and raises the overflow).
-                        acc = int_sum.take().map(Value::Int);
-                    }
-                    acc = Some(match (acc.take(), op) {
-                        (None, _) => x,
-                        (Some(a), AggregateOp::Sum) => {
-                            super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?
-                        }
-                        (Some(a), AggregateOp::Min) => {
-                            if x.compare(&a) == Some(std::cmp::Ordering::Less) {
-                                x
-                            } else {
-                                a
-                            }
-                        }
-                        (Some(a), _) => {
-                            if x.compare(&a) == Some(std::cmp::Ordering::Greater) {
-                                x
-                            } else {
-                                a
-                            }
-                        }
-                    });
-                }
-                Ok(Flow::Continue)
-            };
-            let mut add = |ctx: &mut Ctx<'_>, fr: &Frame| -> Flow {
-                match add_value(ctx, fr) {
-                    Ok(flow) => flow,
-                    Err(e) => ctx.fail(e),
-                }
-            };
-            let result = match &body[..] {
-                // One pattern: its facts are visited here, without a join (the same facts in the
-                // same order as the join would give).
-                [only @ CondAt {
-                    cond: Cond::Pattern { rel, args },
-                    ..
-                }] => each_match(ctx, frame, only, idx, *rel, args, FactId::MAX, |ctx, fr| add(ctx, fr)),
-                _ => solve(
-                    ctx,
-                    &BodySteps { conds: body, tag: idx },
-                    0,
-                    FactId::MAX,
-                    frame,
-                    &mut add,
-                ),
-            };
-            ctx.track_depth = was;
-            frame.mask = saved;
-            frame.facts.truncate(depth);
-            if result == Flow::Failed {
-                return Flow::Failed;
-            }
-            let v = match op {
-                AggregateOp::Count => Value::Int(count),
-                AggregateOp::Sum => acc.unwrap_or(Value::Int(int_sum.unwrap_or(0))),
-                // min/max over nothing has no value: the condition fails.
-                _ => match acc {
-                    Some(v) => v,
-                    None => return Flow::Continue,
-                },
-            };
-            frame.bind(*slot, v);
-            // Pushed one by one: `extend_from_slice` is an out-of-line call here.
-            for &f in &contributing {
-                frame.facts.push(f);
-            }
-            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
-            frame.facts.truncate(depth);
-            frame.mask = saved;
-            flow
+            let agg = (*op, *slot, value.as_ref(), &body[..]);
+            solve_aggregate(ctx, steps, i, new_fact, frame, sink, at, idx, agg)
         }
         Cond::WhatIf {
             target,
@@ -862,44 +665,316 @@ fn solve_other<S: Steps + ?Sized>(
             rel_name,
             args,
             site,
-        } => {
-            let mut values: SmallVec<[(&str, Value); 2]> = SmallVec::with_capacity(inputs.len());
-            for (name, e) in inputs {
-                values.push((
-                    name.as_str(),
-                    or_fail!(ctx, eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)),
-                ));
-            }
-            let asked = ctx.whatif.run(*site, target, rel_name, &values, ctx.prog, ctx.params);
-            let outcome = or_fail!(
-                ctx,
-                asked.map_err(|e| {
-                    Box::new(MatchError {
-                        span: at.span,
-                        error: MatchErrorKind::WhatIf(Box::new(e)),
-                    })
-                })
-            );
-            for (rel, fact_args) in outcome.facts.iter() {
-                if **rel != **rel_name || fact_args.len() != args.len() {
-                    continue;
-                }
-                let saved = frame.mask;
-                if or_fail!(ctx, match_args(ctx, args, fact_args, frame).map_err(err)) {
-                    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
-                    if flow != Flow::Continue {
-                        frame.mask = saved;
-                        return flow;
-                    }
-                }
-                frame.mask = saved;
-            }
-            Flow::Continue
-        }
+        } => solve_whatif(
+            ctx,
+            steps,
+            i,
+            new_fact,
+            frame,
+            sink,
+            at,
+            (target, inputs, rel_name, args, *site),
+        ),
         Cond::Pattern { .. } | Cond::Test(_) | Cond::Bind { .. } => {
             unreachable!("`solve` handles patterns, tests and bindings itself")
         }
     }
+}
+
+/// A what-if condition's parts: the rule set, its inputs, the relation and pattern asked, the site.
+type WhatIfSite<'a> = (&'a WhatIfTarget, &'a [(String, Expr)], &'a str, &'a [PatArg], u32);
+
+/// `?x in list`: a membership test when `?x` is bound, else a loop binding each element.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn solve_in<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    at: &CondAt,
+    slot: Slot,
+    list: &Expr,
+) -> Flow {
+    let err = |e: EvalError| eval_error(at, e);
+    let l = or_fail!(ctx, operand(list, &frame.vars, ctx.params, &mut ctx.calls).map_err(err));
+    if frame.bound(slot) {
+        let has = contains(&l, &frame.vars[slot as usize])
+            .ok_or_else(|| err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))));
+        return if or_fail!(ctx, has) {
+            solve(ctx, steps, i + 1, new_fact, frame, sink)
+        } else {
+            Flow::Continue
+        };
+    }
+    // The list is held by one shared handle while its elements are bound one by one: no
+    // vector of copies per `in` (the list may live in the frame the loop rebinds).
+    let Some(items) = Items::of(&l) else {
+        return ctx.fail(err(EvalError::Type(format!("`in` needs a list on its right, got {l}"))));
+    };
+    drop(l);
+    if crate::budget::charge(items.len()) {
+        return ctx.fail(timed_out(at));
+    }
+    let saved = frame.mask;
+    // A recognised test right after the `in` (`suit(?c) != ?t`) is run here for each
+    // element: one it rejects costs no search of the rest. Not while why-not tracks the
+    // deepest step reached, which that test's step would be.
+    let next = i + 1;
+    let filter = match ctx.track_depth || next >= steps.count() {
+        true => None,
+        false => steps.step(next).0.low.fast,
+    };
+    for k in 0..items.len() {
+        items.bind(frame, slot, k);
+        let mut from = next;
+        if let Some(fast) = filter {
+            match fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls) {
+                Some(false) => {
+                    frame.mask = saved;
+                    continue;
+                }
+                Some(true) => from = next + 1,
+                None => {}
+            }
+        }
+        let flow = solve(ctx, steps, from, new_fact, frame, sink);
+        frame.mask = saved;
+        if flow != Flow::Continue {
+            return flow;
+        }
+    }
+    Flow::Continue
+}
+
+/// `not { … }`: the rest of the join only when the body has no match.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn solve_not<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    idx: u16,
+    body: &[CondAt],
+) -> Flow {
+    // The commonest negation, one pattern (`not category(_, _)`): its facts are tried in
+    // place, without a search of its own; a search would find the same first match.
+    if let [CondAt {
+        cond: Cond::Pattern { rel, args },
+        ..
+    }] = body
+    {
+        return if or_fail!(ctx, any_fact_matches(ctx, frame, &body[0], *rel, args)) {
+            Flow::Continue
+        } else {
+            solve(ctx, steps, i + 1, new_fact, frame, sink)
+        };
+    }
+    let saved = frame.mask;
+    let depth = frame.facts.len();
+    let was = ctx.track_depth;
+    ctx.track_depth = false;
+    let found = solve(
+        ctx,
+        &BodySteps { conds: body, tag: idx },
+        0,
+        FactId::MAX,
+        frame,
+        &mut |_, _| Flow::Stop,
+    );
+    ctx.track_depth = was;
+    frame.mask = saved;
+    frame.facts.truncate(depth);
+    match found {
+        Flow::Failed => Flow::Failed,
+        Flow::Stop => Flow::Continue,
+        Flow::Continue => solve(ctx, steps, i + 1, new_fact, frame, sink),
+    }
+}
+
+/// An aggregate: the body's matches folded into one value, bound before the rest of the join.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn solve_aggregate<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    at: &CondAt,
+    idx: u16,
+    (op, slot, value, body): (AggregateOp, Slot, Option<&Expr>, &[CondAt]),
+) -> Flow {
+    let err = |e: EvalError| eval_error(at, e);
+    let saved = frame.mask;
+    let depth = frame.facts.len();
+    // The commonest aggregate, an integer sum of one column (`sum ?x { term(_, ?x) }`),
+    // is read straight off the facts: nothing is bound per fact.
+    if let Some(total) = int_column_sum(ctx.mem, frame, op, value, body, idx) {
+        frame.bind(slot, Value::Int(total));
+        let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+        frame.facts.truncate(depth);
+        frame.mask = saved;
+        return flow;
+    }
+    let mut acc: Option<Value> = None;
+    // A sum while every value so far is an integer and the total fits: kept in a register
+    // (a value folded through memory stalled on store forwarding at every term), and
+    // handed to `acc` as it is the moment a value is not an integer or would overflow.
+    let mut int_sum: Option<i64> = None;
+    let sum = matches!(op, AggregateOp::Sum);
+    let mut count: i64 = 0;
+    // Room for the terms of a hand value (13 or so) without a heap allocation per fold.
+    let mut contributing: SmallVec<[(u16, FactId); 32]> = SmallVec::new();
+    let was = ctx.track_depth;
+    ctx.track_depth = false;
+    let mut add_value = |ctx: &mut Ctx<'_>, fr: &Frame| -> MatchResult<Flow> {
+        count += 1;
+        // Pushed one by one: a one-pattern body adds one fact, and `extend`'s reservation
+        // cost more than the push.
+        for &f in &fr.facts[depth..] {
+            contributing.push(f);
+        }
+        if let Some(v) = value {
+            let x = match v {
+                // The commonest value, `sum ?x { … }`: read in place.
+                Expr::Var(s) => fr.vars[*s as usize].clone(),
+                _ => eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?,
+            };
+            if sum && acc.is_none() {
+                if let Value::Int(q) = x {
+                    if let Some(total) = int_sum.map_or(Some(q), |p| p.checked_add(q)) {
+                        int_sum = Some(total);
+                        return Ok(Flow::Continue);
+                    }
+                }
+                // Not an integer, or the total would overflow: the general fold goes on
+                // from the total so far (and raises the overflow).
+                acc = int_sum.take().map(Value::Int);
+            }
+            acc = Some(match (acc.take(), op) {
+                (None, _) => x,
+                (Some(a), AggregateOp::Sum) => {
+                    super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?
+                }
+                (Some(a), AggregateOp::Min) => {
+                    if x.compare(&a) == Some(std::cmp::Ordering::Less) {
+                        x
+                    } else {
+                        a
+                    }
+                }
+                (Some(a), _) => {
+                    if x.compare(&a) == Some(std::cmp::Ordering::Greater) {
+                        x
+                    } else {
+                        a
+                    }
+                }
+            });
+        }
+        Ok(Flow::Continue)
+    };
+    let mut add = |ctx: &mut Ctx<'_>, fr: &Frame| -> Flow {
+        match add_value(ctx, fr) {
+            Ok(flow) => flow,
+            Err(e) => ctx.fail(e),
+        }
+    };
+    let result = match body {
+        // One pattern: its facts are visited here, without a join (the same facts in the
+        // same order as the join would give).
+        [only @ CondAt {
+            cond: Cond::Pattern { rel, args },
+            ..
+        }] => each_match(ctx, frame, only, idx, *rel, args, FactId::MAX, |ctx, fr| add(ctx, fr)),
+        _ => solve(
+            ctx,
+            &BodySteps { conds: body, tag: idx },
+            0,
+            FactId::MAX,
+            frame,
+            &mut add,
+        ),
+    };
+    ctx.track_depth = was;
+    frame.mask = saved;
+    frame.facts.truncate(depth);
+    if result == Flow::Failed {
+        return Flow::Failed;
+    }
+    let v = match op {
+        AggregateOp::Count => Value::Int(count),
+        AggregateOp::Sum => acc.unwrap_or(Value::Int(int_sum.unwrap_or(0))),
+        // min/max over nothing has no value: the condition fails.
+        _ => match acc {
+            Some(v) => v,
+            None => return Flow::Continue,
+        },
+    };
+    frame.bind(slot, v);
+    // Pushed one by one: `extend_from_slice` is an out-of-line call here.
+    for &f in &contributing {
+        frame.facts.push(f);
+    }
+    let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+    frame.facts.truncate(depth);
+    frame.mask = saved;
+    flow
+}
+
+/// `whatif`: the sub-query's conclusions of the relation asked, each matched against the pattern.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn solve_whatif<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+    at: &CondAt,
+    (target, inputs, rel_name, args, site): WhatIfSite<'_>,
+) -> Flow {
+    let err = |e: EvalError| eval_error(at, e);
+    let mut values: SmallVec<[(&str, Value); 2]> = SmallVec::with_capacity(inputs.len());
+    for (name, e) in inputs {
+        values.push((
+            name.as_str(),
+            or_fail!(ctx, eval(e, &frame.vars, ctx.params, &mut ctx.calls).map_err(err)),
+        ));
+    }
+    let asked = ctx.whatif.run(site, target, rel_name, &values, ctx.prog, ctx.params);
+    let outcome = or_fail!(
+        ctx,
+        asked.map_err(|e| {
+            Box::new(MatchError {
+                span: at.span,
+                error: MatchErrorKind::WhatIf(Box::new(e)),
+            })
+        })
+    );
+    for (rel, fact_args) in outcome.facts.iter() {
+        if **rel != *rel_name || fact_args.len() != args.len() {
+            continue;
+        }
+        let saved = frame.mask;
+        if or_fail!(ctx, match_args(ctx, args, fact_args, frame).map_err(err)) {
+            let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+            if flow != Flow::Continue {
+                frame.mask = saved;
+                return flow;
+            }
+        }
+        frame.mask = saved;
+    }
+    Flow::Continue
 }
 
 /// A built-in's solutions (made at step `next - 1`, or ahead of the join for every rule that

@@ -951,13 +951,7 @@ impl Session {
         if shared_solutions.len() < calls.len() {
             shared_solutions.resize_with(calls.len(), || Solutions::new(0));
         }
-        // What the shared tests and calls said of this fact, bit `i` for test or call `i` (at
-        // most `MAX_SHARED` of each): kept in registers, not in memory reset per fact.
-        let mut tests_ran = 0u64;
-        let mut tests_failed = 0u64;
-        let mut tests_undecided = 0u64;
-        let mut calls_made = 0u64;
-        let mut calls_failed = 0u64;
+        let mut said = SharedOutcomes::default();
         let mut ctx = Ctx {
             prog,
             mem,
@@ -971,45 +965,20 @@ impl Session {
         let values = mem.args_of(fact);
         let mut result = Ok(());
         for trigger in triggers {
-            // The tests the join would start with, on the fact's own arguments: each run once
-            // for all the rules this fact seeds. A failed one means no match (the join would
-            // check the very same value); an undecided one leaves the join to decide.
-            // When every one passed, the join starts after them.
-            let mut unrun = trigger.prefix & !tests_ran;
-            while unrun != 0 && trigger.prefix & tests_failed == 0 {
-                let t = unrun.trailing_zeros();
-                let bit = 1u64 << t;
-                unrun &= !bit;
-                tests_ran |= bit;
-                match shared[t as usize].outcome(values, &mut ctx.calls) {
-                    Some(true) => {}
-                    Some(false) => tests_failed |= bit,
-                    None => tests_undecided |= bit,
-                }
-            }
-            if trigger.prefix & tests_failed != 0 {
+            let Some(mut start) = said.start(trigger, shared, values, &mut ctx.calls) else {
                 continue;
-            }
-            let mut start = match trigger.prefix & tests_undecided {
-                0 => trigger.prefix_steps as usize,
-                _ => 0,
             };
             // The built-in the join calls next: made once per fact for every rule that calls it
             // so. No solution means no match; an error leaves the join to raise it, in order.
             let mut first_call = None;
             if let (Some(c), true) = (trigger.first_call, start == trigger.prefix_steps as usize) {
-                let bit = 1u64 << c;
                 let solutions = &mut shared_solutions[c as usize];
-                if calls_made & bit == 0 {
-                    calls_made |= bit;
-                    if !shared_call(&calls[c as usize], values, ctx.params, shared_argv, solutions) {
-                        calls_failed |= bit;
-                    }
+                if said.call_failed(c, || {
                     ctx.calls += 1;
-                }
-                if calls_failed & bit != 0 {
+                    shared_call(&calls[c as usize], values, ctx.params, shared_argv, solutions)
+                }) {
                     start = 0;
-                } else if solutions.is_empty() {
+                } else if shared_solutions[c as usize].is_empty() {
                     continue;
                 } else {
                     first_call = Some(c as usize);
@@ -1027,14 +996,9 @@ impl Session {
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(e) => {
-                    result = Err(in_rule(
-                        prog,
-                        rule_idx,
-                        Box::new(MatchError {
-                            span: rule.conds[seed.cond as usize].span,
-                            error: MatchErrorKind::Eval(e),
-                        }),
-                    ));
+                    let error = MatchErrorKind::Eval(e);
+                    let span = rule.conds[seed.cond as usize].span;
+                    result = Err(in_rule(prog, rule_idx, Box::new(MatchError { span, error })));
                     break;
                 }
             }
@@ -1058,28 +1022,8 @@ impl Session {
                 }
                 Flow::Continue
             };
-            let flow = match first_call {
-                None => matcher::solve(&mut ctx, &steps, start, fact, frame, &mut sink),
-                // The call's solutions, as the join's own call step would go through them.
-                Some(c) => {
-                    let at = &rule.conds[seed.rest[start].0 as usize];
-                    let Cond::CallOut { outputs, .. } = &at.cond else {
-                        unreachable!("a shared call is planned only for a call step")
-                    };
-                    let solutions = &shared_solutions[c];
-                    matcher::solve_solutions(
-                        &mut ctx,
-                        &steps,
-                        start + 1,
-                        fact,
-                        frame,
-                        &mut sink,
-                        at,
-                        outputs,
-                        solutions,
-                    )
-                }
-            };
+            let solutions = first_call.map(|c| &shared_solutions[c]);
+            let flow = join_seed(&mut ctx, &steps, start, fact, frame, &mut sink, solutions);
             if let Err(e) = ctx.outcome(flow) {
                 result = Err(in_rule(prog, rule_idx, e));
                 break;
@@ -1318,6 +1262,83 @@ impl Session {
         );
         let flow = ctx.outcome(flow).map_err(|e| in_rule(&prog, rule_idx as u32, e))?;
         Ok((flow == Flow::Stop, ctx.deepest.map(|d| *d)))
+    }
+}
+
+/// The rest of a seed's join from step `start`, its pattern matched in `frame`: through the
+/// solutions of the shared call when it was made for this fact (as the join's own call step would
+/// go through them), else by the matcher from there.
+#[inline(always)]
+fn join_seed(
+    ctx: &mut Ctx<'_>,
+    steps: &PlanSteps<'_>,
+    start: usize,
+    fact: FactId,
+    frame: &mut Frame,
+    sink: &mut matcher::Sink<'_>,
+    call_solutions: Option<&Solutions>,
+) -> Flow {
+    let Some(solutions) = call_solutions else {
+        return matcher::solve(ctx, steps, start, fact, frame, sink);
+    };
+    let at = &steps.conds[steps.order[start].0 as usize];
+    let Cond::CallOut { outputs, .. } = &at.cond else {
+        unreachable!("a shared call is planned only for a call step")
+    };
+    matcher::solve_solutions(ctx, steps, start + 1, fact, frame, sink, at, outputs, solutions)
+}
+
+/// What the shared tests and calls said of one new fact, bit `i` for test or call `i` (at most
+/// `MAX_SHARED` of each): each run once for all the rules the fact seeds, kept in registers.
+#[derive(Default)]
+struct SharedOutcomes {
+    tests_ran: u64,
+    tests_failed: u64,
+    tests_undecided: u64,
+    calls_made: u64,
+    calls_failed: u64,
+}
+
+impl SharedOutcomes {
+    /// Where `trigger`'s join starts, its prefix tests run first (those not yet run for this
+    /// fact): `None` when one failed (the join would check the very same value: no match); after
+    /// the prefix when all passed; at the start, as written, when one could not tell.
+    #[inline(always)]
+    fn start(&mut self, trigger: &Trigger, shared: &[SharedTest], values: &[Value], calls: &mut u64) -> Option<usize> {
+        let mut unrun = trigger.prefix & !self.tests_ran;
+        while unrun != 0 && trigger.prefix & self.tests_failed == 0 {
+            let t = unrun.trailing_zeros();
+            let bit = 1u64 << t;
+            unrun &= !bit;
+            self.tests_ran |= bit;
+            match shared[t as usize].outcome(values, calls) {
+                Some(true) => {}
+                Some(false) => self.tests_failed |= bit,
+                None => self.tests_undecided |= bit,
+            }
+        }
+        match (
+            trigger.prefix & self.tests_failed,
+            trigger.prefix & self.tests_undecided,
+        ) {
+            (0, 0) => Some(trigger.prefix_steps as usize),
+            (0, _) => Some(0),
+            _ => None,
+        }
+    }
+
+    /// Makes shared call `c` once per fact (`make` answers whether it succeeded); true when it
+    /// failed, and the join must then make it itself, in order, to raise its error.
+    #[inline(always)]
+    fn call_failed(&mut self, c: u16, make: impl FnOnce() -> bool) -> bool {
+        let bit = 1u64 << c;
+        if self.calls_made & bit == 0 {
+            self.calls_made |= bit;
+            if !make() {
+                self.calls_failed |= bit;
+            }
+        }
+        self.calls_failed & bit != 0
     }
 }
 
