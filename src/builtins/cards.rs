@@ -24,6 +24,15 @@ pub fn suit_name(index: usize) -> Value {
 
 /// Registers the card built-ins and input types.
 pub fn register(r: &mut Registry) {
+    register_card_facts(r);
+    register_rank_groups(r);
+    register_counts(r);
+    register_deck(r);
+    register_inputs(r);
+}
+
+/// One card and a group: rank, suit, the visible cards and how many are hidden.
+fn register_card_facts(r: &mut Registry) {
     let h = ("cards", T::Cards);
     r.func(
         "rank",
@@ -50,6 +59,11 @@ pub fn register(r: &mut Registry) {
     r.func("hidden_count", &[h], T::Int, "how many cards are hidden (XX)", |a| {
         Ok(Value::Int(cards(&a[0], "hidden_count")?.hidden() as i64))
     });
+}
+
+/// Ranks as held: the ranks, their pattern, the ranks held a number of times.
+fn register_rank_groups(r: &mut Registry) {
+    let h = ("cards", T::Cards);
     r.func(
         "ranks",
         &[h],
@@ -131,6 +145,11 @@ pub fn register(r: &mut Registry) {
             Ok(Value::list(ranks))
         },
     );
+}
+
+/// Counts, runs and suits of a group.
+fn register_counts(r: &mut Registry) {
+    let h = ("cards", T::Cards);
     r.func(
         "count_rank",
         &[h, ("rank", T::Int)],
@@ -199,6 +218,11 @@ pub fn register(r: &mut Registry) {
             Ok(())
         },
     );
+}
+
+/// The rest of the deck: unseen cards and filling hidden ones.
+fn register_deck(r: &mut Registry) {
+    let h = ("cards", T::Cards);
     r.func(
         "unseen",
         &[("a", T::Cards), ("b", T::Cards)],
@@ -227,7 +251,10 @@ pub fn register(r: &mut Registry) {
             Ok(Value::Cards(Shared::local(c.with_hidden_filled(k))))
         },
     );
+}
 
+/// The `card` and `cards` input types.
+fn register_inputs(r: &mut Registry) {
     r.input_type(InputType {
         name: "card",
         keys: &[],

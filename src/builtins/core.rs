@@ -9,6 +9,14 @@ use std::cmp::Ordering;
 
 /// Registers the general built-ins and input types.
 pub fn register(r: &mut Registry) {
+    register_list_reading(r);
+    register_list_building(r);
+    register_numbers(r);
+    register_inputs(r);
+}
+
+/// Reading lists: length, sums, extremes, sorting, comparison.
+fn register_list_reading(r: &mut Registry) {
     r.func(
         "len",
         &[("list", T::Any)],
@@ -86,6 +94,10 @@ pub fn register(r: &mut Registry) {
             Ok(Value::Int(ord as i64))
         },
     );
+}
+
+/// Building lists: concatenation, removal, ranges.
+fn register_list_building(r: &mut Registry) {
     r.func(
         "concat",
         &[("a", T::List), ("b", T::List)],
@@ -135,6 +147,10 @@ pub fn register(r: &mut Registry) {
             Ok(())
         },
     );
+}
+
+/// Numbers: absolute value, rounding, the lesser and greater of two.
+fn register_numbers(r: &mut Registry) {
     r.func("abs", &[("x", T::Num)], T::Num, "absolute value", |a| {
         Ok(match &a[0] {
             Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| BuiltinError::failed("abs", "overflow"))?),
@@ -182,6 +198,10 @@ pub fn register(r: &mut Registry) {
             })
         },
     );
+}
+
+/// The plain input types.
+fn register_inputs(r: &mut Registry) {
     r.func(
         "greater",
         &[("a", T::Any), ("b", T::Any)],

@@ -753,6 +753,13 @@ fn mj_highest(a: &[Value]) -> Result<Value, BuiltinError> {
 
 /// Registers the `mahjong.*` built-ins and the `tiles` and `melds` input types.
 pub fn register(r: &mut Registry) {
+    register_inputs(r);
+    register_hand(r);
+    register_choices(r);
+}
+
+/// The `tiles` and `melds` input types.
+fn register_inputs(r: &mut Registry) {
     r.input_type(InputType {
         name: "tiles",
         keys: &[],
@@ -769,6 +776,10 @@ pub fn register(r: &mut Registry) {
         parse: parse_melds_input,
         doc: "called mahjong melds: `123m PPP 7777m [CCCC]` (chow, pong, kong, concealed kong)",
     });
+}
+
+/// The hand: its deal, shanten, steps, text, wins and waits.
+fn register_hand(r: &mut Registry) {
     r.function(
         "mahjong.deal",
         &[HAND, MELDS, VISIBLE, ("offered", T::List), ("drawn", T::List), ("two_player", T::Bool)],
@@ -849,6 +860,10 @@ pub fn register(r: &mut Registry) {
         "the winning kinds of a waiting hand (both forms; kinds whose four copies are all own are not waits)",
         mj_wait_tiles,
     );
+}
+
+/// The choices: useful tiles, discards and calls.
+fn register_choices(r: &mut Registry) {
     r.function(
         "mahjong.useful",
         &[HAND, MELDS, SEEN, TWO_PLAYER],

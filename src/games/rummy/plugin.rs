@@ -28,6 +28,15 @@ use std::rc::Rc;
 
 /// Registers rummy's built-ins and input types.
 pub fn register(r: &mut Registry) {
+    register_inputs(r);
+    register_minima(r);
+    register_arrangements(r);
+    register_strategy(r);
+    register_card_helpers(r);
+}
+
+/// The `rummy_hand`, `rummy_card` and `rummy_rank` input types.
+fn register_inputs(r: &mut Registry) {
     r.input_type(InputType {
         name: "rummy_hand",
         keys: &[],
@@ -53,7 +62,10 @@ pub fn register(r: &mut Registry) {
         parse: parse_rank_input,
         doc: "a rank `A 2..10 T J Q K` (the wild rank), or empty for none",
     });
+}
 
+/// The meld search: options, minima, the best arrangement, the fewest cards.
+fn register_minima(r: &mut Registry) {
     r.function(
         "rummy.options",
         &[
@@ -143,6 +155,10 @@ pub fn register(r: &mut Registry) {
             Ok(())
         },
     );
+}
+
+/// Every arrangement of a hand, and its islands.
+fn register_arrangements(r: &mut Registry) {
     r.function(
         "rummy.arrangements",
         &[("hand", T::Str), ("options", T::Str), ("limit", T::Int)],
@@ -192,6 +208,10 @@ pub fn register(r: &mut Registry) {
             Ok(())
         },
     );
+}
+
+/// Strategy: discards, the take advice, going out.
+fn register_strategy(r: &mut Registry) {
     r.function(
         "rummy.discards",
         &[("hand", T::Str), ("options", T::Str)],
@@ -272,6 +292,10 @@ pub fn register(r: &mut Registry) {
             Ok(())
         },
     );
+}
+
+/// A hand with or without a card, its words, size and points.
+fn register_card_helpers(r: &mut Registry) {
     r.func(
         "rummy.with",
         &[("hand", T::Str), ("card", T::Str)],
