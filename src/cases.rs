@@ -24,6 +24,68 @@ pub const SHIPPED_CASES: &[(&str, &str)] = &[
     ("doudizhu.cases.toml", include_str!("../rules/doudizhu.cases.toml")),
 ];
 
+/// A golden file of the repository as the shipped suites name it (relative to `rules/`), and its text.
+macro_rules! golden {
+    ($path:literal) => {
+        (concat!("../", $path), include_str!(concat!("../", $path)))
+    };
+}
+
+/// The golden explanations the shipped suites pin, embedded with them as the rules are.
+pub const SHIPPED_GOLDEN: &[(&str, &str)] = &[
+    golden!("tests/golden/stud/seed_example.txt"),
+    golden!("tests/golden/stud/straight_flush.txt"),
+    golden!("tests/golden/stud/royal_flush.txt"),
+    golden!("tests/golden/stud/four_of_a_kind.txt"),
+    golden!("tests/golden/stud/flush.txt"),
+    golden!("tests/golden/stud/straight.txt"),
+    golden!("tests/golden/stud/three_of_a_kind.txt"),
+    golden!("tests/golden/stud/two_pair.txt"),
+    golden!("tests/golden/stud/one_pair.txt"),
+    golden!("tests/golden/stud/high_card.txt"),
+    golden!("tests/golden/stud/advice_fold.txt"),
+    golden!("tests/golden/stud/advice_either.txt"),
+    golden!("tests/golden/mahjong/nine_gates.txt"),
+    golden!("tests/golden/mahjong/no_fifth_one.txt"),
+    golden!("tests/golden/mahjong/seven_pairs.txt"),
+    golden!("tests/golden/mahjong/most_live_tiles.txt"),
+    golden!("tests/golden/mahjong/only_red_leaves_ready.txt"),
+    golden!("tests/golden/mahjong/tie_on_height.txt"),
+    golden!("tests/golden/mahjong/after_four_calls.txt"),
+    golden!("tests/golden/mahjong/call_east.txt"),
+    golden!("tests/golden/mahjong/call_one.txt"),
+    golden!("tests/golden/mahjong/call_red.txt"),
+    golden!("tests/golden/mahjong/no_fifth_red.txt"),
+    golden!("tests/golden/mahjong/wait_one_four.txt"),
+    golden!("tests/golden/mahjong/seen_fours.txt"),
+    golden!("tests/golden/mahjong/call_south.txt"),
+    golden!("tests/golden/mahjong/seed_ready_on_red.txt"),
+    golden!("tests/golden/mahjong/seed_call_east.txt"),
+    golden!("tests/golden/mahjong/seed_call_one.txt"),
+    golden!("tests/golden/mahjong/seed_call_red.txt"),
+    golden!("tests/golden/mahjong/seed_broken_run.txt"),
+    golden!("tests/golden/mahjong/seed_pairs.txt"),
+    golden!("tests/golden/mahjong/seed_call_south.txt"),
+    golden!("tests/golden/mahjong/seed_declared_pass.txt"),
+    golden!("tests/golden/mahjong/seed_declared_throw.txt"),
+    golden!("tests/golden/rummy/seed_demo.txt"),
+    golden!("tests/golden/rummy/deadwood_apart.txt"),
+    golden!("tests/golden/rummy/take.txt"),
+    golden!("tests/golden/rummy/draw.txt"),
+    golden!("tests/golden/rummy/knock.txt"),
+    golden!("tests/golden/rummy/full_suit.txt"),
+    golden!("tests/golden/rummy/go_out.txt"),
+    golden!("tests/golden/rummy/jokers.txt"),
+    golden!("tests/golden/doudizhu/go_out.txt"),
+    golden!("tests/golden/doudizhu/bomb_answer.txt"),
+    golden!("tests/golden/doudizhu/must_pass.txt"),
+    golden!("tests/golden/doudizhu/puzzle1_seed.txt"),
+    golden!("tests/golden/doudizhu/puzzle1_standard.txt"),
+    golden!("tests/golden/doudizhu/puzzle2_standard.txt"),
+    golden!("tests/golden/doudizhu/puzzle2_seed.txt"),
+    golden!("tests/golden/doudizhu/hard_puzzle.txt"),
+];
+
 /// Case files larger than this are refused: a case file is written by hand.
 const MAX_CASE_FILE_BYTES: u64 = 8 << 20;
 
@@ -395,8 +457,15 @@ pub fn explanation_text(s: &mut Session) -> String {
     out
 }
 
-fn golden_path(file: &CaseFile, name: &str) -> Option<PathBuf> {
-    file.dir.as_ref().map(|d| d.join(name))
+/// A case's golden explanation: beside its case file, or embedded with a shipped suite.
+fn golden_text(file: &CaseFile, name: &str) -> Option<String> {
+    match &file.dir {
+        Some(d) => std::fs::read_to_string(d.join(name)).ok(),
+        None => SHIPPED_GOLDEN
+            .iter()
+            .find(|(p, _)| *p == name)
+            .map(|(_, t)| t.to_string()),
+    }
 }
 
 /// Runs one case against `program`.
@@ -466,7 +535,7 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
     }
     if let Some(name) = &case.explanation {
         let text = explanation_text(&mut s);
-        let expected = golden_path(file, name).and_then(|p| std::fs::read_to_string(p).ok());
+        let expected = golden_text(file, name);
         if expected.as_deref().map(normalise) != Some(normalise(&text)) {
             out.failures.push(Failure::Golden {
                 file: name.clone(),
