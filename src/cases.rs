@@ -866,53 +866,181 @@ pub fn position_of_json(line: &str) -> Result<Position, String> {
 }
 
 /// The games with a random position generator for `diff`.
-pub const GENERATED_GAMES: &[&str] = &["stud", "durak"];
+pub const GENERATED_GAMES: &[&str] = &["stud", "durak", "mahjong", "mahjong_seed", "rummy", "doudizhu"];
 
-/// Seeded random positions for a shipped game (see [`GENERATED_GAMES`]); `None` for another.
+type Rng = rand_chacha::ChaCha8Rng;
+
+/// Seeded random positions for a shipped game (see [`GENERATED_GAMES`]); `None` for another. Every
+/// position is a valid input of the game's rule sets, so that a changed answer is the edit's doing.
 pub fn random_positions(game: &str, seed: u64, n: usize) -> Option<Vec<Position>> {
-    use rand::seq::SliceRandom;
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let suits = ["S", "H", "D", "C"];
-    let deck = |ranks: &[&str]| -> Vec<String> {
-        suits
-            .iter()
-            .flat_map(|s| ranks.iter().map(move |r| format!("{r}{s}")))
-            .collect()
+    use rand::SeedableRng;
+    let generate: fn(&mut Rng) -> Vec<(String, String)> = match game {
+        "stud" => stud_position,
+        "durak" => durak_position,
+        "mahjong" | "mahjong_seed" => mahjong_position,
+        "rummy" => rummy_position,
+        "doudizhu" => doudizhu_position,
+        _ => return None,
     };
-    let all = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        let pos = match game {
-            // Five cards against an opponent showing four, one hidden.
-            "stud" => {
-                let mut d = deck(&all);
-                d.shuffle(&mut rng);
-                let hand = d[..5].join(" ");
-                let opponent = format!("XX {}", d[5..9].join(" "));
-                vec![("hand".to_string(), hand), ("opponent".to_string(), opponent)]
-            }
-            // A 36-card deck: the value of a hand of six, or a decision to attack or defend.
-            "durak" => {
-                let mut d = deck(&all[4..]);
-                d.shuffle(&mut rng);
-                let trump = suits[rng.random_range(0..4)].to_string();
-                let role = ["value", "attack", "defend"][rng.random_range(0..3)];
-                let mut p = vec![
-                    ("hand".to_string(), d[..6].join(" ")),
-                    ("trump".to_string(), trump),
-                    ("stock".to_string(), rng.random_range(0..=24).to_string()),
-                    ("hands".to_string(), "6,6".to_string()),
-                    ("role".to_string(), role.to_string()),
-                ];
-                if role == "defend" {
-                    p.push(("table".to_string(), d[6].clone()));
-                }
-                p
-            }
-            _ => return None,
-        };
-        out.push((pos, Vec::new()));
+    let mut rng = Rng::seed_from_u64(seed);
+    Some((0..n).map(|_| (generate(&mut rng), Vec::new())).collect())
+}
+
+fn input(name: &str, value: String) -> (String, String) {
+    (name.to_string(), value)
+}
+
+const SUITS: [&str; 4] = ["S", "H", "D", "C"];
+const RANKS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
+
+/// A shuffled deck of the given ranks in the four suits.
+fn shuffled_deck(rng: &mut Rng, ranks: &[&str]) -> Vec<String> {
+    use rand::seq::SliceRandom;
+    let mut d: Vec<String> = SUITS
+        .iter()
+        .flat_map(|s| ranks.iter().map(move |r| format!("{r}{s}")))
+        .collect();
+    d.shuffle(rng);
+    d
+}
+
+/// Five cards against an opponent showing four, one hidden.
+fn stud_position(rng: &mut Rng) -> Vec<(String, String)> {
+    let d = shuffled_deck(rng, &RANKS);
+    vec![
+        input("hand", d[..5].join(" ")),
+        input("opponent", format!("XX {}", d[5..9].join(" "))),
+    ]
+}
+
+/// A 36-card deck: the value of a hand of six, or a decision to attack or defend.
+fn durak_position(rng: &mut Rng) -> Vec<(String, String)> {
+    use rand::Rng as _;
+    let d = shuffled_deck(rng, &RANKS[4..]);
+    let trump = SUITS[rng.random_range(0..4)].to_string();
+    let role = ["value", "attack", "defend"][rng.random_range(0..3)];
+    // The deck holds the stock, the two hands of six and the card on the table.
+    let table = usize::from(role == "defend");
+    let mut p = vec![
+        input("hand", d[..6].join(" ")),
+        input("trump", trump),
+        input("stock", rng.random_range(0..=24 - table).to_string()),
+        input("hands", "6,6".to_string()),
+        input("role", role.to_string()),
+    ];
+    if table == 1 {
+        p.push(input("table", d[6].clone()));
     }
-    Some(out)
+    p
+}
+
+/// The 64 tiles of two-player mahjong (characters and honours), shuffled.
+fn mahjong_wall(rng: &mut Rng) -> Vec<String> {
+    use rand::seq::SliceRandom;
+    let kinds = (1..=9)
+        .map(|r| format!("{r}m"))
+        .chain(["E", "S", "W", "N", "P", "F", "C"].map(String::from));
+    let mut wall: Vec<String> = kinds.flat_map(|k| std::iter::repeat_n(k, 4)).collect();
+    wall.shuffle(rng);
+    wall
+}
+
+/// A hand of 13 − 3k tiles after k called melds, with tiles seen elsewhere; either just drawn (one
+/// more tile, the drawn one last) or facing the opponent's discard.
+fn mahjong_position(rng: &mut Rng) -> Vec<(String, String)> {
+    use rand::Rng as _;
+    let mut wall = mahjong_wall(rng);
+    let mut melds = Vec::new();
+    for _ in 0..rng.random_range(0..=2) {
+        // A pung of the first kind of which the wall still has three copies, taken from it.
+        let Some(kind) = wall
+            .iter()
+            .find(|k| wall.iter().filter(|t| t == k).count() >= 3)
+            .cloned()
+        else {
+            break;
+        };
+        for _ in 0..3 {
+            if let Some(i) = wall.iter().position(|t| *t == kind) {
+                wall.remove(i);
+            }
+        }
+        melds.push(if kind.len() == 2 {
+            format!("{0}{0}{0}m", &kind[..1])
+        } else {
+            kind.repeat(3)
+        });
+    }
+    let size = 13 - 3 * melds.len();
+    let hand: Vec<String> = wall.drain(..size).collect();
+    let seen = rng.random_range(0..=8);
+    let visible: Vec<String> = wall.drain(..seen).collect();
+    let mut p = vec![input("melds", melds.join(" ")), input("visible", visible.join(" "))];
+    let other = wall.remove(0);
+    if rng.random_bool(0.5) {
+        p.push(input("hand", format!("{} {other}", hand.join(" "))));
+        p.push(input("drawn", other));
+    } else {
+        p.push(input("hand", hand.join(" ")));
+        p.push(input("offered", other));
+    }
+    p
+}
+
+/// Five to ten cards of the double deck (two jokers in it), sometimes a card on the discard pile,
+/// and the game's conventions drawn at random.
+fn rummy_position(rng: &mut Rng) -> Vec<(String, String)> {
+    use rand::seq::SliceRandom;
+    use rand::Rng as _;
+    let mut deck = [shuffled_deck(rng, &RANKS), shuffled_deck(rng, &RANKS)].concat();
+    deck.extend(["JK".to_string(), "JK".to_string()]);
+    deck.shuffle(rng);
+    let size = rng.random_range(5..=10);
+    let mut p = vec![
+        input("hand", deck[..size].join(" ")),
+        input("ace_high", rng.random_bool(0.3).to_string()),
+        input("split_runs", rng.random_bool(0.3).to_string()),
+    ];
+    // The pile's card is one of those not in the hand: never a third copy, never a joker.
+    if let Some(top) = deck[size..]
+        .iter()
+        .find(|c| *c != "JK")
+        .filter(|_| rng.random_bool(0.5))
+    {
+        p.push(input("discard_top", top.clone()));
+    }
+    if rng.random_bool(0.2) {
+        p.push(input("wild", RANKS[rng.random_range(0..RANKS.len())].to_string()));
+    }
+    p
+}
+
+/// Dou dizhu endgames small enough for the exact solver to answer at once: two to seven cards a
+/// side, and sometimes a single or a pair of the other cards to answer.
+fn doudizhu_position(rng: &mut Rng) -> Vec<(String, String)> {
+    use rand::seq::SliceRandom;
+    use rand::Rng as _;
+    let ranks = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"];
+    let mut deck: Vec<&str> = ranks.iter().flat_map(|r| [*r; 4]).collect();
+    deck.extend(["BJ", "RJ"]);
+    deck.shuffle(rng);
+    let (a, b) = (rng.random_range(2..=7), rng.random_range(2..=7));
+    let mut p = vec![
+        input("me", deck[..a].join(" ")),
+        input("enemy", deck[a..a + b].join(" ")),
+    ];
+    let rest = &deck[a + b..];
+    if rng.random_bool(0.5) {
+        let first = rest[0];
+        let pair = rng.random_bool(0.4) && first.len() == 1 && rest[1..].contains(&first);
+        p.push(input(
+            "last",
+            if pair {
+                format!("{first} {first}")
+            } else {
+                first.to_string()
+            },
+        ));
+    }
+    p
 }
