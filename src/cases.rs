@@ -5,6 +5,7 @@
 use crate::engine::explain::render_tree;
 use crate::engine::program::Program;
 use crate::engine::session::Session;
+use crate::lang::ir::{Cond, PatArg, RuleIr, Slot};
 use crate::library::{load_file, load_shipped, shipped_library, shipped_text, LoadError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -658,7 +659,8 @@ pub struct RuleCoverage {
     pub name: String,
     /// How many cases fired it.
     pub cases_fired: usize,
-    /// Its conditions (text) that never stopped it in any case where it did not fire.
+    /// Its conditions that could stop it (see [`could_decide`]) but never did in any case where it
+    /// did not fire: 1-based index and text.
     pub never_decided: Vec<(usize, String)>,
 }
 
@@ -671,6 +673,42 @@ impl RuleSetCoverage {
         let fired = self.rules.iter().filter(|r| r.cases_fired > 0).count();
         100.0 * fired as f64 / self.rules.len() as f64
     }
+}
+
+/// Per condition of a rule (in the order written): whether it can reject a match that reached it.
+/// Tests, negations, what a multi-solution built-in may not solve, and comparisons can; so can a
+/// pattern with a constant, a repeated variable or a variable already bound (a join). A pattern of
+/// fresh variables only fails when its relation is empty and a binding (`?n = len(?l)`, an
+/// aggregate into a fresh variable) always holds: reporting those would bury the ones that matter.
+pub fn could_decide<L>(rule: &RuleIr<L>) -> Vec<bool> {
+    let mut bound = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(rule.conds.len());
+    for c in &rule.conds {
+        let filters = |args: &[PatArg], bound: &mut std::collections::HashSet<Slot>| {
+            let mut seen = std::collections::HashSet::new();
+            let mut decides = false;
+            for a in args {
+                match a {
+                    PatArg::Expr(_) => decides = true,
+                    PatArg::Var(s) => decides |= bound.contains(s) || !seen.insert(*s),
+                    PatArg::Wild => {}
+                }
+            }
+            bound.extend(seen);
+            decides
+        };
+        out.push(match &c.cond {
+            Cond::Pattern { args, .. } | Cond::WhatIf { args, .. } => filters(args, &mut bound),
+            Cond::Test(_) | Cond::Not { .. } | Cond::CallOut { .. } => {
+                if let Cond::CallOut { outputs, .. } = &c.cond {
+                    filters(outputs, &mut bound);
+                }
+                true
+            }
+            Cond::Bind { slot, .. } | Cond::In { slot, .. } | Cond::Aggregate { slot, .. } => !bound.insert(*slot),
+        });
+    }
+    out
 }
 
 /// Coverage per rule set (grouped by the label of the rules the files ran against).
@@ -703,7 +741,9 @@ pub fn coverage(report: &Report) -> Vec<RuleSetCoverage> {
                     .conds
                     .iter()
                     .enumerate()
-                    .filter(|(ci, _)| !outcomes.iter().any(|o| o.decided.contains(&(ri, *ci))))
+                    .zip(could_decide(r))
+                    .filter(|((ci, _), could)| *could && !outcomes.iter().any(|o| o.decided.contains(&(ri, *ci))))
+                    .map(|(c, _)| c)
                     .map(|(ci, c)| {
                         let text = prog
                             .sources

@@ -259,6 +259,30 @@ rule Small "small" when n(?n) ?n <= 9 then assert verdict("small", ?n) end
 "#;
 
 #[test]
+fn coverage_lists_a_test_that_never_fails_and_not_the_bindings() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tiny.rules"), TINY).unwrap();
+    let cases = "rules = \"tiny.rules\"\n[[case]]\nname = \"big\"\ninputs = { n = 20 }\nexpect = ['verdict(\"big\", 21)']\n[[case]]\nname = \"small\"\ninputs = { n = 3 }\nexpect = ['verdict(\"small\", 3)']\n";
+    std::fs::write(dir.path().join("t.cases.toml"), cases).unwrap();
+    let out = kibitzer(&["test", "t.cases.toml", "--coverage"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("2/2 rules fired (100.0%)"), "{t}");
+    let listed: Vec<&str> = t.lines().filter(|l| l.starts_with("    ")).map(str::trim).collect();
+    // `?n > -1000` holds for every n a case gives: it is listed. `?n > 9` stopped Big for n = 3,
+    // `?n <= 9` stopped Small for n = 20; the pattern of a fresh variable and the binding cannot
+    // stop a rule.
+    assert!(listed.contains(&"Big condition 3: ?n > -1000"), "{t}");
+    assert!(!t.contains("?n > 9") && !t.contains("?n <= 9"), "{t}");
+    assert!(!t.contains("?m = ?n + 1") && !t.contains("condition 1: n(?n)"), "{t}");
+    let json = kibitzer(&["test", "t.cases.toml", "--coverage", "--format", "json"], dir.path());
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let big = &v["coverage"][0]["per_rule"][0];
+    assert_eq!(big["rule"], "Big");
+    assert_eq!(big["never_decided"][0]["text"], "?n > -1000", "{v}");
+}
+
+#[test]
 fn every_game_has_a_seeded_generator_of_valid_positions() {
     use kibitzer::cases::{answer, random_positions, GENERATED_GAMES};
     for game in ["stud", "durak", "mahjong", "mahjong_seed", "rummy", "doudizhu"] {
