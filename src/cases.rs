@@ -5,6 +5,7 @@
 use crate::engine::explain::render_tree;
 use crate::engine::program::Program;
 use crate::engine::session::Session;
+use crate::lang::ir::{Cond, PatArg, RuleIr, Slot};
 use crate::library::{load_file, load_shipped, shipped_library, shipped_text, LoadError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -22,6 +23,68 @@ pub const SHIPPED_CASES: &[(&str, &str)] = &[
     ),
     ("rummy.cases.toml", include_str!("../rules/rummy.cases.toml")),
     ("doudizhu.cases.toml", include_str!("../rules/doudizhu.cases.toml")),
+];
+
+/// A golden file of the repository as the shipped suites name it (relative to `rules/`), and its text.
+macro_rules! golden {
+    ($path:literal) => {
+        (concat!("../", $path), include_str!(concat!("../", $path)))
+    };
+}
+
+/// The golden explanations the shipped suites pin, embedded with them as the rules are.
+pub const SHIPPED_GOLDEN: &[(&str, &str)] = &[
+    golden!("tests/golden/stud/seed_example.txt"),
+    golden!("tests/golden/stud/straight_flush.txt"),
+    golden!("tests/golden/stud/royal_flush.txt"),
+    golden!("tests/golden/stud/four_of_a_kind.txt"),
+    golden!("tests/golden/stud/flush.txt"),
+    golden!("tests/golden/stud/straight.txt"),
+    golden!("tests/golden/stud/three_of_a_kind.txt"),
+    golden!("tests/golden/stud/two_pair.txt"),
+    golden!("tests/golden/stud/one_pair.txt"),
+    golden!("tests/golden/stud/high_card.txt"),
+    golden!("tests/golden/stud/advice_fold.txt"),
+    golden!("tests/golden/stud/advice_either.txt"),
+    golden!("tests/golden/mahjong/nine_gates.txt"),
+    golden!("tests/golden/mahjong/no_fifth_one.txt"),
+    golden!("tests/golden/mahjong/seven_pairs.txt"),
+    golden!("tests/golden/mahjong/most_live_tiles.txt"),
+    golden!("tests/golden/mahjong/only_red_leaves_ready.txt"),
+    golden!("tests/golden/mahjong/tie_on_height.txt"),
+    golden!("tests/golden/mahjong/after_four_calls.txt"),
+    golden!("tests/golden/mahjong/call_east.txt"),
+    golden!("tests/golden/mahjong/call_one.txt"),
+    golden!("tests/golden/mahjong/call_red.txt"),
+    golden!("tests/golden/mahjong/no_fifth_red.txt"),
+    golden!("tests/golden/mahjong/wait_one_four.txt"),
+    golden!("tests/golden/mahjong/seen_fours.txt"),
+    golden!("tests/golden/mahjong/call_south.txt"),
+    golden!("tests/golden/mahjong/seed_ready_on_red.txt"),
+    golden!("tests/golden/mahjong/seed_call_east.txt"),
+    golden!("tests/golden/mahjong/seed_call_one.txt"),
+    golden!("tests/golden/mahjong/seed_call_red.txt"),
+    golden!("tests/golden/mahjong/seed_broken_run.txt"),
+    golden!("tests/golden/mahjong/seed_pairs.txt"),
+    golden!("tests/golden/mahjong/seed_call_south.txt"),
+    golden!("tests/golden/mahjong/seed_declared_pass.txt"),
+    golden!("tests/golden/mahjong/seed_declared_throw.txt"),
+    golden!("tests/golden/rummy/seed_demo.txt"),
+    golden!("tests/golden/rummy/deadwood_apart.txt"),
+    golden!("tests/golden/rummy/take.txt"),
+    golden!("tests/golden/rummy/draw.txt"),
+    golden!("tests/golden/rummy/knock.txt"),
+    golden!("tests/golden/rummy/full_suit.txt"),
+    golden!("tests/golden/rummy/go_out.txt"),
+    golden!("tests/golden/rummy/jokers.txt"),
+    golden!("tests/golden/doudizhu/go_out.txt"),
+    golden!("tests/golden/doudizhu/bomb_answer.txt"),
+    golden!("tests/golden/doudizhu/must_pass.txt"),
+    golden!("tests/golden/doudizhu/puzzle1_seed.txt"),
+    golden!("tests/golden/doudizhu/puzzle1_standard.txt"),
+    golden!("tests/golden/doudizhu/puzzle2_standard.txt"),
+    golden!("tests/golden/doudizhu/puzzle2_seed.txt"),
+    golden!("tests/golden/doudizhu/hard_puzzle.txt"),
 ];
 
 /// Case files larger than this are refused: a case file is written by hand.
@@ -395,8 +458,15 @@ pub fn explanation_text(s: &mut Session) -> String {
     out
 }
 
-fn golden_path(file: &CaseFile, name: &str) -> Option<PathBuf> {
-    file.dir.as_ref().map(|d| d.join(name))
+/// A case's golden explanation: beside its case file, or embedded with a shipped suite.
+fn golden_text(file: &CaseFile, name: &str) -> Option<String> {
+    match &file.dir {
+        Some(d) => std::fs::read_to_string(d.join(name)).ok(),
+        None => SHIPPED_GOLDEN
+            .iter()
+            .find(|(p, _)| *p == name)
+            .map(|(_, t)| t.to_string()),
+    }
 }
 
 /// Runs one case against `program`.
@@ -466,7 +536,7 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
     }
     if let Some(name) = &case.explanation {
         let text = explanation_text(&mut s);
-        let expected = golden_path(file, name).and_then(|p| std::fs::read_to_string(p).ok());
+        let expected = golden_text(file, name);
         if expected.as_deref().map(normalise) != Some(normalise(&text)) {
             out.failures.push(Failure::Golden {
                 file: name.clone(),
@@ -589,7 +659,8 @@ pub struct RuleCoverage {
     pub name: String,
     /// How many cases fired it.
     pub cases_fired: usize,
-    /// Its conditions (text) that never stopped it in any case where it did not fire.
+    /// Its conditions that could stop it (see [`could_decide`]) but never did in any case where it
+    /// did not fire: 1-based index and text.
     pub never_decided: Vec<(usize, String)>,
 }
 
@@ -602,6 +673,42 @@ impl RuleSetCoverage {
         let fired = self.rules.iter().filter(|r| r.cases_fired > 0).count();
         100.0 * fired as f64 / self.rules.len() as f64
     }
+}
+
+/// Per condition of a rule (in the order written): whether it can reject a match that reached it.
+/// Tests, negations, what a multi-solution built-in may not solve, and comparisons can; so can a
+/// pattern with a constant, a repeated variable or a variable already bound (a join). A pattern of
+/// fresh variables only fails when its relation is empty and a binding (`?n = len(?l)`, an
+/// aggregate into a fresh variable) always holds: reporting those would bury the ones that matter.
+pub fn could_decide<L>(rule: &RuleIr<L>) -> Vec<bool> {
+    let mut bound = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(rule.conds.len());
+    for c in &rule.conds {
+        let filters = |args: &[PatArg], bound: &mut std::collections::HashSet<Slot>| {
+            let mut seen = std::collections::HashSet::new();
+            let mut decides = false;
+            for a in args {
+                match a {
+                    PatArg::Expr(_) => decides = true,
+                    PatArg::Var(s) => decides |= bound.contains(s) || !seen.insert(*s),
+                    PatArg::Wild => {}
+                }
+            }
+            bound.extend(seen);
+            decides
+        };
+        out.push(match &c.cond {
+            Cond::Pattern { args, .. } | Cond::WhatIf { args, .. } => filters(args, &mut bound),
+            Cond::Test(_) | Cond::Not { .. } | Cond::CallOut { .. } => {
+                if let Cond::CallOut { outputs, .. } = &c.cond {
+                    filters(outputs, &mut bound);
+                }
+                true
+            }
+            Cond::Bind { slot, .. } | Cond::In { slot, .. } | Cond::Aggregate { slot, .. } => !bound.insert(*slot),
+        });
+    }
+    out
 }
 
 /// Coverage per rule set (grouped by the label of the rules the files ran against).
@@ -634,7 +741,9 @@ pub fn coverage(report: &Report) -> Vec<RuleSetCoverage> {
                     .conds
                     .iter()
                     .enumerate()
-                    .filter(|(ci, _)| !outcomes.iter().any(|o| o.decided.contains(&(ri, *ci))))
+                    .zip(could_decide(r))
+                    .filter(|((ci, _), could)| *could && !outcomes.iter().any(|o| o.decided.contains(&(ri, *ci))))
+                    .map(|(c, _)| c)
                     .map(|(ci, c)| {
                         let text = prog
                             .sources
@@ -797,53 +906,181 @@ pub fn position_of_json(line: &str) -> Result<Position, String> {
 }
 
 /// The games with a random position generator for `diff`.
-pub const GENERATED_GAMES: &[&str] = &["stud", "durak"];
+pub const GENERATED_GAMES: &[&str] = &["stud", "durak", "mahjong", "mahjong_seed", "rummy", "doudizhu"];
 
-/// Seeded random positions for a shipped game (see [`GENERATED_GAMES`]); `None` for another.
+type Rng = rand_chacha::ChaCha8Rng;
+
+/// Seeded random positions for a shipped game (see [`GENERATED_GAMES`]); `None` for another. Every
+/// position is a valid input of the game's rule sets, so that a changed answer is the edit's doing.
 pub fn random_positions(game: &str, seed: u64, n: usize) -> Option<Vec<Position>> {
-    use rand::seq::SliceRandom;
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let suits = ["S", "H", "D", "C"];
-    let deck = |ranks: &[&str]| -> Vec<String> {
-        suits
-            .iter()
-            .flat_map(|s| ranks.iter().map(move |r| format!("{r}{s}")))
-            .collect()
+    use rand::SeedableRng;
+    let generate: fn(&mut Rng) -> Vec<(String, String)> = match game {
+        "stud" => stud_position,
+        "durak" => durak_position,
+        "mahjong" | "mahjong_seed" => mahjong_position,
+        "rummy" => rummy_position,
+        "doudizhu" => doudizhu_position,
+        _ => return None,
     };
-    let all = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        let pos = match game {
-            // Five cards against an opponent showing four, one hidden.
-            "stud" => {
-                let mut d = deck(&all);
-                d.shuffle(&mut rng);
-                let hand = d[..5].join(" ");
-                let opponent = format!("XX {}", d[5..9].join(" "));
-                vec![("hand".to_string(), hand), ("opponent".to_string(), opponent)]
-            }
-            // A 36-card deck: the value of a hand of six, or a decision to attack or defend.
-            "durak" => {
-                let mut d = deck(&all[4..]);
-                d.shuffle(&mut rng);
-                let trump = suits[rng.random_range(0..4)].to_string();
-                let role = ["value", "attack", "defend"][rng.random_range(0..3)];
-                let mut p = vec![
-                    ("hand".to_string(), d[..6].join(" ")),
-                    ("trump".to_string(), trump),
-                    ("stock".to_string(), rng.random_range(0..=24).to_string()),
-                    ("hands".to_string(), "6,6".to_string()),
-                    ("role".to_string(), role.to_string()),
-                ];
-                if role == "defend" {
-                    p.push(("table".to_string(), d[6].clone()));
-                }
-                p
-            }
-            _ => return None,
-        };
-        out.push((pos, Vec::new()));
+    let mut rng = Rng::seed_from_u64(seed);
+    Some((0..n).map(|_| (generate(&mut rng), Vec::new())).collect())
+}
+
+fn input(name: &str, value: String) -> (String, String) {
+    (name.to_string(), value)
+}
+
+const SUITS: [&str; 4] = ["S", "H", "D", "C"];
+const RANKS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
+
+/// A shuffled deck of the given ranks in the four suits.
+fn shuffled_deck(rng: &mut Rng, ranks: &[&str]) -> Vec<String> {
+    use rand::seq::SliceRandom;
+    let mut d: Vec<String> = SUITS
+        .iter()
+        .flat_map(|s| ranks.iter().map(move |r| format!("{r}{s}")))
+        .collect();
+    d.shuffle(rng);
+    d
+}
+
+/// Five cards against an opponent showing four, one hidden.
+fn stud_position(rng: &mut Rng) -> Vec<(String, String)> {
+    let d = shuffled_deck(rng, &RANKS);
+    vec![
+        input("hand", d[..5].join(" ")),
+        input("opponent", format!("XX {}", d[5..9].join(" "))),
+    ]
+}
+
+/// A 36-card deck: the value of a hand of six, or a decision to attack or defend.
+fn durak_position(rng: &mut Rng) -> Vec<(String, String)> {
+    use rand::Rng as _;
+    let d = shuffled_deck(rng, &RANKS[4..]);
+    let trump = SUITS[rng.random_range(0..4)].to_string();
+    let role = ["value", "attack", "defend"][rng.random_range(0..3)];
+    // The deck holds the stock, the two hands of six and the card on the table.
+    let table = usize::from(role == "defend");
+    let mut p = vec![
+        input("hand", d[..6].join(" ")),
+        input("trump", trump),
+        input("stock", rng.random_range(0..=24 - table).to_string()),
+        input("hands", "6,6".to_string()),
+        input("role", role.to_string()),
+    ];
+    if table == 1 {
+        p.push(input("table", d[6].clone()));
     }
-    Some(out)
+    p
+}
+
+/// The 64 tiles of two-player mahjong (characters and honours), shuffled.
+fn mahjong_wall(rng: &mut Rng) -> Vec<String> {
+    use rand::seq::SliceRandom;
+    let kinds = (1..=9)
+        .map(|r| format!("{r}m"))
+        .chain(["E", "S", "W", "N", "P", "F", "C"].map(String::from));
+    let mut wall: Vec<String> = kinds.flat_map(|k| std::iter::repeat_n(k, 4)).collect();
+    wall.shuffle(rng);
+    wall
+}
+
+/// A hand of 13 − 3k tiles after k called melds, with tiles seen elsewhere; either just drawn (one
+/// more tile, the drawn one last) or facing the opponent's discard.
+fn mahjong_position(rng: &mut Rng) -> Vec<(String, String)> {
+    use rand::Rng as _;
+    let mut wall = mahjong_wall(rng);
+    let mut melds = Vec::new();
+    for _ in 0..rng.random_range(0..=2) {
+        // A pung of the first kind of which the wall still has three copies, taken from it.
+        let Some(kind) = wall
+            .iter()
+            .find(|k| wall.iter().filter(|t| t == k).count() >= 3)
+            .cloned()
+        else {
+            break;
+        };
+        for _ in 0..3 {
+            if let Some(i) = wall.iter().position(|t| *t == kind) {
+                wall.remove(i);
+            }
+        }
+        melds.push(if kind.len() == 2 {
+            format!("{0}{0}{0}m", &kind[..1])
+        } else {
+            kind.repeat(3)
+        });
+    }
+    let size = 13 - 3 * melds.len();
+    let hand: Vec<String> = wall.drain(..size).collect();
+    let seen = rng.random_range(0..=8);
+    let visible: Vec<String> = wall.drain(..seen).collect();
+    let mut p = vec![input("melds", melds.join(" ")), input("visible", visible.join(" "))];
+    let other = wall.remove(0);
+    if rng.random_bool(0.5) {
+        p.push(input("hand", format!("{} {other}", hand.join(" "))));
+        p.push(input("drawn", other));
+    } else {
+        p.push(input("hand", hand.join(" ")));
+        p.push(input("offered", other));
+    }
+    p
+}
+
+/// Five to ten cards of the double deck (two jokers in it), sometimes a card on the discard pile,
+/// and the game's conventions drawn at random.
+fn rummy_position(rng: &mut Rng) -> Vec<(String, String)> {
+    use rand::seq::SliceRandom;
+    use rand::Rng as _;
+    let mut deck = [shuffled_deck(rng, &RANKS), shuffled_deck(rng, &RANKS)].concat();
+    deck.extend(["JK".to_string(), "JK".to_string()]);
+    deck.shuffle(rng);
+    let size = rng.random_range(5..=10);
+    let mut p = vec![
+        input("hand", deck[..size].join(" ")),
+        input("ace_high", rng.random_bool(0.3).to_string()),
+        input("split_runs", rng.random_bool(0.3).to_string()),
+    ];
+    // The pile's card is one of those not in the hand: never a third copy, never a joker.
+    if let Some(top) = deck[size..]
+        .iter()
+        .find(|c| *c != "JK")
+        .filter(|_| rng.random_bool(0.5))
+    {
+        p.push(input("discard_top", top.clone()));
+    }
+    if rng.random_bool(0.2) {
+        p.push(input("wild", RANKS[rng.random_range(0..RANKS.len())].to_string()));
+    }
+    p
+}
+
+/// Dou dizhu endgames small enough for the exact solver to answer at once: two to seven cards a
+/// side, and sometimes a single or a pair of the other cards to answer.
+fn doudizhu_position(rng: &mut Rng) -> Vec<(String, String)> {
+    use rand::seq::SliceRandom;
+    use rand::Rng as _;
+    let ranks = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"];
+    let mut deck: Vec<&str> = ranks.iter().flat_map(|r| [*r; 4]).collect();
+    deck.extend(["BJ", "RJ"]);
+    deck.shuffle(rng);
+    let (a, b) = (rng.random_range(2..=7), rng.random_range(2..=7));
+    let mut p = vec![
+        input("me", deck[..a].join(" ")),
+        input("enemy", deck[a..a + b].join(" ")),
+    ];
+    let rest = &deck[a + b..];
+    if rng.random_bool(0.5) {
+        let first = rest[0];
+        let pair = rng.random_bool(0.4) && first.len() == 1 && rest[1..].contains(&first);
+        p.push(input(
+            "last",
+            if pair {
+                format!("{first} {first}")
+            } else {
+                first.to_string()
+            },
+        ));
+    }
+    p
 }

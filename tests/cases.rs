@@ -241,6 +241,84 @@ fn diff_reports_the_answers_an_edit_changes() {
     );
     let same = kibitzer(&["diff", "durak", "durak", "--positions", "20"], dir.path());
     assert!(text(&same).contains("no answer changed"), "{}", text(&same));
-    let none = kibitzer(&["diff", "rummy", "rummy"], dir.path());
-    assert_eq!(none.status.code(), Some(2));
+    std::fs::write(dir.path().join("tiny.rules"), TINY).unwrap();
+    let none = kibitzer(&["diff", "tiny.rules", "tiny.rules"], dir.path());
+    assert_eq!(none.status.code(), Some(2), "{}", text(&none));
+    assert!(
+        text(&none).contains("no position generator for the game `tiny`"),
+        "{}",
+        text(&none)
+    );
+}
+
+const TINY: &str = r#"ruleset tiny "says whether n is big"
+input n: int
+output verdict
+rule Big "big" when n(?n) ?n > 9 ?n > -1000 ?m = ?n + 1 then assert verdict("big", ?m) end
+rule Small "small" when n(?n) ?n <= 9 then assert verdict("small", ?n) end
+"#;
+
+#[test]
+fn coverage_lists_a_test_that_never_fails_and_not_the_bindings() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tiny.rules"), TINY).unwrap();
+    let cases = "rules = \"tiny.rules\"\n[[case]]\nname = \"big\"\ninputs = { n = 20 }\nexpect = ['verdict(\"big\", 21)']\n[[case]]\nname = \"small\"\ninputs = { n = 3 }\nexpect = ['verdict(\"small\", 3)']\n";
+    std::fs::write(dir.path().join("t.cases.toml"), cases).unwrap();
+    let out = kibitzer(&["test", "t.cases.toml", "--coverage"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("2/2 rules fired (100.0%)"), "{t}");
+    let listed: Vec<&str> = t.lines().filter(|l| l.starts_with("    ")).map(str::trim).collect();
+    // `?n > -1000` holds for every n a case gives: it is listed. `?n > 9` stopped Big for n = 3,
+    // `?n <= 9` stopped Small for n = 20; the pattern of a fresh variable and the binding cannot
+    // stop a rule.
+    assert!(listed.contains(&"Big condition 3: ?n > -1000"), "{t}");
+    assert!(!t.contains("?n > 9") && !t.contains("?n <= 9"), "{t}");
+    assert!(!t.contains("?m = ?n + 1") && !t.contains("condition 1: n(?n)"), "{t}");
+    let json = kibitzer(&["test", "t.cases.toml", "--coverage", "--format", "json"], dir.path());
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let big = &v["coverage"][0]["per_rule"][0];
+    assert_eq!(big["rule"], "Big");
+    assert_eq!(big["never_decided"][0]["text"], "?n > -1000", "{v}");
+}
+
+#[test]
+fn every_game_has_a_seeded_generator_of_valid_positions() {
+    use kibitzer::cases::{answer, random_positions, GENERATED_GAMES};
+    for game in ["stud", "durak", "mahjong", "mahjong_seed", "rummy", "doudizhu"] {
+        assert!(GENERATED_GAMES.contains(&game), "{game}");
+        let a = random_positions(game, 7, 60).expect(game);
+        let b = random_positions(game, 7, 60).expect(game);
+        let c = random_positions(game, 8, 60).expect(game);
+        assert_eq!(a, b, "{game}: the same seed must give the same positions");
+        assert_ne!(a, c, "{game}: another seed must give other positions");
+        let program = kibitzer::load_shipped(game).unwrap();
+        for (inputs, params) in &a {
+            let got = answer(&program, inputs, params);
+            assert!(!got.lines.is_empty(), "{game}: no answer to {inputs:?}");
+            assert!(
+                got.lines.iter().all(|l| !l.starts_with("error:")),
+                "{game}: {inputs:?} is not a valid position: {:?}",
+                got.lines
+            );
+        }
+    }
+    assert!(random_positions("tiny", 1, 1).is_none());
+}
+
+#[test]
+fn diff_compares_the_two_mahjong_bots_on_generated_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = kibitzer(
+        &["diff", "mahjong", "mahjong_seed", "--positions", "40", "--seed", "3"],
+        dir.path(),
+    );
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.starts_with("40 position(s); A = mahjong, B = mahjong_seed"), "{t}");
+    assert!(!t.contains("error"), "{t}");
+    for game in ["rummy", "doudizhu", "mahjong"] {
+        let same = kibitzer(&["diff", game, game, "--positions", "30"], dir.path());
+        assert!(text(&same).contains("no answer changed"), "{game}: {}", text(&same));
+    }
 }

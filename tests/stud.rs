@@ -1,10 +1,9 @@
-//! Stud through the shipped rules (SPEC §5.1): golden explained answers, hand-made edge cases,
-//! all 2,598,960 hands against the native evaluator, showdowns and odds against an oracle written
-//! here from the spec, and an edited rule file changing the odds.
+//! Stud through the shipped rules (SPEC §5.1): hand-made edge cases, all 2,598,960 hands against
+//! the native evaluator, showdowns and odds against an oracle written here from the spec, and an
+//! edited rule file changing the odds. The explained answers are pinned in `rules/stud.cases.toml`.
 
-use expect_test::expect_file;
 use kibitzer::games::stud;
-use kibitzer::{load_shipped, load_text, render_tree, ExplainLimits, Session};
+use kibitzer::{load_shipped, load_text, Session};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -34,17 +33,6 @@ fn ask(s: &mut Session, inputs: &[(&str, &str)]) -> Vec<String> {
     }
     s.run().unwrap_or_else(|e| panic!("{inputs:?}: {e}"));
     s.conclusions().iter().map(|c| c.to_string()).collect()
-}
-
-/// The explained answer as `kibitzer ask` prints it (without the timing line).
-fn explained(inputs: &[(&str, &str)]) -> String {
-    let mut s = session();
-    ask(&mut s, inputs);
-    let limits = ExplainLimits::default();
-    s.conclusions()
-        .iter()
-        .map(|c| render_tree(&s.explain(c.fact, limits)))
-        .collect()
 }
 
 fn category_of(s: &mut Session, hand: &str) -> String {
@@ -89,55 +77,7 @@ fn oracle_compare(a: &[u8; 5], b: &[u8; 5]) -> i32 {
     }
 }
 
-// ---- golden explained answers -------------------------------------------------------------------
-
-#[test]
-fn golden_one_hand_per_category() {
-    let hands = [
-        ("straight_flush", "9H TH JH QH KH"),
-        ("royal_flush", "TS JS QS KS AS"),
-        ("four_of_a_kind", "7S 7H 7D 7C 2S"),
-        ("full_house", "8S TD TS 8H 8C"),
-        ("flush", "2D 7D 9D JD KD"),
-        ("straight", "5C 6D 7H 8S 9C"),
-        ("three_of_a_kind", "QS QH QD 4C 9S"),
-        ("two_pair", "AS AD KS KD 2C"),
-        ("one_pair", "3S 3H 9D JC KS"),
-        ("high_card", "2S 5H 9D JC KS"),
-    ];
-    for (file, hand) in hands {
-        let text = explained(&[("hand", hand)]);
-        expect_file![format!("golden/stud/{file}.txt")].assert_eq(&text);
-    }
-}
-
-#[test]
-fn golden_seed_example_and_each_advice() {
-    let cases = [
-        ("seed_example", "8S TD TS 8H 8C", "XX 3C 5D 4H 6H"),
-        ("advice_fold", "2S 3H 5D 7C 9S", "XX KC KD KH 4H"),
-        ("advice_either", "AS KD QH 7C 4S", "XX XX JC 9D 6H"),
-    ];
-    for (file, hand, opponent) in cases {
-        let text = explained(&[("hand", hand), ("opponent", opponent)]);
-        expect_file![format!("golden/stud/{file}.txt")].assert_eq(&text);
-    }
-}
-
-#[test]
-fn seed_example_answers_exactly() {
-    let mut s = session();
-    let answer = ask(&mut s, &[("hand", "8S 10D 10S 8H 8C"), ("opponent", "XX 3C 5D 4H 6H")]);
-    assert_eq!(
-        answer,
-        [
-            r#"category(3, "full house")"#,
-            "odds(43, 0, 0, 1.0)",
-            r#"odds_basis("exact: every showdown decided by Rule1–Rule15", 0)"#,
-            r#"advice("bet big")"#,
-        ]
-    );
-}
+// ---- advice -------------------------------------------------------------------------------------
 
 #[test]
 fn exactly_one_advice_and_thresholds_are_parameters() {

@@ -24,7 +24,8 @@ pub struct TestArgs {
     /// Rewrite each failing case's `expect` (and golden files) to what the rules now answer.
     #[arg(long)]
     update: bool,
-    /// Report how many cases fired each rule, the rules none fired, conditions that never decided.
+    /// Report how many cases fired each rule, the rules none fired, and the tests and filters that
+    /// never stopped their rule in any case.
     #[arg(long)]
     coverage: bool,
     /// Fail when a rule set has fewer than N% of its rules fired by some case.
@@ -188,7 +189,13 @@ fn print_text(files: &[CaseFile], report: &Report, coverage: Option<&[RuleSetCov
         if !never.is_empty() {
             println!("  never fired: {}", never.join(", "));
         }
-        println!("  conditions that never stopped their rule in any case (perhaps dead):");
+        if c.rules.iter().all(|r| r.never_decided.is_empty()) {
+            println!("  every condition that can stop its rule did so in some case");
+            continue;
+        }
+        println!(
+            "  conditions that can stop their rule but never did in any case (no case shows they matter: perhaps dead, or a case is missing):"
+        );
         for r in &c.rules {
             for (i, text) in &r.never_decided {
                 println!("    {} condition {i}: {text}", r.name);
