@@ -61,6 +61,7 @@ mod cards;
 /// generator's text is what its digest covers).
 #[rustfmt::skip]
 mod compiled;
+mod endgame;
 mod engine;
 mod error;
 mod frac;
@@ -70,8 +71,11 @@ mod policy;
 mod rules_ai;
 mod rules_arena;
 mod rules_bench;
+mod sampled;
+mod search_builtins;
 mod value;
 mod view;
+mod world;
 
 #[cfg(test)]
 mod oracle;
@@ -81,8 +85,9 @@ mod tests;
 pub use arena::{play_game, play_match, wilson, MatchStats};
 pub use bench::{run_bench, run_bench_quick};
 pub use cards::{format_cards, parse_cards, parse_cards_in_deck, pretty_cards, Card, CardSet, Deck, Suit};
+pub use endgame::{solve, EndgameAnswer, EndgameBudget, Solved};
 pub use engine::{
-    apply, legal_actions, legal_actions_into, Action, GameOptions, GameState, Outcome, TablePair, HAND_SIZE,
+    apply, legal_actions, legal_actions_into, Action, GameOptions, GameState, Outcome, Position, TablePair, HAND_SIZE,
 };
 pub use error::DurakError;
 pub use frac::Frac;
@@ -91,4 +96,6 @@ pub use policy::{decide, decide_action, Candidate, Decision, DecisionParams, Ref
 pub use rules_ai::{action_of, decision_inputs, RulePlayer, RuleValuer};
 pub use rules_bench::{sample_hands, sample_positions};
 pub use value::{hand_value, parse_hand_sizes, HandValue, Term, TermKind, ValueModel, ValueParams, VALUE_PARAM_NAMES};
+pub use sampled::{fast_action, play_out, sampled_search, Estimate, SampleAnswer, SampleBudget};
 pub use view::{PlayerView, Role};
+pub use world::World;
