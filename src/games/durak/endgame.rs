@@ -7,7 +7,9 @@
 //! keeps transposition-table entries valid wherever the position recurs. The table is a fixed
 //! array reused by every search on the thread (its size bounded by the caller), the node count
 //! and the run's deadline bound the time, and the game's own finiteness (plus a ply limit)
-//! bounds the recursion.
+//! bounds the recursion. Without transfers the game is finite: a taken bout shrinks the
+//! attacker's hand, a beaten one the cards in play. With transfers it is not (two players can
+//! pass the same cards back and forth), and a search that reaches the ply limit stops unknown.
 
 use super::cards::Card;
 use super::engine::{apply, legal_actions_into, Action, GameState, Outcome};
@@ -72,10 +74,12 @@ struct Entry {
     bound: u8,
     /// The best move found, as an index into the legal moves (255: none).
     best: u8,
+    /// The search that wrote it: older entries count as empty, so a new search needs no clearing.
+    generation: u16,
 }
 
 thread_local! {
-    static TABLE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+    static TABLE: RefCell<(Vec<Entry>, u16)> = const { RefCell::new((Vec::new(), 0)) };
 }
 
 /// A win or loss seen one action earlier.
@@ -98,6 +102,7 @@ fn terminal(outcome: Outcome, me: usize) -> i32 {
 
 struct Search<'t> {
     table: &'t mut [Entry],
+    generation: u16,
     me: usize,
     nodes: u64,
     max_nodes: u64,
@@ -134,7 +139,12 @@ impl Search<'_> {
         let slot = self.slot(key);
         let (mut alpha, mut beta) = (alpha, beta);
         let mut first = 255u8;
-        if let Some(e) = self.table.get(slot).filter(|e| e.bound != 0 && e.key == key) {
+        let generation = self.generation;
+        if let Some(e) = self
+            .table
+            .get(slot)
+            .filter(|e| e.bound != 0 && e.key == key && e.generation == generation)
+        {
             first = e.best;
             match e.bound {
                 1 => return e.value,
@@ -189,28 +199,38 @@ impl Search<'_> {
                 value: best,
                 bound,
                 best: best_index,
+                generation,
             };
         }
         best
     }
 
-    /// Every move's exact value, best first for the player to act (ties: the lower card).
-    fn ranked(&mut self, state: &GameState, p: usize) -> Vec<(Action, i32)> {
-        let mut out = Vec::new();
+    /// The best move for the player to act and its exact value (ties: the earlier move in
+    /// search order); `None` when stopped or without a move.
+    fn best(&mut self, state: &GameState, p: usize) -> Option<(Action, i32)> {
+        let maximising = p == self.me;
+        let (mut alpha, mut beta) = (-INF, INF);
+        let mut best: Option<(Action, i32)> = None;
         for m in Self::moves(state) {
             let mut child = state.clone();
             if apply(&mut child, p, m).is_err() {
                 continue;
             }
-            let v = shift(self.value(&child, -INF, INF, 1));
+            let v = shift(self.value(&child, unshift(alpha), unshift(beta), 1));
             if self.stopped {
-                return Vec::new();
+                return None;
             }
-            out.push((m, v));
+            let better = best.is_none_or(|(_, b)| if maximising { v > b } else { v < b });
+            if better {
+                best = Some((m, v));
+                if maximising {
+                    alpha = v;
+                } else {
+                    beta = v;
+                }
+            }
         }
-        let me = p == self.me;
-        out.sort_by_key(|(_, v)| if me { -*v } else { *v });
-        out
+        best
     }
 }
 
@@ -229,24 +249,25 @@ pub fn solve(state: &GameState, me: usize, budget: &EndgameBudget) -> EndgameAns
         return answer;
     }
     TABLE.with(|t| {
-        let Ok(mut table) = t.try_borrow_mut() else {
+        let Ok(mut guard) = t.try_borrow_mut() else {
             return;
         };
+        let (table, generation) = &mut *guard;
         let entries = budget.table_entries.max(1);
-        if table.len() != entries {
+        *generation = generation.wrapping_add(1);
+        if table.len() != entries || *generation == 0 {
             *table = vec![Entry::default(); entries];
-        } else {
-            table.iter_mut().for_each(|e| *e = Entry::default());
+            *generation = 1;
         }
         let mut search = Search {
-            table: &mut table,
+            table,
+            generation: *generation,
             me,
             nodes: 0,
             max_nodes: budget.max_nodes,
             stopped: false,
         };
-        let ranked = search.ranked(state, me);
-        let Some(&(best, value)) = ranked.first() else {
+        let Some((best, value)) = search.best(state, me) else {
             answer.nodes = search.nodes;
             return;
         };
@@ -277,9 +298,7 @@ fn principal_line(search: &mut Search<'_>, state: &GameState, first: Action, len
             break;
         }
         line.push((p, a));
-        next = st
-            .to_act()
-            .and_then(|q| search.ranked(&st, q).first().map(|(m, _)| *m));
+        next = st.to_act().and_then(|q| search.best(&st, q).map(|(m, _)| m));
     }
     line
 }

@@ -450,6 +450,33 @@ impl GameState {
         h
     }
 
+    /// The same game with every card `player` has not seen dealt anew among the places it could
+    /// be (opponents' hands outside their public cards, the stock above the turned-up trump):
+    /// what the leak test compares `player`'s view against.
+    #[cfg(test)]
+    pub(crate) fn with_unseen_reshuffled(&self, player: usize, rng: &mut impl rand::Rng) -> GameState {
+        let mut copy = self.clone();
+        let mut pool: Vec<Card> = Vec::new();
+        for q in (0..self.players()).filter(|&q| q != player) {
+            let hidden = CardSet(self.hands[q].bits() & !self.public[q].bits());
+            pool.extend(hidden.iter());
+            copy.hands[q] = self.public[q];
+        }
+        let keep_bottom = usize::from(!self.stock.is_empty());
+        pool.extend(self.stock.iter().skip(keep_bottom));
+        pool.shuffle(rng);
+        let mut rest = pool.into_iter();
+        for q in (0..self.players()).filter(|&q| q != player) {
+            let missing = self.hands[q].len() - copy.hands[q].len();
+            for c in rest.by_ref().take(missing) {
+                copy.hands[q].insert(c);
+            }
+        }
+        copy.stock.truncate(keep_bottom);
+        copy.stock.extend(rest);
+        copy
+    }
+
     /// Actions applied so far.
     pub fn actions(&self) -> u64 {
         self.actions

@@ -80,6 +80,8 @@ mod world;
 #[cfg(test)]
 mod oracle;
 #[cfg(test)]
+mod search_tests;
+#[cfg(test)]
 mod tests;
 
 pub use arena::{play_game, play_match, wilson, MatchStats};

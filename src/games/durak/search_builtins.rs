@@ -24,7 +24,7 @@ pub fn register(r: &mut Registry) {
         &[("position", T::List), ("max_nodes", T::Int), ("table_mb", T::Int)],
         &[T::Str, T::Str, T::Any, T::Str, T::Cards, T::Str, T::Int, T::Int],
         true,
-        "solves a two-player position with the stock empty, the opponent's hand known by counting: \
+        "solves a two-player position with the stock empty, the opponent's hand known by counting, no transfers: \
          outcome (win/lose/draw/unknown), the play's action and cards, the play in words, the opponent's \
          hand, the line in words, actions to the end, positions searched; no solution when the \
          position is not such an endgame",
@@ -193,18 +193,30 @@ fn doing(a: Action, state: &GameState) -> String {
     }
 }
 
-/// The line in words: "I lead 6♦, they take; I lead 7♦, …" (a semicolon between bouts).
+/// The line in words: "I lead 6♦, they take; I lead 7♦, …" (a semicolon between bouts; a take
+/// the engine plays by itself, when nothing beats the card, is said too).
 fn line_words(state: &GameState, line: &[(usize, Action)]) -> String {
+    let who = |p: usize| if p == 0 { "I" } else { "they" };
     let mut st = state.clone();
     let mut out = String::new();
     for (i, &(p, a)) in line.iter().enumerate() {
         if i > 0 {
             out.push_str(if st.table().is_empty() { "; " } else { ", " });
         }
-        out.push_str(if p == 0 { "I " } else { "they " });
+        out.push_str(who(p));
+        out.push(' ');
         out.push_str(&doing(a, &st));
+        let defender = st.defender();
+        let mut on_table = st.table_cards();
+        if let Action::Attack(c) | Action::Defend { with: c, .. } | Action::Transfer(c) = a {
+            on_table.insert(c);
+        }
         if super::engine::apply(&mut st, p, a).is_err() {
             break;
+        }
+        let taken = st.table().is_empty() && !on_table.is_empty() && on_table.bits() & !st.hand(defender).bits() == 0;
+        if taken && a != Action::Take {
+            out.push_str(&format!(", {} take", who(defender)));
         }
     }
     if st.is_over() {
@@ -231,7 +243,9 @@ fn endgame(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     };
     let max_nodes = int_arg(&a[1], NAME, 2, 0)? as u64;
     let table_mb = int_arg(&a[2], NAME, 3, 1)?.min(4096) as usize;
-    let Some(opponent) = world.opponent_by_counting() else {
+    // With transfers two players can pass the same cards back and forth for ever: not a finite
+    // game to solve; the sampled search decides there.
+    let Some(opponent) = world.opponent_by_counting().filter(|_| !world.perevodnoy) else {
         return Ok(());
     };
     let state = world.state_from(&world.unseen().to_vec()).map_err(|e| input_error(e, NAME))?;

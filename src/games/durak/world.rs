@@ -250,17 +250,26 @@ impl World {
     }
 
     /// The plays this player chooses among: the legal actions, a defence only against the
-    /// first unbeaten attack card (the one the rules' `defend` answers). Empty when the
+    /// first unbeaten attack card (the one the rules' `defend` answers) and only when every
+    /// unbeaten card can be beaten. Empty when the
     /// position does not ask this player (nothing to throw in, say).
     pub fn candidates(&self, state: &GameState) -> Vec<Action> {
         if state.to_act() != Some(0) {
             return Vec::new();
         }
         let first = self.table.iter().find(|p| p.defence.is_none()).map(|p| p.attack);
+        let unbeaten: SmallVec<[Card; 6]> = self
+            .table
+            .iter()
+            .filter(|p| p.defence.is_none())
+            .map(|p| p.attack)
+            .collect();
+        // A defence that must fail is never better than taking at once.
+        let can_defend = super::policy::can_beat_all(self.hand, &unbeaten, self.trump);
         super::engine::legal_actions(state)
             .into_iter()
             .filter(|a| match a {
-                Action::Defend { attack, .. } => Some(*attack) == first,
+                Action::Defend { attack, .. } => can_defend && Some(*attack) == first,
                 _ => true,
             })
             .collect()
