@@ -46,13 +46,17 @@ impl Solved {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndgameAnswer {
     pub outcome: Solved,
-    /// The value of the position ([`WIN`] scale); 0 when unknown.
+    /// The value of the position (see `measured`); 0 when unknown.
     pub value: i32,
     pub best: Option<Action>,
     /// The principal line from the position: (player, action), best play first.
     pub line: Vec<(usize, Action)>,
-    /// Actions to the end along the line (when the outcome is known).
+    /// Actions to the end along the line, when `measured`.
     pub plies: u32,
+    /// The distance search finished: the play is the fastest win or the slowest loss, `value`
+    /// is on the [`WIN`] scale and `plies` counts the line. Otherwise only the outcome is proven
+    /// (`value` is −1, 0 or 1) and the play is one that achieves it.
+    pub measured: bool,
     pub nodes: u64,
 }
 
@@ -103,6 +107,9 @@ fn terminal(outcome: Outcome, me: usize) -> i32 {
 struct Search<'t> {
     table: &'t mut [Entry],
     generation: u16,
+    /// Values scored by distance (win fast, lose slowly); else win/draw/loss only (1, 0, −1),
+    /// which prunes far more and proves the outcome first.
+    distance: bool,
     me: usize,
     nodes: u64,
     max_nodes: u64,
@@ -126,9 +133,43 @@ impl Search<'_> {
         out
     }
 
+    fn up(&self, v: i32) -> i32 {
+        if self.distance {
+            shift(v)
+        } else {
+            v
+        }
+    }
+
+    fn down(&self, v: i32) -> i32 {
+        if self.distance {
+            unshift(v)
+        } else {
+            v
+        }
+    }
+
+    fn end(&self, state: &GameState) -> i32 {
+        let v = state.outcome().map_or(0, |o| terminal(o, self.me));
+        if self.distance {
+            v
+        } else {
+            v.signum()
+        }
+    }
+
+    /// The widest window of the mode.
+    fn window(&self) -> (i32, i32) {
+        if self.distance {
+            (-INF, INF)
+        } else {
+            (-1, 1)
+        }
+    }
+
     fn value(&mut self, state: &GameState, alpha: i32, beta: i32, ply: u32) -> i32 {
         let Some(p) = state.to_act() else {
-            return state.outcome().map_or(0, |o| terminal(o, self.me));
+            return self.end(state);
         };
         self.nodes += 1;
         if self.nodes > self.max_nodes || ply > MAX_PLY || (self.nodes & 1023 == 0 && crate::budget::expired()) {
@@ -169,7 +210,9 @@ impl Search<'_> {
             if apply(&mut child, p, moves[i]).is_err() {
                 continue;
             }
-            let v = shift(self.value(&child, unshift(alpha), unshift(beta), ply + 1));
+            let (lo, hi) = (self.down(alpha), self.down(beta));
+            let v = self.value(&child, lo, hi, ply + 1);
+            let v = self.up(v);
             if self.stopped {
                 return 0;
             }
@@ -209,14 +252,16 @@ impl Search<'_> {
     /// search order); `None` when stopped or without a move.
     fn best(&mut self, state: &GameState, p: usize) -> Option<(Action, i32)> {
         let maximising = p == self.me;
-        let (mut alpha, mut beta) = (-INF, INF);
+        let (mut alpha, mut beta) = self.window();
         let mut best: Option<(Action, i32)> = None;
         for m in Self::moves(state) {
             let mut child = state.clone();
             if apply(&mut child, p, m).is_err() {
                 continue;
             }
-            let v = shift(self.value(&child, unshift(alpha), unshift(beta), 1));
+            let (lo, hi) = (self.down(alpha), self.down(beta));
+            let v = self.value(&child, lo, hi, 1);
+            let v = self.up(v);
             if self.stopped {
                 return None;
             }
@@ -228,6 +273,9 @@ impl Search<'_> {
                 } else {
                     beta = v;
                 }
+            }
+            if !self.distance && (alpha >= 1 || beta <= -1) {
+                break;
             }
         }
         best
@@ -243,6 +291,7 @@ pub fn solve(state: &GameState, me: usize, budget: &EndgameBudget) -> EndgameAns
         best: None,
         line: Vec::new(),
         plies: 0,
+        measured: false,
         nodes: 0,
     };
     if state.to_act() != Some(me) {
@@ -254,38 +303,58 @@ pub fn solve(state: &GameState, me: usize, budget: &EndgameBudget) -> EndgameAns
         };
         let (table, generation) = &mut *guard;
         let entries = budget.table_entries.max(1);
-        *generation = generation.wrapping_add(1);
-        if table.len() != entries || *generation == 0 {
+        if table.len() != entries || *generation > u16::MAX - 4 {
             *table = vec![Entry::default(); entries];
-            *generation = 1;
+            *generation = 0;
         }
         let mut search = Search {
             table,
-            generation: *generation,
+            generation: *generation + 1,
+            distance: false,
             me,
             nodes: 0,
             max_nodes: budget.max_nodes,
             stopped: false,
         };
-        let Some((best, value)) = search.best(state, me) else {
-            answer.nodes = search.nodes;
-            return;
-        };
-        answer.best = Some(best);
-        answer.value = value;
-        answer.outcome = match value {
-            0 => Solved::Draw,
-            v if v > 0 => Solved::Win,
-            _ => Solved::Lose,
-        };
-        answer.plies = if value == 0 { 0 } else { (WIN - value.abs()) as u32 };
-        answer.line = principal_line(&mut search, state, best, budget.line_len);
-        if search.stopped {
-            answer.line.truncate(1);
-        }
-        answer.nodes = search.nodes;
+        search_both(&mut search, state, budget, &mut answer);
+        *generation = search.generation;
     });
     answer
+}
+
+/// First the outcome (win/draw/loss, cheap), then with as many nodes again the fastest win or
+/// slowest loss; if that runs out, the proven outcome's play stands, unmeasured.
+fn search_both(search: &mut Search<'_>, state: &GameState, budget: &EndgameBudget, answer: &mut EndgameAnswer) {
+    let me = search.me;
+    let Some((best, value)) = search.best(state, me) else {
+        answer.nodes = search.nodes;
+        return;
+    };
+    answer.best = Some(best);
+    answer.value = value;
+    answer.outcome = match value {
+        0 => Solved::Draw,
+        v if v > 0 => Solved::Win,
+        _ => Solved::Lose,
+    };
+    let proven = search.nodes;
+    search.generation += 1;
+    search.distance = true;
+    search.max_nodes = proven.saturating_add(budget.max_nodes);
+    if let Some((fast, v)) = search.best(state, me).filter(|(_, v)| v.signum() == value.signum()) {
+        answer.best = Some(fast);
+        answer.value = v;
+        answer.measured = true;
+        answer.plies = if v == 0 { 0 } else { (WIN - v.abs()) as u32 };
+        answer.line = principal_line(search, state, fast, budget.line_len);
+    } else {
+        search.generation += 1;
+        search.distance = false;
+        search.stopped = false;
+        search.max_nodes = search.nodes.saturating_add(budget.max_nodes);
+        answer.line = principal_line(search, state, best, budget.line_len);
+    }
+    answer.nodes = search.nodes;
 }
 
 /// The line from `state`: `first`, then each player's best reply in turn.

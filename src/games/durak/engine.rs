@@ -677,7 +677,13 @@ impl GameState {
             discard: self.discard.len(),
             discard_pile: self.discard,
             known: (0..self.players())
-                .map(|q| if q == player { CardSet::EMPTY } else { self.public_cards(q) })
+                .map(|q| {
+                    if q == player {
+                        CardSet::EMPTY
+                    } else {
+                        self.public_cards(q)
+                    }
+                })
                 .collect(),
             leader: self.leader,
             attacker: self.attacker,

@@ -18,6 +18,11 @@
 //! * Players — [`Player`], [`PlayerView`], [`RandomPlayer`], [`LowestPlayer`],
 //!   [`ReferencePlayer`]; arena [`play_match`] → [`MatchStats`] (per-seat durak counts, draws,
 //!   aborted games), [`wilson`] 95% intervals; [`play_game`] plays one game.
+//! * Search — [`World`]: what one player knows (discard pile, cards known in opponents' hands,
+//!   sizes, the trump card under the stock) and the deals consistent with it; [`solve`] the
+//!   two-player endgame exactly ([`EndgameAnswer`]: outcome, best play, line); [`sampled_search`]
+//!   every candidate played out on the same sampled deals ([`SampleAnswer`], [`Estimate`] with
+//!   95% error bars). The rules call them as `durak.endgame` and `durak.sample`.
 //! * [`run_bench`] / [`run_bench_quick`].
 //!
 //! Decisions taken where SPEC §5.2 is silent:
@@ -48,7 +53,10 @@
 //!   lowest non-trump of a table rank whenever it has one (never a trump), defends the first
 //!   unbeaten card with its lowest beating card, takes when it cannot beat it, never transfers.
 //!   `RandomPlayer` is uniform over the legal actions (its own ChaCha8 stream).
-//! * Arena: positions rotate every game; durak counts are per seat.
+//! * Arena: positions rotate every game; durak counts are per seat. A seat's view carries the
+//!   discard pile and, per opponent, the cards seen entering that hand (a taken table, the
+//!   turned-up trump drawn last) and not yet played — public information the engine tracks as it
+//!   happens, never read back from the hands.
 //! * Strength (10,000 two-player 36-card games, Wilson 95%): SPEC's thresholds are the durak in
 //!   ≈1% of games against random but ≈39% [38.2, 40.1] against lowest — the 40% line is missed
 //!   by 0.1 point at the upper bound; [`DecisionParams::tuned`] (throw-in base 2000) gives ≈35%
@@ -97,7 +105,7 @@ pub use players::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
 pub use policy::{decide, decide_action, Candidate, Decision, DecisionParams, ReferencePolicy, Situation};
 pub use rules_ai::{action_of, decision_inputs, RulePlayer, RuleValuer};
 pub use rules_bench::{sample_hands, sample_positions};
-pub use value::{hand_value, parse_hand_sizes, HandValue, Term, TermKind, ValueModel, ValueParams, VALUE_PARAM_NAMES};
 pub use sampled::{fast_action, play_out, sampled_search, Estimate, SampleAnswer, SampleBudget};
+pub use value::{hand_value, parse_hand_sizes, HandValue, Term, TermKind, ValueModel, ValueParams, VALUE_PARAM_NAMES};
 pub use view::{PlayerView, Role};
 pub use world::World;

@@ -215,7 +215,12 @@ pub fn decide(
                 return a;
             }
         }
-        let unbeaten: Vec<Card> = view.table.iter().filter(|t| t.defence.is_none()).map(|t| t.attack).collect();
+        let unbeaten: Vec<Card> = view
+            .table
+            .iter()
+            .filter(|t| t.defence.is_none())
+            .map(|t| t.attack)
+            .collect();
         if !beats_each(&hand, &unbeaten, view.trump) {
             return Action::Take;
         }

@@ -44,14 +44,6 @@ pub fn register(r: &mut Registry) {
         parse: parse_table_input,
         doc: "the durak table: attack cards in the order played, a beaten one followed by `/` and its beater: `7S/9S 7D`",
     });
-    r.input_type(InputType {
-        name: "durak_known",
-        keys: &[],
-        max_positional: 0,
-        value_type: T::List,
-        parse: parse_known_input,
-        doc: "cards known to be in opponents' hands, by place in `hands` (2 = the next player): `2:7S 7D; 3:AH`",
-    });
     super::search_builtins::register(r);
     r.func(
         "durak.rank_value",
@@ -207,7 +199,7 @@ pub fn register(r: &mut Registry) {
             ("hands", T::List),
             ("room", T::Int),
             ("out", T::Cards),
-            ("known", T::List),
+            ("known", T::Str),
             ("trump_card", T::Cards),
             ("defender", T::Int),
             ("perevodnoy", T::Bool),
@@ -542,22 +534,24 @@ fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Va
         Ok(s)
     };
     let n = sizes.len();
-    let mut known: smallvec::SmallVec<[super::cards::CardSet; 6]> = smallvec::smallvec![super::cards::CardSet::EMPTY; n];
-    if let Value::List(items) = &a[8] {
-        for item in items.iter() {
-            let (place, cards) = match item {
-                Value::List(pair) => match &pair[..] {
-                    [Value::Int(p), c @ Value::Cards(_)] => (*p, c),
-                    _ => return Err(BuiltinError::bad_argument(NAME, 9, "known cards by place", &a[8])),
-                },
-                _ => return Err(BuiltinError::bad_argument(NAME, 9, "known cards by place", &a[8])),
-            };
-            let slot = usize::try_from(place - 1)
-                .ok()
-                .filter(|p| (1..n).contains(p))
-                .ok_or_else(|| BuiltinError::input("known", format!("place {place}: opponents are places 2 to {n} of `hands`")))?;
-            known[slot] = known[slot].union(set_of(cards, deck)?);
-        }
+    let mut known: smallvec::SmallVec<[super::cards::CardSet; 6]> =
+        smallvec::smallvec![super::cards::CardSet::EMPTY; n];
+    let text = match &a[8] {
+        Value::Str(t) => t.to_string(),
+        other => return Err(BuiltinError::bad_argument(NAME, 9, "known cards as text", other)),
+    };
+    for (place, cards) in read_known(&text).map_err(|e| BuiltinError::input("known", e.to_string()))? {
+        let slot = usize::try_from(place - 1)
+            .ok()
+            .filter(|p| (1..n).contains(p))
+            .ok_or_else(|| {
+                BuiltinError::input(
+                    "known",
+                    format!("place {place}: opponents are places 2 to {n} of `hands`"),
+                )
+            })?;
+        let group = Value::Cards(Shared::local(Cards::new(cards, 0)));
+        known[slot] = known[slot].union(set_of(&group, deck)?);
     }
     let role = match &a[12] {
         Value::Str(s) => s.to_string(),
@@ -575,7 +569,8 @@ fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Va
     let stock = a[4].as_int().unwrap_or(0).max(0) as usize;
     let world = super::world::World {
         deck,
-        trump: super::cards::Suit::from_index(suit_arg(&a[2], NAME, 3)?.index() as usize).unwrap_or(super::cards::Suit::Spades),
+        trump: super::cards::Suit::from_index(suit_arg(&a[2], NAME, 3)?.index() as usize)
+            .unwrap_or(super::cards::Suit::Spades),
         hand: set(0, "hand")?,
         sizes: sizes.iter().map(|v| v.as_int().unwrap_or(0).max(0) as usize).collect(),
         known,
@@ -596,7 +591,9 @@ fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Va
         room: a[6].as_int().unwrap_or(0).max(0) as usize,
         perevodnoy: matches!(a[11], Value::Bool(true)),
     };
-    world.check().map_err(|e| super::search_builtins::input_error(e, NAME))?;
+    world
+        .check()
+        .map_err(|e| super::search_builtins::input_error(e, NAME))?;
     Ok(super::search_builtins::world_value(&world))
 }
 
@@ -606,16 +603,19 @@ fn set_of(v: &Value, deck: Deck) -> Result<super::cards::CardSet, BuiltinError> 
     };
     let mut s = super::cards::CardSet::EMPTY;
     for c in cards.cards() {
-        let d = to_dcard(*c)
-            .filter(|d| deck.contains(*d))
-            .ok_or_else(|| BuiltinError::input("known", format!("{} is not in the {}-card deck", c.pretty(), deck.size())))?;
+        let d = to_dcard(*c).filter(|d| deck.contains(*d)).ok_or_else(|| {
+            BuiltinError::input(
+                "known",
+                format!("{} is not in the {}-card deck", c.pretty(), deck.size()),
+            )
+        })?;
         s.insert(d);
     }
     Ok(s)
 }
 
 /// Reads `2:7S 7D; 3:AH`: cards known to be in opponents' hands, by place in `hands`.
-fn parse_known_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+fn read_known(text: &str) -> Result<Vec<(i64, Vec<Card>)>, NotationError> {
     let mut out = Vec::new();
     for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let (place, cards) = part
@@ -628,7 +628,10 @@ fn parse_known_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, Notatio
             .filter(|p| (2..=6).contains(p))
             .ok_or_else(|| bad(place.trim(), "an opponent's place in `hands`: 2 to 6"))?;
         let mut group = Vec::new();
-        for token in cards.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        for token in cards
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
             let c = parse_card(token)?;
             if group.contains(&c) {
                 return Err(NotationError::TooManyCopies {
@@ -639,12 +642,9 @@ fn parse_known_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, Notatio
             }
             group.push(c);
         }
-        out.push(Value::list([
-            Value::Int(place),
-            Value::Cards(Shared::local(Cards::new(group, 0))),
-        ]));
+        out.push((place, group));
     }
-    Ok(Value::list(out))
+    Ok(out)
 }
 
 /// durak's benchmarks for `kibitzer bench`.

@@ -97,7 +97,7 @@ const DECISION_INPUTS: [&str; 8] = ["hand", "trump", "stock", "hands", "role", "
 
 /// What the player has seen, given to rule sets that declare these inputs (an edited rule file
 /// written before them still plays).
-const SEEN_INPUTS: [&str; 5] = ["out", "known", "trump_card", "defender", "perevodnoy"];
+const SEEN_INPUTS: [&str; 6] = ["out", "known", "trump_card", "defender", "perevodnoy", "deck"];
 
 /// The input number of each name, looked up once for a session's lifetime (looked up per query,
 /// the names were compared as strings every time); `None` when the rule set lacks one.
@@ -134,7 +134,7 @@ fn set_inputs<const N: usize>(
 /// The inputs of a decision query for a player's view: hand, trump, stock, hands (this player's
 /// first, players still in the game only), role, table, room, transfer, and what the player has
 /// seen: the discard pile (`out`), the cards known in opponents' hands (`known`), the trump card
-/// under the stock, the defender's place and whether the game allows transfers.
+/// under the stock, the defender's place, whether the game allows transfers, and the deck.
 pub fn decision_inputs(view: &PlayerView, legal: &[Action]) -> Vec<(&'static str, Value)> {
     DECISION_INPUTS
         .into_iter()
@@ -144,22 +144,27 @@ pub fn decision_inputs(view: &PlayerView, legal: &[Action]) -> Vec<(&'static str
 }
 
 /// The values of `decision_inputs`, in its order.
-fn decision_values(view: &PlayerView, legal: &[Action]) -> [Value; 13] {
+fn decision_values(view: &PlayerView, legal: &[Action]) -> [Value; 14] {
     let n = view.hand_sizes.len();
     let places: Vec<usize> = (0..n)
         .map(|i| (view.me + i) % n)
         .filter(|&p| p == view.me || !view.out.get(p).copied().unwrap_or(false))
         .collect();
-    let sizes: Vec<usize> = places
+    let sizes: Vec<usize> = places.iter().filter_map(|&p| view.hand_sizes.get(p).copied()).collect();
+    let known: Vec<String> = places
         .iter()
-        .filter_map(|&p| view.hand_sizes.get(p).copied())
+        .enumerate()
+        .skip(1)
+        .filter_map(|(i, &p)| {
+            let k = view.known.get(p).copied().unwrap_or_default();
+            (!k.is_empty()).then(|| format!("{}:{k}", i + 1))
+        })
         .collect();
-    let known = places.iter().enumerate().skip(1).filter_map(|(i, &p)| {
-        let k = view.known.get(p).copied().unwrap_or_default();
-        (!k.is_empty()).then(|| Value::list([Value::Int(i as i64 + 1), cards_value(k)]))
-    });
-    let known = Value::list(known);
-    let defender = places.iter().position(|&p| p == view.defender).map_or(0, |i| i as i64 + 1);
+    let known = Value::str(&known.join("; "));
+    let defender = places
+        .iter()
+        .position(|&p| p == view.defender)
+        .map_or(0, |i| i as i64 + 1);
     let trump_card = if view.stock > 0 {
         CardSet::EMPTY.with(view.trump_card)
     } else {
@@ -190,6 +195,7 @@ fn decision_values(view: &PlayerView, legal: &[Action]) -> [Value; 13] {
         cards_value(trump_card),
         Value::Int(defender),
         Value::Bool(view.options.transfer),
+        Value::Int(view.options.deck.size() as i64),
     ]
 }
 
@@ -228,7 +234,7 @@ pub struct RulePlayer {
     /// The input numbers of `DECISION_INPUTS` (see `input_slots`).
     slots: Option<[usize; 8]>,
     /// The input numbers of `SEEN_INPUTS`, for those the rule set declares.
-    seen: [Option<usize>; 5],
+    seen: [Option<usize>; 6],
     /// The relation `play`, looked up once.
     play: Option<RelId>,
 }

@@ -90,7 +90,12 @@ fn decision_times(player: &mut RulePlayer, positions: &[(PlayerView, Vec<Action>
         times.push(start.elapsed().as_secs_f64());
     }
     times.sort_by(f64::total_cmp);
-    let at = |q: f64| times.get(((times.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
+    let at = |q: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
     Ok((at(0.5), at(0.9)))
 }
 

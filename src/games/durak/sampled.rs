@@ -6,8 +6,8 @@
 //! less noise than either value (its standard error is what the tie-break with the hand value
 //! uses). Deterministic: the deals come from a ChaCha8 stream seeded with the seed and the position.
 
-use super::cards::Card;
-use super::engine::{apply, legal_actions_into, Action, GameState, Outcome};
+use super::cards::{Card, CardSet, Suit};
+use super::engine::{apply, Action, GameState, Outcome};
 use super::error::DurakError;
 use super::world::World;
 use rand::SeedableRng;
@@ -79,7 +79,11 @@ pub struct SampleAnswer {
 
 /// The sampled search of `world` for its player. `advice` is the hand value's choice, kept when
 /// the search cannot tell it from the best. `None` when the position asks nothing of the player.
-pub fn sampled_search(world: &World, advice: Option<Action>, budget: &SampleBudget) -> Result<Option<SampleAnswer>, DurakError> {
+pub fn sampled_search(
+    world: &World,
+    advice: Option<Action>,
+    budget: &SampleBudget,
+) -> Result<Option<SampleAnswer>, DurakError> {
     world.check()?;
     let mut rng = ChaCha8Rng::seed_from_u64(budget.seed ^ world_hash(world));
     let mut order = Vec::with_capacity(52);
@@ -101,7 +105,6 @@ pub fn sampled_search(world: &World, advice: Option<Action>, budget: &SampleBudg
         .collect();
     let mut losses: Vec<u8> = Vec::with_capacity(budget.samples.min(1 << 16) * k);
     let start = Instant::now();
-    let mut legal = Vec::with_capacity(64);
     let mut deal = first;
     for s in 0..budget.samples {
         if s > 0 {
@@ -113,7 +116,7 @@ pub fn sampled_search(world: &World, advice: Option<Action>, budget: &SampleBudg
         for (e, &a) in estimates.iter_mut().zip(&candidates) {
             let mut st = deal.clone();
             let outcome = match apply(&mut st, 0, a) {
-                Ok(()) => play_out(&mut st, &mut legal),
+                Ok(()) => play_out(&mut st),
                 Err(_) => Outcome::Aborted,
             };
             let halves = match outcome {
@@ -168,50 +171,47 @@ fn paired(losses: &[u8], k: usize, a: usize, b: usize) -> (f64, f64) {
 }
 
 /// Plays a game to its end with [`fast_action`] in every seat.
-pub fn play_out(state: &mut GameState, legal: &mut Vec<Action>) -> Outcome {
+pub fn play_out(state: &mut GameState) -> Outcome {
     while let Some(p) = state.to_act() {
-        legal_actions_into(state, legal);
-        let a = fast_action(state, p, legal);
-        if apply(state, p, a).is_err() {
+        if apply(state, p, fast_action(state, p)).is_err() {
             return Outcome::Aborted;
         }
     }
     state.outcome().unwrap_or(Outcome::Aborted)
 }
 
-/// The playout policy, "the lowest card": lead the lowest card; throw in the lowest non-trump of
-/// a rank on the table (never a trump); beat the first unbeaten card with the lowest card that
-/// does; take when nothing does; never transfer.
-pub fn fast_action(state: &GameState, p: usize, legal: &[Action]) -> Action {
+/// The lowest card of a set: non-trumps first, then rank, then suit.
+fn lowest(set: CardSet, trump: Suit) -> Option<Card> {
+    set.iter().min_by_key(|c| (c.suit() == trump, c.rank(), c.suit()))
+}
+
+/// The playout policy, "the lowest card", read straight off the hand and the table: lead the
+/// lowest card; throw in the lowest non-trump of a rank on the table (never a trump); beat the
+/// first unbeaten card with the lowest card that does; take when nothing does; never transfer.
+pub fn fast_action(state: &GameState, p: usize) -> Action {
     let trump = state.trump();
-    let low = |c: Card| (c.suit() == trump, c.rank(), c.suit());
-    let fallback = legal.first().copied().unwrap_or(Action::Pass);
-    if state.table().is_empty() {
-        return state
-            .hand(p)
-            .iter()
-            .min_by_key(|c| low(*c))
-            .map_or(fallback, Action::Attack);
+    let hand = state.hand(p);
+    let table = state.table();
+    if table.is_empty() {
+        return lowest(hand, trump).map_or(Action::Pass, Action::Attack);
     }
     if p == state.defender() && !state.taking() {
-        let target = state.table().iter().find(|t| t.defence.is_none()).map(|t| t.attack);
-        return legal
-            .iter()
-            .filter_map(|a| match *a {
-                Action::Defend { attack, with } if Some(attack) == target => Some((with, *a)),
-                _ => None,
-            })
-            .min_by_key(|(with, _)| low(*with))
-            .map_or(Action::Take, |(_, a)| a);
+        let Some(target) = table.iter().find(|t| t.defence.is_none()).map(|t| t.attack) else {
+            return Action::Take;
+        };
+        return lowest(target.beaten_by(trump).intersection(hand), trump)
+            .map_or(Action::Take, |with| Action::Defend { attack: target, with });
     }
-    legal
+    if table.len() >= state.attack_limit() {
+        return Action::Pass;
+    }
+    let ranks = state.table_cards().rank_mask();
+    let throwable = hand
         .iter()
-        .filter_map(|a| match *a {
-            Action::Attack(c) if c.suit() != trump => Some((c, *a)),
-            _ => None,
-        })
-        .min_by_key(|(c, _)| low(*c))
-        .map_or(Action::Pass, |(_, a)| a)
+        .filter(|c| c.suit() != trump && ranks >> (c.rank() - 2) & 1 == 1);
+    throwable
+        .min_by_key(|c| (c.rank(), c.suit()))
+        .map_or(Action::Pass, Action::Attack)
 }
 
 /// A hash of everything the player knows, so that each position draws its own deals.

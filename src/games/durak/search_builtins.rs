@@ -22,11 +22,11 @@ pub fn register(r: &mut Registry) {
     r.function(
         "durak.endgame",
         &[("position", T::List), ("max_nodes", T::Int), ("table_mb", T::Int)],
-        &[T::Str, T::Str, T::Any, T::Str, T::Cards, T::Str, T::Int, T::Int],
+        &[T::Str, T::Str, T::Any, T::Str, T::Cards, T::Str, T::Str, T::Int],
         true,
         "solves a two-player position with the stock empty, the opponent's hand known by counting, no transfers: \
          outcome (win/lose/draw/unknown), the play's action and cards, the play in words, the opponent's \
-         hand, the line in words, actions to the end, positions searched; no solution when the \
+         hand, the line in words, the verdict on the play in words (\"wins whatever they do, in 5 actions\"), positions searched; no solution when the \
          position is not such an endgame",
         endgame,
     );
@@ -248,7 +248,9 @@ fn endgame(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let Some(opponent) = world.opponent_by_counting().filter(|_| !world.perevodnoy) else {
         return Ok(());
     };
-    let state = world.state_from(&world.unseen().to_vec()).map_err(|e| input_error(e, NAME))?;
+    let state = world
+        .state_from(&world.unseen().to_vec())
+        .map_err(|e| input_error(e, NAME))?;
     if state.to_act() != Some(0) || world.candidates(&state).is_empty() {
         return Ok(());
     }
@@ -283,7 +285,7 @@ fn endgame(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             Value::fixed("no play found"),
             set_value(opponent),
             Value::fixed(""),
-            Value::Int(0),
+            Value::fixed(""),
             Value::Int(answer.nodes as i64),
         ]);
         return Ok(());
@@ -298,10 +300,24 @@ fn endgame(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         Value::str(&format!("{verb} {}", words.trim_start_matches("lead "))),
         set_value(opponent),
         Value::str(&line_words(&state, &answer.line)),
-        Value::Int(i64::from(answer.plies)),
+        Value::str(&verdict(&answer)),
         Value::Int(answer.nodes as i64),
     ]);
     Ok(())
+}
+
+/// What the solved play achieves, in words.
+fn verdict(answer: &EndgameAnswer) -> String {
+    match (answer.outcome, answer.measured) {
+        (Solved::Win, true) => format!("wins whatever they do, in {} actions", answer.plies),
+        (Solved::Win, false) => "wins whatever they do (the fastest win was not found within the budget)".to_string(),
+        (Solved::Draw, _) => "draws".to_string(),
+        (Solved::Lose, true) => format!("holds out longest, {} actions", answer.plies),
+        (Solved::Lose, false) => {
+            "loses like every play (the longest resistance was not found within the budget)".to_string()
+        }
+        (Solved::Unknown, _) => "is not proven".to_string(),
+    }
 }
 
 /// The rules' play read back as an action of the position.
@@ -343,7 +359,10 @@ fn sample(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let time_ms = int_arg(&a[5], NAME, 6, 0)? as u64;
     let margin = match &a[6] {
         Value::Int(x) => *x as f64,
-        other => other.to_string().parse::<f64>().map_err(|_| BuiltinError::bad_argument(NAME, 7, "a number", other))?,
+        other => other
+            .to_string()
+            .parse::<f64>()
+            .map_err(|_| BuiltinError::bad_argument(NAME, 7, "a number", other))?,
     };
     let budget = SampleBudget {
         samples,
@@ -355,7 +374,9 @@ fn sample(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let Some(answer) = sampled_search(&world, advice, &budget).map_err(|e| input_error(e, NAME))? else {
         return Ok(());
     };
-    let state = world.state_from(&world.unseen().to_vec()).map_err(|e| input_error(e, NAME))?;
+    let state = world
+        .state_from(&world.unseen().to_vec())
+        .map_err(|e| input_error(e, NAME))?;
     let Some(chosen) = answer.estimates.get(answer.chosen) else {
         return Ok(());
     };
@@ -378,12 +399,22 @@ fn pct(x: f64) -> String {
 /// half); take loses least".
 fn sample_words(answer: &SampleAnswer, state: &GameState, advice: Option<Action>) -> String {
     let mut ranked: Vec<usize> = (0..answer.estimates.len()).collect();
-    ranked.sort_by(|&x, &y| answer.estimates[x].loss().total_cmp(&answer.estimates[y].loss()).then(x.cmp(&y)));
+    ranked.sort_by(|&x, &y| {
+        answer.estimates[x]
+            .loss()
+            .total_cmp(&answer.estimates[y].loss())
+            .then(x.cmp(&y))
+    });
     let listed: Vec<String> = ranked
         .iter()
         .map(|&i| {
             let e = &answer.estimates[i];
-            format!("{}: loses {} ± {}", doing(e.action, state), pct(e.loss()), pct(e.error95()))
+            format!(
+                "{}: loses {} ± {}",
+                doing(e.action, state),
+                pct(e.loss()),
+                pct(e.error95())
+            )
         })
         .collect();
     let best = &answer.estimates[answer.best];
@@ -395,7 +426,11 @@ fn sample_words(answer: &SampleAnswer, state: &GameState, advice: Option<Action>
                 fmt_se(answer, a)
             )
         });
-        format!("{} loses least{}", doing(best.action, state), beaten.unwrap_or_default())
+        format!(
+            "{} loses least{}",
+            doing(best.action, state),
+            beaten.unwrap_or_default()
+        )
     } else {
         let c = &answer.estimates[answer.chosen];
         format!(
@@ -419,7 +454,11 @@ fn fmt_se(answer: &SampleAnswer, a: Action) -> String {
     };
     let gap = e.loss() - answer.estimates[answer.best].loss();
     if answer.gap_error <= 0.0 {
-        return if gap <= 0.0 { "0".to_string() } else { "many".to_string() };
+        return if gap <= 0.0 {
+            "0".to_string()
+        } else {
+            "many".to_string()
+        };
     }
     format!("{:.1}", gap / answer.gap_error)
 }

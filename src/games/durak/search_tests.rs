@@ -3,7 +3,9 @@
 
 use super::cards::{Card, CardSet, Deck};
 use super::endgame::{brute_force, solve, EndgameBudget, Solved, WIN};
-use super::engine::{apply, legal_actions, legal_actions_into, Action, GameOptions, GameState, Outcome, Position, TablePair};
+use super::engine::{
+    apply, legal_actions, legal_actions_into, Action, GameOptions, GameState, Outcome, Position, TablePair,
+};
 use super::players::{Player, ReferencePlayer};
 use super::sampled::{fast_action, play_out, sampled_search, SampleBudget};
 use super::world::World;
@@ -64,12 +66,17 @@ fn the_endgame_solver_equals_brute_force() {
         };
         let exact = brute_force(&state, 0, 0);
         let answer = solve(&state, 0, &budget);
+        assert!(answer.measured, "position {i}");
         assert_eq!(answer.value, exact, "position {i}: {state:?}");
         let best = answer.best.expect("a move");
         let mut child = state.clone();
         apply(&mut child, 0, best).unwrap();
         let v = brute_force(&child, 0, 1);
-        assert_eq!(v - v.signum(), exact, "position {i}: the chosen move does not reach the value");
+        assert_eq!(
+            v - v.signum(),
+            exact,
+            "position {i}: the chosen move does not reach the value"
+        );
         match answer.outcome {
             Solved::Win => wins += 1,
             Solved::Lose => losses += 1,
@@ -94,7 +101,10 @@ fn the_endgame_solver_equals_brute_force() {
         }
         checked += 1;
     }
-    assert!(checked > 300 && wins > 20 && losses > 20 && draws > 5, "{checked} {wins} {losses} {draws}");
+    assert!(
+        checked > 300 && wins > 20 && losses > 20 && draws > 5,
+        "{checked} {wins} {losses} {draws}"
+    );
 }
 
 /// A solver with too few nodes says it does not know, rather than guessing.
@@ -170,13 +180,12 @@ fn exact_losses(world: &World, candidates: &[Action]) -> Vec<f64> {
     let unseen = world.unseen().to_vec();
     let mut totals = vec![0.0; candidates.len()];
     let mut orders = 0usize;
-    let mut legal = Vec::new();
     permutations(&unseen, &mut |order| {
         let state = world.state_from(order).unwrap();
         for (t, a) in totals.iter_mut().zip(candidates) {
             let mut st = state.clone();
             apply(&mut st, 0, *a).unwrap();
-            *t += match play_out(&mut st, &mut legal) {
+            *t += match play_out(&mut st) {
                 Outcome::Durak(0) => 1.0,
                 Outcome::Durak(_) => 0.0,
                 _ => 0.5,
@@ -226,7 +235,12 @@ fn sampled_estimates_match_exact_expectations() {
         let exact = exact_losses(&world, &candidates);
         for (e, x) in answer.estimates.iter().zip(&exact) {
             let se = (e.error95() / 1.96).max(0.004);
-            assert!((e.loss() - x).abs() <= 4.0 * se, "{:?}: sampled {} exact {x} se {se}", e.action, e.loss());
+            assert!(
+                (e.loss() - x).abs() <= 4.0 * se,
+                "{:?}: sampled {} exact {x} se {se}",
+                e.action,
+                e.loss()
+            );
             compared += 1;
             spread += usize::from(*x > 0.05 && *x < 0.95);
         }
@@ -284,7 +298,10 @@ fn a_seat_sees_nothing_it_should_not() {
         let mut players: Vec<ReferencePlayer> = (0..options.players).map(|_| ReferencePlayer::default()).collect();
         while let Some(p) = state.to_act() {
             for q in 0..state.players() {
-                assert!(state.public_cards(q).bits() & !state.hand(q).bits() == 0, "public cards of {q} not in hand");
+                assert!(
+                    state.public_cards(q).bits() & !state.hand(q).bits() == 0,
+                    "public cards of {q} not in hand"
+                );
             }
             legal_actions_into(&state, &mut legal);
             let view = state.view(p);
@@ -301,7 +318,10 @@ fn a_seat_sees_nothing_it_should_not() {
             apply(&mut state, p, a).unwrap();
         }
     }
-    assert!(checked > 1000 && differed * 2 > checked && known_seen > 100, "{checked} {differed} {known_seen}");
+    assert!(
+        checked > 1000 && differed * 2 > checked && known_seen > 100,
+        "{checked} {differed} {known_seen}"
+    );
 }
 
 /// The playout policy only ever plays legal moves and games end.
@@ -317,7 +337,7 @@ fn playouts_are_legal_and_end() {
         let mut state = GameState::new(&options, g).unwrap();
         while let Some(p) = state.to_act() {
             legal_actions_into(&state, &mut legal);
-            let a = fast_action(&state, p, &legal);
+            let a = fast_action(&state, p);
             assert!(legal.contains(&a), "{a} not legal");
             apply(&mut state, p, a).unwrap();
         }

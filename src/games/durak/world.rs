@@ -62,10 +62,19 @@ impl World {
             deck: view.options.deck,
             trump: view.trump,
             hand: view.hand,
-            sizes: places.iter().map(|&p| view.hand_sizes.get(p).copied().unwrap_or(0)).collect(),
+            sizes: places
+                .iter()
+                .map(|&p| view.hand_sizes.get(p).copied().unwrap_or(0))
+                .collect(),
             known: places
                 .iter()
-                .map(|&p| if p == view.me { CardSet::EMPTY } else { view.known.get(p).copied().unwrap_or_default() })
+                .map(|&p| {
+                    if p == view.me {
+                        CardSet::EMPTY
+                    } else {
+                        view.known.get(p).copied().unwrap_or_default()
+                    }
+                })
                 .collect(),
             out: view.discard_pile,
             table: view.table.clone(),
@@ -100,7 +109,11 @@ impl World {
 
     /// The cards this player has not seen: in unknown hand slots, the stock or the discard.
     pub fn unseen(&self) -> CardSet {
-        let mut seen = self.hand.union(self.out).union(self.table_cards()).union(self.known_all());
+        let mut seen = self
+            .hand
+            .union(self.out)
+            .union(self.table_cards())
+            .union(self.known_all());
         if let Some(c) = self.trump_card {
             seen.insert(c);
         }
@@ -136,11 +149,17 @@ impl World {
             .chain(self.trump_card.map(|c| ("trump_card", CardSet::EMPTY.with(c))))
         {
             if CardSet(set.bits() & !self.deck.set().bits()) != CardSet::EMPTY {
-                return Err(bad(input, format!("{set}: not every card is in the {}-card deck", self.deck.size())));
+                return Err(bad(
+                    input,
+                    format!("{set}: not every card is in the {}-card deck", self.deck.size()),
+                ));
             }
             let twice = set.intersection(seen);
             if let Some(c) = twice.iter().next() {
-                return Err(bad(input, format!("{} is in `{input}` and in another place already", c.pretty())));
+                return Err(bad(
+                    input,
+                    format!("{} is in `{input}` and in another place already", c.pretty()),
+                ));
             }
             seen = seen.union(set);
         }
@@ -153,7 +172,12 @@ impl World {
             if k.len() > self.sizes[i] {
                 return Err(bad(
                     "known",
-                    format!("place {}: {} known cards in a hand of {}", i + 1, k.len(), self.sizes[i]),
+                    format!(
+                        "place {}: {} known cards in a hand of {}",
+                        i + 1,
+                        k.len(),
+                        self.sizes[i]
+                    ),
                 ));
             }
         }
@@ -171,7 +195,10 @@ impl World {
             ));
         }
         if self.defender >= n || (self.defending && self.defender != 0) || (!self.defending && self.defender == 0) {
-            return Err(bad("defender", format!("place {} cannot defend here", self.defender + 1)));
+            return Err(bad(
+                "defender",
+                format!("place {} cannot defend here", self.defender + 1),
+            ));
         }
         Ok(())
     }
@@ -196,7 +223,10 @@ impl World {
         for i in 1..n {
             let mut h = self.known[i];
             for _ in 0..self.sizes[i].saturating_sub(self.known[i].len()) {
-                h.insert(rest.next().ok_or_else(|| bad("out", "too few unseen cards".to_string()))?);
+                h.insert(
+                    rest.next()
+                        .ok_or_else(|| bad("out", "too few unseen cards".to_string()))?,
+                );
             }
             hands.push(h);
         }
@@ -206,7 +236,10 @@ impl World {
                 stock.push(c);
             }
             while stock.len() < self.stock {
-                stock.push(rest.next().ok_or_else(|| bad("out", "too few unseen cards".to_string()))?);
+                stock.push(
+                    rest.next()
+                        .ok_or_else(|| bad("out", "too few unseen cards".to_string()))?,
+                );
             }
         }
         let mut discard = self.out;
@@ -214,9 +247,17 @@ impl World {
             discard.insert(c);
         }
         let defender = self.defender;
-        let attacker = if self.defending { n - 1 } else if self.table.is_empty() { 0 } else { (defender + n - 1) % n };
+        let attacker = if self.defending {
+            n - 1
+        } else if self.table.is_empty() {
+            0
+        } else {
+            (defender + n - 1) % n
+        };
         let defences = self.table.iter().filter(|p| p.defence.is_some()).count();
-        let start = (self.table.len() + self.room).min(hands[defender].len() + defences).max(self.table.len());
+        let start = (self.table.len() + self.room)
+            .min(hands[defender].len() + defences)
+            .max(self.table.len());
         let trump_card = self
             .trump_card
             .or_else(|| self.deck.set().iter().find(|c| c.suit() == self.trump))
