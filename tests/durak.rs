@@ -777,11 +777,11 @@ fn every_rule_fires_somewhere() {
             ("table", "7S"),
         ],
     ];
-    let all: Vec<(&Vec<(&str, &str)>, &[(&str, &str)])> = queries
+    let all: Vec<(Inputs, Inputs)> = queries
         .iter()
-        .map(|q| (q, &[("samples", "0")][..]))
-        .chain(searched.iter().map(|q| (q, &[][..])))
-        .chain(std::iter::once((&queries[7], &[][..])))
+        .map(|q| (q.as_slice(), &[("samples", "0")][..]))
+        .chain(searched.iter().map(|q| (q.as_slice(), &[][..])))
+        .chain(std::iter::once((queries[7].as_slice(), &[][..])))
         .collect();
     for (q, params) in all {
         let s = run(q, params);
@@ -1044,6 +1044,9 @@ fn can_beat_each(hand: durak::CardSet, attacks: &[durak::Card], trump: Suit) -> 
     }
 }
 
+/// A position, the input its refusal blames and what the message says.
+type Refusal<'a> = (Vec<(&'a str, &'a str)>, &'a str, &'a str);
+
 /// The discard pile and the known cards are checked with the rest of the position: a card in
 /// two places, a known card for a place that does not exist, more cards seen than can be.
 #[test]
@@ -1054,7 +1057,7 @@ fn out_and_known_cards_are_checked() {
         v.extend_from_slice(extra);
         v
     };
-    let cases: Vec<(Vec<(&str, &str)>, &str, &str)> = vec![
+    let cases: Vec<Refusal> = vec![
         (with(&[("hand", "7S 8S 9S"), ("out", "7S KD")]), "out", "7♠"),
         (with(&[("hand", "7S 8S 9S"), ("known", "2:8S")]), "known", "8♠"),
         (with(&[("hand", "7S 8S 9S"), ("known", "3:KD")]), "known", "place 3"),
