@@ -433,15 +433,19 @@ fn rules_equal_native_on_small_hands() {
     assert!(checked > 1300);
 }
 
-/// The rule AI's decisions equal the native reference policy's in positions from real games
-/// (two to four players, with and without transfers), with or without firing records; only the
-/// recording player can explain its decision.
+/// Without search (`samples=0`, `endgame_nodes=0`) the rule AI's decisions equal the native
+/// reference policy's in positions from real games (two to four players, with and without
+/// transfers), with or without firing records; only the recording player can explain its decision.
 #[test]
 fn rule_decisions_equal_the_native_policy() {
     let program = load_shipped("durak").unwrap();
     let policy = ReferencePolicy::default();
     let mut player = RulePlayer::new(program.clone(), "durak");
     let mut arena_seat = RulePlayer::new(program, "durak").keep_records(false);
+    for p in [&mut player, &mut arena_seat] {
+        p.session().set_param("samples", "0").unwrap();
+        p.session().set_param("endgame_nodes", "0").unwrap();
+    }
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     for options in [
         GameOptions::default(),
@@ -529,7 +533,12 @@ fn a_valuer_whose_rules_lack_an_input_names_it() {
 
 /// The explained answer as `kibitzer ask` prints it (what-ifs expanded `depth` levels).
 fn explained(inputs: &[(&str, &str)], depth: usize) -> String {
-    let mut s = run(inputs, &[]);
+    explained_with(inputs, &[("samples", "0")], depth)
+}
+
+/// The same with parameters.
+fn explained_with(inputs: &[(&str, &str)], params: &[(&str, &str)], depth: usize) -> String {
+    let mut s = run(inputs, params);
     let limits = ExplainLimits {
         whatif_depth: depth,
         ..ExplainLimits::default()
@@ -745,10 +754,37 @@ fn every_rule_fires_somewhere() {
             ("role", "defend"),
             ("table", "6H/8H"),
         ],
+        vec![
+            ("hand", "9S 8C TC QC"),
+            ("trump", "H"),
+            ("stock", "15"),
+            ("hands", "4,6"),
+            ("role", "defend"),
+            ("table", "7S 7D"),
+        ],
     ];
     let mut fired: BTreeMap<String, u64> = BTreeMap::new();
-    for q in &queries {
-        let s = run(q, &[]);
+    let searched: Vec<Vec<(&str, &str)>> = vec![
+        endgame_query("TS TD AH", "JS QC KD"),
+        endgame_query("9S", "TS"),
+        endgame_query("9S 9D", "AH"),
+        vec![
+            ("hand", "9S 8C TC QC"),
+            ("trump", "H"),
+            ("stock", "15"),
+            ("hands", "4,6"),
+            ("role", "defend"),
+            ("table", "7S"),
+        ],
+    ];
+    let all: Vec<(Inputs, Inputs)> = queries
+        .iter()
+        .map(|q| (q.as_slice(), &[("samples", "0")][..]))
+        .chain(searched.iter().map(|q| (q.as_slice(), &[][..])))
+        .chain(std::iter::once((queries[7].as_slice(), &[][..])))
+        .collect();
+    for (q, params) in all {
+        let s = run(q, params);
         for (i, r) in s.program().rules.iter().enumerate() {
             *fired.entry(r.name.clone()).or_default() += s.fired_count(i);
         }
@@ -911,4 +947,213 @@ fn nothing_to_defend_is_a_note_not_an_error() {
     );
     assert!(s.facts_of("note").is_empty());
     assert_eq!(s.facts_of("play").len(), 1);
+}
+
+/// Every card of a 24-card deck not named: the discard pile of an endgame in which only these
+/// hands are left.
+fn rest_of_24(cards: &[&str]) -> String {
+    let named: Vec<String> = cards.iter().flat_map(|c| c.split(' ')).map(str::to_string).collect();
+    let mut out = Vec::new();
+    for s in ["S", "H", "D", "C"] {
+        for r in ["9", "T", "J", "Q", "K", "A"] {
+            let c = format!("{r}{s}");
+            if !named.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out.join(" ")
+}
+
+/// A two-player endgame (24 cards, trump ♥, stock empty, every other card out): I lead.
+fn endgame_query(mine: &'static str, theirs: &'static str) -> Vec<(&'static str, &'static str)> {
+    let out: &'static str = Box::leak(rest_of_24(&[mine, theirs]).into_boxed_str());
+    let sizes: &'static str =
+        Box::leak(format!("{},{}", mine.split(' ').count(), theirs.split(' ').count()).into_boxed_str());
+    vec![
+        ("hand", mine),
+        ("trump", "H"),
+        ("deck", "24"),
+        ("stock", "0"),
+        ("hands", sizes),
+        ("role", "attack"),
+        ("out", out),
+    ]
+}
+
+/// The play of a query, as text.
+fn play_of(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> String {
+    let s = run(inputs, params);
+    let plays = s.facts_of("play");
+    assert_eq!(plays.len(), 1, "{inputs:?}: {plays:?}");
+    let kind = match &plays[0][0] {
+        kibitzer::Value::Str(k) => k.to_string(),
+        other => other.to_string(),
+    };
+    format!("{kind}({})", plays[0][1])
+}
+
+/// A defender takes when the hand cannot beat every unbeaten card with a card of its own — a
+/// card nothing beats, or two cards only one card beats — with or without search, in random
+/// positions of that kind; when each card can be beaten, the defence is still considered.
+#[test]
+fn a_defence_that_must_fail_is_a_take() {
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+    let deck = durak::Deck::Cards36.cards();
+    let trump = Suit::Hearts;
+    let (mut fails, mut holds) = (0, 0);
+    for _ in 0..300 {
+        let mut cards = deck.clone();
+        cards.shuffle(&mut rng);
+        let hand = durak::CardSet::from_cards(&cards[..rng.random_range(2..=6)]);
+        let attacks: Vec<durak::Card> = cards[6..6 + rng.random_range(2..=3)].to_vec();
+        let must_fail = !can_beat_each(hand, &attacks, trump);
+        let hand_text = durak::format_cards(&hand.to_vec());
+        let table = durak::format_cards(&attacks);
+        let sizes = format!("{},6", hand.len());
+        let inputs = [
+            ("hand", hand_text.as_str()),
+            ("trump", "H"),
+            ("stock", "10"),
+            ("hands", sizes.as_str()),
+            ("role", "defend"),
+            ("table", table.as_str()),
+        ];
+        let any_beater = attacks.iter().take(1).any(|a| hand.iter().any(|c| c.beats(*a, trump)));
+        for params in [&[("samples", "0")][..], &[("samples", "16")][..]] {
+            let play = play_of(&inputs, params);
+            if must_fail {
+                assert!(play.starts_with("take("), "{inputs:?} {params:?}: {play}");
+            }
+        }
+        if must_fail && any_beater {
+            fails += 1;
+        } else if !must_fail {
+            holds += 1;
+        }
+    }
+    assert!(fails > 30 && holds > 10, "{fails} {holds}");
+}
+
+/// The oracle of the test above, the simplest way: every assignment of distinct hand cards.
+fn can_beat_each(hand: durak::CardSet, attacks: &[durak::Card], trump: Suit) -> bool {
+    match attacks.split_first() {
+        None => true,
+        Some((a, rest)) => hand
+            .iter()
+            .filter(|c| c.beats(*a, trump))
+            .any(|c| can_beat_each(hand.without(c), rest, trump)),
+    }
+}
+
+/// A position, the input its refusal blames and what the message says.
+type Refusal<'a> = (Vec<(&'a str, &'a str)>, &'a str, &'a str);
+
+/// The discard pile and the known cards are checked with the rest of the position: a card in
+/// two places, a known card for a place that does not exist, more cards seen than can be.
+#[test]
+fn out_and_known_cards_are_checked() {
+    let base = [("trump", "H"), ("stock", "5"), ("hands", "3,6"), ("role", "attack")];
+    let with = |extra: &[(&'static str, &'static str)]| -> Vec<(&'static str, &'static str)> {
+        let mut v: Vec<(&str, &str)> = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    let cases: Vec<Refusal> = vec![
+        (with(&[("hand", "7S 8S 9S"), ("out", "7S KD")]), "out", "7♠"),
+        (with(&[("hand", "7S 8S 9S"), ("known", "2:8S")]), "known", "8♠"),
+        (with(&[("hand", "7S 8S 9S"), ("known", "3:KD")]), "known", "place 3"),
+        (
+            with(&[("hand", "7S 8S 9S"), ("known", "2:KD AD QD JD TD 9D 8D")]),
+            "known",
+            "7 known cards",
+        ),
+        (
+            with(&[("hand", "7S 8S 9S"), ("trump_card", "6S")]),
+            "trump_card",
+            "not of the trump suit",
+        ),
+        (
+            with(&[
+                ("hand", "7S 8S 9S"),
+                (
+                    "out",
+                    "6S 6D 6C 7D 7C 8D 8C 9D 9C TS TD TC JS JD JC QS QD QC KS KD KC AS AD AC",
+                ),
+            ]),
+            "out",
+            "unseen",
+        ),
+    ];
+    for (inputs, blamed, says) in cases {
+        let (e, bad) = refused(&inputs);
+        assert!(bad && e.starts_with(&format!("input `{blamed}`")), "{inputs:?}: {e}");
+        assert!(e.contains(says), "{inputs:?}: {e}");
+    }
+    for (known, says) in [("1:7S", "2 to 6"), ("7S 8S", "colon"), ("2:7S 7S", "7S")] {
+        let (e, bad) = refused(&with(&[("hand", "9S"), ("hands", "1,6"), ("known", known)]));
+        assert!(
+            bad && e.starts_with("input `known`") && e.contains(says),
+            "{known}: {e}"
+        );
+    }
+}
+
+/// The endgame rules play a won endgame's fastest win, a drawn one's draw and a lost one's
+/// longest resistance, and say the line; without the discard pile the opponent's hand is not
+/// known and the solver stays out.
+#[test]
+fn endgames_are_solved_and_explained() {
+    let params: [(&str, &str); 0] = [];
+    let win = endgame_query("TS TD AH", "JS QC KD");
+    assert_eq!(play_of(&win, &params), "attack([AH])");
+    let draw = endgame_query("9S", "TS");
+    assert_eq!(play_of(&draw, &params), "attack([9S])");
+    let loss = endgame_query("9S 9D", "AH");
+    let s = run(&loss, &params);
+    assert_eq!(s.facts_of("solved")[0][0], kibitzer::Value::fixed("lose"));
+    let unknown: Vec<(&str, &str)> = win.iter().filter(|(k, _)| *k != "out").copied().collect();
+    let s = run(&unknown, &params);
+    assert!(s.facts_of("solved").is_empty());
+    assert_eq!(s.facts_of("play").len(), 1);
+}
+
+#[test]
+fn golden_endgame() {
+    let win = explained_with(&endgame_query("TS TD AH", "JS QC KD"), &[], 0);
+    let loss = explained_with(&endgame_query("9S 9D", "AH"), &[], 0);
+    expect_file!["golden/durak/endgame.txt"].assert_eq(&format!("{win}\n{loss}"));
+}
+
+#[test]
+fn golden_sampled() {
+    let defend = explained_with(
+        &[
+            ("hand", "9S 8C TC QC AD"),
+            ("trump", "D"),
+            ("stock", "15"),
+            ("hands", "5,6"),
+            ("role", "defend"),
+            ("table", "7S"),
+            ("out", "6S 8S"),
+        ],
+        &[],
+        0,
+    );
+    let lead = explained_with(
+        &[
+            ("hand", "6S 6H KD AH 9C"),
+            ("trump", "H"),
+            ("stock", "10"),
+            ("hands", "5,6"),
+            ("role", "attack"),
+            ("out", "7S 7C 8S 8C"),
+            ("known", "2:QS"),
+        ],
+        &[],
+        0,
+    );
+    expect_file!["golden/durak/sampled.txt"].assert_eq(&format!("{defend}\n{lead}"));
 }

@@ -85,6 +85,29 @@ pub struct TablePair {
     pub defence: Option<Card>,
 }
 
+/// A position in the middle of a game as [`GameState::from_position`] takes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Every hand, by seat.
+    pub hands: Vec<CardSet>,
+    /// Bottom first (the next card drawn is the last).
+    pub stock: Vec<Card>,
+    pub trump_card: Card,
+    pub discard: CardSet,
+    pub table: Vec<TablePair>,
+    pub leader: usize,
+    pub attacker: usize,
+    pub defender: usize,
+    /// The defender's hand size when the bout began (the throw-in limit).
+    pub defender_start: usize,
+    /// The defender has declared that he takes.
+    pub taking: bool,
+    /// The attacker asked to throw in (those ahead of him count as having passed).
+    pub to_throw: usize,
+    /// Per seat, the cards the others know to be in that hand.
+    pub public: Vec<CardSet>,
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -120,6 +143,9 @@ pub struct GameState {
     to_act: Option<usize>,
     outcome: Option<Outcome>,
     actions: u64,
+    /// Per player, the cards everyone saw enter that hand (a taken table, the turned-up trump
+    /// drawn last) and not yet played: what the other players know of it.
+    public: SmallVec<[CardSet; 6]>,
 }
 
 fn illegal(player: usize, action: Action, reason: impl Into<String>) -> DurakError {
@@ -208,9 +234,94 @@ impl GameState {
             to_act: None,
             outcome: None,
             actions: 0,
+            public: SmallVec::from_elem(CardSet::EMPTY, n),
         };
         state.settle();
         state
+    }
+
+    /// A position in the middle of a game, for searches: every hand, the stock (bottom first,
+    /// the trump card at the bottom while it is in the stock), the discard pile, the table and
+    /// the bout's roles. Attackers ahead of `to_throw` in throw-in order count as having passed,
+    /// so that a throw-in position asks `to_throw`. Checked: every card once, in the deck.
+    pub fn from_position(options: &GameOptions, position: &Position) -> Result<GameState, DurakError> {
+        check_table_size(options)?;
+        let n = options.players;
+        let mut seen = CardSet::EMPTY;
+        let tabled = position
+            .table
+            .iter()
+            .flat_map(|p| std::iter::once(p.attack).chain(p.defence));
+        let every = position
+            .hands
+            .iter()
+            .flat_map(|h| h.iter())
+            .chain(position.stock.iter().copied())
+            .chain(position.discard.iter())
+            .chain(tabled);
+        for c in every {
+            if !options.deck.contains(c) {
+                return Err(DurakError::CardNotInDeck {
+                    card: c.to_string(),
+                    deck: options.deck.size(),
+                });
+            }
+            if seen.contains(c) {
+                return Err(DurakError::DuplicateCard(c.to_string()));
+            }
+            seen.insert(c);
+        }
+        let roles_ok = position.hands.len() == n
+            && position.public.len() == n
+            && position.table.len() <= 6
+            && [position.leader, position.attacker, position.defender, position.to_throw]
+                .iter()
+                .all(|&p| p < n)
+            && position.defender != position.attacker;
+        if !roles_ok {
+            return Err(DurakError::BadDeckOrder(
+                "a position needs one hand per player and seats in range".to_string(),
+            ));
+        }
+        let mut state = GameState {
+            options: *options,
+            hands: position.hands.iter().copied().collect(),
+            stock: position.stock.clone(),
+            trump_card: position.trump_card,
+            discard: position.discard,
+            out: 0,
+            table: position.table.iter().copied().collect(),
+            table_set: CardSet::EMPTY,
+            leader: position.leader,
+            attacker: position.attacker,
+            defender: position.defender,
+            defender_start: position.defender_start,
+            taking: position.taking,
+            passed: 0,
+            discard_happened: !position.discard.is_empty(),
+            to_act: None,
+            outcome: None,
+            actions: 0,
+            public: position.public.iter().copied().collect(),
+        };
+        for pair in &position.table {
+            state.table_set.insert(pair.attack);
+            if let Some(d) = pair.defence {
+                state.table_set.insert(d);
+            }
+        }
+        if state.table.is_empty() {
+            state.leader = state.attacker;
+        }
+        let ahead: SmallVec<[usize; 6]> = state
+            .attackers_in_order()
+            .take_while(|&q| q != position.to_throw)
+            .collect();
+        for q in ahead {
+            state.passed |= 1 << q;
+        }
+        state.settle();
+        Ok(state)
     }
 
     pub fn options(&self) -> &GameOptions {
@@ -297,6 +408,73 @@ impl GameState {
 
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
+    }
+
+    /// The cards of `player`'s hand that every player has seen enter it and not leave it.
+    pub fn public_cards(&self, player: usize) -> CardSet {
+        self.public.get(player).copied().unwrap_or_default()
+    }
+
+    /// Raises the action budget to `more` actions from now (a search's copy of a real game).
+    pub fn allow_actions(&mut self, more: u64) {
+        self.options.max_actions = self.actions.saturating_add(more);
+    }
+
+    /// A hash of everything the rest of the game depends on (not the action count, nor which
+    /// defence lies on which attack card): positions a search reaches twice by different orders.
+    pub fn search_key(&self) -> u64 {
+        let mut h = 0x243f_6a88_85a3_08d3u64;
+        let mut mix = |x: u64| {
+            h = (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h ^= h >> 29;
+        };
+        for hand in &self.hands {
+            mix(hand.bits());
+        }
+        mix(self.table_set.bits());
+        let unbeaten = self
+            .table
+            .iter()
+            .filter(|p| p.defence.is_none())
+            .fold(0u64, |m, p| m | 1 << p.attack.index());
+        mix(unbeaten);
+        mix(self.stock.len() as u64);
+        let seats = [self.leader, self.attacker, self.defender, self.to_act.unwrap_or(7)];
+        let roles = seats.iter().fold(0u64, |m, &p| m << 3 | (p as u64 & 7));
+        mix(roles
+            | (self.defender_start as u64) << 12
+            | u64::from(self.taking) << 20
+            | u64::from(self.passed) << 21
+            | u64::from(self.out) << 29
+            | u64::from(self.discard_happened) << 37);
+        h
+    }
+
+    /// The same game with every card `player` has not seen dealt anew among the places it could
+    /// be (opponents' hands outside their public cards, the stock above the turned-up trump):
+    /// what the leak test compares `player`'s view against.
+    #[cfg(test)]
+    pub(crate) fn with_unseen_reshuffled(&self, player: usize, rng: &mut impl rand::Rng) -> GameState {
+        let mut copy = self.clone();
+        let mut pool: Vec<Card> = Vec::new();
+        for q in (0..self.players()).filter(|&q| q != player) {
+            let hidden = CardSet(self.hands[q].bits() & !self.public[q].bits());
+            pool.extend(hidden.iter());
+            copy.hands[q] = self.public[q];
+        }
+        let keep_bottom = usize::from(!self.stock.is_empty());
+        pool.extend(self.stock.iter().skip(keep_bottom));
+        pool.shuffle(rng);
+        let mut rest = pool.into_iter();
+        for q in (0..self.players()).filter(|&q| q != player) {
+            let missing = self.hands[q].len() - copy.hands[q].len();
+            for c in rest.by_ref().take(missing) {
+                copy.hands[q].insert(c);
+            }
+        }
+        copy.stock.truncate(keep_bottom);
+        copy.stock.extend(rest);
+        copy
     }
 
     /// Actions applied so far.
@@ -421,6 +599,7 @@ impl GameState {
         let taken = self.taking;
         if taken {
             self.hands[self.defender] = self.hands[self.defender].union(table);
+            self.public[self.defender] = self.public[self.defender].union(table);
         } else {
             self.discard = self.discard.union(table);
             self.discard_happened = true;
@@ -433,7 +612,13 @@ impl GameState {
             let missing = HAND_SIZE.saturating_sub(self.hands[p].len());
             for _ in 0..missing {
                 match self.stock.pop() {
-                    Some(c) => self.hands[p].insert(c),
+                    Some(c) => {
+                        self.hands[p].insert(c);
+                        // The turned-up card is drawn last, in sight of everyone.
+                        if self.stock.is_empty() && c == self.trump_card {
+                            self.public[p].insert(c);
+                        }
+                    }
                     None => break,
                 }
             }
@@ -490,6 +675,16 @@ impl GameState {
             hand_sizes: self.hand_sizes(),
             out: (0..self.players()).map(|p| self.is_out(p)).collect(),
             discard: self.discard.len(),
+            discard_pile: self.discard,
+            known: (0..self.players())
+                .map(|q| {
+                    if q == player {
+                        CardSet::EMPTY
+                    } else {
+                        self.public_cards(q)
+                    }
+                })
+                .collect(),
             leader: self.leader,
             attacker: self.attacker,
             defender: self.defender,
@@ -596,6 +791,9 @@ pub fn apply(state: &mut GameState, player: usize, action: Action) -> Result<(),
     }
     check(state, player, action)?;
     let p = player;
+    if let Action::Attack(c) | Action::Transfer(c) | Action::Defend { with: c, .. } = action {
+        state.public[p].remove(c);
+    }
     match action {
         Action::Attack(c) => {
             state.hands[p].remove(c);

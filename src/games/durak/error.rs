@@ -49,6 +49,9 @@ pub enum DurakError {
         action: String,
         reason: String,
     },
+    /// Inputs of a position that contradict each other; `input` names the one to blame.
+    #[error("input `{input}`: {message}")]
+    BadInput { input: String, message: String },
     /// A seat's player could not choose an action (e.g. a rule set failed).
     #[error("seat {seat}: {message}")]
     PlayerFailed { seat: usize, message: String },

@@ -215,6 +215,15 @@ pub fn decide(
                 return a;
             }
         }
+        let unbeaten: Vec<Card> = view
+            .table
+            .iter()
+            .filter(|t| t.defence.is_none())
+            .map(|t| t.attack)
+            .collect();
+        if !beats_each(&hand, &unbeaten, view.trump) {
+            return Action::Take;
+        }
         let target = view.table.iter().find(|t| t.defence.is_none()).map(|t| t.attack);
         let defences: Vec<_> = legal
             .iter()
@@ -271,4 +280,16 @@ pub fn decide(
         }
         None => Action::Pass,
     }
+}
+
+/// Can each attack card be beaten by a hand card of its own? Every assignment tried in turn.
+fn beats_each(hand: &[Card], attacks: &[Card], trump: Suit) -> bool {
+    let Some((first, rest)) = attacks.split_first() else {
+        return true;
+    };
+    (0..hand.len()).any(|i| {
+        let mut others = hand.to_vec();
+        let c = others.remove(i);
+        c.beats(*first, trump) && beats_each(&others, rest, trump)
+    })
 }

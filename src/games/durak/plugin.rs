@@ -39,6 +39,7 @@ pub fn register(r: &mut Registry) {
         parse: parse_table_input,
         doc: "the durak table: attack cards in the order played, a beaten one followed by `/` and its beater: `7S/9S 7D`",
     });
+    super::search_builtins::register(r);
     r.func(
         "durak.rank_value",
         &[("values", T::List), ("card", T::Card)],
@@ -192,11 +193,19 @@ pub fn register(r: &mut Registry) {
             ("stock", T::Int),
             ("hands", T::List),
             ("room", T::Int),
+            ("out", T::Cards),
+            ("known", T::Str),
+            ("trump_card", T::Cards),
+            ("defender", T::Int),
+            ("perevodnoy", T::Bool),
+            ("role", T::Str),
         ],
-        &[T::Str],
+        &[T::Str, T::List],
         false,
         "checks a position (every card in the deck, none twice, defences beat their attack cards, sizes \
-         and room possible; an impossible one is a bad input naming the input); yields it in words",
+         and room possible, the discard pile and known cards consistent; an impossible one is a bad input \
+         naming the input); yields it in words, and packed for `durak.endgame` / `durak.sample` (an \
+         empty list without hand sizes)",
         check,
     );
 }
@@ -338,6 +347,10 @@ fn suit_arg(v: &Value, name: &str, pos: usize) -> Result<Suit, BuiltinError> {
         Value::Str(s) => read_suit(s).map_err(|e| BuiltinError::failed(name, e.to_string())),
         other => Err(BuiltinError::bad_argument(name, pos, "a suit letter", other)),
     }
+}
+
+pub(crate) fn table_pairs(v: &Value, name: &str) -> Result<Vec<(Card, Option<Card>)>, BuiltinError> {
+    table_arg(v, name)
 }
 
 fn table_arg(v: &Value, name: &str) -> Result<Vec<(Card, Option<Card>)>, BuiltinError> {
@@ -485,13 +498,148 @@ fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             ),
         ));
     }
-    out.push1(Value::str(&format!(
-        "{}-card deck, trump {}, {} in the stock",
-        deck.size(),
-        trump.symbol(),
-        stock
-    )));
+    let world = world_of(a, deck, &table, &sizes[..])?;
+    out.push(&[
+        Value::str(&format!(
+            "{}-card deck, trump {}, {} in the stock",
+            deck.size(),
+            trump.symbol(),
+            stock
+        )),
+        world,
+    ]);
     Ok(())
+}
+
+/// What the player knows, checked and packed for the searches (an empty list without sizes).
+fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Value]) -> Result<Value, BuiltinError> {
+    const NAME: &str = "durak.check";
+    if sizes.is_empty() {
+        return Ok(Value::list([]));
+    }
+    let set = |i: usize, input: &str| -> Result<super::cards::CardSet, BuiltinError> {
+        let cards = cards_arg(&a[i], NAME, i + 1)?;
+        let mut s = super::cards::CardSet::EMPTY;
+        for c in cards.cards() {
+            let d = to_dcard(*c).filter(|d| deck.contains(*d)).ok_or_else(|| {
+                BuiltinError::input(input, format!("{} is not in the {}-card deck", c.pretty(), deck.size()))
+            })?;
+            s.insert(d);
+        }
+        Ok(s)
+    };
+    let n = sizes.len();
+    let mut known: smallvec::SmallVec<[super::cards::CardSet; 6]> =
+        smallvec::smallvec![super::cards::CardSet::EMPTY; n];
+    let text = match &a[8] {
+        Value::Str(t) => t.to_string(),
+        other => return Err(BuiltinError::bad_argument(NAME, 9, "known cards as text", other)),
+    };
+    for (place, cards) in read_known(&text).map_err(|e| BuiltinError::input("known", e.to_string()))? {
+        let slot = usize::try_from(place - 1)
+            .ok()
+            .filter(|p| (1..n).contains(p))
+            .ok_or_else(|| {
+                BuiltinError::input(
+                    "known",
+                    format!("place {place}: opponents are places 2 to {n} of `hands`"),
+                )
+            })?;
+        let group = Value::Cards(Shared::local(Cards::new(cards, 0)));
+        known[slot] = known[slot].union(set_of(&group, deck)?);
+    }
+    let role = match &a[12] {
+        Value::Str(s) => s.to_string(),
+        _ => String::new(),
+    };
+    let defending = role == "defend";
+    let defender = match a[10].as_int() {
+        Some(0) | None => usize::from(!defending),
+        Some(p) => usize::try_from(p - 1)
+            .ok()
+            .filter(|p| *p < n)
+            .ok_or_else(|| BuiltinError::input("defender", format!("{p}: a place in `hands`, 1 to {n}")))?,
+    };
+    let trump_card = set(9, "trump_card")?.iter().next();
+    let stock = a[4].as_int().unwrap_or(0).max(0) as usize;
+    let world = super::world::World {
+        deck,
+        trump: super::cards::Suit::from_index(suit_arg(&a[2], NAME, 3)?.index() as usize)
+            .unwrap_or(super::cards::Suit::Spades),
+        hand: set(0, "hand")?,
+        sizes: sizes.iter().map(|v| v.as_int().unwrap_or(0).max(0) as usize).collect(),
+        known,
+        out: set(7, "out")?,
+        table: table
+            .iter()
+            .filter_map(|(x, d)| {
+                Some(super::engine::TablePair {
+                    attack: to_dcard(*x)?,
+                    defence: d.and_then(to_dcard),
+                })
+            })
+            .collect(),
+        stock,
+        trump_card: trump_card.filter(|_| stock > 0),
+        defending,
+        defender,
+        room: a[6].as_int().unwrap_or(0).max(0) as usize,
+        perevodnoy: matches!(a[11], Value::Bool(true)),
+    };
+    world
+        .check()
+        .map_err(|e| super::search_builtins::input_error(e, NAME))?;
+    Ok(super::search_builtins::world_value(&world))
+}
+
+fn set_of(v: &Value, deck: Deck) -> Result<super::cards::CardSet, BuiltinError> {
+    let Value::Cards(cards) = v else {
+        return Err(BuiltinError::bad_argument("durak.check", 9, "cards", v));
+    };
+    let mut s = super::cards::CardSet::EMPTY;
+    for c in cards.cards() {
+        let d = to_dcard(*c).filter(|d| deck.contains(*d)).ok_or_else(|| {
+            BuiltinError::input(
+                "known",
+                format!("{} is not in the {}-card deck", c.pretty(), deck.size()),
+            )
+        })?;
+        s.insert(d);
+    }
+    Ok(s)
+}
+
+/// Reads `2:7S 7D; 3:AH`: cards known to be in opponents' hands, by place in `hands`.
+fn read_known(text: &str) -> Result<Vec<(i64, Vec<Card>)>, NotationError> {
+    let mut out = Vec::new();
+    for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let (place, cards) = part
+            .split_once(':')
+            .ok_or_else(|| bad(part, "write the place in `hands`, a colon and the cards: `2:7S 7D`"))?;
+        let place: i64 = place
+            .trim()
+            .parse()
+            .ok()
+            .filter(|p| (2..=6).contains(p))
+            .ok_or_else(|| bad(place.trim(), "an opponent's place in `hands`: 2 to 6"))?;
+        let mut group = Vec::new();
+        for token in cards
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
+            let c = parse_card(token)?;
+            if group.contains(&c) {
+                return Err(NotationError::TooManyCopies {
+                    card: c.to_string(),
+                    times: 2,
+                    allowed: 1,
+                });
+            }
+            group.push(c);
+        }
+        out.push((place, group));
+    }
+    Ok(out)
 }
 
 /// durak's benchmarks for `kibitzer bench`.

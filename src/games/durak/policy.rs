@@ -278,6 +278,19 @@ impl Tally<'_> {
     }
 }
 
+/// Can `hand` beat every card of `attacks`, each with a card of its own? A defence that must
+/// fail ends in taking the whole table anyway, so beating one card first only gives cards away.
+pub(crate) fn can_beat_all(hand: CardSet, attacks: &[Card], trump: Suit) -> bool {
+    match attacks.split_first() {
+        None => true,
+        Some((first, rest)) => first
+            .beaten_by(trump)
+            .intersection(hand)
+            .iter()
+            .any(|c| can_beat_all(hand.without(c), rest, trump)),
+    }
+}
+
 /// SPEC §5.2's decision for the player described by `view`, choosing among `legal`, with every
 /// candidate's score.
 pub fn decide(view: &PlayerView, legal: &[Action], policy: &ReferencePolicy) -> Decision {
@@ -378,6 +391,15 @@ fn core(
                 return decision;
             }
         }
+        let unbeaten: smallvec::SmallVec<[Card; 6]> = view
+            .table
+            .iter()
+            .filter(|p| p.defence.is_none())
+            .map(|p| p.attack)
+            .collect();
+        if !can_beat_all(hand, &unbeaten, trump) {
+            return decision;
+        }
         if let Some(best) = defences.best {
             let cheap = current.saturating_sub(best.score) < p.defend_max_loss;
             let better_than_taking = take_value.saturating_sub(best.score) < threshold;
@@ -467,6 +489,8 @@ mod tests {
             hand_sizes: [hand.len(), 6].into_iter().collect(),
             out: [false, false].into_iter().collect(),
             discard: 0,
+            discard_pile: CardSet::EMPTY,
+            known: [CardSet::EMPTY, CardSet::EMPTY].into_iter().collect(),
             leader: 0,
             attacker: 0,
             defender: 1,

@@ -95,6 +95,10 @@ const VALUE_INPUTS: [&str; 4] = ["hand", "trump", "stock", "hands"];
 /// The names `decision_inputs` gives, in its order.
 const DECISION_INPUTS: [&str; 8] = ["hand", "trump", "stock", "hands", "role", "table", "room", "transfer"];
 
+/// What the player has seen, given to rule sets that declare these inputs (an edited rule file
+/// written before them still plays).
+const SEEN_INPUTS: [&str; 6] = ["out", "known", "trump_card", "defender", "perevodnoy", "deck"];
+
 /// The input number of each name, looked up once for a session's lifetime (looked up per query,
 /// the names were compared as strings every time); `None` when the rule set lacks one.
 fn input_slots<const N: usize>(session: &Session, names: [&str; N]) -> Option<[usize; N]> {
@@ -128,19 +132,44 @@ fn set_inputs<const N: usize>(
 }
 
 /// The inputs of a decision query for a player's view: hand, trump, stock, hands (this player's
-/// first, players still in the game only), role, table, room, transfer.
+/// first, players still in the game only), role, table, room, transfer, and what the player has
+/// seen: the discard pile (`out`), the cards known in opponents' hands (`known`), the trump card
+/// under the stock, the defender's place, whether the game allows transfers, and the deck.
 pub fn decision_inputs(view: &PlayerView, legal: &[Action]) -> Vec<(&'static str, Value)> {
-    DECISION_INPUTS.into_iter().zip(decision_values(view, legal)).collect()
+    DECISION_INPUTS
+        .into_iter()
+        .chain(SEEN_INPUTS)
+        .zip(decision_values(view, legal))
+        .collect()
 }
 
 /// The values of `decision_inputs`, in its order.
-fn decision_values(view: &PlayerView, legal: &[Action]) -> [Value; 8] {
+fn decision_values(view: &PlayerView, legal: &[Action]) -> [Value; 14] {
     let n = view.hand_sizes.len();
-    let sizes: Vec<usize> = (0..n)
+    let places: Vec<usize> = (0..n)
         .map(|i| (view.me + i) % n)
         .filter(|&p| p == view.me || !view.out.get(p).copied().unwrap_or(false))
-        .filter_map(|p| view.hand_sizes.get(p).copied())
         .collect();
+    let sizes: Vec<usize> = places.iter().filter_map(|&p| view.hand_sizes.get(p).copied()).collect();
+    let known: Vec<String> = places
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter_map(|(i, &p)| {
+            let k = view.known.get(p).copied().unwrap_or_default();
+            (!k.is_empty()).then(|| format!("{}:{k}", i + 1))
+        })
+        .collect();
+    let known = Value::str(&known.join("; "));
+    let defender = places
+        .iter()
+        .position(|&p| p == view.defender)
+        .map_or(0, |i| i as i64 + 1);
+    let trump_card = if view.stock > 0 {
+        CardSet::EMPTY.with(view.trump_card)
+    } else {
+        CardSet::EMPTY
+    };
     let table: Vec<(Card, Option<Card>)> = view
         .table
         .iter()
@@ -161,6 +190,12 @@ fn decision_values(view: &PlayerView, legal: &[Action]) -> [Value; 8] {
         super::plugin::table_value(&table),
         Value::Int(room as i64),
         Value::Bool(transfer),
+        cards_value(view.discard_pile),
+        known,
+        cards_value(trump_card),
+        Value::Int(defender),
+        Value::Bool(view.options.transfer),
+        Value::Int(view.options.deck.size() as i64),
     ]
 }
 
@@ -198,6 +233,8 @@ pub struct RulePlayer {
     name: String,
     /// The input numbers of `DECISION_INPUTS` (see `input_slots`).
     slots: Option<[usize; 8]>,
+    /// The input numbers of `SEEN_INPUTS`, for those the rule set declares.
+    seen: [Option<usize>; 6],
     /// The relation `play`, looked up once.
     play: Option<RelId>,
 }
@@ -208,11 +245,13 @@ impl RulePlayer {
         session.set_timed(false);
         session.set_goal(&["play"]);
         let slots = input_slots(&session, DECISION_INPUTS);
+        let seen = SEEN_INPUTS.map(|n| session.input_index(n).ok());
         let play = session.program().relation("play");
         RulePlayer {
             session,
             name: name.to_string(),
             slots,
+            seen,
             play,
         }
     }
@@ -233,7 +272,18 @@ impl RulePlayer {
     /// The rules' decision for this view (not checked against `legal`).
     pub fn decide(&mut self, view: &PlayerView, legal: &[Action]) -> Result<Action, DurakError> {
         let s = &mut self.session;
-        set_inputs(s, self.slots, DECISION_INPUTS, decision_values(view, legal))?;
+        let [hand, trump, stock, hands, role, table, room, transfer, seen @ ..] = decision_values(view, legal);
+        set_inputs(
+            s,
+            self.slots,
+            DECISION_INPUTS,
+            [hand, trump, stock, hands, role, table, room, transfer],
+        )?;
+        for (slot, v) in self.seen.iter().zip(seen) {
+            if let Some(slot) = slot {
+                s.set_input_at(*slot, v).map_err(run_error)?;
+            }
+        }
         s.run().map_err(run_error)?;
         // The one play, read where it lies (no copy of the facts, no name looked up).
         let mut plays = 0;

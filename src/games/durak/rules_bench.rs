@@ -79,6 +79,25 @@ fn rate(min_time: Duration, per_call: usize, mut f: impl FnMut() -> Result<(), S
     }
 }
 
+/// The median and 90th percentile of one decision's wall time, in seconds, each position timed
+/// on its own.
+fn decision_times(player: &mut RulePlayer, positions: &[(PlayerView, Vec<Action>)]) -> Result<(f64, f64), String> {
+    let mut times: Vec<f64> = Vec::with_capacity(positions.len());
+    for (view, legal) in positions {
+        let start = Instant::now();
+        black_box(player.decide(view, legal).map_err(|e| e.to_string())?);
+        times.push(start.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    Ok((at(0.5), at(0.9)))
+}
+
 /// The `durak` workload.
 pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
     let quick = opts.quick;
@@ -173,7 +192,7 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
 
     // Decisions.
     let options = GameOptions::default();
-    let positions = sample_positions(if quick { 3 } else { 200 }, &options);
+    let positions = sample_positions(if quick { 3 } else { 40 }, &options);
     let mut player = RulePlayer::new(program.clone(), "durak");
     let dps = rate(min_time, positions.len().max(1), || {
         for (view, legal) in &positions {
@@ -181,6 +200,13 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
         }
         Ok(())
     })?;
+    let (median, p90) = decision_times(&mut player, &positions)?;
+    report(&format!(
+        "decision time through the rules with the default search budget: median {:.3} ms, 90th percentile {:.3} ms over {} positions",
+        median * 1e3,
+        p90 * 1e3,
+        positions.len()
+    ));
     let policy = ReferencePolicy::default();
     let native_dps = rate(min_time, positions.len().max(1), || {
         for (view, legal) in &positions {
@@ -195,7 +221,7 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
     ));
 
     // Whole games, rule AI in every seat.
-    let games = if quick { 20 } else { 2000 };
+    let games = if quick { 4 } else { 100 };
     let mut seats: Vec<Box<dyn Player>> = vec![
         Box::new(RulePlayer::new(program.clone(), "durak").keep_records(false)),
         Box::new(RulePlayer::new(program.clone(), "durak").keep_records(false)),
@@ -222,7 +248,9 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
     let random_gps = games as f64 / start.elapsed().as_secs_f64();
     black_box(checksum);
     report(&format!(
-        "hand_values_per_s={hv:.0} decisions_per_s={dps:.0} games_per_s={gps:.0} native_hand_values_per_s={native:.0} native_decisions_per_s={native_dps:.0} native_games_per_s={native_gps:.0} random_games_per_s={random_gps:.0} cores={cores}"
+        "hand_values_per_s={hv:.0} decisions_per_s={dps:.0} games_per_s={gps:.0} decision_median_ms={:.3} decision_p90_ms={:.3} native_hand_values_per_s={native:.0} native_decisions_per_s={native_dps:.0} native_games_per_s={native_gps:.0} random_games_per_s={random_gps:.0} cores={cores}",
+        median * 1e3,
+        p90 * 1e3
     ));
     Ok(())
 }

@@ -36,6 +36,11 @@ pub struct PlayerView {
     pub out: SmallVec<[bool; 6]>,
     /// Cards in the discard pile.
     pub discard: usize,
+    /// The discard pile itself: beaten bouts are discarded face up, so every player saw them.
+    pub discard_pile: CardSet,
+    /// Per seat, the cards of that hand this player has seen enter it (a taken table, the
+    /// turned-up trump drawn last) and not yet seen played; empty for this player's own seat.
+    pub known: SmallVec<[CardSet; 6]>,
     /// The player who led this bout.
     pub leader: usize,
     /// The main attacker.
