@@ -32,10 +32,46 @@ pub fn json_to_py<'py>(py: Python<'py>, v: &Json) -> PyResult<Bound<'py, PyAny>>
         Json::Object(map) => {
             let dict = PyDict::new(py);
             for (k, item) in map {
-                dict.set_item(k, json_to_py(py, item)?)?;
+                let value = json_to_py(py, item)?;
+                match known_key(py, k) {
+                    Some(key) => dict.set_item(key, value)?,
+                    None => dict.set_item(k, value)?,
+                }
             }
             dict.into_any()
         }
+    })
+}
+
+/// The keys of answers and explanations as interned strings: made and hashed once, not once per
+/// dict (a batch of explained answers holds hundreds of thousands of them).
+fn known_key<'py>(py: Python<'py>, k: &str) -> Option<&'py Bound<'py, PyString>> {
+    use pyo3::intern;
+    Some(match k {
+        "fact" => intern!(py, "fact"),
+        "source" => intern!(py, "source"),
+        "input" => intern!(py, "input"),
+        "rule" => intern!(py, "rule"),
+        "title" => intern!(py, "title"),
+        "because" => intern!(py, "because"),
+        "checks" => intern!(py, "checks"),
+        "premises" => intern!(py, "premises"),
+        "aggregated" => intern!(py, "aggregated"),
+        "count" => intern!(py, "count"),
+        "example" => intern!(py, "example"),
+        "whatifs" => intern!(py, "whatifs"),
+        "query" => intern!(py, "query"),
+        "concluded" => intern!(py, "concluded"),
+        "relation" => intern!(py, "relation"),
+        "args" => intern!(py, "args"),
+        "explanation" => intern!(py, "explanation"),
+        "ruleset" => intern!(py, "ruleset"),
+        "conclusions" => intern!(py, "conclusions"),
+        "stats" => intern!(py, "stats"),
+        "stop" => intern!(py, "stop"),
+        "fired" => intern!(py, "fired"),
+        "micros" => intern!(py, "micros"),
+        _ => return None,
     })
 }
 

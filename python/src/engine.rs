@@ -687,6 +687,17 @@ impl PySession {
 
 // ---- batch ------------------------------------------------------------------------------------
 
+thread_local! {
+    /// The session a batch worker thread keeps for its rows (with the program it runs).
+    static BATCH_SESSION: RefCell<Option<(usize, Session)>> = const { RefCell::new(None) };
+}
+
+/// One answer of a batch, as JSON text or as JSON to turn into Python objects.
+enum Answer {
+    Text(String),
+    Json(Json),
+}
+
 /// One row of a batch: a JSON line as `kibitzer batch` reads it, or a dict already read.
 enum Row {
     Line(String),
@@ -815,29 +826,73 @@ fn batch<'py>(
             Err(_) => Row::Parsed(py_to_json(&row)?),
         });
     }
-    let answers: Vec<Json> = py.detach(|| {
-        items
-            .par_iter()
-            .map_init(
-                || new_session(&program, s_options(settings)),
-                |s, row| {
-                    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        batch_answer(s, &program, row, settings)
-                    }));
-                    answered.unwrap_or_else(|_| {
-                        *s = new_session(&program, s_options(settings));
-                        json!({"error": "internal error (a bug: please report this line)"})
-                    })
-                },
-            )
-            .collect()
+    let key = Arc::as_ptr(&program) as usize;
+    let answer_row = |row: &Row| -> Answer {
+        // Each worker answers its rows with the session it keeps (as the CLI's workers do, so a
+        // session's what-if memo serves all its rows); answers are written as text there too.
+        BATCH_SESSION.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let s = match &mut *slot {
+                Some((k, s)) if *k == key => s,
+                other => &mut other.insert((key, new_session(&program, s_options(settings)))).1,
+            };
+            s.set_options(s_options(settings));
+            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                batch_answer(s, &program, row, settings)
+            }));
+            let json = answered.unwrap_or_else(|_| {
+                *s = new_session(&program, s_options(settings));
+                json!({"error": "internal error (a bug: please report this line)"})
+            });
+            if as_json {
+                Answer::Text(json.to_string())
+            } else {
+                Answer::Json(json)
+            }
+        })
+    };
+    let mut done: Vec<Option<Bound<'py, PyAny>>> = (0..items.len()).map(|_| None).collect();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Answer)>();
+    // Behind a lock only so that waiting can let go of the GIL (a receiver is not `Sync`).
+    let rx = Mutex::new(rx);
+    let items = &items;
+    let converted: PyResult<()> = std::thread::scope(|scope| {
+        // The rows run on all cores while this thread turns finished answers into Python
+        // objects (holding the GIL only for that), so the conversion overlaps the work.
+        scope.spawn(move || {
+            items.par_iter().enumerate().for_each_with(tx, |tx, (i, row)| {
+                let _ = tx.send((i, answer_row(row)));
+            });
+        });
+        loop {
+            let ready = rx.lock().map(|r| r.try_recv());
+            let next = match ready {
+                Ok(Ok(x)) => Some(x),
+                Ok(Err(std::sync::mpsc::TryRecvError::Empty)) => {
+                    py.detach(|| rx.lock().ok().and_then(|r| r.recv().ok()))
+                }
+                _ => None,
+            };
+            let Some((i, answer)) = next else { break };
+            let obj = match &answer {
+                Answer::Text(t) => PyString::new(py, t).into_any(),
+                Answer::Json(j) => json_to_py(py, j)?,
+            };
+            if let Some(slot) = done.get_mut(i) {
+                *slot = Some(obj);
+            }
+        }
+        Ok(())
     });
+    converted?;
     let out = PyList::empty(py);
-    for a in &answers {
-        if as_json {
-            out.append(a.to_string())?;
-        } else {
-            out.append(json_to_py(py, a)?)?;
+    for obj in done {
+        match obj {
+            Some(o) => out.append(o)?,
+            None => out.append(json_to_py(
+                py,
+                &json!({"error": "internal error (a bug: please report this line)"}),
+            )?)?,
         }
     }
     Ok(out)

@@ -5,6 +5,12 @@
 
 use pyo3::prelude::*;
 
+// The allocator the `kibitzer` binary uses: answers and explanations allocate a great deal from
+// several threads at once (`batch`), and the system allocator is markedly slower at that. Only
+// Rust's own allocations go through it; Python's objects keep Python's allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod convert;
 mod durak_env;
 mod engine;
