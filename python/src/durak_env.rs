@@ -5,10 +5,10 @@
 
 use crate::engine::load_py;
 use crate::errors::{self, bad_input};
-use kibitzer::engine::explain::ExplainLimits;
 use kibitzer::games::durak::{
     self, apply, legal_actions, Action, Card, CardSet, Deck, GameOptions, GameState, Outcome, Player,
 };
+use kibitzer::ExplainLimits;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -46,13 +46,16 @@ impl Layout {
         self.position.get(c.index() as usize).copied().unwrap_or(usize::MAX)
     }
 
-    /// Attack `0..n`, transfer `n..2n`, defend `2n + a·n + w`, pass, take.
+    /// Attack `0..n`, transfer `n..2n`, defend `2n + a·n + w`, pass, take. (Every card of a game
+    /// is in its deck; a card that were not would get a number past the end, never a panic.)
     fn encode(&self, a: Action) -> usize {
         let n = self.n();
         match a {
             Action::Attack(c) => self.pos(c),
-            Action::Transfer(c) => n + self.pos(c),
-            Action::Defend { attack, with } => 2 * n + self.pos(attack) * n + self.pos(with),
+            Action::Transfer(c) => n.saturating_add(self.pos(c)),
+            Action::Defend { attack, with } => (2 * n)
+                .saturating_add(self.pos(attack).saturating_mul(n))
+                .saturating_add(self.pos(with)),
             Action::Pass => 2 * n + n * n,
             Action::Take => 2 * n + n * n + 1,
         }
@@ -289,11 +292,11 @@ impl DurakGame {
             }
         }
         for pair in &v.table {
-            if let Some(x) = out.get_mut(n + self.layout.pos(pair.attack)) {
+            if let Some(x) = out.get_mut(n.saturating_add(self.layout.pos(pair.attack))) {
                 *x = 1.0;
             }
             if let Some(d) = pair.defence {
-                if let Some(x) = out.get_mut(2 * n + self.layout.pos(d)) {
+                if let Some(x) = out.get_mut((2 * n).saturating_add(self.layout.pos(d))) {
                     *x = 1.0;
                 }
             }

@@ -3,10 +3,9 @@
 //! explanation API.
 
 use crate::convert::{json_input_text, json_to_py, py_input_text, py_to_json, value_to_py};
-use crate::errors::{self, bad_input, diagnostic_dict};
-use kibitzer::engine::explain::{render_tree, ExplainLimits};
+use crate::errors::{self, bad_input};
 use kibitzer::library::{load_file_with, load_ruleset, shipped_library, shipped_text, LoadError, LoadOptions};
-use kibitzer::{Program, RunError, RunOptions, RunResult, Session, StopReason};
+use kibitzer::{render_tree, Conclusion, ExplainLimits, Program, RunError, RunOptions, RunResult, Session, StopReason};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
@@ -148,12 +147,8 @@ pub fn explain_mode(v: Option<&Bound<'_, PyAny>>) -> PyResult<Explain> {
 }
 
 /// The explanation of one conclusion in the asked form, as JSON.
-fn explanation_json(
-    s: &mut Session,
-    fact: kibitzer::engine::memory::FactId,
-    mode: Explain,
-    limits: ExplainLimits,
-) -> Option<Json> {
+fn explanation_json(s: &mut Session, c: &Conclusion, mode: Explain, limits: ExplainLimits) -> Option<Json> {
+    let fact = c.fact;
     match mode {
         Explain::Off => None,
         Explain::Full => Some(serde_json::to_value(s.explain(fact, limits)).unwrap_or(Json::Null)),
@@ -186,7 +181,7 @@ fn answer_json(s: &mut Session, program: &Program, result: &RunResult, mode: Exp
                 "relation": c.relation,
                 "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
             });
-            if let Some(e) = explanation_json(s, c.fact, mode, limits) {
+            if let Some(e) = explanation_json(s, c, mode, limits) {
                 o["explanation"] = e;
             }
             o
@@ -258,7 +253,7 @@ fn conclusions_py<'py>(
             args.append(value_to_py(py, a)?)?;
         }
         item.set_item("args", args)?;
-        if let Some(e) = explanation_json(s, c.fact, mode, limits) {
+        if let Some(e) = explanation_json(s, &c, mode, limits) {
             item.set_item("explanation", json_to_py(py, &e)?)?;
         }
         list.append(item)?;
@@ -419,7 +414,7 @@ fn check_file<'py>(
     match load_file_with(Path::new(path), &options) {
         Ok(p) => {
             for w in &p.warnings {
-                list.append(diagnostic_dict(py, w, &p.sources)?)?;
+                list.append(crate::diagnostic_dict!(py, w, &p.sources)?)?;
             }
             Ok((Some(p.name.clone()), p.rules.len(), list))
         }
@@ -427,7 +422,7 @@ fn check_file<'py>(
             let mut sorted: Vec<&kibitzer::Diagnostic> = d.items.iter().collect();
             sorted.sort_by_key(|x| (x.severity, x.span.file, x.span.start));
             for item in sorted {
-                list.append(diagnostic_dict(py, item, &d.sources)?)?;
+                list.append(crate::diagnostic_dict!(py, item, &d.sources)?)?;
             }
             Ok((None, 0, list))
         }
@@ -639,7 +634,7 @@ impl PySession {
                 None => format!("no conclusion number {index} in the last run"),
             }));
         };
-        match explanation_json(&mut self.inner, c.fact, m, limits_of(whatif_depth)) {
+        match explanation_json(&mut self.inner, c, m, limits_of(whatif_depth)) {
             Some(e) => json_to_py(py, &e),
             None => Ok(py.None().into_bound(py)),
         }
@@ -907,12 +902,8 @@ pub fn explain_relation<'py>(
     mode: Explain,
     limits: ExplainLimits,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let fact = s
-        .conclusions()
-        .into_iter()
-        .find(|c| c.relation == relation)
-        .map(|c| c.fact);
-    match fact.and_then(|f| explanation_json(s, f, mode, limits)) {
+    let found = s.conclusions().into_iter().find(|c| c.relation == relation);
+    match found.and_then(|c| explanation_json(s, &c, mode, limits)) {
         Some(e) => json_to_py(py, &e),
         None => Ok(py.None().into_bound(py)),
     }

@@ -43,17 +43,30 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// One diagnostic as a dict: file, line, col, severity, message, and the rendered text.
-pub fn diagnostic_dict<'py>(
+/// One diagnostic as a dict: file, line, col, severity, message, and the rendered text (the
+/// sources are those of the load the diagnostic came from).
+#[macro_export]
+macro_rules! diagnostic_dict {
+    ($py:expr, $d:expr, $sources:expr) => {{
+        let loc = $sources.locate($d.span);
+        $crate::errors::diagnostic_fields($py, $d, loc.file, loc.line, loc.col, loc.line_text, $d.render($sources))
+    }};
+}
+
+/// The dict of `diagnostic_dict!`, from the located parts.
+pub fn diagnostic_fields<'py>(
     py: Python<'py>,
     d: &kibitzer::Diagnostic,
-    sources: &kibitzer::lang::source::SourceMap,
+    file: &str,
+    line: usize,
+    col: usize,
+    line_text: &str,
+    rendered: String,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let loc = sources.locate(d.span);
     let out = PyDict::new(py);
-    out.set_item("file", loc.file)?;
-    out.set_item("line", loc.line)?;
-    out.set_item("col", loc.col)?;
+    out.set_item("file", file)?;
+    out.set_item("line", line)?;
+    out.set_item("col", col)?;
     out.set_item(
         "severity",
         match d.severity {
@@ -62,8 +75,8 @@ pub fn diagnostic_dict<'py>(
         },
     )?;
     out.set_item("message", &d.message)?;
-    out.set_item("source_line", loc.line_text)?;
-    out.set_item("rendered", d.render(sources))?;
+    out.set_item("source_line", line_text)?;
+    out.set_item("rendered", rendered)?;
     Ok(out)
 }
 
@@ -75,7 +88,7 @@ pub fn load_error(py: Python<'_>, e: &LoadError) -> PyErr {
             let err = BadRules::new_err(e.to_string());
             let list = PyList::empty(py);
             for item in &d.items {
-                if let Ok(dict) = diagnostic_dict(py, item, &d.sources) {
+                if let Ok(dict) = crate::diagnostic_dict!(py, item, &d.sources) {
                     let _ = list.append(dict);
                 }
             }

@@ -6,10 +6,10 @@
 
 use crate::engine::load_py;
 use crate::errors::{self, bad_input};
-use kibitzer::engine::explain::ExplainLimits;
 use kibitzer::games::mahjong::{
     self, is_win, shanten, CallAction, Game, GameResult, Meld, Player, PlayerView, Tile, TurnAction, KINDS,
 };
+use kibitzer::ExplainLimits;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::mpsc::{channel, Receiver, Sender};
