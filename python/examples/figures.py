@@ -29,21 +29,26 @@ def best_of(runs, f):
     return min(f() for _ in range(runs))
 
 
+CLASSIFY = {"hand": "8S 10D 10S 8H 8C"}
+
+
 def ask_overhead(n=200, rounds=30):
     """Python and Rust timed in alternating blocks of `n` queries; the fastest block of each
-    (the machine is shared: the minimum is the least disturbed)."""
+    (the machine is shared: the minimum is the least disturbed). The seed query, and the
+    classification alone (a query ten times cheaper, where the overhead shows more)."""
     out = {}
-    for mode in ("short", None, "full"):
-        kibitzer.ask("stud", explain=mode, **SEED)
-        py, rust = [], []
-        for _ in range(rounds):
-            t = time.perf_counter()
-            for _ in range(n):
-                kibitzer.ask("stud", explain=mode, **SEED)
-            py.append((time.perf_counter() - t) / n)
-            rust.append(_native.rust_ask_seconds("stud", SEED, n, mode))
-        p, r = min(py), min(rust)
-        out[str(mode)] = {"python_us": p * 1e6, "rust_us": r * 1e6, "overhead_us": (p - r) * 1e6}
+    for name, query in (("seed", SEED), ("classify", CLASSIFY)):
+        for mode in ("short", None, "full"):
+            kibitzer.ask("stud", explain=mode, **query)
+            py, rust = [], []
+            for _ in range(rounds):
+                t = time.perf_counter()
+                for _ in range(n):
+                    kibitzer.ask("stud", explain=mode, **query)
+                py.append((time.perf_counter() - t) / n)
+                rust.append(_native.rust_ask_seconds("stud", query, n, mode))
+            p, r = min(py), min(rust)
+            out[f"{name}/{mode}"] = {"python_us": p * 1e6, "rust_us": r * 1e6, "overhead_us": (p - r) * 1e6}
     return out
 
 
