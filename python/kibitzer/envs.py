@@ -1,0 +1,303 @@
+"""Durak and two-player mahjong as environments for self-play, in PettingZoo's AEC shape.
+
+Two ways to drive them:
+
+* the plain game API: ``reset(seed)``, ``legal_actions()`` (text such as ``"attack 7S"`` or
+  ``"discard E"``), ``step(action)``, ``observation()`` (a readable dict for the player to act)
+  and ``result()`` once the game is over;
+* the AEC API RL code expects: ``agents``, ``agent_selection``, ``observe(agent)`` (a dict with
+  an ``observation`` vector and an ``action_mask``), ``step(action_number)``, ``last()``,
+  ``rewards``, ``terminations``, ``truncations``, ``infos``, ``observation_space(agent)`` and
+  ``action_space(agent)``.
+
+``step`` takes either form. The spaces need ``gymnasium`` and ``numpy`` (``pip install
+kibitzer[envs]``); with PettingZoo installed the environments are ``pettingzoo.AECEnv``
+subclasses, and ``pettingzoo.test.api_test`` passes on them.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Any, Dict, Iterable, List, Optional
+
+from . import _native
+
+try:  # The AEC base class when PettingZoo is there; the same methods are defined below anyway.
+    from pettingzoo import AECEnv as _Base
+except ImportError:  # pragma: no cover - exercised only without pettingzoo
+    _Base = object
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+def _spaces():
+    from gymnasium import spaces
+
+    return spaces
+
+
+class _GameEnv(_Base):
+    """What the two environments share; a subclass sets ``game`` and its name."""
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "kibitzer", "is_parallelizable": False}
+
+    def __init__(self, game, render_mode: Optional[str] = None):
+        if _Base is not object:
+            super().__init__()
+        self.game = game
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(game.players)]
+        self.agents: List[str] = []
+        self._obs_spaces: Dict[str, Any] = {}
+        self._act_spaces: Dict[str, Any] = {}
+        self.rewards: Dict[str, float] = {}
+        self._cumulative_rewards: Dict[str, float] = {}
+        self.terminations: Dict[str, bool] = {}
+        self.truncations: Dict[str, bool] = {}
+        self.infos: Dict[str, dict] = {}
+        self.agent_selection: Optional[str] = None
+        self._seed_rng = _random.Random()
+
+    # ---- the plain game API -----------------------------------------------------------------
+
+    def legal_actions(self) -> List[str]:
+        """The legal actions of the player to act, as text."""
+        return self.game.legal_actions()
+
+    def observation(self) -> dict:
+        """What the player to act sees, as a readable dict."""
+        return self.game.observation()
+
+    def result(self) -> Optional[dict]:
+        """None while the game runs; the outcome and each seat's reward once it is over."""
+        return self.game.result()
+
+    def is_over(self) -> bool:
+        return self.game.is_over()
+
+    # ---- AEC --------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str):
+        if agent not in self._obs_spaces:
+            spaces, np = _spaces(), _np()
+            self._obs_spaces[agent] = spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (self.game.observation_size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.game.action_count,), dtype=np.int8),
+                }
+            )
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str):
+        if agent not in self._act_spaces:
+            self._act_spaces[agent] = _spaces().Discrete(self.game.action_count)
+        return self._act_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def _deal(self, seed: int) -> None:
+        raise NotImplementedError
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        """Deals a new game: the same seed deals the same cards or tiles."""
+        if seed is None:
+            seed = self._seed_rng.getrandbits(63)
+        self._deal(int(seed))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._after_move()
+
+    def _mask(self, agent: str):
+        np = _np()
+        mask = np.zeros(self.game.action_count, dtype=np.int8)
+        if not self.game.is_over() and self.agent_selection == agent:
+            mask[self.game.legal_ids()] = 1
+        return mask
+
+    def _vector(self, agent: str):
+        raise NotImplementedError
+
+    def observe(self, agent: str):
+        np = _np()
+        return {
+            "observation": np.asarray(self._vector(agent), dtype=np.float32),
+            "action_mask": self._mask(agent),
+        }
+
+    def last(self, observe: bool = True):
+        agent = self.agent_selection
+        obs = self.observe(agent) if observe else None
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63):
+        """The agent to act, until every agent is done (or ``max_iter`` steps)."""
+        n = 0
+        while self.agents and n < max_iter:
+            yield self.agent_selection
+            n += 1
+
+    def _after_move(self) -> None:
+        """Points `agent_selection` at the seat to act, or ends the game for everyone."""
+        seat = self.game.to_act()
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+            for a in self.agents:
+                self.infos[a] = {"legal_moves": self.game.legal_ids()} if a == self.agent_selection else {}
+            return
+        result = self.game.result() or {}
+        rewards = result.get("rewards", [0.0] * len(self.possible_agents))
+        truncated = bool(result.get("aborted", False))
+        for i, a in enumerate(self.possible_agents):
+            if a in self.agents:
+                self.rewards[a] = float(rewards[i])
+                self.terminations[a] = not truncated
+                self.truncations[a] = truncated
+                self.infos[a] = {"result": result}
+        self._accumulate_rewards()
+        if self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def _accumulate_rewards(self) -> None:
+        for a, r in self.rewards.items():
+            self._cumulative_rewards[a] = self._cumulative_rewards.get(a, 0.0) + r
+
+    def _clear_rewards(self) -> None:
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+
+    def _was_dead_step(self, action) -> None:
+        if action is not None:
+            raise ValueError("when an agent is done, the only valid action is None")
+        agent = self.agent_selection
+        for d in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            d.pop(agent, None)
+        self.agents.remove(agent)
+        if self.agents:
+            self.agent_selection = self.agents[0]
+        self._clear_rewards()
+
+    def step(self, action) -> None:
+        """Plays an action for the agent to act: its text (``"take"``) or its number (as the
+        action mask numbers them). Once the game is over each agent is stepped with None, as
+        PettingZoo does, until `agents` is empty."""
+        agent = self.agent_selection
+        if agent is not None and (self.terminations.get(agent) or self.truncations.get(agent)):
+            self._was_dead_step(action)
+            return
+        if hasattr(action, "item") and not isinstance(action, str):
+            action = action.item()
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.game.step(action)
+        self._after_move()
+
+    def render(self):
+        if self.game.is_over():
+            return f"over: {self.game.result()}"
+        return str(self.game.observation())
+
+    def close(self) -> None:
+        pass
+
+    def action_text(self, action: int) -> str:
+        """The text of action number ``action``."""
+        return self.game.action_text(action)
+
+
+class DurakEnv(_GameEnv):
+    """Durak (2–6 players, 24/32/36/52 cards, optional transfers) on the library's engine.
+
+    >>> env = DurakEnv(); env.reset(seed=7)
+    >>> env.legal_actions()[:2]
+    ['attack AS', 'attack 6D']
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "kibitzer_durak_v0", "is_parallelizable": False}
+
+    def __init__(self, players: int = 2, deck: int = 36, transfer: bool = False, render_mode: Optional[str] = None):
+        super().__init__(_native.DurakGame(players, deck, transfer), render_mode)
+
+    def _deal(self, seed: int) -> None:
+        self.game.reset(seed)
+
+    def _vector(self, agent: str):
+        return self.game.observation_vector(self._seat(agent))
+
+    def full_state(self) -> dict:
+        """Every hand, the stock and the discard pile (the referee's view, for tests)."""
+        return self.game.full_state()
+
+
+class MahjongEnv(_GameEnv):
+    """Two-player mahjong (64 tiles of characters and honours, 8 flowers) on the library's
+    engine. A player acts on its own turn (``discard``, ``ready``, ``kong``, ``win``) and on the
+    opponent's discard (``pass``, ``pong``, ``kong``, ``chow``, ``win``). Seats alternate
+    dealing with the seed's parity unless ``dealer`` is given to ``reset``'s ``options``."""
+
+    metadata = {"render_modes": ["ansi"], "name": "kibitzer_mahjong_v0", "is_parallelizable": False}
+
+    def __init__(self, chow: bool = True, render_mode: Optional[str] = None):
+        super().__init__(_native.MahjongGame(chow), render_mode)
+        self._last_vectors: Dict[int, list] = {}
+        self._dealer: Optional[int] = None
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        self._dealer = (options or {}).get("dealer")
+        super().reset(seed, options)
+
+    def _deal(self, seed: int) -> None:
+        dealer = self._dealer if self._dealer is not None else seed % 2
+        self._last_vectors = {}
+        self.game.reset(seed, dealer)
+
+    def _after_move(self) -> None:
+        seat = self.game.to_act()
+        if seat is not None:
+            # The engine shows a seat its view only when it asks it to decide: kept for observe().
+            self._last_vectors[seat] = self.game.observation_vector()
+        super()._after_move()
+
+    def _vector(self, agent: str):
+        seat = self._seat(agent)
+        vector = self._last_vectors.get(seat)
+        return vector if vector is not None else [0.0] * self.game.observation_size
+
+
+def env(game: str, **kwargs) -> _GameEnv:
+    """An environment by game name: ``"durak"`` or ``"mahjong"``."""
+    if game == "durak":
+        return DurakEnv(**kwargs)
+    if game == "mahjong":
+        return MahjongEnv(**kwargs)
+    raise _native.BadInput(f"no environment for `{game}` (durak, mahjong)")
+
+
+def play(environment: _GameEnv, agents: Iterable, seed: Optional[int] = None) -> dict:
+    """Plays one game to its end with one agent per seat (see :mod:`kibitzer.agents`) and
+    returns ``result()`` with the number of decisions taken."""
+    seats = list(agents)
+    environment.reset(seed=seed)
+    game = environment.game
+    steps = 0
+    while not game.is_over():
+        game.step(seats[game.to_act()].act(environment))
+        steps += 1
+    environment._after_move()
+    result = dict(game.result())
+    result["steps"] = steps
+    return result

@@ -1,0 +1,181 @@
+//! Values across the boundary: JSON trees and engine values to Python objects (cards and tiles
+//! as strings, numbers as numbers, lists as lists), Python input values to the text the CLI
+//! would be given.
+
+use kibitzer::Value;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::Value as Json;
+
+/// A JSON tree as Python objects (objects as dicts, arrays as lists).
+pub fn json_to_py<'py>(py: Python<'py>, v: &Json) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Json::Null => py.None().into_bound(py),
+        Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Json::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Json::String(s) => PyString::new(py, s).into_any(),
+        Json::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Json::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, item) in map {
+                let value = json_to_py(py, item)?;
+                match known_key(py, k) {
+                    Some(key) => dict.set_item(key, value)?,
+                    None => dict.set_item(k, value)?,
+                }
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// The keys of answers and explanations as interned strings: made and hashed once, not once per
+/// dict (a batch of explained answers holds hundreds of thousands of them).
+fn known_key<'py>(py: Python<'py>, k: &str) -> Option<&'py Bound<'py, PyString>> {
+    use pyo3::intern;
+    Some(match k {
+        "fact" => intern!(py, "fact"),
+        "source" => intern!(py, "source"),
+        "input" => intern!(py, "input"),
+        "rule" => intern!(py, "rule"),
+        "title" => intern!(py, "title"),
+        "because" => intern!(py, "because"),
+        "checks" => intern!(py, "checks"),
+        "premises" => intern!(py, "premises"),
+        "aggregated" => intern!(py, "aggregated"),
+        "count" => intern!(py, "count"),
+        "example" => intern!(py, "example"),
+        "whatifs" => intern!(py, "whatifs"),
+        "query" => intern!(py, "query"),
+        "concluded" => intern!(py, "concluded"),
+        "relation" => intern!(py, "relation"),
+        "args" => intern!(py, "args"),
+        "explanation" => intern!(py, "explanation"),
+        "ruleset" => intern!(py, "ruleset"),
+        "conclusions" => intern!(py, "conclusions"),
+        "stats" => intern!(py, "stats"),
+        "stop" => intern!(py, "stop"),
+        "fired" => intern!(py, "fired"),
+        "micros" => intern!(py, "micros"),
+        _ => return None,
+    })
+}
+
+/// An engine value as a Python object, as `ask --json` writes it.
+pub fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        // JSON has no infinities: the CLI writes null for them, and so does this.
+        Value::Num(n) if n.is_finite() => n.into_pyobject(py)?.into_any(),
+        Value::Num(_) => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::List(_) | Value::Cards(_) | Value::Card(_) | Value::Str(_) => json_to_py(py, &v.to_json())?,
+    })
+}
+
+/// The text the CLI's `batch` reads for a JSON value: strings as they are, a list's items
+/// joined by spaces, anything else as JSON text.
+pub fn json_input_text(v: &Json) -> String {
+    match v {
+        Json::String(t) => t.clone(),
+        Json::Array(items) => items
+            .iter()
+            .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    }
+}
+
+/// A Python value as an input's text, read the way `batch` reads the same value in JSON.
+pub fn py_input_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(s.to_str()?.to_string());
+    }
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        let mut parts = Vec::new();
+        for item in v.try_iter()? {
+            let item = item?;
+            if let Ok(s) = item.cast::<PyString>() {
+                parts.push(s.to_str()?.to_string());
+            } else {
+                parts.push(py_scalar_text(&item)?);
+            }
+        }
+        return Ok(parts.join(" "));
+    }
+    py_scalar_text(v)
+}
+
+/// A Python scalar as JSON text: `true`, `3`, `0.25`, `null`.
+fn py_scalar_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if v.is_none() {
+        return Ok("null".to_string());
+    }
+    if let Ok(b) = v.cast::<PyBool>() {
+        return Ok(if b.is_true() { "true" } else { "false" }.to_string());
+    }
+    if v.is_instance_of::<PyInt>() {
+        return Ok(v.str()?.to_str()?.to_string());
+    }
+    if v.is_instance_of::<PyFloat>() {
+        let f: f64 = v.extract()?;
+        return Ok(serde_json::Number::from_f64(f).map_or_else(|| f.to_string(), |n| n.to_string()));
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(s.to_str()?.to_string());
+    }
+    Ok(v.str()?.to_str()?.to_string())
+}
+
+/// A Python value as JSON (for rows given as dicts): what `batch` would have parsed.
+pub fn py_to_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
+    if v.is_none() {
+        return Ok(Json::Null);
+    }
+    if let Ok(b) = v.cast::<PyBool>() {
+        return Ok(Json::Bool(b.is_true()));
+    }
+    if v.is_instance_of::<PyInt>() {
+        if let Ok(i) = v.extract::<i64>() {
+            return Ok(Json::from(i));
+        }
+        return Ok(Json::String(v.str()?.to_str()?.to_string()));
+    }
+    if v.is_instance_of::<PyFloat>() {
+        let f: f64 = v.extract()?;
+        return Ok(serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number));
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(Json::String(s.to_str()?.to_string()));
+    }
+    if let Ok(d) = v.cast::<PyDict>() {
+        let mut map = serde_json::Map::new();
+        for (k, item) in d.iter() {
+            map.insert(k.str()?.to_str()?.to_string(), py_to_json(&item)?);
+        }
+        return Ok(Json::Object(map));
+    }
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for item in v.try_iter()? {
+            items.push(py_to_json(&item?)?);
+        }
+        return Ok(Json::Array(items));
+    }
+    Ok(Json::String(v.str()?.to_str()?.to_string()))
+}

@@ -1,0 +1,910 @@
+//! The engine from Python: `ask`, `check`, `Session`, `batch`. Answers have the structure of
+//! `kibitzer ask --json` (and `batch`'s lines), built here from the public session and
+//! explanation API.
+
+use crate::convert::{json_input_text, json_to_py, py_input_text, py_to_json, value_to_py};
+use crate::errors::{self, bad_input};
+use kibitzer::library::{load_file_with, load_ruleset, shipped_library, shipped_text, LoadError, LoadOptions};
+use kibitzer::{render_tree, Conclusion, ExplainLimits, Program, RunError, RunOptions, RunResult, Session, StopReason};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use rayon::prelude::*;
+use serde_json::{json, Value as Json};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(ask, m)?)?;
+    m.add_function(wrap_pyfunction!(batch, m)?)?;
+    m.add_function(wrap_pyfunction!(check_file, m)?)?;
+    m.add_function(wrap_pyfunction!(rulesets, m)?)?;
+    m.add_function(wrap_pyfunction!(rust_ask_seconds, m)?)?;
+    m.add_class::<PySession>()?;
+    Ok(())
+}
+
+// ---- loading ----------------------------------------------------------------------------------
+
+/// The shipped rule sets, each compiled once per process (a query then costs no load).
+fn shipped_cache() -> &'static Mutex<HashMap<String, Arc<Program>>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Program>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn is_shipped(name: &str) -> bool {
+    shipped_text(&format!("{}.rules", name.replace('-', "_"))).is_some()
+}
+
+/// A rule set by shipped name or path, or, with `rules`, that file in its place (which must
+/// declare the same rule set), as the CLI loads it. Shipped ones are cached; files are read
+/// every time, so an edit is seen at the next call.
+pub fn load(ruleset: &str, rules: Option<&str>, include_root: Option<&str>) -> Result<Arc<Program>, LoadError> {
+    let options = LoadOptions {
+        include_root: include_root.map(PathBuf::from),
+    };
+    if rules.is_none() && is_shipped(ruleset) {
+        if let Ok(cache) = shipped_cache().lock() {
+            if let Some(p) = cache.get(ruleset) {
+                return Ok(p.clone());
+            }
+        }
+        let program = load_ruleset(ruleset, None, &options)?;
+        if let Ok(mut cache) = shipped_cache().lock() {
+            cache.insert(ruleset.to_string(), program.clone());
+        }
+        return Ok(program);
+    }
+    load_ruleset(ruleset, rules.map(Path::new), &options)
+}
+
+pub fn load_py(
+    py: Python<'_>,
+    ruleset: &str,
+    rules: Option<&str>,
+    include_root: Option<&str>,
+) -> PyResult<Arc<Program>> {
+    load(ruleset, rules, include_root).map_err(|e| errors::load_error(py, &e))
+}
+
+fn new_session(program: &Arc<Program>, options: RunOptions) -> Session {
+    let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
+    s.set_options(options);
+    s
+}
+
+/// Runs under `timeout` as the CLI does: a run whose deadline passed is reported as stopped by
+/// it even when the engine finished its loop (a native search cut short gives a partial answer).
+fn run_within(s: &mut Session, timeout: Option<Duration>) -> Result<RunResult, RunError> {
+    let _deadline = kibitzer::budget::with_deadline(timeout);
+    let mut result = s.run()?;
+    if timeout.is_some() && kibitzer::budget::expired() && result.stop != StopReason::MemoryLimit {
+        result.stop = StopReason::Timeout;
+    }
+    Ok(result)
+}
+
+fn timeout_of(secs: Option<f64>) -> PyResult<Option<Duration>> {
+    match secs {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s > 0.0 => Duration::try_from_secs_f64(s)
+            .map(Some)
+            .map_err(|_| bad_input(format!("`{s}`: too long a timeout"))),
+        Some(s) => Err(bad_input(format!("`{s}`: the timeout must be more than 0 seconds"))),
+    }
+}
+
+// ---- answers ----------------------------------------------------------------------------------
+
+/// What an answer says about how each conclusion was reached.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Explain {
+    /// No explanation.
+    Off,
+    /// The concluding rule: fact, rule, title, because, checks (no premises, no what-ifs).
+    Short,
+    /// The whole derivation tree, as `ask --json` writes it.
+    Full,
+    /// The tree as the text `ask` prints.
+    Text,
+}
+
+/// The `explain` argument: "short" when not given, `None` for none.
+pub struct ExplainArg(pub Explain);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ExplainArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        explain_mode(Some(&obj.to_owned())).map(ExplainArg)
+    }
+}
+
+pub fn explain_mode(v: Option<&Bound<'_, PyAny>>) -> PyResult<Explain> {
+    let Some(v) = v else {
+        return Ok(Explain::Short);
+    };
+    if v.is_none() {
+        return Ok(Explain::Off);
+    }
+    if let Ok(b) = v.extract::<bool>() {
+        return Ok(if b { Explain::Full } else { Explain::Off });
+    }
+    let text: String = v
+        .extract()
+        .map_err(|_| bad_input("explain must be \"short\", \"full\", \"text\" or None"))?;
+    match text.as_str() {
+        "short" => Ok(Explain::Short),
+        "full" => Ok(Explain::Full),
+        "text" => Ok(Explain::Text),
+        "none" | "off" => Ok(Explain::Off),
+        other => Err(bad_input(format!(
+            "explain `{other}`: expected \"short\", \"full\", \"text\" or None"
+        ))),
+    }
+}
+
+/// The explanation of one conclusion in the asked form, as JSON.
+fn explanation_json(s: &mut Session, c: &Conclusion, mode: Explain, limits: ExplainLimits) -> Option<Json> {
+    let fact = c.fact;
+    match mode {
+        Explain::Off => None,
+        Explain::Full => Some(serde_json::to_value(s.explain(fact, limits)).unwrap_or(Json::Null)),
+        Explain::Text => Some(Json::String(render_tree(&s.explain(fact, limits)))),
+        Explain::Short => {
+            // What-ifs are not shown, so not expanded: expanding one runs it again.
+            let short = ExplainLimits {
+                whatif_depth: 0,
+                ..limits
+            };
+            let mut e = serde_json::to_value(s.explain(fact, short)).unwrap_or(Json::Null);
+            if let Some(map) = e.as_object_mut() {
+                for key in ["premises", "aggregated", "whatifs"] {
+                    map.remove(key);
+                }
+            }
+            Some(e)
+        }
+    }
+}
+
+/// A run's answer in `ask --json`'s structure, as JSON (the Rust side of the overhead figure,
+/// and `batch`).
+fn answer_json(s: &mut Session, program: &Program, result: &RunResult, mode: Explain, limits: ExplainLimits) -> Json {
+    let conclusions: Vec<Json> = s
+        .conclusions()
+        .iter()
+        .map(|c| {
+            let mut o = json!({
+                "relation": c.relation,
+                "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
+            });
+            if let Some(e) = explanation_json(s, c, mode, limits) {
+                o["explanation"] = e;
+            }
+            o
+        })
+        .collect();
+    json!({
+        "ruleset": program.name,
+        "conclusions": conclusions,
+        "stats": result.stats,
+        "stop": result.stop,
+    })
+}
+
+fn stop_text(stop: StopReason) -> String {
+    match serde_json::to_value(stop) {
+        Ok(Json::String(s)) => s,
+        _ => stop.to_string(),
+    }
+}
+
+/// A run's answer as Python objects, built directly (no JSON text in between).
+#[allow(clippy::too_many_arguments)]
+fn answer_py<'py>(
+    py: Python<'py>,
+    s: &mut Session,
+    program: &Program,
+    result: &RunResult,
+    mode: Explain,
+    limits: ExplainLimits,
+    trace: bool,
+    why_not: &[String],
+) -> PyResult<Bound<'py, PyDict>> {
+    let why_nots = why_not
+        .iter()
+        .map(|r| s.why_not(r).map_err(|e| errors::run_error(&e)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let out = PyDict::new(py);
+    out.set_item("ruleset", &program.name)?;
+    out.set_item("conclusions", conclusions_py(py, s, mode, limits)?)?;
+    out.set_item(
+        "stats",
+        json_to_py(py, &serde_json::to_value(&result.stats).unwrap_or(Json::Null))?,
+    )?;
+    out.set_item("stop", stop_text(result.stop))?;
+    if trace {
+        out.set_item("trace", s.trace_text())?;
+    }
+    if !why_nots.is_empty() {
+        out.set_item(
+            "why_not",
+            json_to_py(py, &serde_json::to_value(&why_nots).unwrap_or(Json::Null))?,
+        )?;
+    }
+    Ok(out)
+}
+
+fn conclusions_py<'py>(
+    py: Python<'py>,
+    s: &mut Session,
+    mode: Explain,
+    limits: ExplainLimits,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for c in s.conclusions() {
+        let item = PyDict::new(py);
+        item.set_item("relation", PyString::new(py, &c.relation))?;
+        let args = PyList::empty(py);
+        for a in &c.args {
+            args.append(value_to_py(py, a)?)?;
+        }
+        item.set_item("args", args)?;
+        if let Some(e) = explanation_json(s, &c, mode, limits) {
+            item.set_item("explanation", json_to_py(py, &e)?)?;
+        }
+        list.append(item)?;
+    }
+    Ok(list)
+}
+
+fn limits_of(whatif_depth: usize) -> ExplainLimits {
+    ExplainLimits {
+        whatif_depth,
+        ..ExplainLimits::default()
+    }
+}
+
+// ---- ask --------------------------------------------------------------------------------------
+
+thread_local! {
+    /// One reused session per cached rule set and thread, for `ask` calls with no parameter
+    /// override (so their parameters are always the defaults).
+    static ASK_SESSIONS: RefCell<HashMap<usize, Session>> = RefCell::new(HashMap::new());
+}
+
+/// Inputs given as keyword arguments and as the `inputs` dict, as (name, text).
+fn gather_inputs(
+    inputs: Option<&Bound<'_, PyDict>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for d in [inputs, kwargs].into_iter().flatten() {
+        for (k, v) in d.iter() {
+            out.push((k.extract::<String>()?, py_input_text(&v)?));
+        }
+    }
+    Ok(out)
+}
+
+fn gather_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if let Some(d) = params {
+        for (k, v) in d.iter() {
+            out.push((k.extract::<String>()?, py_input_text(&v)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Gives parameters and inputs to a session, failing on the first bad one as the CLI does.
+fn give(s: &mut Session, params: &[(String, String)], inputs: &[(String, String)]) -> Result<(), RunError> {
+    for (k, v) in params {
+        s.set_param(k, v)?;
+    }
+    for (k, v) in inputs {
+        s.set_input_text(k, v)?;
+    }
+    Ok(())
+}
+
+/// Asks a rule set about one position and answers as `kibitzer ask --json` does: a dict with
+/// `ruleset`, `conclusions` (each `relation`, `args`, `explanation`), `stats` and `stop`.
+///
+/// `explain`: "short" (the concluding rule, its `because` and checks), "full" (the derivation
+/// tree, exactly as `--json`), "text" (the tree as `ask` prints it) or None.
+#[pyfunction]
+#[pyo3(signature = (ruleset, rules=None, params=None, explain=ExplainArg(Explain::Short), *, inputs=None, timeout=None, max_firings=100_000, trace=false, why_not=None, whatif_depth=1, include_root=None, **kwargs))]
+#[allow(clippy::too_many_arguments)]
+fn ask<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    rules: Option<&str>,
+    params: Option<&Bound<'py, PyDict>>,
+    explain: ExplainArg,
+    inputs: Option<&Bound<'py, PyDict>>,
+    timeout: Option<f64>,
+    max_firings: u64,
+    trace: bool,
+    why_not: Option<Vec<String>>,
+    whatif_depth: usize,
+    include_root: Option<&str>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mode = explain.0;
+    let timeout = timeout_of(timeout)?;
+    let program = load_py(py, ruleset, rules, include_root)?;
+    let params = gather_params(params)?;
+    let inputs = gather_inputs(inputs, kwargs)?;
+    let options = RunOptions {
+        firing_limit: max_firings,
+        trace,
+        timeout,
+        ..RunOptions::default()
+    };
+    let limits = limits_of(whatif_depth);
+    let why_not = why_not.unwrap_or_default();
+    let go = |s: &mut Session| -> PyResult<Bound<'py, PyDict>> {
+        s.reset();
+        s.set_options(options.clone());
+        give(s, &params, &inputs).map_err(|e| errors::run_error(&e))?;
+        let result = run_within(s, timeout).map_err(|e| errors::run_error(&e))?;
+        answer_py(py, s, &program, &result, mode, limits, trace, &why_not)
+    };
+    let cached = params.is_empty() && rules.is_none() && is_shipped(ruleset);
+    if !cached {
+        return go(&mut new_session(&program, options.clone()));
+    }
+    let key = Arc::as_ptr(&program) as usize;
+    let taken = ASK_SESSIONS.with(|m| m.borrow_mut().remove(&key));
+    let mut s = taken.unwrap_or_else(|| new_session(&program, options.clone()));
+    let answer = go(&mut s);
+    ASK_SESSIONS.with(|m| m.borrow_mut().insert(key, s));
+    answer
+}
+
+/// The Rust side of the `ask` overhead figure: the same query through a reused session, the
+/// answer built as `ask --json` builds it (JSON, no Python objects); seconds per query.
+#[pyfunction]
+#[pyo3(signature = (ruleset, inputs, n=1000, explain=ExplainArg(Explain::Short)))]
+fn rust_ask_seconds(
+    py: Python<'_>,
+    ruleset: &str,
+    inputs: &Bound<'_, PyDict>,
+    n: u32,
+    explain: ExplainArg,
+) -> PyResult<f64> {
+    let mode = explain.0;
+    let program = load_py(py, ruleset, None, None)?;
+    let inputs = gather_inputs(Some(inputs), None)?;
+    let mut s = new_session(&program, RunOptions::default());
+    let limits = ExplainLimits::default();
+    let mut sink = 0usize;
+    let start = Instant::now();
+    for _ in 0..n.max(1) {
+        s.reset();
+        give(&mut s, &[], &inputs).map_err(|e| errors::run_error(&e))?;
+        let result = run_within(&mut s, None).map_err(|e| errors::run_error(&e))?;
+        let answer = answer_json(&mut s, &program, &result, mode, limits);
+        sink += answer["conclusions"].as_array().map_or(0, Vec::len);
+    }
+    let secs = start.elapsed().as_secs_f64() / f64::from(n.max(1));
+    std::hint::black_box(sink);
+    Ok(secs)
+}
+
+// ---- check ------------------------------------------------------------------------------------
+
+/// Loads one rule file and reports: (rule-set name or None, number of rules, diagnostics). A
+/// file that cannot be read gives one diagnostic at line 0.
+#[pyfunction]
+#[pyo3(signature = (path, include_root=None))]
+fn check_file<'py>(
+    py: Python<'py>,
+    path: &str,
+    include_root: Option<&str>,
+) -> PyResult<(Option<String>, usize, Bound<'py, PyList>)> {
+    let options = LoadOptions {
+        include_root: include_root.map(PathBuf::from),
+    };
+    let list = PyList::empty(py);
+    match load_file_with(Path::new(path), &options) {
+        Ok(p) => {
+            for w in &p.warnings {
+                list.append(crate::diagnostic_dict!(py, w, &p.sources)?)?;
+            }
+            Ok((Some(p.name.clone()), p.rules.len(), list))
+        }
+        Err(LoadError::Rules(d)) => {
+            let mut sorted: Vec<&kibitzer::Diagnostic> = d.items.iter().collect();
+            sorted.sort_by_key(|x| (x.severity, x.span.file, x.span.start));
+            for item in sorted {
+                list.append(crate::diagnostic_dict!(py, item, &d.sources)?)?;
+            }
+            Ok((None, 0, list))
+        }
+        Err(other) => {
+            let item = PyDict::new(py);
+            item.set_item("file", path)?;
+            item.set_item("line", 0)?;
+            item.set_item("col", 0)?;
+            item.set_item("severity", "error")?;
+            item.set_item("message", other.to_string())?;
+            item.set_item("source_line", "")?;
+            item.set_item("rendered", other.to_string())?;
+            list.append(item)?;
+            Ok((None, 0, list))
+        }
+    }
+}
+
+/// The shipped rule sets' names.
+#[pyfunction]
+fn rulesets() -> Vec<String> {
+    kibitzer::library::shipped_names()
+}
+
+// ---- Session ----------------------------------------------------------------------------------
+
+/// One rule set loaded once, for hot loops: give inputs, run, read conclusions and
+/// explanations. Parameters and options hold until changed; inputs until `reset` (or until
+/// given again).
+#[pyclass(name = "Session", module = "kibitzer", unsendable)]
+pub struct PySession {
+    inner: Session,
+    program: Arc<Program>,
+    timeout: Option<Duration>,
+    last: Option<RunResult>,
+}
+
+#[pymethods]
+impl PySession {
+    #[new]
+    #[pyo3(signature = (ruleset, rules=None, params=None, *, timeout=None, max_firings=100_000, trace=false, include_root=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        ruleset: &str,
+        rules: Option<&str>,
+        params: Option<&Bound<'_, PyDict>>,
+        timeout: Option<f64>,
+        max_firings: u64,
+        trace: bool,
+        include_root: Option<&str>,
+    ) -> PyResult<PySession> {
+        let timeout = timeout_of(timeout)?;
+        let program = load_py(py, ruleset, rules, include_root)?;
+        let mut inner = new_session(
+            &program,
+            RunOptions {
+                firing_limit: max_firings,
+                trace,
+                timeout,
+                ..RunOptions::default()
+            },
+        );
+        give(&mut inner, &gather_params(params)?, &[]).map_err(|e| errors::run_error(&e))?;
+        Ok(PySession {
+            inner,
+            program,
+            timeout,
+            last: None,
+        })
+    }
+
+    /// The rule set's name.
+    #[getter]
+    fn ruleset(&self) -> String {
+        self.program.name.clone()
+    }
+
+    /// The declared inputs, in order.
+    #[getter]
+    fn inputs(&self) -> Vec<String> {
+        self.program.inputs.iter().map(|i| i.name.clone()).collect()
+    }
+
+    /// The output relations, in order.
+    #[getter]
+    fn outputs(&self) -> Vec<String> {
+        self.program
+            .outputs
+            .iter()
+            .filter_map(|r| self.program.relations.get(*r as usize))
+            .map(|r| r.name.clone())
+            .collect()
+    }
+
+    /// The parameters (constants left out) with their current values.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for (decl, v) in self.program.params.iter().zip(self.inner.params()) {
+            if !decl.constant {
+                out.set_item(&decl.name, value_to_py(py, v)?)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Gives inputs by name: `s.set(hand="8S TD TS 8H 8C")`; strings, lists of strings,
+    /// numbers and booleans are read as the CLI reads them.
+    #[pyo3(signature = (**inputs))]
+    fn set(&mut self, inputs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let inputs = gather_inputs(inputs, None)?;
+        give(&mut self.inner, &[], &inputs).map_err(|e| errors::run_error(&e))
+    }
+
+    /// Overrides one parameter.
+    fn set_param(&mut self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = py_input_text(value)?;
+        self.inner.set_param(name, &text).map_err(|e| errors::run_error(&e))
+    }
+
+    /// Forgets the inputs given so far (parameters stay).
+    fn reset(&mut self) {
+        self.inner.reset();
+    }
+
+    /// Runs the rules on the inputs; returns why the run ended (`"quiescent"`, `"halted"`,
+    /// `"timeout"`, `"memory_limit"`).
+    fn run(&mut self) -> PyResult<String> {
+        let result = run_within(&mut self.inner, self.timeout).map_err(|e| errors::run_error(&e))?;
+        let stop = stop_text(result.stop);
+        self.last = Some(result);
+        Ok(stop)
+    }
+
+    /// The last run's statistics (firings, activations, facts, µs, what-if counts).
+    #[getter]
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.last {
+            Some(r) => json_to_py(py, &serde_json::to_value(&r.stats).unwrap_or(Json::Null)),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// The last run's conclusions: dicts with `relation`, `args` and (unless `explain` is None)
+    /// `explanation`.
+    #[pyo3(signature = (explain=None, whatif_depth=1))]
+    fn conclusions<'py>(
+        &mut self,
+        py: Python<'py>,
+        explain: Option<&Bound<'py, PyAny>>,
+        whatif_depth: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mode = match explain {
+            None => Explain::Off,
+            Some(e) => explain_mode(Some(e))?,
+        };
+        conclusions_py(py, &mut self.inner, mode, limits_of(whatif_depth))
+    }
+
+    /// The arguments of the first live fact of `relation` (any relation, not only outputs), or
+    /// None: the cheapest read for a loop that wants one answer.
+    fn first<'py>(&self, py: Python<'py>, relation: &str) -> PyResult<Option<Bound<'py, PyList>>> {
+        match self.inner.first_fact_of(relation) {
+            None => Ok(None),
+            Some(args) => {
+                let list = PyList::empty(py);
+                for a in args {
+                    list.append(value_to_py(py, a)?)?;
+                }
+                Ok(Some(list))
+            }
+        }
+    }
+
+    /// Every live fact of `relation`, as lists of arguments.
+    fn facts<'py>(&self, py: Python<'py>, relation: &str) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for args in self.inner.facts_of(relation) {
+            let list = PyList::empty(py);
+            for a in &args {
+                list.append(value_to_py(py, a)?)?;
+            }
+            out.append(list)?;
+        }
+        Ok(out)
+    }
+
+    /// The explanation of conclusion number `index` of the last run (in `conclusions()` order),
+    /// or of the first conclusion of `relation`.
+    #[pyo3(signature = (index=0, relation=None, mode="full", whatif_depth=1))]
+    fn explain<'py>(
+        &mut self,
+        py: Python<'py>,
+        index: usize,
+        relation: Option<&str>,
+        mode: &str,
+        whatif_depth: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let m = explain_mode(Some(&PyString::new(py, mode).into_any()))?;
+        let all = self.inner.conclusions();
+        let chosen = match relation {
+            Some(r) => all.iter().filter(|c| c.relation == r).nth(index),
+            None => all.get(index),
+        };
+        let Some(c) = chosen else {
+            return Err(bad_input(match relation {
+                Some(r) => format!("no conclusion `{r}` number {index} in the last run"),
+                None => format!("no conclusion number {index} in the last run"),
+            }));
+        };
+        match explanation_json(&mut self.inner, c, m, limits_of(whatif_depth)) {
+            Some(e) => json_to_py(py, &e),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// Why `rule` did not fire in the last run, as `ask --why-not --json` reports it.
+    fn why_not<'py>(&mut self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyAny>> {
+        let w = self.inner.why_not(rule).map_err(|e| errors::run_error(&e))?;
+        json_to_py(py, &serde_json::to_value(&w).unwrap_or(Json::Null))
+    }
+
+    /// The trace of the last run (with `trace=True`), one line per firing.
+    fn trace(&self) -> Vec<String> {
+        self.inner.trace_text()
+    }
+
+    /// The last run's whole answer, as `ask` returns it.
+    #[pyo3(signature = (explain=ExplainArg(Explain::Short), whatif_depth=1))]
+    fn answer<'py>(
+        &mut self,
+        py: Python<'py>,
+        explain: ExplainArg,
+        whatif_depth: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mode = explain.0;
+        let Some(result) = self.last.clone() else {
+            return Err(bad_input("no run yet: call run() first"));
+        };
+        answer_py(
+            py,
+            &mut self.inner,
+            &self.program,
+            &result,
+            mode,
+            limits_of(whatif_depth),
+            false,
+            &[],
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Session({:?})", self.program.name)
+    }
+}
+
+// ---- batch ------------------------------------------------------------------------------------
+
+thread_local! {
+    /// The session a batch worker thread keeps for its rows (with the program it runs).
+    static BATCH_SESSION: RefCell<Option<(usize, Session)>> = const { RefCell::new(None) };
+}
+
+/// One answer of a batch, as JSON text or as JSON to turn into Python objects.
+enum Answer {
+    Text(String),
+    Json(Json),
+}
+
+/// One row of a batch: a JSON line as `kibitzer batch` reads it, or a dict already read.
+enum Row {
+    Line(String),
+    Parsed(Json),
+}
+
+#[derive(Clone, Copy)]
+struct BatchSettings {
+    explain: bool,
+    timeout: Option<Duration>,
+    max_firings: u64,
+}
+
+/// One row's answer, or its error object, as `kibitzer batch` writes it.
+fn batch_answer(s: &mut Session, program: &Arc<Program>, row: &Row, settings: BatchSettings) -> Json {
+    let parsed;
+    let obj = match row {
+        Row::Parsed(v) => v,
+        Row::Line(line) => {
+            if line.trim().is_empty() {
+                return json!({"error": "empty line"});
+            }
+            parsed = match serde_json::from_str::<Json>(line) {
+                Ok(v) => v,
+                Err(e) => return json!({"error": format!("not JSON: {e}")}),
+            };
+            &parsed
+        }
+    };
+    let Some(map) = obj.as_object() else {
+        return json!({"error": "expected a JSON object of inputs"});
+    };
+    // A row with parameters gets a session of its own, so the shared one keeps the defaults.
+    let mut own;
+    let s = if map.contains_key("params") {
+        own = new_session(program, s_options(settings));
+        &mut own
+    } else {
+        s
+    };
+    s.reset();
+    for (k, v) in map {
+        if k == "params" {
+            let Some(ps) = v.as_object() else {
+                return json!({"error": "`params` must be an object"});
+            };
+            for (pk, pv) in ps {
+                let text = match pv {
+                    Json::String(t) => t.clone(),
+                    other => other.to_string(),
+                };
+                if let Err(e) = s.set_param(pk, &text) {
+                    return json!({"error": e.to_string()});
+                }
+            }
+            continue;
+        }
+        if let Err(e) = s.set_input_text(k, &json_input_text(v)) {
+            return json!({"error": e.to_string()});
+        }
+    }
+    let result = match run_within(s, settings.timeout) {
+        Ok(r) => r,
+        Err(e) => return json!({"error": e.to_string()}),
+    };
+    let conclusions: Vec<Json> = s
+        .conclusions()
+        .iter()
+        .map(|c| {
+            let mut o = json!({
+                "relation": c.relation,
+                "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
+            });
+            if settings.explain {
+                o["explanation"] =
+                    serde_json::to_value(s.explain(c.fact, ExplainLimits::default())).unwrap_or(Json::Null);
+            }
+            o
+        })
+        .collect();
+    json!({
+        "ruleset": program.name,
+        "conclusions": conclusions,
+        "stats": {"fired": result.stats.fired, "micros": result.stats.micros},
+        "stop": result.stop,
+    })
+}
+
+fn s_options(settings: BatchSettings) -> RunOptions {
+    RunOptions {
+        timeout: settings.timeout,
+        firing_limit: settings.max_firings,
+        ..RunOptions::default()
+    }
+}
+
+/// Answers many positions on all cores, the GIL released while they run; answers come back in
+/// row order, a bad row as `{"error": ...}` in its place, exactly as `kibitzer batch` answers
+/// the same lines. Rows are dicts of inputs (with an optional `params` dict) or JSON lines.
+/// With `as_json=True` each answer is the JSON text `batch` would print.
+#[pyfunction]
+#[pyo3(signature = (ruleset, rows, rules=None, explain=true, *, timeout=None, max_firings=100_000, include_root=None, as_json=false))]
+#[allow(clippy::too_many_arguments)]
+fn batch<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    rows: &Bound<'py, PyAny>,
+    rules: Option<&str>,
+    explain: bool,
+    timeout: Option<f64>,
+    max_firings: u64,
+    include_root: Option<&str>,
+    as_json: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let settings = BatchSettings {
+        explain,
+        timeout: timeout_of(timeout)?,
+        max_firings,
+    };
+    let program = load_py(py, ruleset, rules, include_root)?;
+    let mut items = Vec::new();
+    for row in rows.try_iter()? {
+        let row = row?;
+        items.push(match row.cast::<PyString>() {
+            Ok(s) => Row::Line(s.to_str()?.to_string()),
+            Err(_) => Row::Parsed(py_to_json(&row)?),
+        });
+    }
+    let key = Arc::as_ptr(&program) as usize;
+    let answer_row = |row: &Row| -> Answer {
+        // Each worker answers its rows with the session it keeps (as the CLI's workers do, so a
+        // session's what-if memo serves all its rows); answers are written as text there too.
+        BATCH_SESSION.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let s = match &mut *slot {
+                Some((k, s)) if *k == key => s,
+                other => &mut other.insert((key, new_session(&program, s_options(settings)))).1,
+            };
+            s.set_options(s_options(settings));
+            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                batch_answer(s, &program, row, settings)
+            }));
+            let json = answered.unwrap_or_else(|_| {
+                *s = new_session(&program, s_options(settings));
+                json!({"error": "internal error (a bug: please report this line)"})
+            });
+            if as_json {
+                Answer::Text(json.to_string())
+            } else {
+                Answer::Json(json)
+            }
+        })
+    };
+    let mut done: Vec<Option<Bound<'py, PyAny>>> = (0..items.len()).map(|_| None).collect();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Answer)>();
+    // Behind a lock only so that waiting can let go of the GIL (a receiver is not `Sync`).
+    let rx = Mutex::new(rx);
+    let items = &items;
+    let converted: PyResult<()> = std::thread::scope(|scope| {
+        // The rows run on all cores while this thread turns finished answers into Python
+        // objects (holding the GIL only for that), so the conversion overlaps the work.
+        scope.spawn(move || {
+            items.par_iter().enumerate().for_each_with(tx, |tx, (i, row)| {
+                let _ = tx.send((i, answer_row(row)));
+            });
+        });
+        loop {
+            let ready = rx.lock().map(|r| r.try_recv());
+            let next = match ready {
+                Ok(Ok(x)) => Some(x),
+                Ok(Err(std::sync::mpsc::TryRecvError::Empty)) => {
+                    py.detach(|| rx.lock().ok().and_then(|r| r.recv().ok()))
+                }
+                _ => None,
+            };
+            let Some((i, answer)) = next else { break };
+            let obj = match &answer {
+                Answer::Text(t) => PyString::new(py, t).into_any(),
+                Answer::Json(j) => json_to_py(py, j)?,
+            };
+            if let Some(slot) = done.get_mut(i) {
+                *slot = Some(obj);
+            }
+        }
+        Ok(())
+    });
+    converted?;
+    let out = PyList::empty(py);
+    for obj in done {
+        match obj {
+            Some(o) => out.append(o)?,
+            None => out.append(json_to_py(
+                py,
+                &json!({"error": "internal error (a bug: please report this line)"}),
+            )?)?,
+        }
+    }
+    Ok(out)
+}
+
+/// The explanation of the first conclusion of `relation` of a session's last run, in the asked
+/// form (None when there is none): how the agents explain their decisions.
+pub fn explain_relation<'py>(
+    py: Python<'py>,
+    s: &mut Session,
+    relation: &str,
+    mode: Explain,
+    limits: ExplainLimits,
+) -> PyResult<Bound<'py, PyAny>> {
+    let found = s.conclusions().into_iter().find(|c| c.relation == relation);
+    match found.and_then(|c| explanation_json(s, &c, mode, limits)) {
+        Some(e) => json_to_py(py, &e),
+        None => Ok(py.None().into_bound(py)),
+    }
+}

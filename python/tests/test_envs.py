@@ -1,0 +1,163 @@
+"""The environments played to the end: legal moves only, every card and tile accounted for, the
+AEC shape (and PettingZoo's own API test where PettingZoo is installed), the agents."""
+
+import random
+from collections import Counter
+
+import pytest
+
+import kibitzer
+from kibitzer import agents, envs
+
+
+def durak_cards(env):
+    s = env.full_state()
+    held = [c for h in s["hands"] for c in h] + s["stock"] + s["discard"] + s["table"]
+    return held
+
+
+@pytest.mark.parametrize("players,deck,transfer", [(2, 36, False), (3, 36, True), (4, 52, False), (2, 24, True)])
+def test_durak_random_games_conserve_cards_and_play_legal_moves(players, deck, transfer):
+    env = envs.DurakEnv(players=players, deck=deck, transfer=transfer)
+    rng = random.Random(players * 100 + deck)
+    for seed in range(8):
+        env.reset(seed=seed)
+        full = sorted(durak_cards(env))
+        assert len(full) == deck and len(set(full)) == deck
+        steps = 0
+        while not env.is_over():
+            legal = env.legal_actions()
+            assert legal, "a seat to act always has an action"
+            obs = env.observation()
+            assert len(obs["hand"]) == obs["hand_sizes"][obs["player"]]
+            env.step(rng.choice(legal))
+            steps += 1
+            assert sorted(durak_cards(env)) == full
+        result = env.result()
+        assert result["actions"] == steps
+        if result["durak"] is not None:
+            assert result["rewards"][result["durak"]] == -1.0
+            assert sum(result["rewards"]) == pytest.approx(0.0)
+
+
+def test_durak_refuses_illegal_moves_and_leaves_the_state():
+    env = envs.DurakEnv()
+    env.reset(seed=3)
+    before = env.full_state()
+    with pytest.raises(kibitzer.BadInput) as caught:
+        env.step("take")
+    assert "not legal now" in str(caught.value)
+    assert env.full_state() == before
+    ids = env.game.legal_ids()
+    assert [env.action_text(i) for i in ids] == env.legal_actions()
+    env.step(ids[0])
+    assert env.full_state() != before
+
+
+def mahjong_tiles_ok(obs):
+    """Each kind at most four times among what a seat sees, and the concealed hand the size its
+    melds allow."""
+    seen = Counter()
+    for key in ("hand_counts", "meld_counts", "opponent_meld_counts", "discard_counts", "opponent_discard_counts"):
+        for i, n in enumerate(obs[key]):
+            seen[i] += n
+    assert max(seen.values()) <= 4
+    melds = len(obs["melds"].split()) if obs["melds"] else 0
+    size = sum(obs["hand_counts"])
+    expected = 13 - 3 * melds + (1 if obs["phase"] == "turn" else 0)
+    assert size == expected
+    # 64 tiles: what this seat sees, the opponent's concealed tiles and the wall (which also holds
+    # the flowers not yet drawn) account for all of them.
+    opp_melds = len(obs["opponent_melds"].split()) if obs["opponent_melds"] else 0
+    total = sum(seen.values()) + (13 - 3 * opp_melds) + obs["wall"]
+    assert 64 <= total <= 72
+
+
+def test_mahjong_random_games_run_to_the_end_without_misplays():
+    env = envs.MahjongEnv()
+    rng = random.Random(5)
+    outcomes = Counter()
+    for seed in range(20):
+        env.reset(seed=seed)
+        while not env.is_over():
+            legal = env.legal_actions()
+            obs = env.observation()
+            mahjong_tiles_ok(obs)
+            env.step(rng.choice(legal))
+        result = env.result()
+        assert result["misplays"] == []
+        outcomes["draw" if result["winner"] is None else "win"] += 1
+        assert sum(result["rewards"]) == 0
+    assert outcomes["win"] + outcomes["draw"] == 20
+
+
+def test_mahjong_illegal_moves_are_refused():
+    env = envs.MahjongEnv()
+    env.reset(seed=1)
+    assert env.game.phase() == "turn"
+    with pytest.raises(kibitzer.BadInput):
+        env.step("pong")
+    ids = env.game.legal_ids()
+    assert [env.action_text(i) for i in ids] == env.legal_actions()
+
+
+def aec_random_game(env, seed):
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        assert env.observation_space(agent).contains(obs)
+        legal = [i for i, m in enumerate(obs["action_mask"]) if m]
+        env.step(rng.choice(legal))
+    return env
+
+
+@pytest.mark.parametrize("make", [envs.DurakEnv, envs.MahjongEnv])
+def test_the_aec_loop_ends_with_rewards(make):
+    pytest.importorskip("gymnasium")
+    env = make()
+    for seed in range(3):
+        aec_random_game(env, seed)
+        assert env.agents == []
+        result = env.result()
+        assert result is not None
+
+
+@pytest.mark.parametrize("make", [envs.DurakEnv, envs.MahjongEnv])
+def test_pettingzoo_api_test(make):
+    test = pytest.importorskip("pettingzoo.test")
+    test.api_test(make(), num_cycles=200, verbose_progress=False)
+
+
+def test_agents_play_whole_games_and_explain():
+    durak = envs.DurakEnv()
+    r = envs.play(durak, [agents.rules("durak"), agents.lowest("durak")], seed=11)
+    assert r["steps"] > 0 and (r["durak"] in (0, 1) or r["draw"] or r["aborted"])
+    durak.reset(seed=2)
+    action, why = agents.rules("durak").act(durak, explain="short")
+    assert action in durak.legal_actions() and why["rule"] and why["fact"].startswith("play(")
+    action, why = agents.lowest().act(durak, explain="short")
+    assert action in durak.legal_actions() and "lowest" in why["because"]
+
+    mahjong = envs.MahjongEnv()
+    r = envs.play(mahjong, [agents.rules("mahjong"), agents.native("mahjong", "strong")], seed=4)
+    assert r["misplays"] == []
+    r = envs.play(mahjong, [agents.rules("mahjong", ruleset="mahjong-seed"), agents.random(seed=1)], seed=5)
+    assert r["misplays"] == []
+    mahjong.reset(seed=6)
+    action, why = agents.rules("mahjong").act(mahjong, explain="text")
+    assert action in mahjong.legal_actions() and isinstance(why, str) and why
+
+
+def test_unknown_agents_and_games():
+    with pytest.raises(kibitzer.BadInput):
+        agents.native("durak", "clever")
+    with pytest.raises(kibitzer.BadInput):
+        agents.lowest("mahjong")
+    with pytest.raises(kibitzer.BadInput):
+        envs.env("chess")
+    with pytest.raises(kibitzer.BadInput):
+        envs.DurakEnv(players=7)
