@@ -12,7 +12,7 @@ use super::sampled::{sampled_search, SampleAnswer, SampleBudget};
 use super::world::World;
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::{Card, Cards, Suit};
-use crate::engine::value::{Shared, Value, ValueType as T};
+use crate::value::{Shared, Value, ValueType as T};
 use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::time::Duration;
