@@ -207,3 +207,14 @@ def test_batch_without_explanations_as_no_explain(cli):
     out = cli.run("batch", "stud", "--no-explain", stdin="\n".join(lines) + "\n")
     theirs = [without_micros(json.loads(line)) for line in out.stdout.splitlines()]
     assert [without_micros(a) for a in kibitzer.batch("stud", lines, explain=False)] == theirs
+
+
+def test_the_readme_python_example_runs_as_shown(root, capsys):
+    text = (root / "README.md").read_text()
+    block = text.split("## From Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    scope = {}
+    exec(compile(block, "README.md", "exec"), scope)
+    assert "('advice', ['bet big'], 'p(win) 1.0000 is above 0.7')" in capsys.readouterr().out
+    assert kibitzer.stud_equity("8S TD TS 8H 8C", "XX 3C 5D 4H 6H")["p_win"] == 1.0
+    result = scope["envs"].play(scope["envs"].DurakEnv(), [scope["agents"].rules("durak"), scope["agents"].random(seed=1)], seed=7)
+    assert result["durak"] in (0, 1, None) and sum(result["rewards"]) == 0
