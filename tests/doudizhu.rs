@@ -1,4 +1,4 @@
-//! Dou dizhu endgame through the shipped rules (SPEC §5.5, issue 4): every rule of
+//! Dou dizhu endgame through the shipped rules: every rule of
 //! `rules/doudizhu.rules` fired by some query, the kicker cases of the move set pinned with their
 //! reasons, and the solver (alone and through the rules) against a plain minimax written here (no
 //! pruning, no table) on random small positions. The explained answers to the seed's puzzles and

@@ -1,4 +1,4 @@
-//! Two-player mahjong through the shipped rule sets (SPEC §5.3, issue 5): the issue's traps, every
+//! Two-player mahjong through the shipped rule sets (docs/mahjong.md): the traps, every
 //! rule of both rule sets exercised, both rule sets making exactly the decisions of their native
 //! twins (on real game positions and on random hands), bad input refused with clear errors, the
 //! arena and the benchmark reporting their figures. The explained answers are pinned in

@@ -391,7 +391,7 @@ fn rummy_evaluate<'py>(
 
 // ---- durak ------------------------------------------------------------------------------------
 
-/// The durak hand value (SPEC §5.2) with its itemised terms: `hand`, the `trump` suit, cards
+/// The durak hand value (docs/durak.md) with its itemised terms: `hand`, the `trump` suit, cards
 /// left in the `stock`, and every player's hand size (`hands`, this player's first). `params`
 /// overrides the value's scalar parameters (`trump_bonus`, `rank_value_A`, `same_rank_bonus_2`,
 /// ...: the names `ValueParams` reads).

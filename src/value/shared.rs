@@ -408,7 +408,9 @@ impl Deref for Constant {
     }
 }
 
-// SAFETY: a `Constant` is made only by `new`, which freezes every card group and list in the
+// Why unsafe: values count card groups without atomics where they can (a fifth of a stud seed
+// query went to atomic counts, see the module comment), so `Value` is not `Send`; this marks the
+// one kind that is. SAFETY: a `Constant` is made only by `new`, which freezes every card group and list in the
 // value (counted with atomic operations like an `Arc`); its field is private and it hands out
 // shared references only; the other parts of a value are `Send` and `Sync`.
 unsafe impl Send for Constant {}
