@@ -1,14 +1,14 @@
-//! Durak through the shipped rules (SPEC §5.2): each hand-value term pinned by hand-computed
-//! cases, golden explained answers, the rules against the native hand value on random hands and
-//! against the native decision policy in real positions, every rule exercised, the arena.
+//! Durak through the shipped rules (docs/durak.md): each hand-value term pinned by hand-computed
+//! cases, the rules against the native hand value on random hands and against the native decision
+//! policy in real positions, every rule exercised, the arena. The explained answers are pinned by
+//! `rules/durak.cases.toml`.
 
-use expect_test::expect_file;
 use kibitzer::games::durak::{
     self, decide, hand_value, parse_cards, sample_hands, sample_positions, Action, GameOptions, ReferencePolicy,
     RulePlayer, RuleValuer, Suit, ValueParams,
 };
 use kibitzer::games::{arenas, PlayOptions};
-use kibitzer::{load_shipped, render_tree, ExplainLimits, Session};
+use kibitzer::{load_shipped, ExplainLimits, Session};
 use std::collections::BTreeMap;
 
 fn session() -> Session {
@@ -531,122 +531,6 @@ fn a_valuer_whose_rules_lack_an_input_names_it() {
     assert!(err.contains("hands"), "{err}");
 }
 
-/// The explained answer as `kibitzer ask` prints it (what-ifs expanded `depth` levels).
-fn explained(inputs: &[(&str, &str)], depth: usize) -> String {
-    explained_with(inputs, &[("samples", "0")], depth)
-}
-
-/// The same with parameters.
-fn explained_with(inputs: &[(&str, &str)], params: &[(&str, &str)], depth: usize) -> String {
-    let mut s = run(inputs, params);
-    let limits = ExplainLimits {
-        whatif_depth: depth,
-        ..ExplainLimits::default()
-    };
-    let mut out = String::new();
-    for c in s.conclusions() {
-        out.push_str(&render_tree(&s.explain(c.fact, limits)));
-    }
-    out
-}
-
-#[test]
-fn golden_hand_value() {
-    expect_file!["golden/durak/hand_value.txt"].assert_eq(&explained(
-        &[
-            ("hand", "AS 9D 7C 7H KC 6D"),
-            ("trump", "D"),
-            ("stock", "12"),
-            ("hands", "6,6,5"),
-        ],
-        1,
-    ));
-}
-
-#[test]
-fn golden_lead() {
-    expect_file!["golden/durak/lead.txt"].assert_eq(&explained(
-        &[
-            ("hand", "6S 6H KD AH 9C"),
-            ("trump", "H"),
-            ("stock", "10"),
-            ("hands", "5,6"),
-            ("role", "attack"),
-        ],
-        0,
-    ));
-}
-
-#[test]
-fn golden_throw_in_and_stop() {
-    let throw = explained(
-        &[
-            ("hand", "9C 6D 7D"),
-            ("trump", "H"),
-            ("stock", "0"),
-            ("hands", "3,5"),
-            ("role", "attack"),
-            ("table", "9S/JS"),
-        ],
-        0,
-    );
-    let stop = explained(
-        &[
-            ("hand", "9H 6D 7C"),
-            ("trump", "H"),
-            ("stock", "20"),
-            ("hands", "3,5"),
-            ("role", "attack"),
-            ("table", "9S/JS"),
-        ],
-        0,
-    );
-    expect_file!["golden/durak/throw_in.txt"].assert_eq(&format!("{throw}\n{stop}"));
-}
-
-#[test]
-fn golden_defend_and_take() {
-    let defend = explained(
-        &[
-            ("hand", "9S QH 6D"),
-            ("trump", "H"),
-            ("stock", "12"),
-            ("hands", "3,6"),
-            ("role", "defend"),
-            ("table", "7S"),
-        ],
-        0,
-    );
-    let take = explained(
-        &[
-            ("hand", "6S 7D 8C AH"),
-            ("trump", "H"),
-            ("stock", "20"),
-            ("hands", "4,6"),
-            ("role", "defend"),
-            ("table", "7S"),
-        ],
-        0,
-    );
-    expect_file!["golden/durak/defend.txt"].assert_eq(&format!("{defend}\n{take}"));
-}
-
-#[test]
-fn golden_transfer() {
-    expect_file!["golden/durak/transfer.txt"].assert_eq(&explained(
-        &[
-            ("hand", "7H 9C KD"),
-            ("trump", "S"),
-            ("stock", "10"),
-            ("hands", "3,6,6"),
-            ("role", "defend"),
-            ("table", "7C"),
-            ("transfer", "true"),
-        ],
-        0,
-    ));
-}
-
 /// Every rule of the rule file fires in some query above or here.
 #[test]
 fn every_rule_fires_somewhere() {
@@ -1118,42 +1002,4 @@ fn endgames_are_solved_and_explained() {
     let s = run(&unknown, &params);
     assert!(s.facts_of("solved").is_empty());
     assert_eq!(s.facts_of("play").len(), 1);
-}
-
-#[test]
-fn golden_endgame() {
-    let win = explained_with(&endgame_query("TS TD AH", "JS QC KD"), &[], 0);
-    let loss = explained_with(&endgame_query("9S 9D", "AH"), &[], 0);
-    expect_file!["golden/durak/endgame.txt"].assert_eq(&format!("{win}\n{loss}"));
-}
-
-#[test]
-fn golden_sampled() {
-    let defend = explained_with(
-        &[
-            ("hand", "9S 8C TC QC AD"),
-            ("trump", "D"),
-            ("stock", "15"),
-            ("hands", "5,6"),
-            ("role", "defend"),
-            ("table", "7S"),
-            ("out", "6S 8S"),
-        ],
-        &[],
-        0,
-    );
-    let lead = explained_with(
-        &[
-            ("hand", "6S 6H KD AH 9C"),
-            ("trump", "H"),
-            ("stock", "10"),
-            ("hands", "5,6"),
-            ("role", "attack"),
-            ("out", "7S 7C 8S 8C"),
-            ("known", "2:QS"),
-        ],
-        &[],
-        0,
-    );
-    expect_file!["golden/durak/sampled.txt"].assert_eq(&format!("{defend}\n{lead}"));
 }
