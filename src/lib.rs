@@ -16,23 +16,29 @@
 //! assert_eq!(c.args[1].to_string(), "\"full house\"");
 //! ```
 
-pub mod budget;
+#![warn(missing_docs)]
+
+mod budget;
 pub mod builtins;
 pub mod cards;
 pub mod cases;
-#[allow(missing_docs)]
-pub mod engine;
+mod engine;
 pub mod games;
-#[allow(missing_docs)]
 pub mod lang;
 pub mod library;
 pub mod value;
 
+pub use budget::{expired, with_deadline, DeadlineGuard};
 pub use builtins::{Builtin, BuiltinError, Registry, Signature, Solutions};
 pub use cards::{parse_card, parse_cards, Card, Cards, NotationError, Suit};
-pub use engine::explain::{render_tree, ExplainLimits, Explanation, WhyNot};
+pub use engine::describe::{InputInfo, ParamInfo, RuleInfo};
+pub use engine::explain::{
+    render_tree, AggregateGroup, ExplainLimits, Explanation, FailedCondition, WhatIfExplanation, WhyNot,
+};
 pub use engine::program::Program;
-pub use engine::session::{Conclusion, RunError, RunOptions, RunResult, Session, Stats, StopReason};
+pub use engine::session::{
+    Conclusion, Firing, RunError, RunOptions, RunResult, Session, Stats, StopReason, TraceEvent,
+};
 pub use lang::diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use library::{load_any, load_file, load_shipped, load_text, LoadError};
 pub use value::{Shared, Value};

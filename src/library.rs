@@ -5,7 +5,7 @@ use crate::builtins::Registry;
 use crate::engine::program::Program;
 use crate::engine::whatif::Library;
 use crate::lang::diagnostics::Diagnostics;
-use crate::lang::IncludeReader;
+pub use crate::lang::IncludeReader;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -53,30 +53,39 @@ pub fn registry() -> &'static Registry {
 
 /// Why a rule set could not be loaded.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadError {
     /// Problems in the rule files (rendered with positions).
     #[error("{0}")]
     Rules(Diagnostics),
     /// A file that could not be read.
     #[error("cannot read {path}: {why}")]
-    Io { path: String, why: String },
+    Io {
+        /// The file as it was named.
+        path: String,
+        /// The system's reason.
+        why: String,
+    },
     /// A file given as a rule file whose name (or whose link's target) does not end in `.rules`.
     #[error("`{0}` is not a rule file (rule files end in .rules)")]
     NotRules(String),
     /// `--rules PATH` declares another rule set than the one asked for.
     #[error("`{path}` declares rule set `{declared}`, not `{asked}`")]
     WrongRuleset {
+        /// The file given.
         path: String,
+        /// The rule set it declares.
         declared: String,
+        /// The rule set asked for.
         asked: String,
     },
-    /// Neither a shipped rule set nor a file.
+    /// Neither a shipped rule set nor a file: the name asked for, and the shipped names.
     #[error("unknown rule set `{0}` (shipped: {1}; or give a path to a .rules file)")]
     Unknown(String, String),
 }
 
 /// The shipped name a user means: `mahjong-seed` is the file `mahjong_seed.rules` (rule-set names
-/// are identifiers, so the file uses `_`; the issue and SPEC spell it with `-`, and both work).
+/// are identifiers, so the file uses `_`; people write it with `-`, and both work).
 fn canonical_name(name: &str) -> String {
     let underscored = name.replace('-', "_");
     if shipped_text(&format!("{underscored}.rules")).is_some() {
@@ -281,6 +290,17 @@ pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
         tree.files.borrow_mut().push((name.to_string(), root.join(file)));
     }
     load_in_tree(name, text, &tree)
+}
+
+/// Loads rule text whose includes are read by `read_include` (given the including file's name and
+/// the path written, it returns the included file's name and text): rule files kept anywhere but
+/// on disk, such as in an editor's buffers or a database.
+pub fn load_text_with_includes(
+    name: &str,
+    text: &str,
+    read_include: &IncludeReader<'_>,
+) -> Result<Arc<Program>, LoadError> {
+    build(name, text, read_include).map(Arc::new).map_err(LoadError::Rules)
 }
 
 fn load_in_tree(name: &str, text: &str, tree: &IncludeTree) -> Result<Arc<Program>, LoadError> {

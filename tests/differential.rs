@@ -447,12 +447,12 @@ fn engine_run(program: &std::sync::Arc<kibitzer::Program>, inputs: &[(String, St
     out.conclusions = s.conclusions().iter().map(|c| c.to_string()).collect();
     for ev in s.trace() {
         out.trace.push(match ev {
-            kibitzer::engine::session::TraceEvent::Fired { firing } => {
+            kibitzer::TraceEvent::Fired { firing } => {
                 let f = s.firing(*firing).expect("a traced firing is recorded");
-                let rule = &program.rules[f.rule as usize];
+                let rule = &program.rules()[f.rule as usize];
                 let (vars, mask) = s.firing_bindings(f);
                 let mut shown: Vec<(String, String)> = rule
-                    .var_names
+                    .vars
                     .iter()
                     .enumerate()
                     // `?r#2`: a computed pattern argument's own variable, which the reference has not.
@@ -460,12 +460,12 @@ fn engine_run(program: &std::sync::Arc<kibitzer::Program>, inputs: &[(String, St
                     .map(|(i, n)| (n.clone(), vars[i].to_string()))
                     .collect();
                 shown.sort();
-                Event::Fired(rule.name.clone(), shown)
+                Event::Fired(rule.name.to_string(), shown)
             }
-            kibitzer::engine::session::TraceEvent::Dropped { rule, .. } => {
-                Event::Dropped(program.rules[*rule as usize].name.clone())
+            kibitzer::TraceEvent::Dropped { rule, .. } => {
+                Event::Dropped(program.rules()[*rule as usize].name.to_string())
             }
-            kibitzer::engine::session::TraceEvent::Retracted { fact, .. } => Event::Retracted(*fact as usize),
+            kibitzer::TraceEvent::Retracted { fact, .. } => Event::Retracted(*fact as usize),
         });
     }
     out
@@ -499,7 +499,7 @@ fn differs(case: &Case, goal: bool) -> Option<(Outcome, Outcome)> {
     }
     if goal && matches!(want.end, End::Quiescent | End::Halted) {
         // A goal's answers are exactly a full run's for the asked relation.
-        let rel = program.relations[*program.outputs.first()? as usize].name.clone();
+        let rel = program.outputs().first()?.0.to_string();
         let partial = engine_run(&program, &case.inputs, Some(&rel));
         let of_rel = |o: &Outcome| -> Vec<String> {
             o.conclusions

@@ -669,8 +669,8 @@ fn every_rule_fires_somewhere() {
         .collect();
     for (q, params) in all {
         let s = run(q, params);
-        for (i, r) in s.program().rules.iter().enumerate() {
-            *fired.entry(r.name.clone()).or_default() += s.fired_count(i);
+        for (i, r) in s.program().rule_names().enumerate() {
+            *fired.entry(r.to_string()).or_default() += s.fired_count(i);
         }
     }
     let never: Vec<&String> = fired.iter().filter(|(_, n)| **n == 0).map(|(r, _)| r).collect();

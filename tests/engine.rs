@@ -1030,8 +1030,8 @@ end
                 unfrozen.push(v.to_string());
             }
         });
-        assert!(unfrozen.is_empty(), "{}: {unfrozen:?}", p.name);
-        if p.name == "t" {
+        assert!(unfrozen.is_empty(), "{}: {unfrozen:?}", p.name());
+        if p.name() == "t" {
             // The parameter and the constant (its use in `out`); the default hand. List literals
             // in rules are built as they run (`[?n, 2]`), the constant ones too (`[0, 1]`).
             assert_eq!((lists, groups), (2, 1));

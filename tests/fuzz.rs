@@ -416,15 +416,21 @@ fn bump(counter: &'static std::thread::LocalKey<Cell<usize>>) {
 /// A valid value for each input the program declares, chosen by its name and type (the inputs of
 /// the shipped rule sets); `variant` picks among the candidates. Run errors are fine; panics are not.
 fn run_on_valid_input(program: std::sync::Arc<kibitzer::Program>, variant: usize) {
+    // The type's name without its arguments (`cards` of `cards(0..52)`).
     let inputs: Vec<(String, String)> = program
-        .inputs
+        .inputs()
         .iter()
-        .map(|d| (d.name.clone(), d.type_name.clone()))
+        .map(|d| {
+            (
+                d.name.to_string(),
+                d.type_text.split('(').next().unwrap_or("").to_string(),
+            )
+        })
         .collect();
     // Known issue (see `doudizhu_huge_table_mb_is_refused_or_bounded`): not run again here, so
     // that the fuzzers look for new problems. Remove once fixed.
     if let Some(i) = program.param_index("table_mb") {
-        if program.params[i].value.as_int().is_some_and(|mb| mb > 1 << 20) {
+        if program.params()[i].value.as_int().is_some_and(|mb| mb > 1 << 20) {
             return;
         }
     }
@@ -762,7 +768,7 @@ fn parse_card_message_is_one_line() {
 fn shipped_inputs_case(text: String) -> Result<(), TestCaseError> {
     for name in kibitzer::library::shipped_names() {
         let program = load_shipped(&name).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let inputs: Vec<String> = program.inputs.iter().map(|d| d.name.clone()).collect();
+        let inputs: Vec<String> = program.input_names().map(String::from).collect();
         let mut s = Session::new(program);
         for input in inputs {
             if let Err(e) = s.set_input_text(&input, &text) {

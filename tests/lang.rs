@@ -5,7 +5,7 @@ use expect_test::{expect, Expect};
 
 fn check(rules: &str, expected: Expect) {
     let text = match kibitzer::load_text("t.rules", rules) {
-        Ok(p) => format!("loaded `{}` with {} warning(s)", p.name, p.warnings.len()),
+        Ok(p) => format!("loaded `{}` with {} warning(s)", p.name(), p.warnings().len()),
         Err(e) => e.to_string(),
     };
     expected.assert_eq(&text);
@@ -253,9 +253,9 @@ fn a_pattern_on_a_misspelt_relation_names_the_near_one() {
 fn check_warnings(rules: &str, expected: Expect) {
     let text = match kibitzer::load_text("t.rules", rules) {
         Ok(p) => p
-            .warnings
+            .warnings()
             .iter()
-            .map(|w| w.render(&p.sources))
+            .map(|w| w.render(p.sources()))
             .collect::<Vec<_>>()
             .join("\n"),
         Err(e) => e.to_string(),
@@ -272,11 +272,8 @@ fn load_with(files: &[(&str, &str)]) -> String {
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .ok_or_else(|| "no such file".to_string())
     };
-    let registry = kibitzer::library::standard_registry();
-    let checked = kibitzer::lang::parse("main.rules", files[0].1, &reader)
-        .and_then(|parsed| kibitzer::lang::check(parsed, &registry, &[]));
-    match checked {
-        Ok(p) => format!("loaded `{}`", p.name),
+    match kibitzer::library::load_text_with_includes("main.rules", files[0].1, &reader) {
+        Ok(p) => format!("loaded `{}`", p.name()),
         Err(e) => e.to_string(),
     }
 }
@@ -312,7 +309,7 @@ fn an_include_cycle_of_two_files_is_an_error_naming_the_chain() {
 fn a_byte_order_mark_at_the_start_of_a_rule_file_is_not_part_of_it() {
     let text = format!("\u{feff}{HEAD}rule A \"a\" when hand(?h) then assert category(1, \"x\") end\n");
     let program = kibitzer::load_text("t.rules", &text).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(program.name, "t");
+    assert_eq!(program.name(), "t");
 }
 
 #[test]

@@ -142,9 +142,9 @@ impl<P: Player> Player for Recorder<P> {
 }
 
 fn fired_rules(s: &Session, into: &mut BTreeSet<String>) {
-    for (i, r) in s.program().rules.iter().enumerate() {
+    for (i, r) in s.program().rule_names().enumerate() {
         if s.fired_count(i) > 0 {
-            into.insert(r.name.clone());
+            into.insert(r.to_string());
         }
     }
 }
@@ -187,7 +187,7 @@ fn every_rule_fires_somewhere() {
             let mut ok = true;
             for (k, v) in q {
                 // Inputs one rule set lacks (declared, after_call) are skipped there.
-                if program.inputs.iter().any(|d| d.name == *k) {
+                if program.input_names().any(|d| d == *k) {
                     ok &= s.set_input_text(k, v).is_ok();
                 }
             }
@@ -213,7 +213,7 @@ fn every_rule_fires_somewhere() {
             player.decide_call(v, *t).unwrap();
             fired_rules(player.session(), &mut fired);
         }
-        let all: BTreeSet<String> = program.rules.iter().map(|r| r.name.clone()).collect();
+        let all: BTreeSet<String> = program.rule_names().map(String::from).collect();
         let missing: Vec<&String> = all.difference(&fired).collect();
         assert!(missing.is_empty(), "{ruleset}: rules that never fired: {missing:?}");
     }

@@ -196,7 +196,7 @@ fn a_passed_deadline_answers_unknown_within_budget() {
     for hand in [deck.as_str(), jokers] {
         let args = [Value::str(hand), options[0].clone()];
         let cut = {
-            let _deadline = kibitzer::budget::with_deadline(Some(std::time::Duration::ZERO));
+            let _deadline = kibitzer::with_deadline(Some(std::time::Duration::ZERO));
             call("rummy.evaluate", &args, 4)
         };
         assert_eq!(cut[3].to_string(), "\"unknown within budget\"", "{hand}");
@@ -228,7 +228,7 @@ fn every_rule_is_exercised() {
         (&[("hand", "2H 3H 4H 5S 5D 5C KD 3C")], &[("knock_limit", "10")]),
     ];
     let mut s = session();
-    let names: Vec<String> = s.program().rules.iter().map(|r| r.name.clone()).collect();
+    let names: Vec<String> = s.program().rule_names().map(String::from).collect();
     let mut fired = BTreeSet::new();
     for (inputs, params) in cases {
         ask_in(&mut s, inputs, params);

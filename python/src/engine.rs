@@ -78,9 +78,9 @@ fn new_session(program: &Arc<Program>, options: RunOptions) -> Session {
 /// Runs under `timeout` as the CLI does: a run whose deadline passed is reported as stopped by
 /// it even when the engine finished its loop (a native search cut short gives a partial answer).
 fn run_within(s: &mut Session, timeout: Option<Duration>) -> Result<RunResult, RunError> {
-    let _deadline = kibitzer::budget::with_deadline(timeout);
+    let _deadline = kibitzer::with_deadline(timeout);
     let mut result = s.run()?;
-    if timeout.is_some() && kibitzer::budget::expired() && result.stop != StopReason::MemoryLimit {
+    if timeout.is_some() && kibitzer::expired() && result.stop != StopReason::MemoryLimit {
         result.stop = StopReason::Timeout;
     }
     Ok(result)
@@ -188,7 +188,7 @@ fn answer_json(s: &mut Session, program: &Program, result: &RunResult, mode: Exp
         })
         .collect();
     json!({
-        "ruleset": program.name,
+        "ruleset": program.name(),
         "conclusions": conclusions,
         "stats": result.stats,
         "stop": result.stop,
@@ -219,7 +219,7 @@ fn answer_py<'py>(
         .map(|r| s.why_not(r).map_err(|e| errors::run_error(&e)))
         .collect::<PyResult<Vec<_>>>()?;
     let out = PyDict::new(py);
-    out.set_item("ruleset", &program.name)?;
+    out.set_item("ruleset", program.name())?;
     out.set_item("conclusions", conclusions_py(py, s, mode, limits)?)?;
     out.set_item(
         "stats",
@@ -413,10 +413,10 @@ fn check_file<'py>(
     let list = PyList::empty(py);
     match load_file_with(Path::new(path), &options) {
         Ok(p) => {
-            for w in &p.warnings {
-                list.append(crate::diagnostic_dict!(py, w, &p.sources)?)?;
+            for w in p.warnings() {
+                list.append(crate::diagnostic_dict!(py, w, p.sources())?)?;
             }
-            Ok((Some(p.name.clone()), p.rules.len(), list))
+            Ok((Some(p.name().to_string()), p.rules().len(), list))
         }
         Err(LoadError::Rules(d)) => {
             let mut sorted: Vec<&kibitzer::Diagnostic> = d.items.iter().collect();
@@ -498,23 +498,22 @@ impl PySession {
     /// The rule set's name.
     #[getter]
     fn ruleset(&self) -> String {
-        self.program.name.clone()
+        self.program.name().to_string()
     }
 
     /// The declared inputs, in order.
     #[getter]
     fn inputs(&self) -> Vec<String> {
-        self.program.inputs.iter().map(|i| i.name.clone()).collect()
+        self.program.input_names().map(String::from).collect()
     }
 
     /// The output relations, in order.
     #[getter]
     fn outputs(&self) -> Vec<String> {
         self.program
-            .outputs
-            .iter()
-            .filter_map(|r| self.program.relations.get(*r as usize))
-            .map(|r| r.name.clone())
+            .outputs()
+            .into_iter()
+            .map(|(name, _)| name.to_string())
             .collect()
     }
 
@@ -522,9 +521,9 @@ impl PySession {
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
-        for (decl, v) in self.program.params.iter().zip(self.inner.params()) {
+        for (decl, v) in self.program.params().iter().zip(self.inner.params()) {
             if !decl.constant {
-                out.set_item(&decl.name, value_to_py(py, v)?)?;
+                out.set_item(decl.name, value_to_py(py, v)?)?;
             }
         }
         Ok(out)
@@ -676,7 +675,7 @@ impl PySession {
     }
 
     fn __repr__(&self) -> String {
-        format!("Session({:?})", self.program.name)
+        format!("Session({:?})", self.program.name())
     }
 }
 
@@ -774,7 +773,7 @@ fn batch_answer(s: &mut Session, program: &Arc<Program>, row: &Row, settings: Ba
         })
         .collect();
     json!({
-        "ruleset": program.name,
+        "ruleset": program.name(),
         "conclusions": conclusions,
         "stats": {"fired": result.stats.fired, "micros": result.stats.micros},
         "stop": result.stop,

@@ -1,9 +1,9 @@
 //! `kibitzer ask`: one query, answered with explanations (text) or SPEC §4.2 JSON.
 
 use super::{fail, split_assignment};
-use kibitzer::engine::explain::{render_tree, ExplainLimits};
-use kibitzer::engine::session::{RunOptions, Session};
 use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
+use kibitzer::{render_tree, ExplainLimits};
+use kibitzer::{RunOptions, Session};
 use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -106,7 +106,7 @@ pub fn run(a: AskArgs) -> i32 {
             })
             .collect();
         let mut out = json!({
-            "ruleset": program.name,
+            "ruleset": program.name(),
             "conclusions": items,
             "stats": result.stats,
             "stop": result.stop,

@@ -4,10 +4,10 @@
 //! the run goes on: one output line per input line, always.
 
 use super::fail;
-use kibitzer::engine::explain::ExplainLimits;
-use kibitzer::engine::session::{RunOptions, Session};
 use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
+use kibitzer::ExplainLimits;
 use kibitzer::Program;
+use kibitzer::{RunOptions, Session};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -319,5 +319,5 @@ fn answer(s: &mut Session, program: &Arc<Program>, line: &str, settings: Setting
             o
         })
         .collect();
-    json!({"ruleset": program.name, "conclusions": conclusions, "stats": {"fired": result.stats.fired, "micros": result.stats.micros}, "stop": result.stop})
+    json!({"ruleset": program.name(), "conclusions": conclusions, "stats": {"fired": result.stats.fired, "micros": result.stats.micros}, "stop": result.stop})
 }

@@ -3,9 +3,9 @@
 
 use super::fail;
 use kibitzer::cards::{Card, Cards};
-use kibitzer::engine::session::Session;
 use kibitzer::library::load_shipped;
 use kibitzer::value::{Shared, Value};
+use kibitzer::Session;
 use rayon::prelude::*;
 use std::time::Instant;
 

@@ -17,10 +17,10 @@ pub fn run(a: CheckArgs) -> i32 {
     let mut failed = false;
     let mut report = |label: String, r: Result<std::sync::Arc<kibitzer::Program>, LoadError>| match r {
         Ok(p) => {
-            for w in &p.warnings {
-                super::say(w.render(&p.sources));
+            for w in p.warnings() {
+                super::say(w.render(p.sources()));
             }
-            println!("ok: {label}: rule set `{}`, {} rules", p.name, p.rules.len());
+            println!("ok: {label}: rule set `{}`, {} rules", p.name(), p.rules().len());
         }
         Err(e) => {
             failed = true;

@@ -53,12 +53,12 @@ pub fn run(a: DiffArgs) -> i32 {
             }
             out
         }
-        None => match cases::random_positions(&pa.name, a.seed, a.positions) {
+        None => match cases::random_positions(&pa.name(), a.seed, a.positions) {
             Some(p) => p,
             None => {
                 return fail(format!(
                     "no position generator for the game `{}` (there is one for {}): give --corpus FILE.jsonl",
-                    pa.name,
+                    pa.name(),
                     cases::GENERATED_GAMES.join(", ")
                 ))
             }

@@ -11,7 +11,7 @@ mod rules;
 mod test;
 
 use clap::{Parser, Subcommand};
-use kibitzer::engine::session::{RunResult, StopReason};
+use kibitzer::{RunResult, StopReason};
 
 /// Exit code for bad input, a bad rule file or bad usage.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -171,12 +171,12 @@ pub(crate) fn parse_timeout(s: &str) -> Result<std::time::Duration, TimeoutError
 /// native searches poll. A run whose deadline passed is reported as stopped by it even when
 /// the engine finished its loop, since a search cut short gives a partial answer.
 pub(crate) fn run_within(
-    s: &mut kibitzer::engine::session::Session,
+    s: &mut kibitzer::Session,
     timeout: Option<std::time::Duration>,
-) -> Result<RunResult, kibitzer::engine::session::RunError> {
-    let _deadline = kibitzer::budget::with_deadline(timeout);
+) -> Result<RunResult, kibitzer::RunError> {
+    let _deadline = kibitzer::with_deadline(timeout);
     let mut result = s.run()?;
-    if timeout.is_some() && kibitzer::budget::expired() && result.stop != StopReason::MemoryLimit {
+    if timeout.is_some() && kibitzer::expired() && result.stop != StopReason::MemoryLimit {
         result.stop = StopReason::Timeout;
     }
     Ok(result)

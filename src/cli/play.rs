@@ -52,9 +52,9 @@ pub fn run(a: PlayArgs) -> i32 {
         args,
     };
     let mut print = |line: &str| println!("{line}");
-    let deadline = kibitzer::budget::with_deadline(a.timeout);
+    let deadline = kibitzer::with_deadline(a.timeout);
     let result = (arena.run)(&options, &mut print);
-    let stopped = a.timeout.is_some() && kibitzer::budget::expired();
+    let stopped = a.timeout.is_some() && kibitzer::expired();
     drop(deadline);
     match result {
         Err(e) => fail(e),

@@ -40,7 +40,7 @@ pub fn run(a: RulesArgs) -> i32 {
     let Some(name) = a.ruleset else {
         for n in shipped_names() {
             match load_any(&n) {
-                Ok(p) => println!("{:<14} {}", p.name, p.description.as_deref().unwrap_or("")),
+                Ok(p) => println!("{:<14} {}", p.name(), p.description().unwrap_or("")),
                 Err(e) => return fail(e),
             }
         }
@@ -59,56 +59,34 @@ pub fn run(a: RulesArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    println!("{} — {}", p.name, p.description.as_deref().unwrap_or(""));
+    println!("{} — {}", p.name(), p.description().unwrap_or(""));
     println!("inputs:");
-    for i in &p.inputs {
-        let args: Vec<String> = i
-            .type_args
-            .positional
-            .iter()
-            .map(|(a, b)| if a == b { a.to_string() } else { format!("{a}..{b}") })
-            .chain(i.type_args.named.iter().map(|(k, (a, b))| {
-                if a == b {
-                    format!("{k}: {a}")
-                } else {
-                    format!("{k}: {a}..{b}")
-                }
-            }))
-            .collect();
-        let ty = if args.is_empty() {
-            i.type_name.clone()
-        } else {
-            format!("{}({})", i.type_name, args.join(", "))
-        };
-        let default = i.default.as_ref().map(|d| format!(" = {d}")).unwrap_or_default();
-        println!("  {}: {ty}{default}", i.name);
+    for i in p.inputs() {
+        let default = i.default.map(|d| format!(" = {d}")).unwrap_or_default();
+        println!("  {}: {}{default}", i.name, i.type_text);
     }
     let outs: Vec<String> = p
-        .outputs
+        .outputs()
         .iter()
-        .map(|o| format!("{}/{}", p.relations[*o as usize].name, p.relations[*o as usize].arity))
+        .map(|(name, arity)| format!("{name}/{arity}"))
         .collect();
     println!("outputs: {}", outs.join(", "));
-    if !p.params.is_empty() {
+    let params = p.params();
+    if !params.is_empty() {
         println!("parameters and constants:");
-        for q in &p.params {
+        for q in &params {
             println!(
                 "  {} {} = {}{}",
                 if q.constant { "const" } else { "param" },
                 q.name,
                 q.value,
-                q.doc.as_ref().map(|d| format!("  # {d}")).unwrap_or_default()
+                q.doc.map(|d| format!("  # {d}")).unwrap_or_default()
             );
         }
     }
     println!("rules:");
-    for r in &p.rules {
-        println!(
-            "  {:<12} salience {:>4}  {}",
-            r.name,
-            r.salience,
-            r.title.as_deref().unwrap_or("")
-        );
+    for r in p.rules() {
+        println!("  {:<12} salience {:>4}  {}", r.name, r.salience, r.title.unwrap_or(""));
     }
     0
 }

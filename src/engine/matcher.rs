@@ -1117,10 +1117,6 @@ impl Items {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Binds slot `s` to element `k` (`k < len()`), written straight into the slot: made aside
     /// and passed to `Frame::bind`, the value was read back as a block moments after it was
     /// written piecewise, a store-forwarding stall that held half of `bind`'s time.

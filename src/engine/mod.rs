@@ -1,16 +1,17 @@
 //! The inference engine: compiled programs, working memory, matching, the agenda, the
 //! recognise–act loop, what-if sub-queries and explanations.
 
-pub mod agenda;
-pub mod args;
-pub mod compile;
-pub mod eval;
-pub mod explain;
-pub mod fast;
-pub mod lower;
-pub mod matcher;
-pub mod memory;
-pub mod numprog;
-pub mod program;
-pub mod session;
-pub mod whatif;
+pub(crate) mod agenda;
+pub(crate) mod args;
+pub(crate) mod compile;
+pub(crate) mod describe;
+pub(crate) mod eval;
+pub(crate) mod explain;
+pub(crate) mod fast;
+pub(crate) mod lower;
+pub(crate) mod matcher;
+pub(crate) mod memory;
+pub(crate) mod numprog;
+pub(crate) mod program;
+pub(crate) mod session;
+pub(crate) mod whatif;

@@ -10,7 +10,6 @@ use crate::lang::source::SourceMap;
 use crate::value::{Constant, Value};
 use std::sync::Arc;
 
-pub use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
 pub use crate::lang::ir::{
     Action, Expr, InputDecl, ParamDecl, ParamDomain, PatArg, RelId, Relation, Slot, WhatIfTarget,
 };
@@ -223,36 +222,36 @@ pub const MAX_SHARED: usize = 64;
 
 /// A rule set ready to run.
 pub struct Program {
-    pub name: String,
-    pub description: Option<String>,
-    pub inputs: Vec<InputDecl>,
-    pub outputs: Vec<RelId>,
-    pub relations: Vec<Relation>,
-    pub params: Vec<ParamDecl>,
-    pub rules: Vec<RuleIr>,
-    pub plans: Vec<RulePlan>,
+    pub(crate) name: String,
+    pub(crate) description: Option<String>,
+    pub(crate) inputs: Vec<InputDecl>,
+    pub(crate) outputs: Vec<RelId>,
+    pub(crate) relations: Vec<Relation>,
+    pub(crate) params: Vec<ParamDecl>,
+    pub(crate) rules: Vec<RuleIr>,
+    pub(crate) plans: Vec<RulePlan>,
     /// For each relation, the seeds a new fact of it starts, in rule order.
-    pub triggers: Vec<Vec<Trigger>>,
+    pub(crate) triggers: Vec<Vec<Trigger>>,
     /// For each input (in declaration order, the order a run inserts them), the seeds its fact
     /// starts while the inputs go in: its relation's, less those of rules that also read a later
     /// input or a relation no input holds. Such a seed would find no fact of that later input, so
     /// it would join nothing, and the later input's own seed makes the very same matches; and no
     /// rule has fired yet while the inputs go in, so a derived relation has no fact to join (its
     /// own facts seed the rule when they come).
-    pub input_triggers: Vec<Vec<Trigger>>,
+    pub(crate) input_triggers: Vec<Vec<Trigger>>,
     /// For each relation, the tests on a new fact's arguments its seeds start with (see
     /// `Trigger::prefix`), at most [`MAX_SHARED`].
-    pub shared_tests: Vec<Vec<SharedTest>>,
+    pub(crate) shared_tests: Vec<Vec<SharedTest>>,
     /// For each relation, the built-ins its seeds call first (see `Trigger::first_call`), at most
     /// [`MAX_SHARED`].
-    pub shared_calls: Vec<Vec<SharedCall>>,
+    pub(crate) shared_calls: Vec<Vec<SharedCall>>,
     /// Rules with no positive pattern: matched once at the start of a run.
-    pub initial: Vec<u32>,
+    pub(crate) initial: Vec<u32>,
     /// For each relation, the argument positions a run may look up by value: the ones working
     /// memory keeps join indexes for (see `compile::probed_positions`).
-    pub probed: Vec<Vec<u16>>,
-    pub sources: SourceMap,
-    pub warnings: Vec<Diagnostic>,
+    pub(crate) probed: Vec<Vec<u16>>,
+    pub(crate) sources: SourceMap,
+    pub(crate) warnings: Vec<Diagnostic>,
 }
 
 /// Threads share a program: it holds only constants (`Constant`), never a query's values.

@@ -28,7 +28,6 @@ pub struct WhatIfOutcome {
     /// (relation, arguments) per output fact. Names are shared with the runner's interned copy
     /// and the usual one or two facts are stored inline: one allocation per sub-query in all.
     pub facts: SmallVec<[OutputFact; 2]>,
-    pub fired: u64,
 }
 
 /// How deep what-ifs may nest.
@@ -188,10 +187,7 @@ impl WhatIfRunner {
             self.sub_fired += r.stats.fired + r.stats.whatif_fired;
             // Filled where it lives: the outcome is a few hundred bytes, and one built aside and
             // moved in stalled on store forwarding.
-            let mut outcome = Rc::new(WhatIfOutcome {
-                facts: SmallVec::new(),
-                fired: r.stats.fired,
-            });
+            let mut outcome = Rc::new(WhatIfOutcome { facts: SmallVec::new() });
             if let (
                 Some(Some(Site {
                     rel: Some(rel),

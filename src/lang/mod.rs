@@ -3,12 +3,14 @@
 //! into the checked rule set of [`ir`]; the engine lowers that into what it runs.
 
 pub mod ast;
-pub mod check;
+pub(crate) mod check;
 pub mod diagnostics;
-pub mod ir;
+pub(crate) mod ir;
 pub mod source;
 pub mod syntax;
-pub mod template;
+pub(crate) mod template;
+
+pub use check::literal_value;
 
 use crate::builtins::Registry;
 use diagnostics::{Diagnostic, Diagnostics};
@@ -22,14 +24,14 @@ pub type IncludeReader<'a> = dyn Fn(&str, &str) -> Result<(String, String), Stri
 const MAX_INCLUDE_DEPTH: usize = 16;
 
 /// The files of one rule set, parsed: the main file first, then the files it includes.
-pub struct Parsed {
+pub(crate) struct Parsed {
     files: Vec<ast::AstFile>,
     sources: SourceMap,
 }
 
 /// Parses `text` (shown as `name` in messages) and the files it includes, read through
 /// `read_include`; every syntax error and unreadable include is reported.
-pub fn parse(name: &str, text: &str, read_include: &IncludeReader<'_>) -> Result<Parsed, Diagnostics> {
+pub(crate) fn parse(name: &str, text: &str, read_include: &IncludeReader<'_>) -> Result<Parsed, Diagnostics> {
     let mut sources = SourceMap::default();
     let mut files = Vec::new();
     let mut errors = Vec::new();
@@ -89,7 +91,11 @@ pub fn parse(name: &str, text: &str, read_include: &IncludeReader<'_>) -> Result
 
 /// Checks parsed files against the built-ins of `registry`, resolving every name.
 /// `known_rulesets` are the names a `whatif` may refer to besides the rule set itself.
-pub fn check(parsed: Parsed, registry: &Registry, known_rulesets: &[String]) -> Result<ir::RuleSet, Diagnostics> {
+pub(crate) fn check(
+    parsed: Parsed,
+    registry: &Registry,
+    known_rulesets: &[String],
+) -> Result<ir::RuleSet, Diagnostics> {
     check::check(check::CheckInput {
         files: parsed.files,
         sources: parsed.sources,

@@ -100,8 +100,12 @@ fn floor_char_boundary(text: &str, mut at: usize) -> usize {
 /// A rendered position: `file:line:col` plus the line itself.
 #[derive(Debug, Clone, Copy)]
 pub struct Location<'a> {
+    /// The file's name as it was loaded.
     pub file: &'a str,
+    /// The line, from 1.
     pub line: usize,
+    /// The column in characters, from 1.
     pub col: usize,
+    /// The text of that line.
     pub line_text: &'a str,
 }

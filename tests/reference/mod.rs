@@ -171,14 +171,14 @@ impl RefProgram {
         }
         let _ = relations;
         let inputs = program
-            .inputs
+            .inputs()
             .iter()
-            .map(|d| (d.name.clone(), d.default.as_deref().cloned()))
+            .map(|d| (d.name.to_string(), d.default.cloned()))
             .collect();
         let params = program
-            .params
+            .params()
             .iter()
-            .map(|p| (p.name.clone(), p.value.value().clone()))
+            .map(|p| (p.name.to_string(), p.value.clone()))
             .collect();
         Ok(RefProgram {
             rules,
@@ -419,12 +419,12 @@ type Sink<'s> = dyn FnMut(&Env, &[usize]) -> Flow + 's;
 impl Machine<'_> {
     fn run(&mut self, given: &[(String, String)], limit: u64) -> End {
         let p = self.p;
-        for (i, (name, default)) in p.inputs.iter().enumerate() {
-            let decl = &p.program.inputs[i];
+        for (name, default) in p.inputs.iter() {
             let value = match given.iter().find(|(n, _)| n == name) {
-                Some((_, text)) => match (decl.parse)(text, &decl.type_args, name) {
-                    Ok(v) => v,
-                    Err(e) => panic!("the generator gave a bad input {name}={text}: {e}"),
+                Some((_, text)) => match p.program.parse_input(name, text) {
+                    Some(Ok(v)) => v,
+                    Some(Err(e)) => panic!("the generator gave a bad input {name}={text}: {e}"),
+                    None => panic!("no input {name}"),
                 },
                 None => match default {
                     Some(v) => v.clone(),
@@ -840,7 +840,7 @@ impl Machine<'_> {
 
     fn eval(&self, e: &AstExpr, env: &Env) -> Result<Value, String> {
         Ok(match &e.kind {
-            AstExprKind::Literal(l) => kibitzer::lang::check::literal_value(l),
+            AstExprKind::Literal(l) => kibitzer::lang::literal_value(l),
             AstExprKind::Var(v) => match lookup(env, v) {
                 Some(x) => x.clone(),
                 None => panic!("variable {v} read before it is bound (the checker should have refused it)"),
@@ -922,7 +922,7 @@ impl Machine<'_> {
 fn own_checks(args: &[AstExpr], values: &[Value]) -> bool {
     for (k, (a, v)) in args.iter().zip(values).enumerate() {
         match &a.kind {
-            AstExprKind::Literal(l) if !kibitzer::lang::check::literal_value(l).loose_eq(v) => return false,
+            AstExprKind::Literal(l) if !kibitzer::lang::literal_value(l).loose_eq(v) => return false,
             AstExprKind::Var(name) => {
                 let first = args
                     .iter()
