@@ -823,61 +823,24 @@ fn solve_aggregate<S: Steps + ?Sized>(
         frame.mask = saved;
         return flow;
     }
-    let mut acc: Option<Value> = None;
-    // A sum while every value so far is an integer and the total fits: kept in a register
-    // (a value folded through memory stalled on store forwarding at every term), and
-    // handed to `acc` as it is the moment a value is not an integer or would overflow.
-    let mut int_sum: Option<i64> = None;
-    let sum = matches!(op, AggregateOp::Sum);
-    let mut count: i64 = 0;
+    let mut fold = Fold::new(op);
     // Room for the terms of a hand value (13 or so) without a heap allocation per fold.
     let mut contributing: SmallVec<[(u16, FactId); 32]> = SmallVec::new();
     let was = ctx.track_depth;
     ctx.track_depth = false;
     let mut add_value = |ctx: &mut Ctx<'_>, fr: &Frame| -> MatchResult<Flow> {
-        count += 1;
         // Pushed one by one: a one-pattern body adds one fact, and `extend`'s reservation
         // cost more than the push.
         for &f in &fr.facts[depth..] {
             contributing.push(f);
         }
-        if let Some(v) = value {
-            let x = match v {
-                // The commonest value, `sum ?x { … }`: read in place.
-                Expr::Var(s) => fr.vars[*s as usize].clone(),
-                _ => eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?,
-            };
-            if sum && acc.is_none() {
-                if let Value::Int(q) = x {
-                    if let Some(total) = int_sum.map_or(Some(q), |p| p.checked_add(q)) {
-                        int_sum = Some(total);
-                        return Ok(Flow::Continue);
-                    }
-                }
-                // Not an integer, or the total would overflow: the general fold goes on
-                // from the total so far (and raises the overflow).
-                acc = int_sum.take().map(Value::Int);
-            }
-            acc = Some(match (acc.take(), op) {
-                (None, _) => x,
-                (Some(a), AggregateOp::Sum) => {
-                    super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x).map_err(err)?
-                }
-                (Some(a), AggregateOp::Min) => {
-                    if x.compare(&a) == Some(std::cmp::Ordering::Less) {
-                        x
-                    } else {
-                        a
-                    }
-                }
-                (Some(a), _) => {
-                    if x.compare(&a) == Some(std::cmp::Ordering::Greater) {
-                        x
-                    } else {
-                        a
-                    }
-                }
-            });
+        match value {
+            None => fold.count += 1,
+            // The commonest value, `sum ?x { … }`: read in place.
+            Some(Expr::Var(s)) => fold.add(fr.vars[*s as usize].clone()).map_err(err)?,
+            Some(v) => fold
+                .add(eval(v, &fr.vars, ctx.params, &mut ctx.calls).map_err(err)?)
+                .map_err(err)?,
         }
         Ok(Flow::Continue)
     };
@@ -909,14 +872,9 @@ fn solve_aggregate<S: Steps + ?Sized>(
     if result == Flow::Failed {
         return Flow::Failed;
     }
-    let v = match op {
-        AggregateOp::Count => Value::Int(count),
-        AggregateOp::Sum => acc.unwrap_or(Value::Int(int_sum.unwrap_or(0))),
-        // min/max over nothing has no value: the condition fails.
-        _ => match acc {
-            Some(v) => v,
-            None => return Flow::Continue,
-        },
+    // min/max over nothing has no value: the condition fails.
+    let Some(v) = fold.finish() else {
+        return Flow::Continue;
     };
     frame.bind(slot, v);
     // Pushed one by one: `extend_from_slice` is an out-of-line call here.
@@ -927,6 +885,62 @@ fn solve_aggregate<S: Steps + ?Sized>(
     frame.facts.truncate(depth);
     frame.mask = saved;
     flow
+}
+
+/// An aggregate's value so far.
+struct Fold {
+    op: AggregateOp,
+    count: i64,
+    acc: Option<Value>,
+    /// A sum while every value so far is an integer and the total fits: kept in a register (a
+    /// value folded through memory stalled on store forwarding at every term), and handed to
+    /// `acc` as it is the moment a value is not an integer or would overflow.
+    int_sum: Option<i64>,
+}
+
+impl Fold {
+    fn new(op: AggregateOp) -> Fold {
+        Fold {
+            op,
+            count: 0,
+            acc: None,
+            int_sum: None,
+        }
+    }
+
+    /// Folds in one match's value.
+    #[inline(always)]
+    fn add(&mut self, x: Value) -> Result<(), EvalError> {
+        self.count += 1;
+        if matches!(self.op, AggregateOp::Sum) && self.acc.is_none() {
+            if let Value::Int(q) = x {
+                if let Some(total) = self.int_sum.map_or(Some(q), |p| p.checked_add(q)) {
+                    self.int_sum = Some(total);
+                    return Ok(());
+                }
+            }
+            // Not an integer, or the total would overflow: the general fold goes on from the
+            // total so far (and raises the overflow).
+            self.acc = self.int_sum.take().map(Value::Int);
+        }
+        self.acc = Some(match (self.acc.take(), self.op) {
+            (None, _) => x,
+            (Some(a), AggregateOp::Sum) => super::eval::binary(crate::lang::ast::BinaryOp::Add, &a, &x)?,
+            (Some(a), AggregateOp::Min) if x.compare(&a) == Some(std::cmp::Ordering::Less) => x,
+            (Some(a), AggregateOp::Max) if x.compare(&a) == Some(std::cmp::Ordering::Greater) => x,
+            (Some(a), _) => a,
+        });
+        Ok(())
+    }
+
+    /// The aggregate's value; `None` for the min or max of nothing.
+    fn finish(self) -> Option<Value> {
+        match self.op {
+            AggregateOp::Count => Some(Value::Int(self.count)),
+            AggregateOp::Sum => Some(self.acc.unwrap_or(Value::Int(self.int_sum.unwrap_or(0)))),
+            _ => self.acc,
+        }
+    }
 }
 
 /// `whatif`: the sub-query's conclusions of the relation asked, each matched against the pattern.

@@ -311,6 +311,7 @@ impl NumProg {
     }
 
     /// The built-ins a complete run calls.
+    #[cfg(test)]
     pub fn calls(&self) -> u64 {
         self.calls
     }

@@ -173,9 +173,9 @@ impl<'a> Checker<'a> {
                     AstItem::Output { names, .. } => items.outputs.extend(names),
                     AstItem::Param(p) => {
                         let domain = p.domain.as_ref().and_then(|d| self.domain(&p.name.name, &p.value, d));
-                        self.declare_param(p.name, &p.value, domain, p.doc, false, p.span)
+                        self.declare_param(p.name, &p.value, domain, p.doc, false)
                     }
-                    AstItem::Const { name, value, span } => self.declare_param(name, &value, None, None, true, span),
+                    AstItem::Const { name, value, .. } => self.declare_param(name, &value, None, None, true),
                     AstItem::Rule(r) => items.rules.push(r),
                 }
             }
@@ -234,7 +234,6 @@ impl<'a> Checker<'a> {
             value_type: ty.value_type,
             parse: ty.parse,
             default: default.map(Constant::new),
-            span: inp.span,
         })
     }
 
@@ -317,7 +316,6 @@ impl<'a> Checker<'a> {
         domain: Option<ParamDomain>,
         doc: Option<String>,
         constant: bool,
-        span: Span,
     ) {
         if self.params.iter().any(|p| p.name == name.name) {
             self.error(name.span, format!("`{}` is declared twice", name.name));
@@ -329,7 +327,6 @@ impl<'a> Checker<'a> {
             domain,
             doc,
             constant,
-            span,
         });
     }
 

@@ -47,7 +47,6 @@ pub struct InputDecl {
     /// Reads the input from text, per its type (from the registry).
     pub parse: crate::builtins::registry::InputParser,
     pub default: Option<Constant>,
-    pub span: Span,
 }
 
 /// A parameter (overridable) or constant (fixed).
@@ -60,7 +59,6 @@ pub struct ParamDecl {
     pub domain: Option<ParamDomain>,
     pub doc: Option<String>,
     pub constant: bool,
-    pub span: Span,
 }
 
 /// The values a parameter may take.
