@@ -38,70 +38,16 @@ pub fn run(a: DiffArgs) -> i32 {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => return fail(e),
     };
-    let positions: Vec<Position> = match &a.corpus {
-        Some(path) => {
-            let text = match std::fs::read_to_string(path) {
-                Ok(t) => t,
-                Err(e) => return fail(format!("{}: {e}", path.display())),
-            };
-            let mut out = Vec::new();
-            for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                match cases::position_of_json(line) {
-                    Ok(p) => out.push(p),
-                    Err(e) => return fail(format!("{}:{}: {e}", path.display(), i + 1)),
-                }
-            }
-            out
-        }
-        None => match cases::random_positions(&pa.name(), a.seed, a.positions) {
-            Some(p) => p,
-            None => {
-                return fail(format!(
-                    "no position generator for the game `{}` (there is one for {}): give --corpus FILE.jsonl",
-                    pa.name(),
-                    cases::GENERATED_GAMES.join(", ")
-                ))
-            }
-        },
+    let positions = match positions(&a, pa.name()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
     };
     let answers: Vec<(Answer, Answer)> = positions
         .par_iter()
         .map(|(i, p)| (cases::answer(&pa, i, p), cases::answer(&pb, i, p)))
         .collect();
-    // Per relation (the text before `(`; errors under `error`): positions changed and examples.
-    let relation = |l: &str| l.split('(').next().unwrap_or(l).trim_end_matches(':').to_string();
-    let mut changed: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
-    for (k, (x, y)) in answers.iter().enumerate() {
-        let mut rels: Vec<String> = x.lines.iter().chain(&y.lines).map(|l| relation(l)).collect();
-        rels.sort();
-        rels.dedup();
-        for r in rels {
-            let of = |ans: &Answer| {
-                ans.lines
-                    .iter()
-                    .filter(|l| relation(l) == r)
-                    .cloned()
-                    .collect::<Vec<_>>()
-            };
-            if of(x) != of(y) {
-                let e = changed.entry(r).or_default();
-                e.0 += 1;
-                if e.1.len() < EXAMPLES {
-                    e.1.push(k);
-                }
-            }
-        }
-    }
-    let mut fired: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-    for (x, y) in &answers {
-        for (n, c) in &x.fired {
-            fired.entry(n.clone()).or_default().0 += c;
-        }
-        for (n, c) in &y.fired {
-            fired.entry(n.clone()).or_default().1 += c;
-        }
-    }
-    fired.retain(|_, (x, y)| x != y);
+    let changed = changed_relations(&answers);
+    let fired = fired_changes(&answers);
     let show_inputs = |k: usize| {
         let (i, p) = &positions[k];
         i.iter()
@@ -139,14 +85,7 @@ pub fn run(a: DiffArgs) -> i32 {
         println!("{r}: {n} answer(s) changed");
         for &k in ex {
             println!("  {}", show_inputs(k));
-            let (x, y) = &answers[k];
-            let width = x.lines.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(1);
-            for j in 0..x.lines.len().max(y.lines.len()) {
-                let l = x.lines.get(j).map_or("", String::as_str);
-                let rr = y.lines.get(j).map_or("", String::as_str);
-                let mark = if l == rr { " " } else { "|" };
-                println!("    {l:<width$}  {mark}  {rr}");
-            }
+            print_side_by_side(&answers[k].0, &answers[k].1);
         }
     }
     if !fired.is_empty() {
@@ -156,4 +95,77 @@ pub fn run(a: DiffArgs) -> i32 {
         }
     }
     0
+}
+
+/// The corpus's positions, or the game's random ones.
+fn positions(a: &DiffArgs, game: &str) -> Result<Vec<Position>, String> {
+    let Some(path) = &a.corpus else {
+        return cases::random_positions(game, a.seed, a.positions).ok_or_else(|| {
+            format!(
+                "no position generator for the game `{game}` (there is one for {}): give --corpus FILE.jsonl",
+                cases::GENERATED_GAMES.join(", ")
+            )
+        });
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| cases::position_of_json(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1)))
+        .collect()
+}
+
+/// Per relation (the text before `(`; errors under `error`): how many positions' answers
+/// changed, and the first few of them.
+fn changed_relations(answers: &[(Answer, Answer)]) -> BTreeMap<String, (usize, Vec<usize>)> {
+    let relation = |l: &str| l.split('(').next().unwrap_or(l).trim_end_matches(':').to_string();
+    let mut changed: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
+    for (k, (x, y)) in answers.iter().enumerate() {
+        let mut rels: Vec<String> = x.lines.iter().chain(&y.lines).map(|l| relation(l)).collect();
+        rels.sort();
+        rels.dedup();
+        for r in rels {
+            let of = |ans: &Answer| {
+                ans.lines
+                    .iter()
+                    .filter(|l| relation(l) == r)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            };
+            if of(x) != of(y) {
+                let e = changed.entry(r).or_default();
+                e.0 += 1;
+                if e.1.len() < EXAMPLES {
+                    e.1.push(k);
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// Per rule whose firing count differs: its firings over all positions under A and under B.
+fn fired_changes(answers: &[(Answer, Answer)]) -> BTreeMap<String, (u64, u64)> {
+    let mut fired: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for (x, y) in answers {
+        for (n, c) in &x.fired {
+            fired.entry(n.clone()).or_default().0 += c;
+        }
+        for (n, c) in &y.fired {
+            fired.entry(n.clone()).or_default().1 += c;
+        }
+    }
+    fired.retain(|_, (x, y)| x != y);
+    fired
+}
+
+/// Two answers line by line, `|` marking the lines that differ.
+fn print_side_by_side(x: &Answer, y: &Answer) {
+    let width = x.lines.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(1);
+    for j in 0..x.lines.len().max(y.lines.len()) {
+        let l = x.lines.get(j).map_or("", String::as_str);
+        let rr = y.lines.get(j).map_or("", String::as_str);
+        let mark = if l == rr { " " } else { "|" };
+        println!("    {l:<width$}  {mark}  {rr}");
+    }
 }
