@@ -103,24 +103,38 @@ const MAX_CASE_FILE_BYTES: u64 = 8 << 20;
 
 /// Why case files could not be read, checked or rewritten.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CaseError {
     /// A case file that is not valid TOML or not the case shape, located at the offending text.
     #[error("{file}:{line}:{col}: {message}")]
     Malformed {
+        /// The case file's path.
         file: String,
+        /// The 1-based line of the offending text.
         line: usize,
+        /// The 1-based column of the offending text.
         col: usize,
+        /// What is wrong there.
         message: String,
     },
     /// A file or folder that could not be read or written.
     #[error("{path}: {why}")]
-    Io { path: String, why: String },
+    Io {
+        /// The file or folder.
+        path: String,
+        /// Why it could not be read or written.
+        why: String,
+    },
     /// The rule set a case file names could not be loaded.
     #[error("{file}:{line}: rules `{rules}`: {error}")]
     Rules {
+        /// The case file's path.
         file: String,
+        /// The 1-based line of its `rules` key.
         line: usize,
+        /// The rule set as named: a shipped name or a path.
         rules: String,
+        /// Why loading it failed.
         error: Box<LoadError>,
     },
 }
@@ -132,25 +146,36 @@ pub struct CaseFile {
     pub path: String,
     /// The folder relative paths are read from; `None` for an embedded suite.
     pub dir: Option<PathBuf>,
+    /// The file's text as read.
     pub text: String,
     /// The `rules` key: a shipped name or a path relative to this file.
     pub rules: String,
+    /// 1-based line of the `rules` key.
     pub rules_line: usize,
+    /// Its cases, in file order.
     pub cases: Vec<Case>,
 }
 
 /// One case of a case file.
 #[derive(Debug, Clone)]
 pub struct Case {
+    /// The case's name.
     pub name: String,
     /// 1-based line of the case's `name = …`.
     pub line: usize,
+    /// The query's inputs: (name, value as `ask` would take it), arrays joined with spaces.
     pub inputs: Vec<(String, String)>,
+    /// The parameters set for the run: (name, value as text).
     pub params: Vec<(String, String)>,
+    /// The conclusion lines expected, as `ask` prints them.
     pub expect: Vec<String>,
+    /// Whether any conclusion not in `expect` is a failure too.
     pub exact: bool,
+    /// (rule, text): the rule must not fire and its why-not must contain the text.
     pub why_not: Vec<(String, String)>,
+    /// The golden explanation file to compare with, relative to the case file.
     pub explanation: Option<String>,
+    /// Text the run's error must contain, when the case expects an error.
     pub error: Option<String>,
 }
 
@@ -410,24 +435,40 @@ fn inline(text: &str, read: &dyn Fn(&str) -> Option<String>, depth: usize) -> St
 
 /// What did not match in a case.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Failure {
     /// The conclusions differ: expected lines missing (or, when exact, extra lines present).
     Conclusions {
+        /// The conclusion lines the case expects.
         expected: Vec<String>,
+        /// The conclusion lines the run gave.
         got: Vec<String>,
+        /// Whether the case is exact (extra lines count as failures).
         exact: bool,
     },
     /// An error was expected and did not come (or another came), or one came unexpected.
     Error {
+        /// The error text the case expects, if any.
         expected: Option<String>,
+        /// The error the run gave, if any.
         got: Option<String>,
     },
     /// A rule fired that should not have, or its why-not does not mention the text.
-    WhyNot { rule: String, text: String, got: String },
+    WhyNot {
+        /// The rule's name.
+        rule: String,
+        /// The text its why-not should contain.
+        text: String,
+        /// The why-not the run gave (or how often the rule fired).
+        got: String,
+    },
     /// The golden explanation differs (or its file is missing: `expected` is `None`).
     Golden {
+        /// The golden file, as the case names it.
         file: String,
+        /// The golden file's text; `None` when it could not be read.
         expected: Option<String>,
+        /// The explanation the run gave.
         got: String,
     },
 }
@@ -435,7 +476,9 @@ pub enum Failure {
 /// A case's run: what it answered and what failed.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// Index of the case file in the list that was run.
     pub file: usize,
+    /// Index of the case in its file.
     pub case: usize,
     /// The conclusion lines, as `ask` prints them.
     pub got: Vec<String>,
@@ -443,6 +486,7 @@ pub struct Outcome {
     pub error: Option<String>,
     /// The explanation as `ask` prints it, when the case pins one.
     pub explanation: Option<String>,
+    /// What did not match; empty when the case passed.
     pub failures: Vec<Failure>,
     /// Per rule of the program: fired at least once in this case.
     pub fired: Vec<bool>,
@@ -451,6 +495,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Whether the case passed (nothing failed).
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
     }
@@ -583,6 +628,7 @@ fn normalise(t: &str) -> String {
 pub struct Report {
     /// Per case file: the label of the rule set it ran against and the program.
     pub programs: Vec<(String, Arc<Program>)>,
+    /// One per case, in file then case order.
     pub outcomes: Vec<Outcome>,
 }
 
@@ -660,13 +706,18 @@ pub fn text_diff(expected: &str, got: &str) -> String {
 /// Coverage of one rule set by the cases that ran against it.
 #[derive(Debug, Clone)]
 pub struct RuleSetCoverage {
+    /// The rule set's label: its shipped name or path.
     pub label: String,
+    /// How many cases ran against it.
     pub cases: usize,
+    /// Per rule, in program order.
     pub rules: Vec<RuleCoverage>,
 }
 
+/// Coverage of one rule by the cases of its rule set.
 #[derive(Debug, Clone)]
 pub struct RuleCoverage {
+    /// The rule's name.
     pub name: String,
     /// How many cases fired it.
     pub cases_fired: usize,

@@ -20,18 +20,32 @@ pub enum BuiltinFailure {
     /// An argument of the wrong kind.
     #[error("{builtin}: argument {position} should be {expected}, got {got}")]
     BadArgument {
+        /// The built-in's name.
         builtin: String,
+        /// The argument's 1-based position.
         position: usize,
+        /// The kind of value the argument should be.
         expected: &'static str,
+        /// The value given, as text.
         got: String,
     },
     /// Anything else the built-in refuses, in its own words.
     #[error("{builtin}: {message}")]
-    Failed { builtin: String, message: String },
+    Failed {
+        /// The built-in's name.
+        builtin: String,
+        /// What it refused and why.
+        message: String,
+    },
     /// The query's inputs describe an impossible position (a hand larger than the stated hand
     /// size, one player): reported as a bad input naming `input`, not as a fault of the rule.
     #[error("input `{input}`: {message}")]
-    Input { input: String, message: String },
+    Input {
+        /// The name of the query input to blame.
+        input: String,
+        /// What is impossible about it.
+        message: String,
+    },
 }
 
 impl BuiltinError {
@@ -254,7 +268,9 @@ pub type InputParser = fn(&str, &TypeArgs, &str) -> Result<Value, NotationError>
 /// The arguments of an input type: positional ranges and named ranges (`cards(1..5, hidden: 1)`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TypeArgs {
+    /// The positional ranges (low, high), in order; a single number `n` is `(n, n)`.
     pub positional: Vec<(i64, i64)>,
+    /// The named ranges: (key, (low, high)), in the order written.
     pub named: Vec<(String, (i64, i64))>,
 }
 
@@ -268,6 +284,7 @@ impl TypeArgs {
 /// An input type a rule file may declare.
 #[derive(Clone)]
 pub struct InputType {
+    /// The type's name as rule files write it (`cards`).
     pub name: &'static str,
     /// The keys allowed as named type arguments.
     pub keys: &'static [&'static str],
@@ -275,7 +292,9 @@ pub struct InputType {
     pub max_positional: usize,
     /// The value type facts of this input carry.
     pub value_type: ValueType,
+    /// Reads an input of this type given as text.
     pub parse: InputParser,
+    /// One line on what the type accepts, shown by `kibitzer rules`.
     pub doc: &'static str,
 }
 

@@ -2,12 +2,17 @@
 
 use std::fmt;
 
-/// The four suits, in the order spades, hearts, diamonds, clubs (the order of SPEC §4.3's `S H D C`).
+/// The four suits, in the order spades, hearts, diamonds, clubs (the notation's `S H D C`, see
+/// `README.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Suit {
+    /// Spades: `S` or `♠`.
     Spades,
+    /// Hearts: `H` or `♥`.
     Hearts,
+    /// Diamonds: `D` or `♦`.
     Diamonds,
+    /// Clubs: `C` or `♣`.
     Clubs,
 }
 

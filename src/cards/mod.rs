@@ -1,4 +1,4 @@
-//! Playing cards and their notation (SPEC §4.3): the types every card game shares.
+//! Playing cards and their notation (`README.md`): the types every card game shares.
 //! Tiles and dou dizhu ranks live with their games' native modules.
 
 pub mod card;

@@ -1,4 +1,4 @@
-//! Reading cards as people write them (SPEC §4.3): `8S`, `10d`, `T♦`, `XX`, separated by spaces or
+//! Reading cards as people write them (the notation of `README.md`): `8S`, `10d`, `T♦`, `XX`, separated by spaces or
 //! commas or written together (`2H3H4H`). Every error names the token and why; nothing panics.
 
 use super::card::{Card, Suit};
@@ -7,36 +7,80 @@ use thiserror::Error;
 
 /// Why a card string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum NotationError {
     /// A rank that is not 2–10, T, J, Q, K, A.
     #[error("`{token}`: unknown rank {rank}")]
-    UnknownRank { token: String, rank: String },
+    UnknownRank {
+        /// The card text as written.
+        token: String,
+        /// The rank part of it.
+        rank: String,
+    },
     /// A suit that is not S H D C or ♠ ♥ ♦ ♣.
     #[error("`{token}`: unknown suit {suit}")]
-    UnknownSuit { token: String, suit: String },
+    UnknownSuit {
+        /// The card text as written.
+        token: String,
+        /// The suit part of it.
+        suit: String,
+    },
     /// A rank with no suit after it.
     #[error("`{token}`: missing suit")]
-    MissingSuit { token: String },
+    MissingSuit {
+        /// The card text as written.
+        token: String,
+    },
     /// The same card more often than the deck holds it.
     #[error("{card} appears {times} times (the deck has {allowed})")]
-    TooManyCopies { card: String, times: usize, allowed: usize },
+    TooManyCopies {
+        /// The card, in canonical notation.
+        card: String,
+        /// How often it was given.
+        times: usize,
+        /// How many copies the deck holds.
+        allowed: usize,
+    },
     /// Fewer or more cards than the input allows.
     #[error("{what} needs {expected} cards, got {got}")]
-    WrongCount { what: String, expected: String, got: usize },
+    WrongCount {
+        /// The input's name.
+        what: String,
+        /// The count allowed, as text (`5`, `at least 2`, `2 to 5`).
+        expected: String,
+        /// The count given.
+        got: usize,
+    },
     /// `XX` where it is not allowed, or too many of them.
     #[error("{what} allows {allowed} hidden card(s) `XX`, got {got}")]
-    TooManyHidden { what: String, allowed: String, got: usize },
+    TooManyHidden {
+        /// The input's name.
+        what: String,
+        /// The number of hidden cards allowed, as text (`0`, `1 to 2`).
+        allowed: String,
+        /// The number given.
+        got: usize,
+    },
     /// A value that should be a number, a bool, …
     #[error("`{token}`: {why}")]
-    BadValue { token: String, why: String },
+    BadValue {
+        /// The value as written.
+        token: String,
+        /// Why it was refused.
+        why: String,
+    },
 }
 
 /// What a `cards(...)` input accepts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CardSpec {
+    /// The fewest cards allowed, hidden ones included.
     pub min: usize,
+    /// The most cards allowed, hidden ones included.
     pub max: usize,
+    /// The fewest hidden cards `XX` allowed.
     pub hidden_min: usize,
+    /// The most hidden cards `XX` allowed.
     pub hidden_max: usize,
     /// Copies of each card in the deck: 1 for a single deck, 2 for rummy's double deck.
     pub copies: usize,

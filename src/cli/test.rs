@@ -145,6 +145,9 @@ fn failure_text(o: &Outcome) -> String {
                     }
                 }
             },
+            other => {
+                let _ = writeln!(s, "  {other:?}");
+            }
         }
     }
     s

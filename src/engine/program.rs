@@ -380,6 +380,7 @@ impl Program {
         }
     }
 
+    /// The default value of every parameter, indexed as [`Program::param_index`] numbers them.
     pub fn default_params(&self) -> Vec<Value> {
         self.params.iter().map(|p| p.value.value().clone()).collect()
     }

@@ -7,15 +7,20 @@ use std::fmt::Write as _;
 /// How bad a problem is: errors stop the load, warnings do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// The rule set cannot be loaded.
     Error,
+    /// Worth a look, but the rule set loads.
     Warning,
 }
 
 /// One problem in a rule file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
+    /// Whether it is an error or a warning.
     pub severity: Severity,
+    /// What is wrong, in one line.
     pub message: String,
+    /// Where in the rule file.
     pub span: Span,
 }
 
@@ -69,7 +74,9 @@ impl Diagnostic {
 /// Every problem of one load, with the sources needed to render them.
 #[derive(Debug, Clone, Default)]
 pub struct Diagnostics {
+    /// The problems, in the order found.
     pub items: Vec<Diagnostic>,
+    /// The files their spans point into.
     pub sources: SourceMap,
 }
 

@@ -4,8 +4,11 @@
 /// A byte range in one source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Span {
+    /// The file's id in its [`SourceMap`].
     pub file: u32,
+    /// Byte offset of the first byte.
     pub start: u32,
+    /// Byte offset just past the last byte.
     pub end: u32,
 }
 
@@ -34,6 +37,7 @@ impl Span {
 pub struct SourceFile {
     /// The name shown in messages: a path, or `<shipped>/stud.rules` for an embedded file.
     pub name: String,
+    /// The file's text.
     pub text: String,
 }
 

@@ -7,9 +7,14 @@ use super::source::Span;
 use pest::iterators::Pair;
 use pest::Parser as _;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "../grammar/kibitzer.pest"]
-struct RuleParser;
+/// The generated parser and its `Rule` enum, kept in a private module so that neither is public.
+mod generated {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "../grammar/kibitzer.pest"]
+    pub(super) struct RuleParser;
+}
+
+use generated::{Rule, RuleParser};
 
 type P<'a> = Pair<'a, Rule>;
 

@@ -22,12 +22,19 @@ pub const MAX_LIST_LEN: usize = 1 << 20;
 
 /// A value in a fact, a binding or an expression.
 pub enum Value {
+    /// A whole number.
     Int(i64),
+    /// A decimal number.
     Num(f64),
+    /// `true` or `false`.
     Bool(bool),
+    /// A string.
     Str(Text),
+    /// One playing card.
     Card(Card),
+    /// A group of cards, hidden ones (`XX`) included.
     Cards(Shared<Cards>),
+    /// A list of values.
     List(Shared<[Value]>),
 }
 
@@ -72,12 +79,19 @@ impl Clone for Value {
 /// The type of a value, as rule files and built-in signatures name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ValueType {
+    /// A whole number (`int`).
     Int,
+    /// A decimal number (`decimal`).
     Num,
+    /// `true` or `false` (`bool`).
     Bool,
+    /// A string (`string`).
     Str,
+    /// One playing card (`card`).
     Card,
+    /// A group of cards (`cards`).
     Cards,
+    /// A list of values (`list`).
     List,
     /// Any type: used by generic built-ins (`len`, `in`).
     Any,
@@ -288,7 +302,8 @@ impl Value {
         }
     }
 
-    /// The JSON form of SPEC §4.2: numbers, strings, a card as its canonical string, lists as arrays.
+    /// The JSON form `ask --json` prints (`README.md`): numbers, strings, a card as its canonical
+    /// string, lists as arrays.
     pub fn to_json(&self) -> Json {
         match self {
             Value::Int(i) => Json::from(*i),

@@ -4,7 +4,7 @@
 //! Why: a card group is copied into every binding, activation, fact and what-if input it reaches,
 //! and with `Arc` each copy and each drop was a `lock`-prefixed operation, ~6 ns on the machines
 //! measured. Sampling a stud seed query found a fifth of its time on the instruction after one
-//! (`docs/performance.md`, fourteenth session), nearly all of it on the hands `stud.deals` makes.
+//! (`docs/performance.md`), nearly all of it on the hands `stud.deals` makes.
 //!
 //! A group (or list) is either **frozen** or **local**:
 //! * frozen ([`Shared::new`], [`Shared::freeze`]): counted with atomic operations, like an `Arc`.
