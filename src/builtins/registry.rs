@@ -16,6 +16,7 @@ pub struct BuiltinError(pub Box<BuiltinFailure>);
 
 /// What went wrong in a built-in.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum BuiltinFailure {
     /// An argument of the wrong kind.
     #[error("{builtin}: argument {position} should be {expected}, got {got}")]
