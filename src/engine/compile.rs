@@ -263,7 +263,7 @@ fn shared_prefix(rule: &RuleIr, seed_args: &[PatArg], rest: &[Step], shared: &mu
         if !matches!(cond.cond, Cond::Test(_)) {
             break;
         }
-        let (slot, check) = match cond.low.fast {
+        let (slot, check) = match cond.low.fast() {
             Some(Fast::CallCmpInt { f, arg, cmp, k }) => (arg, SharedCheck::CallCmpInt { f, cmp, k }),
             Some(Fast::CallTruth { f, arg, negate }) => (arg, SharedCheck::CallTruth { f, negate }),
             Some(Fast::VarCmpInt { a, cmp, k }) => (a, SharedCheck::CmpInt { cmp, k }),

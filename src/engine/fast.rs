@@ -271,7 +271,7 @@ mod tests {
         prog.rules[0]
             .conds
             .iter()
-            .map(|c| match c.low.fast {
+            .map(|c| match c.low.fast() {
                 None => "-".to_string(),
                 Some(Fast::CallCmpInt { cmp, k, .. }) => format!("call {cmp:?} {k}"),
                 Some(Fast::CallTruth { negate, .. }) => format!("truth negate={negate}"),
@@ -422,7 +422,7 @@ end
                         };
                         let mut mask = 0b111;
                         let mut calls = 0;
-                        let fast = c.low.fast.and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls));
+                        let fast = c.low.fast().and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls));
                         if let Some(t) = fast {
                             assert_eq!(Some(t), general, "{text} {x} {y}");
                         } else {
@@ -462,7 +462,7 @@ end
         let rule = &prog.rules[0];
         assert!(rule.conds[2..]
             .iter()
-            .all(|c| matches!(c.low.fast, Some(Fast::SuitEqVar { .. }))));
+            .all(|c| matches!(c.low.fast(), Some(Fast::SuitEqVar { .. }))));
         let mem = crate::engine::memory::Memory::new(vec![Vec::new(); prog.relations.len()]);
         let mut cards: Vec<Value> = (0..52).filter_map(Card::from_index).map(Value::Card).collect();
         cards.extend([Value::Int(3), Value::str("S")]);
@@ -488,7 +488,7 @@ end
                     let (mut mask, mut calls) = (0b11, 0);
                     match cond
                         .low
-                        .fast
+                        .fast()
                         .and_then(|f| f.run(&mem, &mut vars, &mut mask, &mut calls))
                     {
                         Some(b) => {

@@ -48,7 +48,7 @@ fn lower_conds(conds: Vec<ir::CondAt>) -> Vec<CondAt> {
 }
 
 /// A condition with its bodies lowered first, then its own form: the fast form where one applies
-/// (quickest), else the arithmetic program, else none.
+/// (quickest), else the arithmetic program, else the tree.
 fn lower_cond(at: ir::CondAt) -> CondAt {
     let cond = match at.cond {
         ir::Cond::Pattern { rel, args } => Cond::Pattern { rel, args },
@@ -87,14 +87,13 @@ fn lower_cond(at: ir::CondAt) -> CondAt {
             site,
         },
     };
-    let fast = Fast::of(&cond);
-    let num = match fast {
-        None => NumProg::of(&cond),
-        Some(_) => None,
-    };
+    let low = Fast::of(&cond)
+        .map(Lowered::Fast)
+        .or_else(|| NumProg::of(&cond).map(Lowered::Num))
+        .unwrap_or_default();
     CondAt {
         cond,
         span: at.span,
-        low: Lowered { fast, num },
+        low,
     }
 }

@@ -129,10 +129,8 @@ impl Frame {
         self.mask |= 1u64 << s;
     }
 
-    /// Binds `s` to a computed number, written straight into the slot rather than made as a
-    /// `Value` by the caller and read back as a block by `bind` (a store-forwarding stall: half
-    /// of `bind`'s samples when numbers came that way). Measured alone this changed no timing
-    /// (the wait moved to the caller), but it is the form that copies nothing.
+    /// Binds `s` to a computed number, written straight into the slot: no `Value` is made aside
+    /// and copied in.
     #[inline(always)]
     pub fn bind_num(&mut self, s: Slot, n: Num) {
         let slot = &mut self.vars[s as usize];
@@ -147,6 +145,29 @@ impl Frame {
     fn bind(&mut self, s: Slot, v: Value) {
         self.vars[s as usize] = v;
         self.mask |= 1u64 << s;
+    }
+}
+
+impl Lowered {
+    /// The condition decided by its decoded form: `Some(true)` when it holds (a binding made),
+    /// `Some(false)` when it does not, `None` when the tree must decide. A slot bound before an
+    /// arithmetic binding is compared by the tree, as `==` compares.
+    #[inline(always)]
+    fn run(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Option<bool> {
+        match self {
+            Lowered::Tree => None,
+            Lowered::Fast(fast) => fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls),
+            Lowered::Num(prog) if prog.binds().is_none_or(|s| !frame.bound(s)) => {
+                match prog.run(&frame.vars, ctx.params, &mut ctx.calls)? {
+                    Outcome::Test(t) => Some(t),
+                    Outcome::Bound(slot, n) => {
+                        frame.bind_num(slot, n);
+                        Some(true)
+                    }
+                }
+            }
+            Lowered::Num(_) => None,
+        }
     }
 }
 
@@ -283,36 +304,13 @@ pub fn solve<S: Steps + ?Sized>(
         }
         let step = steps.step(i);
         let (at, _, _) = step;
-        if let Some(fast) = &at.low.fast {
-            match fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls) {
-                Some(true) => {
-                    i += 1;
-                    continue;
-                }
-                Some(false) => break Flow::Continue,
-                None => {}
+        match at.low.run(ctx, frame) {
+            Some(true) => {
+                i += 1;
+                continue;
             }
-        }
-        // A slot bound before compares its value the general way.
-        if let Some(prog) = at
-            .low
-            .num
-            .as_ref()
-            .filter(|p| p.binds().is_none_or(|s| !frame.bound(s)))
-        {
-            match prog.run(&frame.vars, ctx.params, &mut ctx.calls) {
-                Some(Outcome::Test(true)) => {
-                    i += 1;
-                    continue;
-                }
-                Some(Outcome::Test(false)) => break Flow::Continue,
-                Some(Outcome::Bound(slot, n)) => {
-                    frame.bind_num(slot, n);
-                    i += 1;
-                    continue;
-                }
-                None => {}
-            }
+            Some(false) => break Flow::Continue,
+            None => {}
         }
         match &at.cond {
             Cond::Test(e) => match eval_test(e, &frame.vars, ctx.params, &mut ctx.calls) {
@@ -725,7 +723,7 @@ fn solve_in<S: Steps + ?Sized>(
     let next = i + 1;
     let filter = match ctx.track_depth || next >= steps.count() {
         true => None,
-        false => steps.step(next).0.low.fast,
+        false => steps.step(next).0.low.fast(),
     };
     for k in 0..items.len() {
         items.bind(frame, slot, k);

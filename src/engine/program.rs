@@ -14,12 +14,29 @@ pub use crate::lang::ir::{
     Action, Expr, InputDecl, ParamDecl, ParamDomain, PatArg, RelId, Relation, Slot, WhatIfTarget,
 };
 
-/// What lowering adds to a condition: the pre-decoded form of the commonest shapes (`fast`), or
-/// the postfix program of an arithmetic one (`numprog`); neither, and the matcher walks the tree.
+/// How the matcher evaluates a condition: by walking its tree, or by a form decoded once at load
+/// that reads its operands in place. A decoded form answers exactly as the tree does, or gives up
+/// and leaves the condition to the tree (another type, a failing built-in).
 #[derive(Clone, Default)]
-pub struct Lowered {
-    pub fast: Option<Fast>,
-    pub num: Option<NumProg>,
+pub enum Lowered {
+    /// The condition's tree, evaluated as written.
+    #[default]
+    Tree,
+    /// One of the commonest tests and bindings (`fast`).
+    Fast(Fast),
+    /// An arithmetic test or binding as a postfix program (`numprog`).
+    Num(NumProg),
+}
+
+impl Lowered {
+    /// The recognised test or binding, if the condition has one.
+    #[inline(always)]
+    pub fn fast(&self) -> Option<Fast> {
+        match self {
+            Lowered::Fast(f) => Some(*f),
+            _ => None,
+        }
+    }
 }
 
 /// A condition as the engine runs it.
