@@ -3,7 +3,7 @@
 //! in constant time. Ranks are integers 2..=14 (ace 14); suits are the letters "S" "H" "D" "C".
 
 use super::core::int;
-use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
+use super::registry::{BuiltinError, InputType, Intrinsic, Registry, Solutions, TypeArgs};
 use crate::cards::{parse_card, parse_cards, Card, CardSpec, Cards, NotationError, Suit};
 use crate::value::{Frozen, Shared, Value, ValueType as T};
 
@@ -41,12 +41,13 @@ fn register_card_facts(r: &mut Registry) {
         "the rank 2..14 of a card (ace 14)",
         |a| Ok(Value::Int(card(&a[0], "rank")?.rank() as i64)),
     );
-    r.func(
+    r.intrinsic_func(
         "suit",
         &[("card", T::Card)],
         T::Str,
         "the suit letter of a card: S, H, D or C",
         |a| Ok(suit_letter(card(&a[0], "suit")?.suit().index() as usize)),
+        Intrinsic::SuitLetter,
     );
     r.func("card_list", &[h], T::List, "the visible cards as a list", |a| {
         Ok(Value::list(

@@ -1,7 +1,7 @@
 //! General built-ins: list operations and arithmetic helpers, and the plain input types
 //! (int, decimal, string, symbol, bool, ints).
 
-use super::registry::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
+use super::registry::{BuiltinError, InputType, Intrinsic, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
 use crate::value::{Value, ValueType as T, MAX_LIST_LEN};
 use std::borrow::Cow;
@@ -151,18 +151,26 @@ fn register_list_building(r: &mut Registry) {
 
 /// Numbers: absolute value, rounding, the lesser and greater of two.
 fn register_numbers(r: &mut Registry) {
-    r.func("abs", &[("x", T::Num)], T::Num, "absolute value", |a| {
-        Ok(match &a[0] {
-            Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| BuiltinError::failed("abs", "overflow"))?),
-            v => Value::Num(num(v, "abs", 1)?.abs()),
-        })
-    });
-    r.func(
+    r.intrinsic_func(
+        "abs",
+        &[("x", T::Num)],
+        T::Num,
+        "absolute value",
+        |a| {
+            Ok(match &a[0] {
+                Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| BuiltinError::failed("abs", "overflow"))?),
+                v => Value::Num(num(v, "abs", 1)?.abs()),
+            })
+        },
+        Intrinsic::Abs,
+    );
+    r.intrinsic_func(
         "trunc",
         &[("x", T::Num)],
         T::Int,
         "the integer part, rounding toward zero",
         |a| to_int(num(&a[0], "trunc", 1)?.trunc(), "trunc"),
+        Intrinsic::Trunc,
     );
     r.func(
         "floor",
@@ -185,7 +193,7 @@ fn register_numbers(r: &mut Registry) {
         "the number as a decimal (so that / does not truncate)",
         |a| Ok(Value::Num(num(&a[0], "decimal", 1)?)),
     );
-    r.func(
+    r.intrinsic_func(
         "lesser",
         &[("a", T::Any), ("b", T::Any)],
         T::Any,
@@ -197,12 +205,13 @@ fn register_numbers(r: &mut Registry) {
                 a[0].clone()
             })
         },
+        Intrinsic::Lesser,
     );
 }
 
 /// The plain input types.
 fn register_inputs(r: &mut Registry) {
-    r.func(
+    r.intrinsic_func(
         "greater",
         &[("a", T::Any), ("b", T::Any)],
         T::Any,
@@ -214,6 +223,7 @@ fn register_inputs(r: &mut Registry) {
                 a[0].clone()
             })
         },
+        Intrinsic::Greater,
     );
 
     for (name, value_type, doc, parse) in [

@@ -4,4 +4,4 @@ pub mod cards;
 pub mod core;
 pub mod registry;
 
-pub use registry::{Builtin, BuiltinError, InputType, Registry, Signature, Solutions, TypeArgs};
+pub use registry::{Builtin, BuiltinError, InputType, Intrinsic, Registry, Signature, Solutions, TypeArgs};

@@ -202,6 +202,29 @@ pub trait Builtin: Send + Sync {
     fn direct(&self) -> Option<OneFn> {
         None
     }
+
+    /// What the engine may compute in place of calling this built-in, which then promises to
+    /// answer exactly so (and to fail exactly where that computation fails).
+    fn intrinsic(&self) -> Option<Intrinsic> {
+        None
+    }
+}
+
+/// A computation the engine knows and may do itself, without calling the built-in that declares
+/// it: numbers kept in registers, a card's suit compared without making its letter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Intrinsic {
+    /// The absolute value of a number (failing on the least integer).
+    Abs,
+    /// A number's integer part, rounding toward zero (failing outside the integers).
+    Trunc,
+    /// The larger of two numbers.
+    Greater,
+    /// The smaller of two numbers.
+    Lesser,
+    /// A card's suit as its letter `S`, `H`, `D` or `C`.
+    SuitLetter,
 }
 
 /// A single-valued built-in as a plain function.
@@ -220,6 +243,7 @@ enum FnKind {
 pub struct FnBuiltin {
     sig: Signature,
     f: FnKind,
+    intrinsic: Option<Intrinsic>,
 }
 
 impl Builtin for FnBuiltin {
@@ -242,6 +266,10 @@ impl Builtin for FnBuiltin {
             FnKind::One(f) => Some(f),
             FnKind::Many(_) => None,
         }
+    }
+
+    fn intrinsic(&self) -> Option<Intrinsic> {
+        self.intrinsic
     }
 
     #[inline]
@@ -349,6 +377,7 @@ impl Registry {
                 doc,
             },
             f: FnKind::Many(f),
+            intrinsic: None,
         }));
     }
 
@@ -370,6 +399,31 @@ impl Registry {
                 doc,
             },
             f: FnKind::One(f),
+            intrinsic: None,
+        }));
+    }
+
+    /// Adds a single-valued built-in that computes `intrinsic`, which the engine may then
+    /// compute in its place.
+    pub fn intrinsic_func(
+        &mut self,
+        name: &str,
+        params: &[(&'static str, ValueType)],
+        output: ValueType,
+        doc: &'static str,
+        f: fn(&[Value]) -> Result<Value, BuiltinError>,
+        intrinsic: Intrinsic,
+    ) {
+        self.register(Arc::new(FnBuiltin {
+            sig: Signature {
+                name: name.to_string(),
+                params: params.to_vec(),
+                outputs: vec![output],
+                multi: false,
+                doc,
+            },
+            f: FnKind::One(f),
+            intrinsic: Some(intrinsic),
         }));
     }
 

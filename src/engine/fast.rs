@@ -16,8 +16,7 @@
 use super::eval::compare_ints;
 use super::memory::Memory;
 use super::program::{Cond, Expr, PatArg, RelId, Slot};
-use crate::builtins::registry::OneFn;
-use crate::cards::Card;
+use crate::builtins::registry::{Intrinsic, OneFn};
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::value::Value;
 
@@ -105,7 +104,8 @@ impl Fast {
                     (Expr::Var(a), Expr::Var(b)) => Some(Fast::VarCmpVar { a: *a, b: *b, cmp }),
                     (call, Expr::Var(b)) if matches!(cmp, Eq | Ne) => {
                         let (f, arg) = direct_call(call)?;
-                        if answers_suit_letters(call, f) {
+                        if matches!(call, Expr::Call { builtin, .. } if builtin.intrinsic() == Some(Intrinsic::SuitLetter))
+                        {
                             return Some(Fast::SuitEqVar {
                                 card: arg,
                                 b: *b,
@@ -236,17 +236,6 @@ impl Fast {
     }
 }
 
-/// Whether `e` calls `suit` and it answers each of the 52 cards with its suit letter, as the
-/// standard one does: an embedder may register another `suit`, which then goes the general way.
-fn answers_suit_letters(e: &Expr, f: OneFn) -> bool {
-    matches!(e, Expr::Call { builtin, .. } if builtin.signature().name == "suit")
-        && (0..52).all(|i| {
-            Card::from_index(i).is_some_and(
-                |c| matches!(f(&[Value::Card(c)]), Ok(Value::Str(t)) if t.as_bytes() == [c.suit().letter() as u8]),
-            )
-        })
-}
-
 /// `f(?arg)`: a single-valued built-in with a plain function, called on one variable.
 fn direct_call(e: &Expr) -> Option<(OneFn, Slot)> {
     match e {
@@ -263,6 +252,7 @@ fn direct_call(e: &Expr) -> Option<(OneFn, Slot)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Card;
     use crate::library::load_text;
 
     /// The fast forms each rule's conditions got, in order (`-` for none).
@@ -505,5 +495,18 @@ end
             }
         }
         assert_eq!(decided, 52 * 9 * 2);
+    }
+    /// The standard `suit` declares the suit-letter intrinsic and answers each card's letter, as
+    /// `SuitEqVar` compares it.
+    #[test]
+    fn the_standard_suit_answers_its_letter() {
+        let reg = crate::builtins::Registry::general();
+        let suit = reg.get("suit").unwrap_or_else(|| unreachable!());
+        assert_eq!(suit.intrinsic(), Some(Intrinsic::SuitLetter));
+        let f = suit.direct().unwrap_or_else(|| unreachable!());
+        for i in 0..52 {
+            let c = Card::from_index(i).unwrap_or_else(|| unreachable!());
+            assert!(matches!(f(&[Value::Card(c)]), Ok(Value::Str(t)) if t.as_bytes() == [c.suit().letter() as u8]));
+        }
     }
 }

@@ -21,7 +21,7 @@
 pub use super::eval::Num;
 use super::eval::{arith, compare_ints, neg};
 use super::program::{Cond, Expr, Slot};
-use crate::builtins::registry::OneFn;
+use crate::builtins::registry::{Intrinsic, OneFn};
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::value::{Constant, Value, ValueType};
 use std::mem::MaybeUninit;
@@ -95,9 +95,8 @@ enum Op {
 }
 
 /// Built-ins of numbers a program computes itself (`abs(3 * ?c - ?n)`, `trunc(…)`,
-/// `greater(?rv, 1)`): each exactly as the standard built-in of that name answers numbers. Chosen
-/// at load only when the registry's built-in of the name answers a set of probes alike (an
-/// embedder may have registered another), so a program never answers differently from a call.
+/// `greater(?rv, 1)`): those that declare the [`Intrinsic`], which promises that they answer
+/// numbers exactly as it is computed here (the tests hold the standard ones to it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Native {
     Abs,
@@ -107,67 +106,15 @@ pub enum Native {
 }
 
 impl Native {
-    /// The native form of a call of `name` with `arity` arguments whose plain function is `f`.
-    fn of(name: &str, arity: usize, f: OneFn) -> Option<Native> {
-        let native = match (name, arity) {
-            ("abs", 1) => Native::Abs,
-            ("trunc", 1) => Native::Trunc,
-            ("greater", 2) => Native::Greater,
-            ("lesser", 2) => Native::Lesser,
+    /// The native form of a call with `arity` arguments of a built-in that declares `intrinsic`.
+    fn of(intrinsic: Option<Intrinsic>, arity: usize) -> Option<Native> {
+        Some(match (intrinsic?, arity) {
+            (Intrinsic::Abs, 1) => Native::Abs,
+            (Intrinsic::Trunc, 1) => Native::Trunc,
+            (Intrinsic::Greater, 2) => Native::Greater,
+            (Intrinsic::Lesser, 2) => Native::Lesser,
             _ => return None,
-        };
-        native.answers_like(f).then_some(native)
-    }
-
-    /// Whether `f` answers every probe (numbers at the edges of integers and decimals, in every
-    /// pair for two arguments) as this computes it, failing where it gives up.
-    fn answers_like(self, f: OneFn) -> bool {
-        let ints = [
-            0,
-            1,
-            -1,
-            7,
-            -7,
-            (1 << 53) + 1,
-            -(1 << 53) - 1,
-            i64::MAX,
-            i64::MIN,
-            9_000_000_000_000_000_000,
-        ];
-        let decs = [
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            2.75,
-            -2.75,
-            8.9e18,
-            1e19,
-            -1e19,
-            f64::NAN,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-        ];
-        let probes: Vec<Num> = ints.map(Num::Int).into_iter().chain(decs.map(Num::Dec)).collect();
-        let value = |n: Num| match n {
-            Num::Int(i) => Value::Int(i),
-            Num::Dec(x) => Value::Num(x),
-        };
-        let same = |called: Result<Value, crate::builtins::BuiltinError>, mine: Option<Num>| match (called, mine) {
-            (Ok(v), Some(n)) => match (Num::of(&v), n) {
-                (Some(Num::Int(a)), Num::Int(b)) => a == b,
-                (Some(Num::Dec(a)), Num::Dec(b)) => a.to_bits() == b.to_bits(),
-                _ => false,
-            },
-            (Err(_), None) => true,
-            _ => false,
-        };
-        match self {
-            Native::Abs | Native::Trunc => probes.iter().all(|&x| same(f(&[value(x)]), self.apply(Num::Int(0), x))),
-            Native::Greater | Native::Lesser => probes
-                .iter()
-                .all(|&x| probes.iter().all(|&y| same(f(&[value(x), value(y)]), self.apply(x, y)))),
-        }
+        })
     }
 
     /// Whether it takes two numbers (else one).
@@ -563,7 +510,7 @@ impl Builder {
                 args,
             } => {
                 self.calls += 1;
-                if let Some(native) = Native::of(&builtin.signature().name, args.len(), *f) {
+                if let Some(native) = Native::of(builtin.intrinsic(), args.len()) {
                     for a in args {
                         self.expr(a)?;
                     }
@@ -752,11 +699,65 @@ mod tests {
         }
     }
 
-    /// The standard `abs`, `trunc`, `greater` and `lesser` are computed in the program (so the
-    /// property test above compares them with the calls); a built-in of the same name that
-    /// answers otherwise is called instead.
+    /// Whether `f` answers every probe (numbers at the edges of integers and decimals, in every
+    /// pair for two arguments) as `native` computes it, failing where it gives up.
+    fn answers_like(native: Native, f: OneFn) -> bool {
+        let ints = [
+            0,
+            1,
+            -1,
+            7,
+            -7,
+            (1 << 53) + 1,
+            -(1 << 53) - 1,
+            i64::MAX,
+            i64::MIN,
+            9_000_000_000_000_000_000,
+        ];
+        let decs = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            2.75,
+            -2.75,
+            8.9e18,
+            1e19,
+            -1e19,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        let probes: Vec<Num> = ints.map(Num::Int).into_iter().chain(decs.map(Num::Dec)).collect();
+        let value = |n: Num| match n {
+            Num::Int(i) => Value::Int(i),
+            Num::Dec(x) => Value::Num(x),
+        };
+        let same = |called: Result<Value, crate::builtins::BuiltinError>, mine: Option<Num>| match (called, mine) {
+            (Ok(v), Some(n)) => match (Num::of(&v), n) {
+                (Some(Num::Int(a)), Num::Int(b)) => a == b,
+                (Some(Num::Dec(a)), Num::Dec(b)) => a.to_bits() == b.to_bits(),
+                _ => false,
+            },
+            (Err(_), None) => true,
+            _ => false,
+        };
+        match native.binary() {
+            false => probes
+                .iter()
+                .all(|&x| same(f(&[value(x)]), native.apply(Num::Int(0), x))),
+            true => probes.iter().all(|&x| {
+                probes
+                    .iter()
+                    .all(|&y| same(f(&[value(x), value(y)]), native.apply(x, y)))
+            }),
+        }
+    }
+
+    /// The standard `abs`, `trunc`, `greater` and `lesser` declare their intrinsic and answer
+    /// as the program computes it; `round`, which answers like `trunc` on integers only, does not.
     #[test]
-    fn natives_replace_only_the_standard_builtins() {
+    fn the_standard_intrinsics_answer_as_computed() {
         let reg = Registry::general();
         for (name, arity, native) in [
             ("abs", 1, Native::Abs),
@@ -764,25 +765,16 @@ mod tests {
             ("greater", 2, Native::Greater),
             ("lesser", 2, Native::Lesser),
         ] {
-            let f = reg
-                .get(name)
-                .and_then(|b| b.direct())
-                .unwrap_or_else(|| panic!("{name} has a plain function"));
-            assert_eq!(Native::of(name, arity, f), Some(native), "{name}");
-            assert_eq!(Native::of(name, arity + 1, f), None, "{name}");
+            let b = reg.get(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(Native::of(b.intrinsic(), arity), Some(native), "{name}");
+            assert_eq!(Native::of(b.intrinsic(), arity + 1), None, "{name}");
+            let f = b.direct().unwrap_or_else(|| panic!("{name} has a plain function"));
+            assert!(answers_like(native, f), "{name}");
         }
-        fn one(_: &[Value]) -> Result<Value, crate::builtins::BuiltinError> {
-            Ok(Value::Int(1))
-        }
-        for (name, arity) in [("abs", 1), ("trunc", 1), ("greater", 2), ("lesser", 2)] {
-            assert_eq!(Native::of(name, arity, one), None, "{name}");
-        }
-        // `round` answers like `trunc` on integers only: the probes tell them apart.
-        let round = reg
-            .get("round")
-            .and_then(|b| b.direct())
-            .unwrap_or_else(|| unreachable!());
-        assert_eq!(Native::of("trunc", 1, round), None);
+        let round = reg.get("round").unwrap_or_else(|| unreachable!());
+        assert_eq!(round.intrinsic(), None);
+        let f = round.direct().unwrap_or_else(|| unreachable!());
+        assert!(!answers_like(Native::Trunc, f));
     }
 
     /// The shapes compiled, and those left alone.
