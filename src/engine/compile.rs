@@ -256,19 +256,16 @@ fn restorable(rule: &RuleIr, join: &[u16], select: &[u16]) -> Vec<(Slot, u16, u1
 /// one of its own arguments, added to (or found in) the relation's shared tests. Only the leading
 /// tests: a later one may be reached only through a step that can fail with an error first.
 fn shared_prefix(rule: &RuleIr, seed_args: &[PatArg], rest: &[Step], shared: &mut Vec<SharedTest>) -> Vec<u16> {
-    use super::fast::Fast;
     let mut prefix = Vec::new();
     for &(c, _) in rest {
         let cond = &rule.conds[c as usize];
         if !matches!(cond.cond, Cond::Test(_)) {
             break;
         }
-        let (slot, check) = match cond.low.fast() {
-            Some(Fast::CallCmpInt { f, arg, cmp, k }) => (arg, SharedCheck::CallCmpInt { f, cmp, k }),
-            Some(Fast::CallTruth { f, arg, negate }) => (arg, SharedCheck::CallTruth { f, negate }),
-            Some(Fast::VarCmpInt { a, cmp, k }) => (a, SharedCheck::CmpInt { cmp, k }),
-            _ => break,
+        let Some((slot, test)) = cond.low.fast().and_then(|f| Some((f.one_var()?, f))) else {
+            break;
         };
+        let check = SharedCheck::Test(test);
         let Some(pos) = arg_position(seed_args, slot) else {
             break;
         };

@@ -147,26 +147,69 @@ impl Fast {
         }
     }
 
-    /// Runs the step: `Some(true)` passes (a binding made), `Some(false)` fails, `None` leaves the
-    /// condition to the general evaluator (nothing bound, the call count as it was).
+    /// A test of one variable (`f(?x) OP k`, `f(?x)`, `?x OP k`) decided on `v`, the variable's
+    /// value: `run` on a binding, and the shared tests on a new fact's argument before any
+    /// binding. `None` for the other forms, or when the general evaluator must decide.
     #[inline(always)]
-    pub fn run(&self, mem: &Memory, vars: &mut [Value], mask: &mut u64, calls: &mut u64) -> Option<bool> {
+    pub fn test_value(&self, v: &Value, calls: &mut u64) -> Option<bool> {
         match *self {
-            Fast::NoFact { rel } => Some(!mem.of_relation(rel).iter().any(|&f| mem.is_alive(f))),
-            Fast::CallCmpInt { f, arg, cmp, k } => match f(std::slice::from_ref(&vars[arg as usize])) {
+            Fast::CallCmpInt { f, cmp, k, .. } => match f(std::slice::from_ref(v)) {
                 Ok(Value::Int(n)) => {
                     *calls += 1;
                     Some(compare_ints(cmp, n, k))
                 }
                 _ => None,
             },
-            Fast::CallTruth { f, arg, negate } => match f(std::slice::from_ref(&vars[arg as usize])) {
+            Fast::CallTruth { f, negate, .. } => match f(std::slice::from_ref(v)) {
                 Ok(Value::Bool(b)) => {
                     *calls += 1;
                     Some(b != negate)
                 }
                 _ => None,
             },
+            Fast::VarCmpInt { cmp, k, .. } => match v {
+                Value::Int(x) => Some(compare_ints(cmp, *x, k)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The variable a test of one variable reads.
+    pub fn one_var(&self) -> Option<Slot> {
+        match *self {
+            Fast::CallCmpInt { arg, .. } | Fast::CallTruth { arg, .. } | Fast::VarCmpInt { a: arg, .. } => Some(arg),
+            _ => None,
+        }
+    }
+
+    /// True if both test their one variable the same way (the same plain function, comparison
+    /// and constant), whichever variable each reads.
+    pub fn same_test(&self, other: &Fast) -> bool {
+        match (*self, *other) {
+            (
+                Fast::CallCmpInt { f, cmp, k, .. },
+                Fast::CallCmpInt {
+                    f: g, cmp: c2, k: k2, ..
+                },
+            ) => std::ptr::fn_addr_eq(f, g) && cmp == c2 && k == k2,
+            (Fast::CallTruth { f, negate, .. }, Fast::CallTruth { f: g, negate: n2, .. }) => {
+                std::ptr::fn_addr_eq(f, g) && negate == n2
+            }
+            (Fast::VarCmpInt { cmp, k, .. }, Fast::VarCmpInt { cmp: c2, k: k2, .. }) => cmp == c2 && k == k2,
+            _ => false,
+        }
+    }
+
+    /// Runs the step: `Some(true)` passes (a binding made), `Some(false)` fails, `None` leaves the
+    /// condition to the general evaluator (nothing bound, the call count as it was).
+    #[inline(always)]
+    pub fn run(&self, mem: &Memory, vars: &mut [Value], mask: &mut u64, calls: &mut u64) -> Option<bool> {
+        match *self {
+            Fast::NoFact { rel } => Some(!mem.of_relation(rel).iter().any(|&f| mem.is_alive(f))),
+            Fast::CallCmpInt { arg, .. } | Fast::CallTruth { arg, .. } | Fast::VarCmpInt { a: arg, .. } => {
+                self.test_value(&vars[arg as usize], calls)
+            }
             Fast::CallEqVar { f, arg, b, negate } => match f(std::slice::from_ref(&vars[arg as usize])) {
                 Ok(v) => {
                     *calls += 1;
@@ -189,10 +232,6 @@ impl Fast {
                 // `?s != ?t` on two suits is decided here.
                 (x, y) if cmp == BinaryOp::Eq => Some(x.loose_eq(y)),
                 (x, y) if cmp == BinaryOp::Ne => Some(!x.loose_eq(y)),
-                _ => None,
-            },
-            Fast::VarCmpInt { a, cmp, k } => match &vars[a as usize] {
-                Value::Int(x) => Some(compare_ints(cmp, *x, k)),
                 _ => None,
             },
             // As the general `or` and `and`: the first side decides when it can; the second is

@@ -160,37 +160,19 @@ impl SharedTest {
     /// Built-ins called are counted.
     #[inline]
     pub fn outcome(&self, values: &[crate::value::Value], calls: &mut u64) -> Option<bool> {
-        use crate::value::Value;
         let v = values.get(self.pos as usize)?;
         match self.check {
             // As the pattern compares them: the constant, or the argument where the pattern
             // first binds the variable, against this one.
             SharedCheck::EqConst(ref k) => Some(k.loose_eq(v)),
             SharedCheck::SameAs(first) => Some(values.get(first as usize)?.loose_eq(v)),
-            SharedCheck::CallCmpInt { f, cmp, k } => match f(std::slice::from_ref(v)) {
-                Ok(Value::Int(n)) => {
-                    *calls += 1;
-                    Some(super::eval::compare_ints(cmp, n, k))
-                }
-                _ => None,
-            },
-            SharedCheck::CallTruth { f, negate } => match f(std::slice::from_ref(v)) {
-                Ok(Value::Bool(b)) => {
-                    *calls += 1;
-                    Some(b != negate)
-                }
-                _ => None,
-            },
-            SharedCheck::CmpInt { cmp, k } => match v {
-                Value::Int(x) => Some(super::eval::compare_ints(cmp, *x, k)),
-                _ => None,
-            },
+            SharedCheck::Test(test) => test.test_value(v, calls),
         }
     }
 }
 
-/// What a shared test checks: a test the join starts with, on the plain function of a built-in as
-/// `Fast` does, or what the seed pattern itself requires of the argument.
+/// What a shared test checks: what the seed pattern itself requires of the argument, or a test of
+/// one variable the join starts with, in its fast form.
 #[derive(Clone)]
 pub enum SharedCheck {
     /// The pattern has a constant here (`showdown(?m, 2, _, ?t, 2, _)`).
@@ -198,19 +180,8 @@ pub enum SharedCheck {
     /// The pattern repeats a variable here that it first binds at argument `.0`
     /// (`showdown(?m, ?a, ?an, ?t, ?a, _)`).
     SameAs(u16),
-    /// `f(x) OP k`.
-    CallCmpInt {
-        f: crate::builtins::registry::OneFn,
-        cmp: crate::lang::ast::BinaryOp,
-        k: i64,
-    },
-    /// `f(x)` or `!f(x)`.
-    CallTruth {
-        f: crate::builtins::registry::OneFn,
-        negate: bool,
-    },
-    /// `x OP k`.
-    CmpInt { cmp: crate::lang::ast::BinaryOp, k: i64 },
+    /// `f(x) OP k`, `f(x)`, `!f(x)` or `x OP k` (see [`Fast::test_value`]).
+    Test(Fast),
 }
 
 impl SharedCheck {
@@ -218,13 +189,7 @@ impl SharedCheck {
     /// same constant, structurally; the same first argument).
     pub fn same(&self, other: &SharedCheck) -> bool {
         match (self, other) {
-            (SharedCheck::CallCmpInt { f, cmp, k }, SharedCheck::CallCmpInt { f: g, cmp: cmp2, k: k2 }) => {
-                std::ptr::fn_addr_eq(*f, *g) && cmp == cmp2 && k == k2
-            }
-            (SharedCheck::CallTruth { f, negate }, SharedCheck::CallTruth { f: g, negate: n2 }) => {
-                std::ptr::fn_addr_eq(*f, *g) && negate == n2
-            }
-            (SharedCheck::CmpInt { cmp, k }, SharedCheck::CmpInt { cmp: c2, k: k2 }) => cmp == c2 && k == k2,
+            (SharedCheck::Test(a), SharedCheck::Test(b)) => a.same_test(b),
             (SharedCheck::EqConst(a), SharedCheck::EqConst(b)) => a == b,
             (SharedCheck::SameAs(a), SharedCheck::SameAs(b)) => a == b,
             _ => false,
