@@ -487,79 +487,10 @@ impl Builder {
                 Ok(e)
             }
             Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
-                let mut inner = p.into_inner().filter(not_keyword);
-                let mut acc = self.expr(next(&mut inner, span)?)?;
-                let mut links = 0;
-                while let Some(op) = inner.next() {
-                    links += 1;
-                    if links > MAX_CHAIN {
-                        return Err(self.too_long(&op));
-                    }
-                    let rhs = self.expr(next(&mut inner, span)?)?;
-                    let op = match op.as_str().trim() {
-                        "or" => BinaryOp::Or,
-                        "and" => BinaryOp::And,
-                        "+" => BinaryOp::Add,
-                        "-" => BinaryOp::Sub,
-                        "*" => BinaryOp::Mul,
-                        "/" => BinaryOp::Div,
-                        "%" => BinaryOp::Rem,
-                        "==" => BinaryOp::Eq,
-                        "!=" => BinaryOp::Ne,
-                        "<" => BinaryOp::Lt,
-                        "<=" => BinaryOp::Le,
-                        ">" => BinaryOp::Gt,
-                        ">=" => BinaryOp::Ge,
-                        "in" => BinaryOp::In,
-                        other => return Err(self.err(&op, format!("unknown operator `{other}`"))),
-                    };
-                    let s = Span {
-                        file: self.file,
-                        start: acc.span.start,
-                        end: rhs.span.end,
-                    };
-                    acc = AstExpr {
-                        kind: AstExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
-                        span: s,
-                    };
-                }
-                Ok(acc)
+                self.binary_chain(p, span)
             }
-            Rule::unary => {
-                let parts: Vec<P> = p.into_inner().filter(not_keyword).collect();
-                if parts.len() > MAX_CHAIN {
-                    return Err(Diagnostic::error(
-                        span,
-                        format!("expression too long: more than {MAX_CHAIN} operators in a row"),
-                    ));
-                }
-                let mut iter = parts.into_iter().rev();
-                let last = iter.next().ok_or_else(|| Diagnostic::error(span, "empty expression"))?;
-                let mut acc = self.expr(last)?;
-                for op in iter {
-                    let op = if op.as_str() == "-" { UnaryOp::Neg } else { UnaryOp::Not };
-                    acc = AstExpr {
-                        kind: AstExprKind::Unary(op, Box::new(acc)),
-                        span,
-                    };
-                }
-                Ok(acc)
-            }
-            Rule::postfix => {
-                let mut inner = p.into_inner().filter(not_keyword);
-                let mut acc = self.expr(next(&mut inner, span)?)?;
-                for (n, idx) in inner.enumerate() {
-                    if n >= MAX_CHAIN {
-                        return Err(self.too_long(&idx));
-                    }
-                    let i = self.expr(next(&mut idx.into_inner().filter(not_keyword), span)?)?;
-                    acc = AstExpr {
-                        kind: AstExprKind::Index(Box::new(acc), Box::new(i)),
-                        span,
-                    };
-                }
-                Ok(acc)
-            }
+            Rule::unary => self.unary(p, span),
+            Rule::postfix => self.postfix(p, span),
             Rule::list => {
                 let items = p
                     .into_inner()
@@ -593,6 +524,72 @@ impl Builder {
             }),
             _ => Err(self.err(&p, "unexpected expression")),
         }
+    }
+
+    /// `a OP b OP c …`, left-associative, at most `MAX_CHAIN` links.
+    fn binary_chain(&self, p: P, span: Span) -> Result<AstExpr, Diagnostic> {
+        let mut inner = p.into_inner().filter(not_keyword);
+        let mut acc = self.expr(next(&mut inner, span)?)?;
+        let mut links = 0;
+        while let Some(op) = inner.next() {
+            links += 1;
+            if links > MAX_CHAIN {
+                return Err(self.too_long(&op));
+            }
+            let rhs = self.expr(next(&mut inner, span)?)?;
+            let Some(bop) = binary_op(op.as_str().trim()) else {
+                return Err(self.err(&op, format!("unknown operator `{}`", op.as_str().trim())));
+            };
+            let s = Span {
+                file: self.file,
+                start: acc.span.start,
+                end: rhs.span.end,
+            };
+            acc = AstExpr {
+                kind: AstExprKind::Binary(bop, Box::new(acc), Box::new(rhs)),
+                span: s,
+            };
+        }
+        Ok(acc)
+    }
+
+    /// `-x`, `!x`, `- -x`: the operators apply from the innermost out.
+    fn unary(&self, p: P, span: Span) -> Result<AstExpr, Diagnostic> {
+        let parts: Vec<P> = p.into_inner().filter(not_keyword).collect();
+        if parts.len() > MAX_CHAIN {
+            return Err(Diagnostic::error(
+                span,
+                format!("expression too long: more than {MAX_CHAIN} operators in a row"),
+            ));
+        }
+        let mut iter = parts.into_iter().rev();
+        let last = iter.next().ok_or_else(|| Diagnostic::error(span, "empty expression"))?;
+        let mut acc = self.expr(last)?;
+        for op in iter {
+            let op = if op.as_str() == "-" { UnaryOp::Neg } else { UnaryOp::Not };
+            acc = AstExpr {
+                kind: AstExprKind::Unary(op, Box::new(acc)),
+                span,
+            };
+        }
+        Ok(acc)
+    }
+
+    /// `x[i][j] …`, at most `MAX_CHAIN` indexes.
+    fn postfix(&self, p: P, span: Span) -> Result<AstExpr, Diagnostic> {
+        let mut inner = p.into_inner().filter(not_keyword);
+        let mut acc = self.expr(next(&mut inner, span)?)?;
+        for (n, idx) in inner.enumerate() {
+            if n >= MAX_CHAIN {
+                return Err(self.too_long(&idx));
+            }
+            let i = self.expr(next(&mut idx.into_inner().filter(not_keyword), span)?)?;
+            acc = AstExpr {
+                kind: AstExprKind::Index(Box::new(acc), Box::new(i)),
+                span,
+            };
+        }
+        Ok(acc)
     }
 
     fn literal(&self, p: P) -> Result<AstLiteral, Diagnostic> {
@@ -690,4 +687,25 @@ pub fn literal_of(e: &AstExpr) -> Option<AstLiteral> {
 
 fn next<'a>(it: &mut impl Iterator<Item = P<'a>>, span: Span) -> Result<P<'a>, Diagnostic> {
     it.next().ok_or_else(|| Diagnostic::error(span, "incomplete construct"))
+}
+
+/// The binary operator written `text`.
+fn binary_op(text: &str) -> Option<BinaryOp> {
+    Some(match text {
+        "or" => BinaryOp::Or,
+        "and" => BinaryOp::And,
+        "+" => BinaryOp::Add,
+        "-" => BinaryOp::Sub,
+        "*" => BinaryOp::Mul,
+        "/" => BinaryOp::Div,
+        "%" => BinaryOp::Rem,
+        "==" => BinaryOp::Eq,
+        "!=" => BinaryOp::Ne,
+        "<" => BinaryOp::Lt,
+        "<=" => BinaryOp::Le,
+        ">" => BinaryOp::Gt,
+        ">=" => BinaryOp::Ge,
+        "in" => BinaryOp::In,
+        _ => return None,
+    })
 }
