@@ -1,9 +1,9 @@
 //! A built-in's argument list that lends the values it names instead of copying them.
 //!
 //! Why: a built-in takes its arguments as one slice of values, so a call such as
-//! `durak.rank_value(rank_values, ?c)` or `count_suit(?h, ?s)` used to copy each argument into a
+//! `durak.rank_value(rank_values, ?c)` or `count_suit(?h, ?s)` would copy each argument into a
 //! fresh list — for a list or card group, an atomic increment of its shared count, and an atomic
-//! decrement when the list was dropped after the call — only for the built-in to read them. Here an
+//! decrement when the list is dropped after the call — only for the built-in to read them. Here an
 //! argument that already exists (a bound variable, a parameter, a constant) is lent: the list
 //! holds a bitwise copy that is never dropped, valid while the original is borrowed. Only an
 //! argument computed for the call is owned, and dropped with the list.

@@ -161,7 +161,7 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
 /// Pushes the value of `e` onto `out` (a fact's or a built-in's arguments): a variable, constant
 /// or parameter (most arguments) is copied straight in, anything else evaluated. Pushed here, not
 /// returned: a copy passed back through a `Result` and moved again stalls on store forwarding
-/// (see `pure_int`), which measured ~10% of a classification.
+/// (see `pure_int`).
 #[inline(always)]
 pub fn push_value<S: ValueStack>(
     out: &mut S,

@@ -6,9 +6,8 @@
 //! intermediate number back through memory as an `Option`; a durak hand value evaluated about
 //! twenty such expressions, ~600 instructions each for the longest. Here the nodes are a list of
 //! steps run in one loop over a small stack of numbers. How the numbers are kept matters more
-//! than how many instructions run: a first version over an array of `Num` enums ran 5% fewer
-//! instructions than the tree walker and took longer (each number written and read back as a
-//! block stalled on store forwarding); see `NumProg::compute`.
+//! than how many instructions run: an array of `Num` enums writes and reads back each number as
+//! a block, which stalls on store forwarding; see `NumProg::compute`.
 //!
 //! The program computes exactly what `pure_num` computes, with the same arithmetic (integers stay
 //! integral, checked, `/` truncating toward zero; any decimal operand makes a decimal), and gives
@@ -126,8 +125,8 @@ impl Native {
     /// The answer for the arguments `x, y` (`y` alone for one taking one); `None` where the
     /// built-in fails. Numbers in, a number out, and no stack: a stack passed by reference would
     /// keep the program loop's stack depth in memory, and every push and pop would wait on the
-    /// store before it (see `NumProg::compute`). Out of line: the program loop stays as it was
-    /// for the programs that compute none (the stud rules' ran 2% slower with this inlined).
+    /// store before it (see `NumProg::compute`). Out of line, so that the program loop stays small
+    /// for the programs that compute none.
     #[inline(never)]
     pub fn apply(self, x: Num, y: Num) -> Option<Num> {
         Some(match self {

@@ -43,8 +43,7 @@ impl Clone for Value {
     ///
     /// Why not derived: the derived copy rebuilds the value field by field, and for the small
     /// variants writes the payload as two overlapping four-byte pieces through the stack and
-    /// reads them back, a store-forwarding stall on every copied binding (measured at over a
-    /// third of the time an activation's bindings took to store).
+    /// reads them back, a store-forwarding stall on every copied binding.
     #[inline(always)]
     fn clone(&self) -> Value {
         match self {

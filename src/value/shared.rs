@@ -2,9 +2,9 @@
 //! atomic operations when it never leaves the thread that made it.
 //!
 //! Why: a card group is copied into every binding, activation, fact and what-if input it reaches,
-//! and with `Arc` each copy and each drop was a `lock`-prefixed operation, ~6 ns on the machines
-//! measured. Sampling a stud seed query found a fifth of its time on the instruction after one
-//! (`docs/performance.md`), nearly all of it on the hands `stud.deals` makes.
+//! and with `Arc` each copy and each drop is a `lock`-prefixed operation (~6 ns): in a stud query
+//! that is a fifth of the time, nearly all of it on the hands `stud.deals` makes
+//! (`docs/performance.md`).
 //!
 //! A group (or list) is either **frozen** or **local**:
 //! * frozen ([`Shared::new`], [`Shared::freeze`]): counted with atomic operations, like an `Arc`.
