@@ -20,7 +20,7 @@ _NATIVE = {
     "durak": {
         "random": "uniform over the legal actions",
         "lowest": "leads and throws in its lowest card (no trump thrown in), beats the first unbeaten card with its lowest beating card, takes when it cannot",
-        "reference": "the SPEC policy: hand values compared for every candidate, thresholds as parameters",
+        "reference": "the threshold policy of docs/durak.md: hand values compared for every candidate, thresholds as parameters",
     },
     "mahjong": {
         "random": "uniform over its discards, wins when it can",
