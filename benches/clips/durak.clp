@@ -1,4 +1,4 @@
-;;; The Durak hand value (SPEC §5.2, the top part of rules/durak.rules) as CLIPS defrules over card
+;;; The Durak hand value (docs/durak.md; the top part of rules/durak.rules) as CLIPS defrules over card
 ;;; facts, one fact per card, and a driver that values the hands of a sample file written by
 ;;; `kibitzer bench durak write-sample=FILE`. The comparison anchor for `kibitzer bench durak`'s
 ;;; hand_values_per_s (see README.md beside this file; `durak.sh` runs both).

@@ -1,4 +1,4 @@
-;;; Five-card stud Rule1–Rule9 (SPEC §5.1) as CLIPS defrules over card facts, one fact per card,
+;;; Five-card stud Rule1–Rule9 (docs/language.md, rules/stud.rules) as CLIPS defrules over card facts, one fact per card,
 ;;; and a driver that enumerates the hands inside CLIPS. The comparison anchor for
 ;;; `kibitzer bench classify` (see README.md beside this file).
 ;;;

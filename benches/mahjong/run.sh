@@ -11,7 +11,7 @@
 # (`kibitzer bench mahjong hands=FILE results=OUT`); the figures are the random hands'. Then the
 # answers are compared hand by hand: the standard form must agree on every hand; seven pairs
 # wherever the two rules cannot differ (the library follows the riichi rule that four of a kind is
-# not two pairs; SPEC §5.3 counts it as two), and elsewhere kibitzer's may only be lower. Exits 1
+# not two pairs; kibitzer (docs/mahjong.md) counts it as two), and elsewhere kibitzer's may only be lower. Exits 1
 # on a difference. The last line is NAME=VALUE pairs.
 set -euo pipefail
 
@@ -88,7 +88,7 @@ check() {
             END { print s + 0, p + 0, o + 0, ol + 0, w + 0 }')
     echo "standard form: $standard_diff of $count hands differ"
     echo "seven pairs, hands where both rules agree (no quad, seven kinds or more): $pairs_diff differ"
-    echo "seven pairs, the other $other hands: kibitzer lower on $other_lower (a quad counts as two pairs in SPEC §5.3, not in riichi), higher on $pairs_worse"
+    echo "seven pairs, the other $other hands: kibitzer lower on $other_lower (a quad counts as two pairs in kibitzer (docs/mahjong.md), not in riichi), higher on $pairs_worse"
     [ "$standard_diff" = 0 ] && [ "$pairs_diff" = 0 ] && [ "$pairs_worse" = 0 ] || status=1
 }
 
