@@ -1,4 +1,4 @@
-//! The inference semantics (SPEC §3.3), one test per feature, on small purpose-written rule sets.
+//! The inference semantics (docs/semantics.md), one test per feature, on small purpose-written rule sets.
 
 use kibitzer::{load_text, RunError, RunOptions, Session, StopReason};
 

@@ -1,4 +1,4 @@
-//! Fuzzing (issue 2, deliverable 8; SPEC §7): hostile rule files and card strings must never make
+//! Fuzzing: hostile rule files and card strings must never make
 //! kibitzer panic or hang, and every notation error is one line that names a token or a count.
 //!
 //! - `rule_text_*`: arbitrary strings, token soups of the rule language and generated rules (some
