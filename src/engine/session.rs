@@ -789,7 +789,7 @@ impl Session {
             }
         }
         if self.opts.trace {
-            let reason = super::explain::drop_reason(prog, &record, &self.params);
+            let reason = super::explain::drop_reason(prog, &self.mem, &record, &self.params);
             self.trace.push(TraceEvent::Dropped { rule: rule_idx, reason });
         }
         self.drops.push(record);

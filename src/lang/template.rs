@@ -180,7 +180,7 @@ pub fn format_value(v: &Value, f: &Format) -> String {
         (Format::Operand, Value::Int(i)) if *i < 0 => format!("(−{})", i.unsigned_abs()),
         (Format::Operand, Value::Num(n)) if *n < 0.0 => format!("(−{})", format_decimal(n.abs(), 4)),
         // Cards written as text by a game's own notation read as every other game's cards.
-        (_, Value::Str(s)) => card_symbols(s).unwrap_or_else(|| s.to_string()),
+        (_, Value::Str(s)) => cards_in_text(s),
         (Format::Plain, Value::List(items)) => {
             format!(
                 "[{}]",
@@ -215,6 +215,22 @@ pub fn card_symbols(s: &str) -> Option<String> {
     (!out.is_empty()).then(|| out.join(" "))
 }
 
+/// Text with each word that is a card in letter notation (`[2H`, `3D,`) given its suit symbol.
+pub fn cards_in_text(s: &str) -> String {
+    let words: Vec<String> = s
+        .split(' ')
+        .map(|w| {
+            let core = w.trim_start_matches(['[', '(']);
+            let core = core.trim_end_matches([']', ')', ',', ':', ';', '.']);
+            match card_symbols(core) {
+                Some(card) if !core.is_empty() => w.replacen(core, &card, 1),
+                _ => w.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,5 +253,10 @@ mod tests {
         }
         let meld = Value::str("2H 3H");
         assert_eq!(format_value(&meld, &Format::Plain), "2♥ 3♥");
+        let said = Value::str("[2H 3H 4H] + [5D], unmelded 3D: AS and 5m");
+        assert_eq!(
+            format_value(&said, &Format::Plain),
+            "[2♥ 3♥ 4♥] + [5♦], unmelded 3♦: A♠ and 5m"
+        );
     }
 }

@@ -43,7 +43,9 @@ pub struct Answer {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Choice {
     pub rank: i64,
+    /// The move in game terms, and as a value (`["2♣", "3♣"]` for several cards).
     pub choice: String,
+    pub value: Json,
     pub summary: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Json>,
@@ -125,6 +127,7 @@ fn as_option(c: &Conclusion) -> Option<(String, Choice)> {
         Choice {
             rank: *rank,
             choice: display(&c.args[2]),
+            value: value_json(&c.args[2]),
             summary: display(&c.args[3]),
             extra: c.args[4..].iter().map(value_json).collect(),
         },
@@ -157,8 +160,19 @@ pub fn value_json(v: &Value) -> Json {
 }
 
 /// The player's view as text: per answer, its line, the reason, then its options by rank.
+/// Answers one rule concluded together share their reason, given once after them.
 pub fn render_answers(answers: &[Answer]) -> String {
-    answers.iter().map(render_answer).collect()
+    let mut out = String::new();
+    for (i, a) in answers.iter().enumerate() {
+        let shared = answers.get(i + 1).is_some_and(|next| {
+            a.options.is_empty() && a.rule.is_some() && (&next.rule, &next.because) == (&a.rule, &a.because)
+        });
+        match shared {
+            true => wrap(&a.text, "", "    ", &mut out),
+            false => out.push_str(&render_answer(a)),
+        }
+    }
+    out
 }
 
 /// One answer of the player's view (see [`render_answers`]).

@@ -4,6 +4,7 @@
 //! against the final memory, where a fact asserted afterwards would take the blame.
 
 use super::{render, show, ExplainLimits, LINE_LIMITS};
+use crate::engine::memory::Memory;
 use crate::engine::program::*;
 use crate::engine::session::{DropRecord, RunError, Session, TraceEvent};
 use crate::lang::template::card_symbols;
@@ -87,7 +88,7 @@ impl Session {
     pub fn why_not_query(&mut self, query: &str) -> Result<Vec<WhyNot>, WhyNotError> {
         let prog = self.program().clone();
         let q = query.trim();
-        let rules = resolve(&prog, q);
+        let rules = resolve(self, &prog, q);
         if rules.is_empty() {
             return Err(WhyNotError::Unknown {
                 query: q.to_string(),
@@ -110,7 +111,7 @@ impl Session {
         if let (0, Some(d)) = (fired, &lost) {
             let failed = d
                 .cond
-                .map(|c| failed_condition(&prog, rule, c as usize, &d.vars, d.mask, self.params()));
+                .map(|c| failed_condition(&prog, &self.mem, rule, c as usize, (&d.vars, d.mask), self.params()));
             let summary = match &failed {
                 Some(f) => format!(
                     "{name} was a candidate but lost when its turn came: condition {} `{}` failed: {}",
@@ -135,8 +136,8 @@ impl Session {
             (None, false) => (Some(0), Vec::new(), 0),
         };
         let failed = failed_at
-            .filter(|&i| i < rule.conds.len())
-            .map(|i| failed_condition(&prog, rule, i, &vars, mask, self.params()));
+            .filter(|&i| i < rule.conds.len() && fired == 0)
+            .map(|i| failed_condition(&prog, &self.mem, rule, i, (&vars, mask), self.params()));
         let summary = if fired > 0 {
             format!("{name} fired {fired} time(s)")
         } else if complete {
@@ -156,7 +157,10 @@ impl Session {
             summary,
             matched_conditions: failed_at.unwrap_or(rule.conds.len()),
             failed,
-            bindings: bindings(rule, &vars, mask),
+            bindings: match fired {
+                0 => bindings(rule, &vars, mask),
+                _ => Vec::new(),
+            },
         })
     }
 
@@ -204,11 +208,11 @@ impl Session {
 
 /// The trace's line for an activation that lost when selected: the check that failed, with its
 /// numbers (the same a why-not gives).
-pub(crate) fn drop_reason(prog: &Program, d: &DropRecord, params: &[Value]) -> String {
+pub(crate) fn drop_reason(prog: &Program, mem: &Memory, d: &DropRecord, params: &[Value]) -> String {
     let rule = &prog.rules[d.rule as usize];
     match d.cond {
         Some(c) => {
-            let f = failed_condition(prog, rule, c as usize, &d.vars, d.mask, params);
+            let f = failed_condition(prog, mem, rule, c as usize, (&d.vars, d.mask), params);
             format!("condition {} `{}` failed: {}", f.index, f.condition, f.reason)
         }
         None => "its conditions no longer hold".to_string(),
@@ -233,10 +237,10 @@ fn bindings(rule: &RuleIr, vars: &[Value], mask: u64) -> Vec<String> {
 /// Condition `ci` of `rule` and why it failed with these bindings.
 fn failed_condition(
     prog: &Program,
+    mem: &Memory,
     rule: &RuleIr,
     ci: usize,
-    vars: &[Value],
-    mask: u64,
+    (vars, mask): (&[Value], u64),
     params: &[Value],
 ) -> FailedCondition {
     let at = &rule.conds[ci];
@@ -245,7 +249,7 @@ fn failed_condition(
         index: ci + 1,
         condition: one_line(prog.sources.text(at.span)),
         location: format!("{}:{}:{}", l.file, l.line, l.col),
-        reason: deciding(prog, rule, &at.cond, vars, mask, params),
+        reason: deciding(prog, mem, rule, &at.cond, (vars, mask), params),
     }
 }
 
@@ -255,7 +259,14 @@ fn one_line(s: &str) -> String {
 
 /// Why a condition failed, in its own terms: a comparison with both sides' values and the
 /// opposite operator (`gap 1885 ≥ limit 1200`), then where its computed values came from.
-fn deciding(prog: &Program, rule: &RuleIr, cond: &Cond, vars: &[Value], mask: u64, params: &[Value]) -> String {
+fn deciding(
+    prog: &Program,
+    mem: &Memory,
+    rule: &RuleIr,
+    cond: &Cond,
+    (vars, mask): (&[Value], u64),
+    params: &[Value],
+) -> String {
     let bound = |s: u16| s < 64 && mask & (1u64 << s) != 0 && (s as usize) < vars.len();
     match cond {
         Cond::Test(Expr::Binary(op, a, b)) if negated(*op).is_some() => {
@@ -294,7 +305,10 @@ fn deciding(prog: &Program, rule: &RuleIr, cond: &Cond, vars: &[Value], mask: u6
             s
         }
         Cond::Test(e) => format!("{} is false", render(e, vars, params, ExplainLimits::default())),
-        Cond::Pattern { rel, .. } => format!("no `{}` fact matches it", prog.relations[*rel as usize].name),
+        Cond::Pattern { rel, .. } if mem.of_relation(*rel).iter().all(|f| !mem.is_alive(*f)) => {
+            format!("there is no `{}` fact at all", prog.relations[*rel as usize].name)
+        }
+        Cond::Pattern { .. } => "no fact matches it with these bindings".to_string(),
         Cond::Not { .. } => "a matching fact exists".to_string(),
         Cond::Aggregate { .. } => "no fact to aggregate with these bindings".to_string(),
         _ => "it has no solution with these bindings".to_string(),
@@ -340,7 +354,7 @@ fn negated(op: BinaryOp) -> Option<&'static str> {
 
 /// The rules a why-not question names: by name, by title, by a move their conclusion could
 /// make, then by a title containing it.
-fn resolve(prog: &Program, q: &str) -> Vec<usize> {
+fn resolve(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
     let lower = q.to_lowercase();
     if let Some(i) = prog.rules.iter().position(|r| r.name.eq_ignore_ascii_case(q)) {
         return vec![i];
@@ -351,7 +365,7 @@ fn resolve(prog: &Program, q: &str) -> Vec<usize> {
     if !titled.is_empty() {
         return titled;
     }
-    let moves = by_move(prog, q);
+    let moves = by_move(s, prog, q);
     if !moves.is_empty() {
         return moves;
     }
@@ -378,7 +392,7 @@ fn norm(s: &str) -> String {
 /// (its arguments, when given, compared with the rule's literal ones); a bare value matches a
 /// literal argument of a rule's conclusion, else any rule that concludes an answer with a
 /// variable there (the value would be bound by the match).
-fn by_move(prog: &Program, q: &str) -> Vec<usize> {
+fn by_move(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
     let (rel, args): (Option<&str>, Vec<String>) = match q.split_once('(') {
         Some((r, rest)) if rest.trim_end().ends_with(')') => {
             let inner = rest.trim_end().trim_end_matches(')');
@@ -416,6 +430,8 @@ fn by_move(prog: &Program, q: &str) -> Vec<usize> {
             let has_var = head.iter().any(|e| !matches!(e, Expr::Const(_)));
             if !args.is_empty() && args.iter().all(|a| lits.contains(a)) {
                 literal.push(i);
+            } else if !args.is_empty() && args.iter().all(|a| lits.contains(a) || would_bind(s, rule, head, a)) {
+                literal.push(i);
             } else if (output || rel.is_some()) && has_var && (rel.is_some() || looks_like_move(q)) {
                 could.push(i);
             } else if rel.is_some() && args.is_empty() {
@@ -424,8 +440,76 @@ fn by_move(prog: &Program, q: &str) -> Vec<usize> {
         }
     }
     let mut out = if literal.is_empty() { could } else { literal };
+    if out.is_empty() && rel.is_none() {
+        out = by_mention(prog, &norm(q));
+    }
     out.dedup();
     out
+}
+
+/// A word the rule file uses for a move (`pong` in "makes no pong"): the rules that conclude a
+/// relation some mentioning rule concludes, with a variable where the move would go.
+fn by_mention(prog: &Program, word: &str) -> Vec<usize> {
+    let mentions = |text: &str| {
+        let text = text.to_lowercase();
+        text.match_indices(word).any(|(i, _)| {
+            let before = text[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+            let after = text[i + word.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric());
+            before && after
+        })
+    };
+    let heads = |rule: &RuleIr| -> Vec<(RelId, bool)> {
+        rule.actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Assert { rel, args } => Some((*rel, args.iter().any(|e| !matches!(e, Expr::Const(_))))),
+                _ => None,
+            })
+            .collect()
+    };
+    if word.is_empty() {
+        return Vec::new();
+    }
+    let rels: Vec<RelId> = prog
+        .rules
+        .iter()
+        .filter(|r| mentions(prog.sources.text(r.span)))
+        .flat_map(|r| heads(r).into_iter().map(|(rel, _)| rel))
+        .filter(|rel| prog.outputs.contains(rel))
+        .collect();
+    (0..prog.rules.len())
+        .filter(|&i| {
+            heads(&prog.rules[i])
+                .iter()
+                .any(|(rel, var)| *var && rels.contains(rel))
+        })
+        .collect()
+}
+
+/// Whether a variable of the rule's conclusion could hold `want`: some live fact a pattern of
+/// the rule binds that variable from holds it there.
+fn would_bind(s: &Session, rule: &RuleIr, head: &[Expr], want: &str) -> bool {
+    head.iter().any(|e| {
+        let Expr::Var(slot) = e else { return false };
+        rule.conds.iter().any(|at| {
+            let Cond::Pattern { rel, args } = &at.cond else {
+                return false;
+            };
+            args.iter().enumerate().any(|(p, a)| {
+                matches!(a, PatArg::Var(v) if v == slot)
+                    && s.mem.of_relation(*rel).iter().any(|&f| {
+                        s.mem.is_alive(f)
+                            && s.mem
+                                .args_of(f)
+                                .get(p)
+                                .is_some_and(|v| norm(&super::display(v)) == want)
+                    })
+            })
+        })
+    })
 }
 
 /// A bare value a variable could hold: cards or tiles (`KS`, `T T T T`, `5m`), not a word.
