@@ -2,7 +2,7 @@
 //! the binary. Parsing (every problem located), running a case, comparing its answers, rewriting
 //! expectations (`--update`) and rule coverage. The library never prints or exits; `cli::test` does.
 
-use crate::engine::explain::render_full;
+use crate::engine::explain::render_derivation;
 use crate::engine::program::Program;
 use crate::engine::session::Session;
 use crate::lang::ir::{Cond, PatArg, RuleIr, Slot};
@@ -445,14 +445,14 @@ impl Outcome {
     }
 }
 
-/// The full derivation `ask --explain full` prints for the last run's conclusions (without run
-/// figures): what a case's golden explanation pins.
+/// The full derivation `ask --explain full` prints for the last run's conclusions, without the
+/// inputs (the case gives them) and the run's figures: what a case's golden explanation pins.
 pub fn explanation_text(s: &mut Session) -> String {
     let facts: Vec<_> = s.conclusions().iter().map(|c| c.fact).collect();
     if facts.is_empty() {
         return "(no conclusion: no rule produced an output)\n".to_string();
     }
-    render_full(&s.explain_all(&facts, Default::default()))
+    render_derivation(&s.explain_all(&facts, Default::default()))
 }
 
 /// A case's golden explanation: beside its case file, or embedded with a shipped suite.

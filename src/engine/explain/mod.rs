@@ -7,8 +7,8 @@ mod player;
 mod render;
 mod whynot;
 
-pub use player::{display, render_answer, render_answers, value_json, Answer, Choice, OPTION_RELATION};
-pub use render::{render_full, render_tree};
+pub use player::{answer_texts, display, render_answer, render_answers, value_json, Answer, Choice, OPTION_RELATION};
+pub use render::{render_derivation, render_full, render_tree};
 pub(crate) use whynot::drop_reason;
 pub use whynot::{FailedCondition, WhyNot, WhyNotError};
 

@@ -162,14 +162,23 @@ pub fn value_json(v: &Value) -> Json {
 /// The player's view as text: per answer, its line, the reason, then its options by rank.
 /// Answers one rule concluded together share their reason, given once after them.
 pub fn render_answers(answers: &[Answer]) -> String {
-    let mut out = String::new();
+    answer_texts(answers).concat()
+}
+
+/// Each answer's part of [`render_answers`], in order.
+pub fn answer_texts(answers: &[Answer]) -> Vec<String> {
+    let mut out = Vec::new();
     for (i, a) in answers.iter().enumerate() {
         let shared = answers.get(i + 1).is_some_and(|next| {
             a.options.is_empty() && a.rule.is_some() && (&next.rule, &next.because) == (&a.rule, &a.because)
         });
         match shared {
-            true => wrap(&a.text, "", "    ", &mut out),
-            false => out.push_str(&render_answer(a)),
+            true => {
+                let mut line = String::new();
+                wrap(&a.text, "", "    ", &mut line);
+                out.push(line);
+            }
+            false => out.push(render_answer(a)),
         }
     }
     out

@@ -1,18 +1,29 @@
-//! The full derivation as text: the inputs once at the top, then each answer's tree, every
-//! subtree printed once with a label (`[2]`) where later occurrences say `→ see [2]`.
+//! The full derivation as text: the inputs once at the top (or not at all), then each answer's
+//! tree, every subtree printed once with a label (`[2]`) where later occurrences say `→ see [2]`.
 
 use super::{AggregateGroup, Explanation, WhatIfExplanation, MAX_EXPLAIN_DEPTH};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-/// One explanation as text (see [`render_full`]).
+/// One explanation as text, the inputs it read shown where they are matched (`hand(…)  (input
+/// hand)`).
 pub fn render_tree(e: &Explanation) -> String {
-    render_full(std::slice::from_ref(e))
+    render(std::slice::from_ref(e), false, true)
 }
 
-/// Explanations of one answer (from `Session::explain_all`) as text: the inputs they read, then
-/// each tree.
+/// Explanations of one answer (from `Session::explain_all`) as text: the inputs they read, once,
+/// then each tree (what `ask --explain full` prints).
 pub fn render_full(trees: &[Explanation]) -> String {
+    render(trees, true, false)
+}
+
+/// Explanations of one answer as text without their inputs (what a case's golden file pins: the
+/// case gives the inputs).
+pub fn render_derivation(trees: &[Explanation]) -> String {
+    render(trees, false, false)
+}
+
+fn render(trees: &[Explanation], header: bool, inline_inputs: bool) -> String {
     let mut inputs = Vec::new();
     let mut referred = HashSet::new();
     for t in trees {
@@ -23,10 +34,12 @@ pub fn render_full(trees: &[Explanation]) -> String {
         number(t, &referred, &mut labels);
     }
     let mut out = String::new();
-    for i in &inputs {
-        let _ = writeln!(out, "input {i}");
+    if header {
+        for i in &inputs {
+            let _ = writeln!(out, "input {i}");
+        }
     }
-    let r = Renderer { labels };
+    let r = Renderer { labels, inline_inputs };
     for t in trees {
         match (t.source, t.ref_id) {
             ("ref", Some(id)) => {
@@ -92,6 +105,8 @@ fn number(e: &Explanation, referred: &HashSet<u32>, labels: &mut HashMap<u32, us
 
 struct Renderer {
     labels: HashMap<u32, usize>,
+    /// Inputs under the rules that matched them, or (listed once elsewhere) not there.
+    inline_inputs: bool,
 }
 
 enum Item<'a> {
@@ -135,8 +150,13 @@ impl Renderer {
         let mut items: Vec<Item> = e.checks.iter().map(|c| Item::Line(c)).collect();
         items.extend(e.whatifs.iter().map(Item::WhatIf));
         items.extend(e.aggregated.iter().map(Item::Group));
-        // Inputs are listed once at the top, not under every rule that reads them.
-        items.extend(e.premises.iter().filter(|p| p.source != "input").map(Item::Node));
+        // Inputs are listed once at the top (or not at all), not under every rule that reads them.
+        items.extend(
+            e.premises
+                .iter()
+                .filter(|p| self.inline_inputs || p.source != "input")
+                .map(Item::Node),
+        );
         let n = items.len();
         for (i, item) in items.into_iter().enumerate() {
             let (branch, cont) = if i + 1 == n {
@@ -169,6 +189,10 @@ impl Renderer {
         match (e.source, e.ref_id) {
             ("ref", Some(id)) => {
                 let _ = writeln!(out, "{first}{line}  {}", self.see(id));
+            }
+            ("input", _) => {
+                let tag = e.input.as_ref().map_or_else(String::new, |n| format!("  (input {n})"));
+                let _ = writeln!(out, "{first}{line}{tag}");
             }
             _ => {
                 let _ = writeln!(out, "{first}{line}");
