@@ -235,10 +235,7 @@ fn an_unknown_why_not_gets_suggestions() {
         "{err}"
     );
     let (_, _, err) = ask(&["stud", "hand=8S 10D 10S 8H 8C"], &["--why-not", "Rule61"]);
-    assert!(
-        err.contains("did you mean `Rule1`, `Rule11`, `Rule6`?"),
-        "{err}"
-    );
+    assert!(err.contains("did you mean `Rule1`, `Rule11`, `Rule6`?"), "{err}");
 }
 
 #[test]

@@ -16,7 +16,7 @@ use super::memory::{FactId, Origin};
 use super::program::*;
 use super::session::Session;
 use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
-use crate::lang::template::card_symbols;
+use crate::lang::template::{card_symbols, cards_in_text};
 use crate::value::Value;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -252,26 +252,16 @@ impl Session {
                     span: at.span,
                 };
                 node.checks.push(self.aggregate_line(agg, rule, (&vars, mask), limits));
+            } else if let (Cond::WhatIf { .. }, 0) = (&at.cond, limits.whatif_depth) {
+                // Not expanded: one line, in the order written.
+                self.whatif_at(&mut node, at, &vars, limits, done);
             } else if let Some(line) = check_line(&at.cond, &vars, self.params(), rule, limits, &prog, at) {
                 node.checks.push(line);
             }
         }
-        for at in &rule.conds {
-            if let Cond::WhatIf {
-                target,
-                inputs,
-                rel_name,
-                args,
-                ..
-            } = &at.cond
-            {
-                let site = WhatIfSite {
-                    target,
-                    inputs,
-                    rel_name,
-                    args,
-                };
-                self.explain_whatif(&mut node, site, &vars, limits, done);
+        if limits.whatif_depth > 0 {
+            for at in &rule.conds {
+                self.whatif_at(&mut node, at, &vars, limits, done);
             }
         }
         for (ci, at) in rule.conds.iter().enumerate() {
@@ -344,6 +334,33 @@ impl Session {
         for (_, count, f) in groups {
             let example = self.explain_inner(f, limits, done, depth + 1);
             node.aggregated.push(AggregateGroup { count, example });
+        }
+    }
+
+    /// The what-if of condition `at`, if it is one (see `explain_whatif`).
+    fn whatif_at(
+        &mut self,
+        node: &mut Explanation,
+        at: &CondAt,
+        vars: &[Value],
+        limits: ExplainLimits,
+        done: &mut Explained,
+    ) {
+        if let Cond::WhatIf {
+            target,
+            inputs,
+            rel_name,
+            args,
+            ..
+        } = &at.cond
+        {
+            let site = WhatIfSite {
+                target,
+                inputs,
+                rel_name,
+                args,
+            };
+            self.explain_whatif(node, site, vars, limits, done);
         }
     }
 
@@ -613,7 +630,7 @@ fn render_pat(a: &PatArg, vars: &[Value], params: &[Value], limits: ExplainLimit
 /// suit symbols, lists longer than `limits.list_items` abbreviated.
 pub fn show(v: &Value, limits: ExplainLimits) -> String {
     match v {
-        Value::Str(s) => card_symbols(s).unwrap_or_else(|| format!("{s:?}")),
+        Value::Str(s) => card_symbols(s).unwrap_or_else(|| format!("{:?}", cards_in_text(s))),
         Value::List(items) => show_list(items, limits, show),
         other => other.pretty(),
     }

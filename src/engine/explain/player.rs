@@ -5,7 +5,7 @@
 use super::{ExplainLimits, Origin};
 use crate::engine::memory::FactId;
 use crate::engine::session::{Conclusion, Session};
-use crate::lang::template::card_symbols;
+use crate::lang::template::{card_symbols, cards_in_text};
 use crate::value::Value;
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -137,7 +137,7 @@ fn as_option(c: &Conclusion) -> Option<(String, Choice)> {
 /// A value in game terms: text unquoted, cards with suit symbols, every list whole.
 pub fn display(v: &Value) -> String {
     match v {
-        Value::Str(s) => card_symbols(s).unwrap_or_else(|| s.to_string()),
+        Value::Str(s) => cards_in_text(s),
         Value::List(items) => format!("[{}]", items.iter().map(display).collect::<Vec<_>>().join(", ")),
         other => super::show(other, ExplainLimits::default()),
     }
