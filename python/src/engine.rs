@@ -690,10 +690,15 @@ impl PySession {
     }
 
     /// Why `rule` (a rule's name or title, or a move a rule could conclude) did not fire in the
-    /// last run, as `ask --why-not --json` reports it: one entry per rule it names.
+    /// last run, as `ask --why-not --json` reports it: a dict when it names one rule, a list of
+    /// them when it names several.
     fn why_not<'py>(&mut self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyAny>> {
-        let w = self.inner.why_not_query(rule).map_err(|e| why_not_error(&e))?;
-        json_to_py(py, &serde_json::to_value(&w).unwrap_or(Json::Null))
+        let mut w = self.inner.why_not_query(rule).map_err(|e| why_not_error(&e))?;
+        let json = match w.len() {
+            1 => serde_json::to_value(w.pop()),
+            _ => serde_json::to_value(&w),
+        };
+        json_to_py(py, &json.unwrap_or(Json::Null))
     }
 
     /// The trace of the last run (with `trace=True`), one line per firing.

@@ -25,6 +25,9 @@ pub struct Answer {
     pub args: Vec<Json>,
     /// The answer in game terms: `advice: bet big`.
     pub text: String,
+    /// The fact as the full derivation writes it: `advice("bet big")`.
+    #[serde(rename = "fact")]
+    pub fact_text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,6 +74,7 @@ impl Session {
                         relation: decision.clone(),
                         args: Vec::new(),
                         text: format!("{decision}: the options"),
+                        fact_text: String::new(),
                         rule: None,
                         title: None,
                         because: None,
@@ -95,6 +99,7 @@ impl Session {
             relation: c.relation.clone(),
             args: c.args.iter().map(value_json).collect(),
             text,
+            fact_text: self.fact_text(c.fact, ExplainLimits::default()),
             rule: None,
             title: None,
             because: None,

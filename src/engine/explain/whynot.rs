@@ -428,9 +428,7 @@ fn by_move(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
                 })
                 .collect();
             let has_var = head.iter().any(|e| !matches!(e, Expr::Const(_)));
-            if !args.is_empty() && args.iter().all(|a| lits.contains(a)) {
-                literal.push(i);
-            } else if !args.is_empty() && args.iter().all(|a| lits.contains(a) || would_bind(s, rule, head, a)) {
+            if !args.is_empty() && args.iter().all(|a| lits.contains(a) || would_bind(s, rule, head, a)) {
                 literal.push(i);
             } else if (output || rel.is_some()) && has_var && (rel.is_some() || looks_like_move(q)) {
                 could.push(i);
