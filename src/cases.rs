@@ -2,7 +2,7 @@
 //! the binary. Parsing (every problem located), running a case, comparing its answers, rewriting
 //! expectations (`--update`) and rule coverage. The library never prints or exits; `cli::test` does.
 
-use crate::engine::explain::render_tree;
+use crate::engine::explain::render_derivation;
 use crate::engine::program::Program;
 use crate::engine::session::Session;
 use crate::lang::ir::{Cond, PatArg, RuleIr, Slot};
@@ -501,17 +501,14 @@ impl Outcome {
     }
 }
 
-/// The text of the explanation `ask` prints for the last run's conclusions (without run figures).
+/// The full derivation `ask --explain full` prints for the last run's conclusions, without the
+/// inputs (the case gives them) and the run's figures: what a case's golden explanation pins.
 pub fn explanation_text(s: &mut Session) -> String {
-    let conclusions = s.conclusions();
-    if conclusions.is_empty() {
+    let facts: Vec<_> = s.conclusions().iter().map(|c| c.fact).collect();
+    if facts.is_empty() {
         return "(no conclusion: no rule produced an output)\n".to_string();
     }
-    let mut out = String::new();
-    for c in &conclusions {
-        out.push_str(&render_tree(&s.explain(c.fact, Default::default())));
-    }
-    out
+    render_derivation(&s.explain_all(&facts, Default::default()))
 }
 
 /// A case's golden explanation: beside its case file, or embedded with a shipped suite.

@@ -4,8 +4,9 @@
 
 use crate::convert::{json_input_text, json_to_py, py_input_text, py_to_json, value_to_py};
 use crate::errors::{self, bad_input};
+use kibitzer::{answer_texts, WhyNotError};
 use kibitzer::library::{load_file_with, load_ruleset, shipped_library, shipped_text, LoadError, LoadOptions};
-use kibitzer::{render_tree, Conclusion, ExplainLimits, Program, RunError, RunOptions, RunResult, Session, StopReason};
+use kibitzer::{Conclusion, ExplainLimits, Program, RunError, RunOptions, RunResult, Session, StopReason};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
@@ -103,11 +104,12 @@ fn timeout_of(secs: Option<f64>) -> PyResult<Option<Duration>> {
 pub enum Explain {
     /// No explanation.
     Off,
-    /// The concluding rule: fact, rule, title, because, checks (no premises, no what-ifs).
+    /// The player's view: the answer in game terms, the concluding rule, title, because and the
+    /// ranked options (as `ask --json` writes it under `answers`).
     Short,
-    /// The whole derivation tree, as `ask --json` writes it.
+    /// The whole derivation tree, as `ask --json` writes it (subtrees once, referred to after).
     Full,
-    /// The tree as the text `ask` prints.
+    /// The text `ask` prints for the conclusion.
     Text,
 }
 
@@ -146,26 +148,39 @@ pub fn explain_mode(v: Option<&Bound<'_, PyAny>>) -> PyResult<Explain> {
     }
 }
 
-/// The explanation of one conclusion in the asked form, as JSON.
-fn explanation_json(s: &mut Session, c: &Conclusion, mode: Explain, limits: ExplainLimits) -> Option<Json> {
-    let fact = c.fact;
+/// The explanation of each conclusion (in `conclusions()` order) in the asked form, as JSON:
+/// the conclusions of one answer are explained together, so a subtree is given once.
+fn explanations_json(
+    s: &mut Session,
+    conclusions: &[Conclusion],
+    mode: Explain,
+    limits: ExplainLimits,
+) -> Vec<Option<Json>> {
     match mode {
-        Explain::Off => None,
-        Explain::Full => Some(serde_json::to_value(s.explain(fact, limits)).unwrap_or(Json::Null)),
-        Explain::Text => Some(Json::String(render_tree(&s.explain(fact, limits)))),
-        Explain::Short => {
-            // What-ifs are not shown, so not expanded: expanding one runs it again.
-            let short = ExplainLimits {
-                whatif_depth: 0,
-                ..limits
-            };
-            let mut e = serde_json::to_value(s.explain(fact, short)).unwrap_or(Json::Null);
-            if let Some(map) = e.as_object_mut() {
-                for key in ["premises", "aggregated", "whatifs"] {
-                    map.remove(key);
-                }
-            }
-            Some(e)
+        Explain::Off => vec![None; conclusions.len()],
+        Explain::Full => {
+            let facts: Vec<_> = conclusions.iter().map(|c| c.fact).collect();
+            s.explain_all(&facts, limits)
+                .into_iter()
+                .map(|e| Some(serde_json::to_value(e).unwrap_or(Json::Null)))
+                .collect()
+        }
+        Explain::Short | Explain::Text => {
+            let answers = s.answers();
+            let texts = answer_texts(&answers);
+            conclusions
+                .iter()
+                .map(|c| {
+                    let at = answers.iter().position(|a| a.fact == Some(c.fact));
+                    match (mode, at) {
+                        (Explain::Short, Some(i)) => Some(serde_json::to_value(&answers[i]).unwrap_or(Json::Null)),
+                        // An option is shown under its decision's answer.
+                        (Explain::Short, None) => None,
+                        (_, Some(i)) => Some(Json::String(texts[i].clone())),
+                        (_, None) => Some(Json::String(String::new())),
+                    }
+                })
+                .collect()
         }
     }
 }
@@ -173,15 +188,17 @@ fn explanation_json(s: &mut Session, c: &Conclusion, mode: Explain, limits: Expl
 /// A run's answer in `ask --json`'s structure, as JSON (the Rust side of the overhead figure,
 /// and `batch`).
 fn answer_json(s: &mut Session, program: &Program, result: &RunResult, mode: Explain, limits: ExplainLimits) -> Json {
-    let conclusions: Vec<Json> = s
-        .conclusions()
+    let all = s.conclusions();
+    let explained = explanations_json(s, &all, mode, limits);
+    let conclusions: Vec<Json> = all
         .iter()
-        .map(|c| {
+        .zip(explained)
+        .map(|(c, e)| {
             let mut o = json!({
                 "relation": c.relation,
                 "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
             });
-            if let Some(e) = explanation_json(s, c, mode, limits) {
+            if let Some(e) = e {
                 o["explanation"] = e;
             }
             o
@@ -189,10 +206,19 @@ fn answer_json(s: &mut Session, program: &Program, result: &RunResult, mode: Exp
         .collect();
     json!({
         "ruleset": program.name(),
+        "answers": s.answers(),
         "conclusions": conclusions,
         "stats": result.stats,
         "stop": result.stop,
     })
+}
+
+/// A why-not question that names nothing is bad input; a run that failed, as any run error.
+fn why_not_error(e: &WhyNotError) -> PyErr {
+    match e {
+        WhyNotError::Run(e) => errors::run_error(e),
+        other => bad_input(other.to_string()),
+    }
 }
 
 fn stop_text(stop: StopReason) -> String {
@@ -214,12 +240,16 @@ fn answer_py<'py>(
     trace: bool,
     why_not: &[String],
 ) -> PyResult<Bound<'py, PyDict>> {
-    let why_nots = why_not
-        .iter()
-        .map(|r| s.why_not(r).map_err(|e| errors::run_error(&e)))
-        .collect::<PyResult<Vec<_>>>()?;
+    let mut why_nots = Vec::new();
+    for q in why_not {
+        why_nots.extend(s.why_not_query(q).map_err(|e| why_not_error(&e))?);
+    }
     let out = PyDict::new(py);
     out.set_item("ruleset", program.name())?;
+    out.set_item(
+        "answers",
+        json_to_py(py, &serde_json::to_value(s.answers()).unwrap_or(Json::Null))?,
+    )?;
     out.set_item("conclusions", conclusions_py(py, s, mode, limits)?)?;
     out.set_item(
         "stats",
@@ -245,7 +275,9 @@ fn conclusions_py<'py>(
     limits: ExplainLimits,
 ) -> PyResult<Bound<'py, PyList>> {
     let list = PyList::empty(py);
-    for c in s.conclusions() {
+    let all = s.conclusions();
+    let explained = explanations_json(s, &all, mode, limits);
+    for (c, e) in all.into_iter().zip(explained) {
         let item = PyDict::new(py);
         item.set_item("relation", PyString::new(py, &c.relation))?;
         let args = PyList::empty(py);
@@ -253,7 +285,7 @@ fn conclusions_py<'py>(
             args.append(value_to_py(py, a)?)?;
         }
         item.set_item("args", args)?;
-        if let Some(e) = explanation_json(s, &c, mode, limits) {
+        if let Some(e) = e {
             item.set_item("explanation", json_to_py(py, &e)?)?;
         }
         list.append(item)?;
@@ -314,8 +346,9 @@ fn give(s: &mut Session, params: &[(String, String)], inputs: &[(String, String)
 /// Asks a rule set about one position and answers as `kibitzer ask --json` does: a dict with
 /// `ruleset`, `conclusions` (each `relation`, `args`, `explanation`), `stats` and `stop`.
 ///
-/// `explain`: "short" (the concluding rule, its `because` and checks), "full" (the derivation
-/// tree, exactly as `--json`), "text" (the tree as `ask` prints it) or None.
+/// `explain`: "short" (the player's view: the answer in game terms, its rule, title, `because`
+/// and ranked options), "full" (the derivation tree, exactly as `--json`), "text" (the text
+/// `ask` prints for each conclusion) or None. `why_not` takes rule names, titles or moves.
 #[pyfunction]
 #[pyo3(signature = (ruleset, rules=None, params=None, explain=ExplainArg(Explain::Short), *, inputs=None, timeout=None, max_firings=100_000, trace=false, why_not=None, whatif_depth=1, include_root=None, **kwargs))]
 #[allow(clippy::too_many_arguments)]
@@ -510,11 +543,7 @@ impl PySession {
     /// The output relations, in order.
     #[getter]
     fn outputs(&self) -> Vec<String> {
-        self.program
-            .outputs()
-            .into_iter()
-            .map(|(name, _)| name.to_string())
-            .collect()
+        self.program.outputs().into_iter().map(|(name, _)| name.to_string()).collect()
     }
 
     /// The parameters (constants left out) with their current values.
@@ -633,16 +662,38 @@ impl PySession {
                 None => format!("no conclusion number {index} in the last run"),
             }));
         };
-        match explanation_json(&mut self.inner, c, m, limits_of(whatif_depth)) {
+        let fact = c.fact;
+        let explained = match m {
+            // One conclusion's derivation on its own, numbered from 1.
+            Explain::Full => {
+                vec![
+                    explanations_json(&mut self.inner, std::slice::from_ref(c), m, limits_of(whatif_depth))
+                        .pop()
+                        .flatten(),
+                ]
+            }
+            _ => explanations_json(&mut self.inner, &all, m, limits_of(whatif_depth)),
+        };
+        let at = match m {
+            Explain::Full => 0,
+            _ => all.iter().position(|x| x.fact == fact).unwrap_or(0),
+        };
+        match explained.into_iter().nth(at).flatten() {
             Some(e) => json_to_py(py, &e),
             None => Ok(py.None().into_bound(py)),
         }
     }
 
-    /// Why `rule` did not fire in the last run, as `ask --why-not --json` reports it.
+    /// Why `rule` (a rule's name or title, or a move a rule could conclude) did not fire in the
+    /// last run, as `ask --why-not --json` reports it: a dict when it names one rule, a list of
+    /// them when it names several.
     fn why_not<'py>(&mut self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyAny>> {
-        let w = self.inner.why_not(rule).map_err(|e| errors::run_error(&e))?;
-        json_to_py(py, &serde_json::to_value(&w).unwrap_or(Json::Null))
+        let mut w = self.inner.why_not_query(rule).map_err(|e| why_not_error(&e))?;
+        let json = match w.len() {
+            1 => serde_json::to_value(w.pop()),
+            _ => serde_json::to_value(&w),
+        };
+        json_to_py(py, &json.unwrap_or(Json::Null))
     }
 
     /// The trace of the last run (with `trace=True`), one line per firing.
@@ -901,8 +952,15 @@ pub fn explain_relation<'py>(
     mode: Explain,
     limits: ExplainLimits,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let found = s.conclusions().into_iter().find(|c| c.relation == relation);
-    match found.and_then(|c| explanation_json(s, &c, mode, limits)) {
+    let all = s.conclusions();
+    let Some(at) = all.iter().position(|c| c.relation == relation) else {
+        return Ok(py.None().into_bound(py));
+    };
+    let explained = match mode {
+        Explain::Full => explanations_json(s, &all[at..=at], mode, limits).pop().flatten(),
+        _ => explanations_json(s, &all, mode, limits).into_iter().nth(at).flatten(),
+    };
+    match explained {
         Some(e) => json_to_py(py, &e),
         None => Ok(py.None().into_bound(py)),
     }

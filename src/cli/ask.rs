@@ -1,9 +1,11 @@
-//! `kibitzer ask`: one query, answered with explanations (text) or SPEC §4.2 JSON.
+//! `kibitzer ask`: one query, answered with explanations (the player's view, the full
+//! derivation, or none) as text, or as JSON (docs/explanations.md).
 
 use super::{fail, split_assignment};
+use kibitzer::WhyNot;
+use kibitzer::{render_answer, render_answers, render_full, Answer, ExplainLimits};
+use kibitzer::{RunOptions, RunResult, Session};
 use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
-use kibitzer::{render_tree, ExplainLimits};
-use kibitzer::{RunOptions, Session};
 use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -19,14 +21,17 @@ pub struct AskArgs {
     /// Override a parameter: --param bet_big_above=0.8 (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-    /// Answer as one JSON object (SPEC §4.2).
+    /// Answer as one JSON object (docs/explanations.md).
     #[arg(long)]
     json: bool,
+    /// How answers are explained: short (each answer and its reason), full (the derivation), none.
+    #[arg(long, value_enum, default_value_t = ExplainMode::Short)]
+    explain: ExplainMode,
     /// Show the sequence of firings.
     #[arg(long)]
     trace: bool,
-    /// Explain why this rule did not fire.
-    #[arg(long = "why-not", value_name = "RULE")]
+    /// Explain why a rule did not fire: its name or title, or a move it could have concluded.
+    #[arg(long = "why-not", value_name = "RULE|TITLE|MOVE")]
     why_not: Vec<String>,
     /// Use this rule file instead of the shipped one.
     #[arg(long, value_name = "PATH")]
@@ -43,6 +48,13 @@ pub struct AskArgs {
     /// Let includes come from this folder tree (default: the rule file's own folder).
     #[arg(long = "include-root", value_name = "DIR")]
     include_root: Option<PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExplainMode {
+    Short,
+    Full,
+    None,
 }
 
 pub fn run(a: AskArgs) -> i32 {
@@ -84,68 +96,20 @@ pub fn run(a: AskArgs) -> i32 {
         whatif_depth: a.whatif_depth,
         ..ExplainLimits::default()
     };
-    let conclusions = s.conclusions();
     let mut why_nots = Vec::new();
-    for r in &a.why_not {
-        match s.why_not(r) {
-            Ok(w) => why_nots.push(w),
+    for q in &a.why_not {
+        match s.why_not_query(q) {
+            Ok(w) => why_nots.extend(w),
             Err(e) => return fail(e),
         }
     }
     // Written at once and checked: a full disk is an error, a closed pipe a quiet end.
-    let mut text = String::new();
+    let mut text = match a.json {
+        true => json_answer(&mut s, &program.name, &result, &a, limits, &why_nots),
+        false => text_answer(&mut s, &result, &a, limits, &why_nots),
+    };
     if a.json {
-        let items: Vec<Json> = conclusions
-            .iter()
-            .map(|c| {
-                json!({
-                    "relation": c.relation,
-                    "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
-                    "explanation": s.explain(c.fact, limits),
-                })
-            })
-            .collect();
-        let mut out = json!({
-            "ruleset": program.name(),
-            "conclusions": items,
-            "stats": result.stats,
-            "stop": result.stop,
-        });
-        if a.trace {
-            out["trace"] = json!(s.trace_text());
-        }
-        if !why_nots.is_empty() {
-            out["why_not"] = json!(why_nots);
-        }
-        let _ = writeln!(text, "{out}");
-    } else {
-        if conclusions.is_empty() {
-            let _ = writeln!(text, "(no conclusion: no rule produced an output)");
-        }
-        for c in &conclusions {
-            let _ = write!(text, "{}", render_tree(&s.explain(c.fact, limits)));
-        }
-        for w in &why_nots {
-            let _ = writeln!(text, "why not {}: {}", w.rule, w.to_text());
-        }
-        if a.trace {
-            let _ = writeln!(text, "trace:");
-            for line in s.trace_text() {
-                let _ = writeln!(text, "  {line}");
-            }
-        }
-        let st = &result.stats;
-        let mut tail = format!(
-            "({} firing(s), {} activation(s), {} µs",
-            st.fired, st.activations, st.micros
-        );
-        if st.whatif_asked > 0 {
-            tail.push_str(&format!(
-                ", {} what-if sub-queries with {} firings",
-                st.whatif_asked, st.whatif_fired
-            ));
-        }
-        let _ = writeln!(text, "{tail})");
+        text.push('\n');
     }
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
@@ -158,4 +122,99 @@ pub fn run(a: AskArgs) -> i32 {
         return super::EXIT_BAD_INPUT;
     }
     0
+}
+
+/// The answer as one JSON object: the player's view (`answers`) beside each conclusion's full
+/// derivation (`conclusions`, subtrees once, referred to by number after).
+fn json_answer(
+    s: &mut Session,
+    ruleset: &str,
+    result: &RunResult,
+    a: &AskArgs,
+    limits: ExplainLimits,
+    why_nots: &[WhyNot],
+) -> String {
+    let conclusions = s.conclusions();
+    let facts: Vec<_> = conclusions.iter().map(|c| c.fact).collect();
+    let trees = match a.explain {
+        ExplainMode::None => Vec::new(),
+        _ => s.explain_all(&facts, limits),
+    };
+    let items: Vec<Json> = conclusions
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut o = json!({
+                "relation": c.relation,
+                "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
+            });
+            if let Some(t) = trees.get(i) {
+                o["explanation"] = json!(t);
+            }
+            o
+        })
+        .collect();
+    let mut out = json!({
+        "ruleset": ruleset,
+        "answers": s.answers(),
+        "conclusions": items,
+        "stats": result.stats,
+        "stop": result.stop,
+    });
+    if a.trace {
+        out["trace"] = json!(s.trace_text());
+    }
+    if !why_nots.is_empty() {
+        out["why_not"] = json!(why_nots);
+    }
+    out.to_string()
+}
+
+/// The answer as text in the asked form, then why-nots, the trace and the run's figures.
+fn text_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: ExplainLimits, why_nots: &[WhyNot]) -> String {
+    let mut text = String::new();
+    let conclusions = s.conclusions();
+    if conclusions.is_empty() {
+        let _ = writeln!(text, "(no conclusion: no rule produced an output)");
+    }
+    match a.explain {
+        ExplainMode::Short => text.push_str(&render_answers(&s.answers())),
+        ExplainMode::Full => {
+            let facts: Vec<_> = conclusions.iter().map(|c| c.fact).collect();
+            text.push_str(&render_full(&s.explain_all(&facts, limits)));
+        }
+        ExplainMode::None => {
+            for answer in s.answers() {
+                let bare = Answer {
+                    rule: None,
+                    options: Vec::new(),
+                    ..answer
+                };
+                text.push_str(&render_answer(&bare));
+            }
+        }
+    }
+    for w in why_nots {
+        let title = w.title.as_ref().map_or_else(String::new, |t| format!(" \"{t}\""));
+        let _ = writeln!(text, "why not {}{title}: {}", w.rule, w.to_text());
+    }
+    if a.trace {
+        let _ = writeln!(text, "trace:");
+        for line in s.trace_text() {
+            let _ = writeln!(text, "  {line}");
+        }
+    }
+    let st = &result.stats;
+    let mut tail = format!(
+        "({} firing(s), {} activation(s), {} µs",
+        st.fired, st.activations, st.micros
+    );
+    if st.whatif_asked > 0 {
+        tail.push_str(&format!(
+            ", {} what-if sub-queries with {} firings",
+            st.whatif_asked, st.whatif_fired
+        ));
+    }
+    let _ = writeln!(text, "{tail})");
+    text
 }

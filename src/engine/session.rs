@@ -195,6 +195,17 @@ pub enum TraceEvent {
     Retracted { fact: FactId, firing: u32 },
 }
 
+/// A selected activation that lost: the condition that failed when its turn came and the
+/// bindings there, so a why-not judges it as of that moment, not by the final memory.
+#[derive(Debug, Clone)]
+pub(crate) struct DropRecord {
+    pub rule: u32,
+    /// The condition that failed (index in the order written), when one could be told.
+    pub cond: Option<u16>,
+    pub vars: Vec<Value>,
+    pub mask: u64,
+}
+
 /// A conclusion: an output fact.
 #[derive(Debug, Clone)]
 pub struct Conclusion {
@@ -232,6 +243,8 @@ pub struct Session {
     firings: Vec<Firing>,
     fired_per_rule: Vec<u64>,
     trace: Vec<TraceEvent>,
+    /// Activations dropped when selected, with the check that failed (kept when recording).
+    pub(crate) drops: Vec<DropRecord>,
     pub(crate) whatif: WhatIfRunner,
     /// For a pooled what-if sub-session: the asking run (`WhatIfRunner::run_number`) and kind of
     /// site (inheriting or not) its parameters were last copied for.
@@ -288,6 +301,7 @@ impl Session {
             firings: Vec::new(),
             fired_per_rule: vec![0; program.rules.len()],
             trace: Vec::new(),
+            drops: Vec::new(),
             relevant: None,
             read_inputs: None,
             relevant_triggers: Vec::new(),
@@ -560,6 +574,7 @@ impl Session {
         self.agenda.reset();
         self.firings.clear();
         self.trace.clear();
+        self.drops.clear();
         self.whatif.reset();
         for n in &mut self.fired_per_rule {
             *n = 0;
@@ -659,15 +674,10 @@ impl Session {
                         std::mem::swap(&mut self.frame.facts, &mut self.found.facts);
                     }
                     false => {
-                        // The reason is text for the trace only: made when a trace is kept.
-                        self.drop_activation(act.rule, || {
-                            let first = plan
-                                .select
-                                .first()
-                                .map(|&c| prog.sources.text(rule.conds[c as usize].span))
-                                .unwrap_or_default();
-                            format!("`{first}` (or a later check) no longer holds")
-                        });
+                        self.stats.dropped += 1;
+                        if self.recording || self.opts.trace {
+                            self.note_drop(prog, act.rule);
+                        }
                         continue;
                     }
                 }
@@ -727,6 +737,62 @@ impl Session {
         if self.opts.trace {
             self.trace.push(TraceEvent::Dropped { rule, reason: reason() });
         }
+    }
+
+    /// Records why a selected activation lost: its selection checks run again from its bindings
+    /// (still in the frame), keeping the deepest step reached and the bindings there.
+    #[cold]
+    fn note_drop(&mut self, prog: &Arc<Program>, rule_idx: u32) {
+        let rule = &prog.rules[rule_idx as usize];
+        let plan = &prog.plans[rule_idx as usize];
+        let mut ctx = Ctx {
+            prog,
+            mem: &self.mem,
+            params: &self.params,
+            whatif: &mut self.whatif,
+            calls: 0,
+            deepest: None,
+            track_depth: true,
+            failure: None,
+        };
+        let steps = IndexSteps {
+            conds: &rule.conds,
+            order: &plan.select,
+        };
+        let flow = matcher::solve(&mut ctx, &steps, 0, FactId::MAX, &mut self.frame, &mut |_, _| {
+            Flow::Stop
+        });
+        // The first search already ran these checks without an error.
+        let _ = ctx.outcome(flow);
+        let nvars = rule.var_names.len();
+        let mut record = match ctx.deepest.map(|d| *d) {
+            Some((step, vars, mask)) => DropRecord {
+                rule: rule_idx,
+                cond: plan.select.get(step).copied(),
+                vars,
+                mask,
+            },
+            None => DropRecord {
+                rule: rule_idx,
+                cond: None,
+                vars: self.frame.vars[..nvars].to_vec(),
+                mask: self.frame.mask,
+            },
+        };
+        // The pattern-bound values the activation did not keep, from the facts it matched.
+        for &(slot, cond, pos) in &plan.restored {
+            let fact = self.frame.facts.iter().find(|(c, _)| *c == cond).map(|(_, id)| *id);
+            if let (Some(v), Some(fact)) = (record.vars.get_mut(slot as usize), fact) {
+                if let Some(arg) = self.mem.args_of(fact).get(pos as usize) {
+                    *v = arg.clone();
+                }
+            }
+        }
+        if self.opts.trace {
+            let reason = super::explain::drop_reason(prog, &self.mem, &record, &self.params);
+            self.trace.push(TraceEvent::Dropped { rule: rule_idx, reason });
+        }
+        self.drops.push(record);
     }
 
     fn limit_error(&self) -> RunError {

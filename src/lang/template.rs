@@ -179,8 +179,56 @@ pub fn format_value(v: &Value, f: &Format) -> String {
         }
         (Format::Operand, Value::Int(i)) if *i < 0 => format!("(−{})", i.unsigned_abs()),
         (Format::Operand, Value::Num(n)) if *n < 0.0 => format!("(−{})", format_decimal(n.abs(), 4)),
+        // Cards written as text by a game's own notation read as every other game's cards.
+        (_, Value::Str(s)) => cards_in_text(s),
+        (Format::Plain, Value::List(items)) => {
+            format!(
+                "[{}]",
+                items.iter().map(|x| format_value(x, f)).collect::<Vec<_>>().join(", ")
+            )
+        }
         (_, v) => v.pretty(),
     }
+}
+
+/// Text made only of cards in letter notation (`KS`, `10D 3C`, `TH`), written with suit symbols
+/// as every game prints its cards (`K♠`, `10♦ 3♣`); `None` for any other text.
+pub fn card_symbols(s: &str) -> Option<String> {
+    let mut out = Vec::new();
+    for token in s.split_whitespace() {
+        let suit = token.chars().last()?;
+        let rank = &token[..token.len() - suit.len_utf8()];
+        let rank = match rank {
+            "T" => "10",
+            "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "J" | "Q" | "K" | "A" => rank,
+            _ => return None,
+        };
+        let suit = match suit {
+            'S' => '♠',
+            'H' => '♥',
+            'D' => '♦',
+            'C' => '♣',
+            _ => return None,
+        };
+        out.push(format!("{rank}{suit}"));
+    }
+    (!out.is_empty()).then(|| out.join(" "))
+}
+
+/// Text with each word that is a card in letter notation (`[2H`, `3D,`) given its suit symbol.
+pub fn cards_in_text(s: &str) -> String {
+    let words: Vec<String> = s
+        .split(' ')
+        .map(|w| {
+            let core = w.trim_start_matches(['[', '(']);
+            let core = core.trim_end_matches([']', ')', ',', ':', ';', '.']);
+            match card_symbols(core) {
+                Some(card) if !core.is_empty() => w.replacen(core, &card, 1),
+                _ => w.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
 }
 
 #[cfg(test)]
@@ -194,5 +242,21 @@ mod tests {
         assert_eq!(format_value(&Value::Int(-217), &Format::Operand), "(−217)");
         assert_eq!(format_value(&Value::Int(217), &Format::Operand), "217");
         assert_eq!(format_value(&Value::Num(-0.5), &Format::Operand), "(−0.5)");
+    }
+
+    #[test]
+    fn card_text_gets_suit_symbols() {
+        assert_eq!(card_symbols("KS").as_deref(), Some("K♠"));
+        assert_eq!(card_symbols("2H 3H TD 10C").as_deref(), Some("2♥ 3♥ 10♦ 10♣"));
+        for other in ["", "H", "5m", "me: K", "AS and", "1X", "♠"] {
+            assert_eq!(card_symbols(other), None, "{other}");
+        }
+        let meld = Value::str("2H 3H");
+        assert_eq!(format_value(&meld, &Format::Plain), "2♥ 3♥");
+        let said = Value::str("[2H 3H 4H] + [5D], unmelded 3D: AS and 5m");
+        assert_eq!(
+            format_value(&said, &Format::Plain),
+            "[2♥ 3♥ 4♥] + [5♦], unmelded 3♦: A♠ and 5m"
+        );
     }
 }

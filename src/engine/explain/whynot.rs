@@ -1,0 +1,575 @@
+//! *Why not*: for a rule (by name or title) or for a move a rule could have concluded, the
+//! condition that decided against it, with its numbers. A rule that was a candidate and lost
+//! when its turn came is judged as of that moment (the session records the failed check), not
+//! against the final memory, where a fact asserted afterwards would take the blame.
+
+use crate::lang::ast::BinaryOp;
+use super::{render, show, ExplainLimits, LINE_LIMITS};
+use crate::engine::memory::Memory;
+use crate::engine::program::*;
+use crate::engine::session::{DropRecord, RunError, Session, TraceEvent};
+use crate::lang::template::card_symbols;
+use crate::value::Value;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// Why a rule did not fire.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WhyNot {
+    pub rule: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub fired: u64,
+    pub summary: String,
+    /// How many conditions, in the order written, the best partial match satisfied.
+    pub matched_conditions: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<FailedCondition>,
+    /// The bindings of the best partial match (or of the activation that lost), `name = value`.
+    pub bindings: Vec<String>,
+}
+
+/// The condition that decided against the rule.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FailedCondition {
+    /// 1-based, in the order written.
+    pub index: usize,
+    pub condition: String,
+    pub location: String,
+    /// Why it failed, with the values it compared (`gap 1885 ≥ limit 1200`).
+    pub reason: String,
+}
+
+/// A why-not question that names nothing in the rule set, or a run that failed answering it.
+#[derive(Debug, thiserror::Error)]
+pub enum WhyNotError {
+    #[error("no rule, rule title or concludable move matches `{query}`{}", did_you_mean(.suggestions))]
+    Unknown { query: String, suggestions: Vec<String> },
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+fn did_you_mean(s: &[String]) -> String {
+    match s.is_empty() {
+        true => String::new(),
+        false => format!(
+            "; did you mean {}?",
+            s.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+impl WhyNot {
+    /// People's form.
+    pub fn to_text(&self) -> String {
+        let mut s = self.summary.clone();
+        if let Some(f) = &self.failed {
+            let _ = write!(s, "\n  at {}", f.location);
+            if !self.bindings.is_empty() {
+                let _ = write!(s, "\n  with {}", self.bindings.join(", "));
+            }
+        }
+        s
+    }
+}
+
+impl Session {
+    /// Why a rule (named case-insensitively) did not fire, or how often it did.
+    pub fn why_not(&mut self, rule_name: &str) -> Result<WhyNot, RunError> {
+        let prog = self.program().clone();
+        let ri = prog
+            .rule_index(rule_name)
+            .or_else(|| prog.rules.iter().position(|r| r.name.eq_ignore_ascii_case(rule_name)))
+            .ok_or_else(|| RunError::UnknownRule(rule_name.to_string()))?;
+        self.why_not_rule(ri)
+    }
+
+    /// Why not, as a player asks it: a rule's name or title, or a move or answer some rule could
+    /// conclude (`pong`, `KS`, `discard(5m)`): each rule it names, explained.
+    pub fn why_not_query(&mut self, query: &str) -> Result<Vec<WhyNot>, WhyNotError> {
+        let prog = self.program().clone();
+        let q = query.trim();
+        let rules = resolve(self, &prog, q);
+        if rules.is_empty() {
+            return Err(WhyNotError::Unknown {
+                query: q.to_string(),
+                suggestions: suggestions(&prog, q),
+            });
+        }
+        let mut out = Vec::new();
+        for ri in rules {
+            out.push(self.why_not_rule(ri)?);
+        }
+        Ok(out)
+    }
+
+    fn why_not_rule(&mut self, ri: usize) -> Result<WhyNot, RunError> {
+        let prog = self.program().clone();
+        let rule = &prog.rules[ri];
+        let name = &rule.name;
+        let fired = self.fired_count(ri);
+        let lost = self.drops.iter().rev().find(|d| d.rule as usize == ri).cloned();
+        if let (0, Some(d)) = (fired, &lost) {
+            let failed = d
+                .cond
+                .map(|c| failed_condition(&prog, &self.mem, rule, c as usize, (&d.vars, d.mask), self.params()));
+            let summary = match &failed {
+                Some(f) => format!(
+                    "{name} was a candidate but lost when its turn came: condition {} `{}` failed: {}",
+                    f.index, f.condition, f.reason
+                ),
+                None => format!("{name} was a candidate but lost when its turn came"),
+            };
+            return Ok(WhyNot {
+                rule: name.clone(),
+                title: rule.title.clone(),
+                fired,
+                summary,
+                matched_conditions: failed.as_ref().map_or(rule.conds.len(), |f| f.index - 1),
+                failed,
+                bindings: bindings(rule, &d.vars, d.mask),
+            });
+        }
+        let (complete, deepest) = self.probe_rule(ri)?;
+        let (failed_at, vars, mask) = match (deepest, complete) {
+            (_, true) => (None, Vec::new(), 0),
+            (Some((step, vars, mask)), false) => (Some(step), vars, mask),
+            (None, false) => (Some(0), Vec::new(), 0),
+        };
+        let failed = failed_at
+            .filter(|&i| i < rule.conds.len() && fired == 0)
+            .map(|i| failed_condition(&prog, &self.mem, rule, i, (&vars, mask), self.params()));
+        let summary = if fired > 0 {
+            format!("{name} fired {fired} time(s)")
+        } else if complete {
+            format!("{name} did not fire, but all its conditions hold now (an activation was dropped when selected, or the run halted)")
+        } else if let Some(f) = &failed {
+            format!(
+                "{name} did not fire: condition {} `{}` fails: {}",
+                f.index, f.condition, f.reason
+            )
+        } else {
+            format!("{name} did not fire")
+        };
+        Ok(WhyNot {
+            rule: name.clone(),
+            title: rule.title.clone(),
+            fired,
+            summary,
+            matched_conditions: failed_at.unwrap_or(rule.conds.len()),
+            failed,
+            bindings: match fired {
+                0 => bindings(rule, &vars, mask),
+                _ => Vec::new(),
+            },
+        })
+    }
+
+    /// The trace of the last run as lines of text (run with `RunOptions::trace`).
+    pub fn trace_text(&self) -> Vec<String> {
+        let prog = self.program().clone();
+        let limits = ExplainLimits {
+            list_items: 6,
+            ..LINE_LIMITS
+        };
+        let mut out = Vec::new();
+        let mut n = 0;
+        for ev in self.trace() {
+            match ev {
+                TraceEvent::Fired { firing } => {
+                    n += 1;
+                    let Some(f) = self.firing(*firing) else { continue };
+                    let rule = &prog.rules[f.rule as usize];
+                    let (vars, mask) = self.firing_bindings(f);
+                    let b: Vec<String> = rule
+                        .var_names
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask & (1u64 << i) != 0)
+                        .map(|(i, name)| format!("{name}={}", show(&vars[i], limits)))
+                        .collect();
+                    out.push(format!(
+                        "FIRE {n:>4} {} (salience {}): {}",
+                        rule.name,
+                        rule.salience,
+                        b.join(" ")
+                    ));
+                }
+                TraceEvent::Dropped { rule, reason } => {
+                    out.push(format!("DROP      {}: {reason}", prog.rules[*rule as usize].name));
+                }
+                TraceEvent::Retracted { fact, .. } => {
+                    out.push(format!("RETRACT   {}", self.fact_text(*fact, limits)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The trace's line for an activation that lost when selected: the check that failed, with its
+/// numbers (the same a why-not gives).
+pub(crate) fn drop_reason(prog: &Program, mem: &Memory, d: &DropRecord, params: &[Value]) -> String {
+    let rule = &prog.rules[d.rule as usize];
+    match d.cond {
+        Some(c) => {
+            let f = failed_condition(prog, mem, rule, c as usize, (&d.vars, d.mask), params);
+            format!("condition {} `{}` failed: {}", f.index, f.condition, f.reason)
+        }
+        None => "its conditions no longer hold".to_string(),
+    }
+}
+
+fn bindings(rule: &RuleIr, vars: &[Value], mask: u64) -> Vec<String> {
+    rule.var_names
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < 64 && mask & (1u64 << i) != 0 && *i < vars.len())
+        .map(|(i, n)| {
+            format!(
+                "{} = {}",
+                n.trim_start_matches('?'),
+                show(&vars[i], ExplainLimits::default())
+            )
+        })
+        .collect()
+}
+
+/// Condition `ci` of `rule` and why it failed with these bindings.
+fn failed_condition(
+    prog: &Program,
+    mem: &Memory,
+    rule: &RuleIr,
+    ci: usize,
+    (vars, mask): (&[Value], u64),
+    params: &[Value],
+) -> FailedCondition {
+    let at = &rule.conds[ci];
+    let l = prog.sources.locate(at.span);
+    FailedCondition {
+        index: ci + 1,
+        condition: one_line(prog.sources.text(at.span)),
+        location: format!("{}:{}:{}", l.file, l.line, l.col),
+        reason: deciding(prog, mem, rule, &at.cond, (vars, mask), params),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Why a condition failed, in its own terms: a comparison with both sides' values and the
+/// opposite operator (`gap 1885 ≥ limit 1200`), then where its computed values came from.
+fn deciding(
+    prog: &Program,
+    mem: &Memory,
+    rule: &RuleIr,
+    cond: &Cond,
+    (vars, mask): (&[Value], u64),
+    params: &[Value],
+) -> String {
+    let bound = |s: u16| s < 64 && mask & (1u64 << s) != 0 && (s as usize) < vars.len();
+    match cond {
+        Cond::Test(Expr::Binary(op, a, b)) if negated(*op).is_some() => {
+            let side = |e: &Expr| -> String {
+                match e {
+                    Expr::Var(s) if bound(*s) => {
+                        format!(
+                            "{} {}",
+                            rule.var_names[*s as usize].trim_start_matches('?'),
+                            show(&vars[*s as usize], ExplainLimits::default())
+                        )
+                    }
+                    Expr::Param(i) => format!(
+                        "{} {}",
+                        prog.params.get(*i as usize).map_or("?", |p| p.name.as_str()),
+                        params
+                            .get(*i as usize)
+                            .map_or_else(String::new, |v| show(v, ExplainLimits::default()))
+                    ),
+                    Expr::Const(v) => show(v, ExplainLimits::default()),
+                    other => {
+                        let mut calls = 0;
+                        let text = render(other, vars, params, ExplainLimits::default());
+                        match crate::engine::eval::eval(other, vars, params, &mut calls) {
+                            Ok(v) => format!("{text} = {}", show(&v, ExplainLimits::default())),
+                            Err(_) => text,
+                        }
+                    }
+                }
+            };
+            let mut s = format!("{} {} {}", side(a), negated(*op).unwrap_or("!"), side(b));
+            let origins = origins(prog, rule, &[a, b], vars, mask, params);
+            if !origins.is_empty() {
+                let _ = write!(s, " (where {})", origins.join("; "));
+            }
+            s
+        }
+        Cond::Test(e) => format!("{} is false", render(e, vars, params, ExplainLimits::default())),
+        Cond::Pattern { rel, .. } if mem.of_relation(*rel).iter().all(|f| !mem.is_alive(*f)) => {
+            format!("there is no `{}` fact at all", prog.relations[*rel as usize].name)
+        }
+        Cond::Pattern { .. } => "no fact matches it with these bindings".to_string(),
+        Cond::Not { .. } => "a matching fact exists".to_string(),
+        Cond::Aggregate { .. } => "no fact to aggregate with these bindings".to_string(),
+        _ => "it has no solution with these bindings".to_string(),
+    }
+}
+
+/// For the variables a comparison reads that the rule computed (`?gap = ?tv - ?score`): how,
+/// with the values (`gap = tv - score = (1846 - -39)`).
+fn origins(prog: &Program, rule: &RuleIr, sides: &[&Expr], vars: &[Value], mask: u64, params: &[Value]) -> Vec<String> {
+    let mut out = Vec::new();
+    for side in sides {
+        let Expr::Var(s) = side else { continue };
+        if *s >= 64 || mask & (1u64 << s) == 0 {
+            continue;
+        }
+        for at in &rule.conds {
+            if let Cond::Bind { slot, expr } = &at.cond {
+                if slot == s && !matches!(expr, Expr::Const(_) | Expr::Var(_)) {
+                    let written = one_line(prog.sources.text(at.span)).replace('?', "");
+                    out.push(format!(
+                        "{written} = {}",
+                        render(expr, vars, params, ExplainLimits::default())
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The comparison that holds when `op` fails.
+fn negated(op: BinaryOp) -> Option<&'static str> {
+    Some(match op {
+        BinaryOp::Lt => "≥",
+        BinaryOp::Le => ">",
+        BinaryOp::Gt => "≤",
+        BinaryOp::Ge => "<",
+        BinaryOp::Eq => "≠",
+        BinaryOp::Ne => "=",
+        _ => return None,
+    })
+}
+
+/// The rules a why-not question names: by name, by title, by a move their conclusion could
+/// make, then by a title containing it.
+fn resolve(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
+    let lower = q.to_lowercase();
+    if let Some(i) = prog.rules.iter().position(|r| r.name.eq_ignore_ascii_case(q)) {
+        return vec![i];
+    }
+    let titled: Vec<usize> = (0..prog.rules.len())
+        .filter(|&i| prog.rules[i].title.as_ref().is_some_and(|t| t.to_lowercase() == lower))
+        .collect();
+    if !titled.is_empty() {
+        return titled;
+    }
+    let moves = by_move(s, prog, q);
+    if !moves.is_empty() {
+        return moves;
+    }
+    (0..prog.rules.len())
+        .filter(|&i| {
+            prog.rules[i]
+                .title
+                .as_ref()
+                .is_some_and(|t| !lower.is_empty() && t.to_lowercase().contains(&lower))
+        })
+        .collect()
+}
+
+/// A move in game terms, for comparing: lowercase, cards with suit symbols, no quotes.
+fn norm(s: &str) -> String {
+    let s = s.trim().trim_matches('"').trim();
+    card_symbols(&s.to_uppercase())
+        .or_else(|| card_symbols(s))
+        .unwrap_or_else(|| s.to_string())
+        .to_lowercase()
+}
+
+/// The rules whose conclusion could be the move `q`: `rel(args)` or `rel` names the relation
+/// (its arguments, when given, compared with the rule's literal ones); a bare value matches a
+/// literal argument of a rule's conclusion, else any rule that concludes an answer with a
+/// variable there (the value would be bound by the match).
+fn by_move(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
+    let (rel, args): (Option<&str>, Vec<String>) = match q.split_once('(') {
+        Some((r, rest)) if rest.trim_end().ends_with(')') => {
+            let inner = rest.trim_end().trim_end_matches(')');
+            let args = inner.split(',').map(norm).filter(|a| !a.is_empty()).collect();
+            (Some(r.trim()), args)
+        }
+        _ => (None, vec![norm(q)]),
+    };
+    let is_rel = |name: &str| {
+        rel.is_some_and(|r| r.eq_ignore_ascii_case(name)) || (rel.is_none() && name.eq_ignore_ascii_case(q))
+    };
+    let mut literal = Vec::new();
+    let mut could = Vec::new();
+    for (i, rule) in prog.rules.iter().enumerate() {
+        for action in &rule.actions {
+            let Action::Assert { rel: r, args: head } = action else {
+                continue;
+            };
+            let rname = &prog.relations[*r as usize].name;
+            let output = prog.outputs.contains(r);
+            if rel.is_some() && !is_rel(rname) {
+                continue;
+            }
+            if rel.is_none() && is_rel(rname) {
+                literal.push(i);
+                continue;
+            }
+            let lits: Vec<String> = head
+                .iter()
+                .filter_map(|e| match e {
+                    Expr::Const(v) => Some(norm(&v.pretty())),
+                    _ => None,
+                })
+                .collect();
+            let has_var = head.iter().any(|e| !matches!(e, Expr::Const(_)));
+            if !args.is_empty() && args.iter().all(|a| lits.contains(a) || would_bind(s, rule, head, a)) {
+                literal.push(i);
+            } else if (output || rel.is_some()) && has_var && (rel.is_some() || looks_like_move(q)) {
+                could.push(i);
+            } else if rel.is_some() && args.is_empty() {
+                literal.push(i);
+            }
+        }
+    }
+    let mut out = if literal.is_empty() { could } else { literal };
+    if out.is_empty() && rel.is_none() {
+        out = by_mention(prog, &norm(q));
+    }
+    out.dedup();
+    out
+}
+
+/// A word the rule file uses for a move (`pong` in "makes no pong"): the rules that conclude a
+/// relation some mentioning rule concludes, with a variable where the move would go.
+fn by_mention(prog: &Program, word: &str) -> Vec<usize> {
+    let mentions = |text: &str| {
+        let text = text.to_lowercase();
+        text.match_indices(word).any(|(i, _)| {
+            let before = text[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+            let after = text[i + word.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric());
+            before && after
+        })
+    };
+    let heads = |rule: &RuleIr| -> Vec<(RelId, bool)> {
+        rule.actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Assert { rel, args } => Some((*rel, args.iter().any(|e| !matches!(e, Expr::Const(_))))),
+                _ => None,
+            })
+            .collect()
+    };
+    if word.is_empty() {
+        return Vec::new();
+    }
+    let rels: Vec<RelId> = prog
+        .rules
+        .iter()
+        .filter(|r| mentions(prog.sources.text(r.span)))
+        .flat_map(|r| heads(r).into_iter().map(|(rel, _)| rel))
+        .filter(|rel| prog.outputs.contains(rel))
+        .collect();
+    (0..prog.rules.len())
+        .filter(|&i| {
+            heads(&prog.rules[i])
+                .iter()
+                .any(|(rel, var)| *var && rels.contains(rel))
+        })
+        .collect()
+}
+
+/// Whether a variable of the rule's conclusion could hold `want`: some live fact a pattern of
+/// the rule binds that variable from holds it there.
+fn would_bind(s: &Session, rule: &RuleIr, head: &[Expr], want: &str) -> bool {
+    head.iter().any(|e| {
+        let Expr::Var(slot) = e else { return false };
+        rule.conds.iter().any(|at| {
+            let Cond::Pattern { rel, args } = &at.cond else {
+                return false;
+            };
+            args.iter().enumerate().any(|(p, a)| {
+                matches!(a, PatArg::Var(v) if v == slot)
+                    && s.mem.of_relation(*rel).iter().any(|&f| {
+                        s.mem.is_alive(f)
+                            && s.mem
+                                .args_of(f)
+                                .get(p)
+                                .is_some_and(|v| norm(&super::display(v)) == want)
+                    })
+            })
+        })
+    })
+}
+
+/// A bare value a variable could hold: cards or tiles (`KS`, `T T T T`, `5m`), not a word.
+fn looks_like_move(q: &str) -> bool {
+    card_symbols(&q.to_uppercase()).is_some()
+        || q.split_whitespace()
+            .all(|t| t.len() <= 3 && t.chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase()))
+}
+
+/// The closest rule names and titles to an unknown name.
+fn suggestions(prog: &Program, q: &str) -> Vec<String> {
+    let q = q.to_lowercase();
+    let mut names: Vec<(usize, String)> = Vec::new();
+    for r in &prog.rules {
+        names.push((distance(&q, &r.name.to_lowercase()), r.name.clone()));
+        if let Some(t) = &r.title {
+            names.push((distance(&q, &t.to_lowercase()), t.clone()));
+        }
+    }
+    names.sort();
+    names.dedup_by(|a, b| a.1 == b.1);
+    let limit = (q.chars().count() / 2).max(3);
+    names
+        .into_iter()
+        .filter(|(d, _)| *d <= limit)
+        .take(3)
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// Levenshtein distance over characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance() {
+        assert_eq!(distance("flsh", "flush"), 1);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("rule16", "rule16"), 0);
+    }
+
+    #[test]
+    fn moves_compare_in_game_terms() {
+        assert_eq!(norm("KS"), norm("k♠"));
+        assert_eq!(norm("\"Pong\""), "pong");
+        assert_eq!(negated(BinaryOp::Lt), Some("≥"));
+    }
+}
