@@ -466,6 +466,7 @@ fn engine_run(program: &std::sync::Arc<kibitzer::Program>, inputs: &[(String, St
                 Event::Dropped(program.rules()[*rule as usize].name.to_string())
             }
             kibitzer::TraceEvent::Retracted { fact, .. } => Event::Retracted(*fact as usize),
+            other => panic!("a trace event the reference does not model: {other:?}"),
         });
     }
     out

@@ -4,8 +4,8 @@
 
 use crate::convert::{json_input_text, json_to_py, py_input_text, py_to_json, value_to_py};
 use crate::errors::{self, bad_input};
-use kibitzer::{answer_texts, WhyNotError};
 use kibitzer::library::{load_file_with, load_ruleset, shipped_library, shipped_text, LoadError, LoadOptions};
+use kibitzer::{answer_texts, WhyNotError};
 use kibitzer::{Conclusion, ExplainLimits, Program, RunError, RunOptions, RunResult, Session, StopReason};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -543,7 +543,11 @@ impl PySession {
     /// The output relations, in order.
     #[getter]
     fn outputs(&self) -> Vec<String> {
-        self.program.outputs().into_iter().map(|(name, _)| name.to_string()).collect()
+        self.program
+            .outputs()
+            .into_iter()
+            .map(|(name, _)| name.to_string())
+            .collect()
     }
 
     /// The parameters (constants left out) with their current values.

@@ -2,10 +2,10 @@
 //! derivation, or none) as text, or as JSON (docs/explanations.md).
 
 use super::{fail, split_assignment};
+use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
 use kibitzer::WhyNot;
 use kibitzer::{render_answer, render_answers, render_full, Answer, ExplainLimits};
 use kibitzer::{RunOptions, RunResult, Session};
-use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
 use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -105,7 +105,7 @@ pub fn run(a: AskArgs) -> i32 {
     }
     // Written at once and checked: a full disk is an error, a closed pipe a quiet end.
     let mut text = match a.json {
-        true => json_answer(&mut s, &program.name, &result, &a, limits, &why_nots),
+        true => json_answer(&mut s, program.name(), &result, &a, limits, &why_nots),
         false => text_answer(&mut s, &result, &a, limits, &why_nots),
     };
     if a.json {

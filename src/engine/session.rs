@@ -22,43 +22,65 @@ const UNRECORDED: u32 = u32::MAX;
 
 /// A failure while running a query.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum RunError {
     /// A condition or action could not be evaluated.
     #[error("{location}: in rule `{rule}`: {message}")]
     InRule {
+        /// The rule's name.
         rule: String,
-        location: String,
+        /// Where the failing condition or action is written.
+        location: RuleLocation,
+        /// What went wrong.
         message: String,
     },
     /// The firing limit was reached: most likely rules that keep re-triggering each other.
     #[error("stopped after {limit} firings: the rules keep firing, most often {rules} (a rule loop? raise the limit with --max-firings if not)")]
-    FiringLimit { limit: u64, rules: String },
+    FiringLimit {
+        /// The limit.
+        limit: u64,
+        /// The rules that fired most, with their counts.
+        rules: String,
+    },
     /// An input the rule set declares was not given and has no default.
     #[error("missing input `{0}`")]
     MissingInput(String),
     /// An input that could not be read.
     #[error("input `{name}`: {source}")]
     BadInput {
+        /// The input.
         name: String,
+        /// Why its text could not be read.
         #[source]
         source: NotationError,
     },
     /// Inputs that are each well formed but together describe an impossible position, as the
     /// game's built-ins found when they read them.
     #[error("input `{name}`: {message}")]
-    BadPosition { name: String, message: String },
+    BadPosition {
+        /// The input named by the game's check.
+        name: String,
+        /// What is impossible.
+        message: String,
+    },
     /// A value for an input the rule set does not declare.
     #[error("`{name}` is not an input of `{ruleset}` (its inputs: {known})")]
     UnknownInput {
+        /// The name given.
         name: String,
+        /// The rule set asked.
         ruleset: String,
+        /// Its inputs, listed.
         known: String,
     },
     /// An input value of the wrong type.
     #[error("input `{name}` must be {expected}, got {got}")]
     InputType {
+        /// The input.
         name: String,
+        /// The type it needs.
         expected: &'static str,
+        /// The value given.
         got: String,
     },
     /// A parameter override of an unknown name or wrong type.
@@ -79,7 +101,12 @@ pub enum RunError {
     Budget(StopReason),
     /// A fact whose lists nest deeper than [`crate::value::MAX_VALUE_DEPTH`].
     #[error("{location}: in rule `{rule}`: a value nests lists more than {depth} deep", depth = crate::value::MAX_VALUE_DEPTH)]
-    TooDeep { rule: String, location: String },
+    TooDeep {
+        /// The rule whose action made the value.
+        rule: String,
+        /// Where the action is written.
+        location: RuleLocation,
+    },
 }
 
 /// Limits and recording options of a run.
@@ -151,21 +178,32 @@ impl StopReason {
 /// Counters of one run.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Stats {
+    /// Rules fired.
     pub fired: u64,
+    /// Activations made (complete matches of a rule's join conditions).
     pub activations: u64,
+    /// Activations that did not fire: a condition checked at selection failed.
     pub dropped: u64,
+    /// Facts asserted, inputs included.
     pub facts: u64,
+    /// Built-in calls.
     pub builtin_calls: u64,
+    /// What-if sub-queries asked.
     pub whatif_asked: u64,
+    /// Of those, answered from the memo of earlier ones.
     pub whatif_memo_hits: u64,
+    /// Rules fired inside what-if sub-queries.
     pub whatif_fired: u64,
+    /// Wall time of the run, in microseconds.
     pub micros: u64,
 }
 
 /// The end of a run.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct RunResult {
+    /// Why the run stopped.
     pub stop: StopReason,
+    /// Its counters.
     pub stats: Stats,
 }
 
@@ -181,7 +219,9 @@ enum Bindings {
 /// One firing: the rule, its bindings, and the facts it matched (by condition index).
 #[derive(Debug, Clone)]
 pub struct Firing {
+    /// The rule, by its index in the program.
     pub rule: u32,
+    /// Which of its variables are bound (bit `i` for variable `i`).
     pub mask: u64,
     vars: (u32, u32),
     facts: (u32, u32),
@@ -189,10 +229,27 @@ pub struct Firing {
 
 /// One step of a trace.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum TraceEvent {
-    Fired { firing: u32 },
-    Dropped { rule: u32, reason: String },
-    Retracted { fact: FactId, firing: u32 },
+    /// A rule fired.
+    Fired {
+        /// The firing's number ([`Session::firing`]).
+        firing: u32,
+    },
+    /// A selected activation did not fire.
+    Dropped {
+        /// The rule, by its index in the program.
+        rule: u32,
+        /// The condition that failed, with its values.
+        reason: String,
+    },
+    /// A firing retracted a fact.
+    Retracted {
+        /// The fact.
+        fact: FactId,
+        /// The firing that retracted it.
+        firing: u32,
+    },
 }
 
 /// A selected activation that lost: the condition that failed when its turn came and the
@@ -209,8 +266,11 @@ pub(crate) struct DropRecord {
 /// A conclusion: an output fact.
 #[derive(Debug, Clone)]
 pub struct Conclusion {
+    /// The output relation.
     pub relation: String,
+    /// Its arguments.
     pub args: Vec<Value>,
+    /// The fact, for [`Session::explain`].
     pub fact: FactId,
 }
 
@@ -1424,10 +1484,31 @@ fn activation_budget(created: usize, max: usize) -> Option<StopReason> {
 /// The deepest partial match of a rule: condition index reached, variable values, bound mask.
 pub(crate) type DeepestMatch = (usize, Vec<Value>, u64);
 
-/// `file:line:col` of a span in a program's sources.
-pub fn location(prog: &Program, span: crate::lang::source::Span) -> String {
+/// Where in the rule files a failure happened.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RuleLocation {
+    /// The rule file, as it was loaded.
+    pub file: String,
+    /// The line, from 1.
+    pub line: usize,
+    /// The column in characters, from 1.
+    pub col: usize,
+}
+
+impl std::fmt::Display for RuleLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// The location of a span in a program's sources.
+pub fn location(prog: &Program, span: crate::lang::source::Span) -> RuleLocation {
     let l = prog.sources.locate(span);
-    format!("{}:{}:{}", l.file, l.line, l.col)
+    RuleLocation {
+        file: l.file.to_string(),
+        line: l.line,
+        col: l.col,
+    }
 }
 
 #[allow(clippy::boxed_local)] // the matcher hands errors over boxed; unboxing here gains nothing

@@ -34,14 +34,19 @@ pub struct Explanation {
     /// A rule node's number, unique within one answer; a later `"ref"` node names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<u32>,
+    /// For a `"ref"` node: the `id` of the node that explains it.
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     pub ref_id: Option<u32>,
+    /// For an input: the input's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input: Option<String>,
+    /// For a rule node: the rule's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// The rule's title.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The rule's `because` text, filled in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub because: Option<String>,
     /// The conditions that held, built-in calls with their results, in the order written.
@@ -61,19 +66,24 @@ pub struct Explanation {
 /// Aggregated facts with the same explanation, counted.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AggregateGroup {
+    /// How many facts.
     pub count: usize,
+    /// One of them, explained.
     pub example: Explanation,
 }
 
 /// One what-if sub-query in an explanation.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct WhatIfExplanation {
+    /// The sub-query: the rule set and its inputs.
     pub query: String,
     /// Its number; a later identical sub-query refers to it with `ref` and concludes nothing here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<u32>,
+    /// For a repeated sub-query: the `id` of the first.
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     pub ref_id: Option<u32>,
+    /// What it concluded, explained.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub concluded: Vec<Explanation>,
 }

@@ -19,6 +19,7 @@ const WIDTH: usize = 100;
 /// One answer as a player reads it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Answer {
+    /// The output relation.
     pub relation: String,
     /// The arguments as JSON: numbers as numbers, cards and tiles as strings (several cards as
     /// an array of them).
@@ -28,10 +29,13 @@ pub struct Answer {
     /// The fact as the full derivation writes it: `advice("bet big")`.
     #[serde(rename = "fact")]
     pub fact_text: String,
+    /// The rule that concluded it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// That rule's title.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// Its `because` text, filled in: the deciding reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub because: Option<String>,
     /// The ranked alternatives for this decision, best first.
@@ -45,11 +49,15 @@ pub struct Answer {
 /// One ranked alternative of a decision.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Choice {
+    /// 1 for the chosen one, 2 for the runner-up, ….
     pub rank: i64,
     /// The move in game terms, and as a value (`["2♣", "3♣"]` for several cards).
     pub choice: String,
+    /// The same move as a JSON value.
     pub value: Json,
+    /// Its numbers, in words.
     pub summary: String,
+    /// Any further arguments of the `option` fact (numbers for programs).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Json>,
 }

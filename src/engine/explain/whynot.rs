@@ -3,11 +3,11 @@
 //! when its turn came is judged as of that moment (the session records the failed check), not
 //! against the final memory, where a fact asserted afterwards would take the blame.
 
-use crate::lang::ast::BinaryOp;
 use super::{render, show, ExplainLimits, LINE_LIMITS};
 use crate::engine::memory::Memory;
 use crate::engine::program::*;
 use crate::engine::session::{DropRecord, RunError, Session, TraceEvent};
+use crate::lang::ast::BinaryOp;
 use crate::lang::template::card_symbols;
 use crate::value::Value;
 use serde::Serialize;
@@ -16,13 +16,18 @@ use std::fmt::Write as _;
 /// Why a rule did not fire.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct WhyNot {
+    /// The rule's name.
     pub rule: String,
+    /// Its title.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// How often it fired (a why-not of a rule that fired says so).
     pub fired: u64,
+    /// The answer in one line.
     pub summary: String,
     /// How many conditions, in the order written, the best partial match satisfied.
     pub matched_conditions: usize,
+    /// The condition that decided against it, when one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed: Option<FailedCondition>,
     /// The bindings of the best partial match (or of the activation that lost), `name = value`.
@@ -34,7 +39,9 @@ pub struct WhyNot {
 pub struct FailedCondition {
     /// 1-based, in the order written.
     pub index: usize,
+    /// The condition as written.
     pub condition: String,
+    /// Where: `file:line:col`.
     pub location: String,
     /// Why it failed, with the values it compared (`gap 1885 ≥ limit 1200`).
     pub reason: String,
@@ -42,9 +49,17 @@ pub struct FailedCondition {
 
 /// A why-not question that names nothing in the rule set, or a run that failed answering it.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WhyNotError {
+    /// Nothing in the rule set matches the question.
     #[error("no rule, rule title or concludable move matches `{query}`{}", did_you_mean(.suggestions))]
-    Unknown { query: String, suggestions: Vec<String> },
+    Unknown {
+        /// The question as asked.
+        query: String,
+        /// The closest rule names and titles.
+        suggestions: Vec<String>,
+    },
+    /// The run the answer needs failed.
     #[error(transparent)]
     Run(#[from] RunError),
 }
