@@ -9,7 +9,7 @@ use crate::games::{Arena, BenchOptions, Loader, PlayOptions, Report, Workload};
 use super::arena::play_match;
 use super::bench::{run_bench, run_bench_quick};
 use super::player::Player;
-use super::players::{RandomPlayer, SeedPlayer, StrongPlayer};
+use super::players::{LookaheadPlayer, RandomPlayer, SeedPlayer, StrongPlayer};
 use super::rule_player::RulePlayer;
 
 /// Registers mahjong's built-ins and input types.
@@ -30,13 +30,13 @@ pub fn workloads() -> Vec<Workload> {
 pub fn arenas() -> Vec<Arena> {
     vec![Arena {
         game: "mahjong",
-        about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, seed, strong, strong-plain)",
+        about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, seed, strong, strong-plain, lookahead)",
         run: arena,
     }]
 }
 
 /// The native players a seat may name.
-pub const NATIVE_SEATS: [&str; 4] = ["random", "seed", "strong", "strong-plain"];
+pub const NATIVE_SEATS: [&str; 5] = ["random", "seed", "strong", "strong-plain", "lookahead"];
 
 /// A seat: native, or a rule set whose failed decisions are reported.
 pub enum Seat {
@@ -54,6 +54,16 @@ impl Seat {
             "seed" => Seat::Native(Box::new(SeedPlayer::default())),
             "strong" => Seat::Native(Box::new(StrongPlayer::default())),
             "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
+            "lookahead" => Seat::Native(Box::new(LookaheadPlayer::default())),
+            tuned if tuned.starts_with("lookahead-") => {
+                let bad = || format!("seat {}: `lookahead-B-H` takes a search budget B and a horizon H", index + 1);
+                let (b, h) = tuned["lookahead-".len()..].split_once('-').ok_or_else(bad)?;
+                Seat::Native(Box::new(LookaheadPlayer {
+                    budget: b.parse().map_err(|_| bad())?,
+                    horizon: h.parse().map_err(|_| bad())?,
+                    ..LookaheadPlayer::default()
+                }))
+            }
             other => {
                 let file = if other == "mahjong-seed" { "mahjong_seed" } else { other };
                 let program = load(file).map_err(|e| format!("seat {}: {e}", index + 1))?;
