@@ -393,7 +393,171 @@ pub fn call_chances(
 
 #[cfg(test)]
 mod tests {
+    use super::super::notation::parse_counts;
+    use super::super::shanten::shanten;
+    use super::super::win::is_win;
     use super::*;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::collections::HashMap;
+
+    /// The exact chance by brute force over every draw sequence from the live multiset (without
+    /// replacement), the player seeing each draw: a win ends it, a draw that lowers shanten is kept
+    /// with the best discard that keeps the lower shanten, any other draw is thrown back.
+    fn oracle(hand: &Counts, live: &Counts, k: usize, memo: &mut HashMap<(Counts, Counts, usize), f64>) -> f64 {
+        if k == 0 {
+            return 0.0;
+        }
+        if let Some(&v) = memo.get(&(*hand, *live, k)) {
+            return v;
+        }
+        let pool: u32 = live.iter().map(|&c| u32::from(c)).sum();
+        let s = shanten(hand, &[]);
+        let mut v = 0.0;
+        for t in 0..KINDS {
+            if live[t] == 0 {
+                continue;
+            }
+            let p = f64::from(live[t]) / f64::from(pool);
+            let mut rest = *live;
+            rest[t] -= 1;
+            let mut drawn = *hand;
+            drawn[t] += 1;
+            let value = if is_win(&drawn, &[]).is_some() {
+                1.0
+            } else if shanten(&drawn, &[]) < s || (0..KINDS).any(|d| lowered(&drawn, d, s)) {
+                (0..KINDS)
+                    .filter(|&d| d != t && lowered(&drawn, d, s))
+                    .map(|d| {
+                        let mut left = drawn;
+                        left[d] -= 1;
+                        oracle(&left, &rest, k - 1, memo)
+                    })
+                    .fold(0.0, f64::max)
+            } else {
+                oracle(hand, &rest, k - 1, memo)
+            };
+            v += p * value;
+        }
+        memo.insert((*hand, *live, k), v);
+        v
+    }
+
+    fn lowered(drawn: &Counts, d: usize, s: i8) -> bool {
+        if drawn[d] == 0 {
+            return false;
+        }
+        let mut left = *drawn;
+        left[d] -= 1;
+        shanten(&left, &[]) < s
+    }
+
+    /// A small position: 13 tiles of characters and honours, all but `live_tiles` of the rest seen.
+    fn small_position(rng: &mut ChaCha8Rng, live_tiles: usize) -> (Counts, Counts) {
+        let mut wall: Vec<usize> = (0..9).chain(27..34).flat_map(|k| [k; 4]).collect();
+        wall.shuffle(rng);
+        let mut hand = [0u8; KINDS];
+        for &k in &wall[..13] {
+            hand[k] += 1;
+        }
+        let mut seen = [4u8; KINDS];
+        for k in (0..9).chain(27..34) {
+            seen[k] = 4 - hand[k];
+        }
+        for &k in &wall[13..13 + live_tiles] {
+            seen[k] -= 1;
+        }
+        (hand, seen)
+    }
+
+    #[test]
+    fn a_ready_hand_is_exact_against_every_draw_sequence() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        for _ in 0..4000 {
+            let (hand, seen) = small_position(&mut rng, 10);
+            if shanten(&hand, &[]) != 0 {
+                continue;
+            }
+            let live = live_counts(&hand, &[], &seen);
+            for k in 1..=4 {
+                let mut search = Lookahead::new(&hand, &[], &seen, k, 50);
+                let c = search.chance(&hand);
+                let exact = oracle(&hand, &live, k, &mut HashMap::new());
+                assert!(c.exact);
+                assert!((c.p - exact).abs() < 1e-12, "{hand:?} k={k}: {} vs {exact}", c.p);
+            }
+            checked += 1;
+        }
+        assert!(checked >= 20, "only {checked} ready hands");
+    }
+
+    #[test]
+    fn hands_further_out_stay_close_to_the_exact_chance() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let (mut checked, mut worst) = (0, 0.0f64);
+        for _ in 0..600 {
+            let (hand, seen) = small_position(&mut rng, 9);
+            let s = shanten(&hand, &[]);
+            if !(1..=2).contains(&s) {
+                continue;
+            }
+            let live = live_counts(&hand, &[], &seen);
+            let k = 3 + (checked % 2);
+            let mut search = Lookahead::new(&hand, &[], &seen, k, 10_000);
+            let c = search.chance(&hand);
+            let exact = oracle(&hand, &live, k, &mut HashMap::new());
+            worst = worst.max((c.p - exact).abs());
+            assert!((c.p - exact).abs() <= 0.08, "{hand:?} k={k}: {} vs {exact}", c.p);
+            checked += 1;
+            if checked == 40 {
+                break;
+            }
+        }
+        assert!(checked >= 20, "only {checked} hands");
+        assert!(worst > 0.0 || checked > 0);
+    }
+
+    #[test]
+    fn the_same_position_gives_the_same_figures_and_the_budget_holds() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for _ in 0..60 {
+            let mut wall: Vec<usize> = (0..9).chain(27..34).flat_map(|k| [k; 4]).collect();
+            wall.shuffle(&mut rng);
+            let mut hand = [0u8; KINDS];
+            for &k in &wall[..14] {
+                hand[k] += 1;
+            }
+            let mut seen = [0u8; KINDS];
+            seen[9..27].fill(4);
+            for &k in &wall[14..14 + rng.random_range(0..20)] {
+                seen[k] += 1;
+            }
+            for budget in [0, 5, 20] {
+                let (a, used) = discard_chances(&hand, &[], &seen, 6, budget);
+                let (b, _) = discard_chances(&hand, &[], &seen, 6, budget);
+                assert_eq!(a, b);
+                assert!(used <= budget, "{used} hands searched, budget {budget}");
+                assert!(a.iter().all(|d| (0.0..=1.0).contains(&d.chance.p)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_wider_wait_has_the_better_chance() {
+        // Ready on 8m alone (4 live) against ready on 1m 4m 7m after pong E (8 live).
+        let hand = parse_counts("11223345679m EE").unwrap();
+        let offered = Tile::from_index(27).unwrap();
+        let mut seen = [0u8; KINDS];
+        seen[9..27].fill(4);
+        seen[27] = 1;
+        let c = call_chances(&hand, &[], offered, true, &seen, 20, 6, 20);
+        let pong = c.calls.iter().find(|x| x.option.kind == CallKind::Pong).unwrap();
+        assert_eq!((c.shanten, c.useful_live), (0, 4));
+        assert_eq!((pong.option.shanten_after, pong.option.useful_live_after), (0, 8));
+        assert!(pong.chance.p > c.pass.p);
+    }
 
     #[test]
     fn draws_split_the_wall_between_the_players() {

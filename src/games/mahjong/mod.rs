@@ -98,10 +98,10 @@ mod bench;
 mod call;
 mod discard;
 mod discard_probe;
-pub mod lookahead;
 mod error;
 mod game;
 mod hands_file;
+pub mod lookahead;
 mod meld;
 mod notation;
 #[cfg(test)]
@@ -131,8 +131,8 @@ pub use notation::{
 };
 pub use player::{CallAction, Player, PlayerView, TurnAction};
 pub use players::{
-    lookahead_call, lookahead_discard, seed_discard, strong_discard, LookaheadPlayer, RandomPlayer, SeedPlayer, StrongPlayer,
-    LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
+    lookahead_call, lookahead_discard, seed_discard, strong_discard, LookaheadPlayer, RandomPlayer, SeedPlayer,
+    StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
 };
 pub use shanten::{shanten, shanten_concealed, shanten_seven_pairs, shanten_standard};
 pub use split::{best_split, Block, BlockKind, ShapeCounts, Split, TileShape};

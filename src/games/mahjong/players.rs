@@ -427,10 +427,18 @@ pub fn lookahead_call<'a>(c: &'a CallChances, weights: &CallWeights) -> Option<&
     let best = c.calls.iter().enumerate().min_by(|(i, a), (j, b)| {
         key(a.option.shanten_after, a.chance.p, a.option.useful_live_after)
             .cmp(&key(b.option.shanten_after, b.chance.p, b.option.useful_live_after))
-            .then(weights.score(&a.option.shape).total_cmp(&weights.score(&b.option.shape)))
+            .then(
+                weights
+                    .score(&a.option.shape)
+                    .total_cmp(&weights.score(&b.option.shape)),
+            )
             .then(i.cmp(j))
     })?;
-    let call = key(best.1.option.shanten_after, best.1.chance.p, best.1.option.useful_live_after);
+    let call = key(
+        best.1.option.shanten_after,
+        best.1.chance.p,
+        best.1.option.useful_live_after,
+    );
     (call < key(c.shanten, c.pass.p, c.useful_live)).then_some(best.1)
 }
 

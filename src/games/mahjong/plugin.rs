@@ -56,7 +56,12 @@ impl Seat {
             "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
             "lookahead" => Seat::Native(Box::new(LookaheadPlayer::default())),
             tuned if tuned.starts_with("lookahead-") => {
-                let bad = || format!("seat {}: `lookahead-B-H` takes a search budget B and a horizon H", index + 1);
+                let bad = || {
+                    format!(
+                        "seat {}: `lookahead-B-H` takes a search budget B and a horizon H",
+                        index + 1
+                    )
+                };
                 let (b, h) = tuned["lookahead-".len()..].split_once('-').ok_or_else(bad)?;
                 Seat::Native(Box::new(LookaheadPlayer {
                     budget: b.parse().map_err(|_| bad())?,
@@ -190,8 +195,8 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
             report(l);
         }
         report(&format!(
-            "decision_us={:.2} call_decision_us={:.2} rule_games_per_s={:.0}",
-            rules.decision_us, rules.call_decision_us, rules.games_per_s
+            "decision_us={:.2} call_decision_us={:.2} rule_games_per_s={:.0} decision_median_ms={:.3} decision_p90_ms={:.3}",
+            rules.decision_us, rules.call_decision_us, rules.games_per_s, rules.decision_ms.0, rules.decision_ms.1
         ));
         return Ok(());
     }
@@ -226,6 +231,8 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
     }
     figures.push(format!("call_decision_us={:.2}", rules.call_decision_us));
     figures.push(format!("rule_games_per_s={:.0}", rules.games_per_s));
+    figures.push(format!("decision_median_ms={:.3}", rules.decision_ms.0));
+    figures.push(format!("decision_p90_ms={:.3}", rules.decision_ms.1));
     figures.push("cores=2".to_string());
     report(&figures.join(" "));
     Ok(())

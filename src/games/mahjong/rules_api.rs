@@ -764,7 +764,11 @@ pub fn percent(p: f64) -> String {
 
 /// One option's numbers in a line: chance, shanten, useful tiles or waits with live counts.
 fn option_summary(p: f64, draws: usize, shanten: i64, live: u32, useful: &[Tile]) -> String {
-    let tiles = if useful.is_empty() { "none".to_string() } else { spaced(useful) };
+    let tiles = if useful.is_empty() {
+        "none".to_string()
+    } else {
+        spaced(useful)
+    };
     let what = if shanten == 0 { "waits" } else { "useful" };
     format!(
         "wins within {draws} draws {}; {}, {what} {tiles} ({live} live)",
@@ -774,7 +778,9 @@ fn option_summary(p: f64, draws: usize, shanten: i64, live: u32, useful: &[Tile]
 }
 
 fn mj_percent(a: &[Value]) -> Result<Value, BuiltinError> {
-    let p = a[0].as_f64().ok_or_else(|| bad_arg("mahjong.percent", 1, "a number", &a[0]))?;
+    let p = a[0]
+        .as_f64()
+        .ok_or_else(|| bad_arg("mahjong.percent", 1, "a number", &a[0]))?;
     Ok(Value::str(&percent(p)))
 }
 
@@ -799,7 +805,13 @@ fn mj_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             tile_list(&o.useful_kinds),
             Value::fixed(shape_phrase(o.shape)),
             Value::Int(o.shape as i64),
-            Value::str(&option_summary(p, draws, o.shanten_after as i64, o.useful_live, &o.useful_kinds)),
+            Value::str(&option_summary(
+                p,
+                draws,
+                o.shanten_after as i64,
+                o.useful_live,
+                &o.useful_kinds,
+            )),
         ]);
     }
     Ok(())
@@ -829,7 +841,13 @@ fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinErro
         Value::Int(split.shape.singles as i64),
         Value::Int(split.shape.gapped as i64),
         Value::Int(split.shape.adjacent as i64),
-        Value::str(&option_summary(c.pass.p, c.draws.0, c.shanten as i64, c.useful_live, &kinds)),
+        Value::str(&option_summary(
+            c.pass.p,
+            c.draws.0,
+            c.shanten as i64,
+            c.useful_live,
+            &kinds,
+        )),
     ]);
     for (order, call) in c.calls.iter().enumerate() {
         let o = &call.option;
