@@ -180,6 +180,7 @@ fn every_rule_fires_somewhere() {
         vec![("hand", "13m 57m 99m EE SS NN WW"), ("drawn", "W")],
         vec![("hand", "11223345679m EE"), ("offered", "E")],
         vec![("hand", "123m 456m 789m EE SS C"), ("drawn", "C"), ("wall", "0")],
+        vec![("hand", "1122334m EEESSS C"), ("drawn", "C"), ("wall", "0")],
         vec![("hand", "E"), ("melds", "123m 456m 789m SSS"), ("offered", "C")],
         vec![
             ("hand", "CC"),
