@@ -326,23 +326,27 @@ pub struct CallChances {
     pub expanded: usize,
 }
 
+/// The draws a call decision looks at: when passing (the player draws next) and after a pong or
+/// chow (the call takes the turn's draw), `wall` tiles left, at most `horizon`.
+pub fn call_draws(wall: i64, horizon: usize) -> (usize, usize) {
+    (
+        draws_left(wall, true).min(horizon),
+        draws_left(wall, false).min(horizon),
+    )
+}
+
 /// The calls on `offered` for a waiting hand, each judged by its chance to win; `seen` holds the
-/// offered tile; `wall` tiles are left to draw, at most `horizon` draws are looked at.
+/// offered tile; `draws` from `call_draws` (no kong when no draw is left: it needs a replacement).
 pub fn call_chances(
     counts: &Counts,
     melds: &[Meld],
     offered: Tile,
     can_chow: bool,
     seen: &Counts,
-    wall: i64,
-    horizon: usize,
+    draws: (usize, usize),
     budget: usize,
 ) -> CallChances {
     let analysis = call_options(counts, melds, offered, can_chow, seen);
-    let draws = (
-        draws_left(wall, true).min(horizon),
-        draws_left(wall, false).min(horizon),
-    );
     let mut pass_search = Lookahead::new(counts, melds, seen, draws.0, budget);
     let pass = pass_search.chance(counts);
     let mut expanded = pass_search.expanded;
@@ -351,7 +355,7 @@ pub fn call_chances(
     after[offered.index()] = after[offered.index()].saturating_sub(1);
     let mut calls = Vec::new();
     for option in analysis.options {
-        if option.kind == CallKind::Kong && wall <= 0 {
+        if option.kind == CallKind::Kong && draws.0 == 0 {
             continue;
         }
         let mut rest = *counts;
@@ -552,7 +556,7 @@ mod tests {
         let mut seen = [0u8; KINDS];
         seen[9..27].fill(4);
         seen[27] = 1;
-        let c = call_chances(&hand, &[], offered, true, &seen, 20, 6, 20);
+        let c = call_chances(&hand, &[], offered, true, &seen, call_draws(20, 6), 20);
         let pong = c.calls.iter().find(|x| x.option.kind == CallKind::Pong).unwrap();
         assert_eq!((c.shanten, c.useful_live), (0, 4));
         assert_eq!((pong.option.shanten_after, pong.option.useful_live_after), (0, 8));

@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::call::{call_options, CallKind, CallOption, CallWeights};
 use super::discard::{discard_options, discard_options_with, DiscardOption};
-use super::lookahead::{call_chances, discard_chances, draws_left, CallChance, CallChances, DiscardChance};
+use super::lookahead::{call_chances, call_draws, discard_chances, draws_left, CallChance, CallChances, DiscardChance};
 use super::meld::{Meld, MeldKind};
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::shanten::shanten;
@@ -479,8 +479,7 @@ impl Player for LookaheadPlayer {
             offered,
             view.can_chow,
             &view.visible,
-            view.wall_remaining as i64,
-            self.horizon,
+            call_draws(view.wall_remaining as i64, self.horizon),
             self.budget,
         );
         match lookahead_call(&c, &self.weights) {

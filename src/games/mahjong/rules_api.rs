@@ -13,7 +13,7 @@ use crate::value::{Frozen, Text, Value, ValueType as T};
 use super::call::call_options;
 use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};
 use super::error::MahjongError;
-use super::lookahead::{call_chances, discard_chances, draws_left};
+use super::lookahead::{call_chances, call_draws, discard_chances, draws_left};
 use super::meld::{meld_counts, Meld, MeldKind};
 use super::notation::{
     check_copies, format_tiles, hand_size, parse_meld, parse_melds, parse_tile, parse_tiles, HandSize,
@@ -825,7 +825,15 @@ fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinErro
     let wall = int_arg(N, 7, &a[6])?;
     let horizon = usize_arg(N, 8, &a[7])?;
     let budget = usize_arg(N, 9, &a[8])?;
-    let c = call_chances(&hand, &melds, offered, can_chow, &seen, wall, horizon, budget);
+    let c = call_chances(
+        &hand,
+        &melds,
+        offered,
+        can_chow,
+        &seen,
+        call_draws(wall, horizon),
+        budget,
+    );
     let split = best_split(&hand, &melds, &seen);
     let (_, useful) = useful_draws(&hand, &melds, &seen);
     let kinds: Vec<Tile> = useful.iter().map(|&(t, _)| t).collect();
