@@ -6,7 +6,8 @@
 
 use kibitzer::games::mahjong::rule_player::{RulePlayer, TwinCheck};
 use kibitzer::games::mahjong::{
-    parse_counts, parse_tile, play_match, Counts, Player, PlayerView, SeedPlayer, StrongPlayer, Tile, KINDS,
+    parse_counts, parse_tile, play_match, Counts, LookaheadPlayer, Player, PlayerView, SeedPlayer, StrongPlayer, Tile,
+    KINDS,
 };
 use kibitzer::games::{arenas, workloads, BenchOptions, PlayOptions};
 use kibitzer::{load_shipped, Session};
@@ -177,6 +178,16 @@ fn every_rule_fires_somewhere() {
         ],
         vec![("hand", "123m 456m 78m 9m 11m N C P"), ("drawn", "P")],
         vec![("hand", "13m 57m 99m EE SS NN WW"), ("drawn", "W")],
+        vec![("hand", "11223345679m EE"), ("offered", "E")],
+        vec![("hand", "123m 456m 789m EE SS C"), ("drawn", "C"), ("wall", "0")],
+        vec![("hand", "1122334m EEESSS C"), ("drawn", "C"), ("wall", "0")],
+        vec![("hand", "E"), ("melds", "123m 456m 789m SSS"), ("offered", "C")],
+        vec![
+            ("hand", "CC"),
+            ("melds", "123m 456m 789m SSS"),
+            ("drawn", "C"),
+            ("after_call", "true"),
+        ],
     ];
     for ruleset in ["mahjong", "mahjong_seed"] {
         let program = load_shipped(ruleset).unwrap();
@@ -225,7 +236,7 @@ fn every_rule_fires_somewhere() {
 fn rule_sets_decide_as_their_native_twins_in_games() {
     let strong = load_shipped("mahjong").unwrap();
     let seed = load_shipped("mahjong_seed").unwrap();
-    let mut a = TwinCheck::new(StrongPlayer::plain(), RulePlayer::new("mahjong", strong));
+    let mut a = TwinCheck::new(LookaheadPlayer::default(), RulePlayer::new("mahjong", strong));
     let mut b = TwinCheck::new(SeedPlayer::default(), RulePlayer::new("mahjong_seed", seed));
     let stats = play_match([&mut a, &mut b], 150, 2024);
     assert_eq!(stats.misplays, [0, 0], "{:?}", stats.first_misplay);
@@ -264,7 +275,7 @@ fn rule_sets_decide_as_their_native_twins_on_random_hands() {
     let seed = load_shipped("mahjong_seed").unwrap();
     let mut rules_strong = RulePlayer::new("mahjong", strong);
     let mut rules_seed = RulePlayer::new("mahjong_seed", seed);
-    let mut native_strong = StrongPlayer::plain();
+    let mut native_strong = LookaheadPlayer::default();
     let mut native_seed = SeedPlayer::default();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for i in 0..1500 {
@@ -339,7 +350,7 @@ fn the_arena_reports_rates_with_intervals() {
     assert!(text.contains("games/s"), "{text}");
     assert!(text.contains("misplays 0"), "{text}");
     // The rule seats play exactly as their native twins: same deals, same results.
-    let native = run_arena(&["strong-plain", "seed"], 30).unwrap();
+    let native = run_arena(&["lookahead", "seed"], 30).unwrap();
     let wins = |ls: &[String]| -> Vec<String> {
         ls.iter()
             .filter(|l| l.starts_with("seat") || l.starts_with("draws"))
@@ -380,6 +391,8 @@ fn the_quick_bench_ends_with_the_figures() {
         "native_decision_us=",
         "games_per_s=",
         "rule_games_per_s=",
+        "decision_median_ms=",
+        "decision_p90_ms=",
         "cores=2",
     ] {
         assert!(last.contains(name), "{last}");
@@ -445,5 +458,82 @@ fn impossible_positions_are_bad_inputs_naming_the_input() {
         let err = s.run().expect_err("impossible");
         assert!(matches!(err, kibitzer::RunError::BadPosition { .. }), "{err}");
         assert!(err.to_string().starts_with(wanted), "{inputs:?}: {err}");
+    }
+}
+
+// ---- the lookahead's decisions ----------------------------------------------------------------------
+
+/// A call that keeps the hand ready but widens its wait is made: the brief's hand, its mirror image
+/// with another honour, and the first with one winning tile already seen.
+#[test]
+fn a_call_that_widens_the_wait_is_made() {
+    for (hand, offered, visible) in [
+        ("11223345679m EE", "E", ""),
+        ("13456778899m PP", "P", ""),
+        ("11223345679m EE", "E", "1m"),
+    ] {
+        let a = answer("mahjong", &[("hand", hand), ("offered", offered), ("visible", visible)]);
+        assert_eq!(
+            the(&a, "call"),
+            format!(r#"call("pong", ["{offered}", "{offered}", "{offered}"])"#),
+            "{hand}"
+        );
+        assert_eq!(the(&a, "shanten"), "shanten(0)");
+        // Both alternatives are listed, the pong first.
+        assert!(a.iter().any(|c| c.starts_with(r#"option("call", 1, "pong""#)), "{a:?}");
+        assert!(a.iter().any(|c| c.starts_with(r#"option("call", 2, "pass""#)), "{a:?}");
+    }
+    // Without a pair to pong, the same shape passes.
+    let a = answer("mahjong", &[("hand", "11223345679m ES"), ("offered", "E")]);
+    assert_eq!(the(&a, "call"), r#"call("pass", [])"#);
+}
+
+/// Every discard is listed once as an option, ranked 1, 2, … in the rules' order, rank 1 the
+/// discard made.
+#[test]
+fn every_discard_is_an_option_ranked_from_the_chosen_one() {
+    let a = answer("mahjong", &[("hand", "1122334m EEESSS C"), ("drawn", "C")]);
+    let options: Vec<&String> = a.iter().filter(|c| c.starts_with(r#"option("discard""#)).collect();
+    assert_eq!(options.len(), 7, "{options:?}");
+    for r in 1..=7 {
+        assert!(
+            options
+                .iter()
+                .any(|o| o.starts_with(&format!(r#"option("discard", {r}, "#))),
+            "{options:?}"
+        );
+    }
+    assert!(
+        options.iter().any(|o| o.starts_with(r#"option("discard", 1, "C""#)),
+        "{options:?}"
+    );
+    assert_eq!(the(&a, "discard"), r#"discard("C")"#);
+}
+
+/// The rule seat decides from what a player sees: the same hand, melds, seen tiles, drawn tile and
+/// wall give the same decision whatever else the table's view holds.
+#[test]
+fn the_rule_seat_decides_from_what_the_player_sees() {
+    let mut rec = Recorder {
+        inner: SeedPlayer::default(),
+        turns: Vec::new(),
+        calls: Vec::new(),
+    };
+    let mut other = StrongPlayer::plain();
+    play_match([&mut rec, &mut other], 20, 17);
+    let mut player = RulePlayer::new("mahjong", load_shipped("mahjong").unwrap());
+    let bare = |v: &PlayerView| {
+        let mut b = PlayerView::for_hand(v.hand, v.melds.clone(), v.visible, v.drawn);
+        b.wall_remaining = v.wall_remaining;
+        b
+    };
+    for v in &rec.turns {
+        let d = player.decide_turn(v);
+        assert_eq!(d, player.decide_turn(&bare(v)));
+        assert_eq!(d, player.decide_turn(v), "deterministic");
+    }
+    for (v, t) in &rec.calls {
+        let d = player.decide_call(v, *t);
+        assert_eq!(d, player.decide_call(&bare(v), *t));
     }
 }

@@ -101,6 +101,7 @@ mod discard_probe;
 mod error;
 mod game;
 mod hands_file;
+pub mod lookahead;
 mod meld;
 mod notation;
 #[cfg(test)]
@@ -129,7 +130,10 @@ pub use notation::{
     parse_tile, parse_tiles, require_hand_size, HandSize,
 };
 pub use player::{CallAction, Player, PlayerView, TurnAction};
-pub use players::{seed_discard, strong_discard, RandomPlayer, SeedPlayer, StrongPlayer};
+pub use players::{
+    lookahead_call, lookahead_discard, seed_discard, strong_discard, LookaheadPlayer, RandomPlayer, SeedPlayer,
+    StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
+};
 pub use shanten::{shanten, shanten_concealed, shanten_seven_pairs, shanten_standard};
 pub use split::{best_split, Block, BlockKind, ShapeCounts, Split, TileShape};
 pub use tables::prepare_tables;

@@ -9,7 +9,7 @@ use crate::games::{Arena, BenchOptions, Loader, PlayOptions, Report, Workload};
 use super::arena::play_match;
 use super::bench::{run_bench, run_bench_quick};
 use super::player::Player;
-use super::players::{RandomPlayer, SeedPlayer, StrongPlayer};
+use super::players::{LookaheadPlayer, RandomPlayer, SeedPlayer, StrongPlayer};
 use super::rule_player::RulePlayer;
 
 /// Registers mahjong's built-ins and input types.
@@ -30,13 +30,13 @@ pub fn workloads() -> Vec<Workload> {
 pub fn arenas() -> Vec<Arena> {
     vec![Arena {
         game: "mahjong",
-        about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, seed, strong, strong-plain)",
+        about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, seed, strong, strong-plain, lookahead)",
         run: arena,
     }]
 }
 
 /// The native players a seat may name.
-pub const NATIVE_SEATS: [&str; 4] = ["random", "seed", "strong", "strong-plain"];
+pub const NATIVE_SEATS: [&str; 5] = ["random", "seed", "strong", "strong-plain", "lookahead"];
 
 /// A seat: native, or a rule set whose failed decisions are reported.
 pub enum Seat {
@@ -54,6 +54,21 @@ impl Seat {
             "seed" => Seat::Native(Box::new(SeedPlayer::default())),
             "strong" => Seat::Native(Box::new(StrongPlayer::default())),
             "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
+            "lookahead" => Seat::Native(Box::new(LookaheadPlayer::default())),
+            tuned if tuned.starts_with("lookahead-") => {
+                let bad = || {
+                    format!(
+                        "seat {}: `lookahead-B-H` takes a search budget B and a horizon H",
+                        index + 1
+                    )
+                };
+                let (b, h) = tuned["lookahead-".len()..].split_once('-').ok_or_else(bad)?;
+                Seat::Native(Box::new(LookaheadPlayer {
+                    budget: b.parse().map_err(|_| bad())?,
+                    horizon: h.parse().map_err(|_| bad())?,
+                    ..LookaheadPlayer::default()
+                }))
+            }
             other => {
                 let file = if other == "mahjong-seed" { "mahjong_seed" } else { other };
                 let program = load(file).map_err(|e| format!("seat {}: {e}", index + 1))?;
@@ -180,8 +195,8 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
             report(l);
         }
         report(&format!(
-            "decision_us={:.2} call_decision_us={:.2} rule_games_per_s={:.0}",
-            rules.decision_us, rules.call_decision_us, rules.games_per_s
+            "decision_us={:.2} call_decision_us={:.2} rule_games_per_s={:.0} decision_median_ms={:.3} decision_p90_ms={:.3}",
+            rules.decision_us, rules.call_decision_us, rules.games_per_s, rules.decision_ms.0, rules.decision_ms.1
         ));
         return Ok(());
     }
@@ -216,6 +231,8 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
     }
     figures.push(format!("call_decision_us={:.2}", rules.call_decision_us));
     figures.push(format!("rule_games_per_s={:.0}", rules.games_per_s));
+    figures.push(format!("decision_median_ms={:.3}", rules.decision_ms.0));
+    figures.push(format!("decision_p90_ms={:.3}", rules.decision_ms.1));
     figures.push("cores=2".to_string());
     report(&figures.join(" "));
     Ok(())

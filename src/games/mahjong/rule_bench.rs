@@ -21,6 +21,8 @@ pub struct RuleFigures {
     pub call_decision_us: f64,
     /// `mahjong` vs `mahjong_seed` rule sets, games per second (0 when no match was asked for).
     pub games_per_s: f64,
+    /// Median and 90th percentile of one decision (turns and calls, each timed on its own), ms.
+    pub decision_ms: (f64, f64),
 }
 
 /// Records the positions a strong player decides on in real games.
@@ -102,6 +104,13 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
         calls.push(start.elapsed().as_secs_f64() * 1e6 / recorder.calls.len().max(1) as f64);
     }
     let (decision_us, call_decision_us) = (median(&mut turns), median(&mut calls));
+    let decision_ms = one_by_one(&mut player, &recorder.turns, &recorder.calls)?;
+    lines.push(format!(
+        "decision time through the rules, each timed on its own: median {:.3} ms, 90th percentile {:.3} ms over {} turn and call positions",
+        decision_ms.0,
+        decision_ms.1,
+        recorder.turns.len() + recorder.calls.len()
+    ));
     lines.push(format!(
         "rule set `mahjong` (reused session, in-process): turn decision {:.2} µs over {} game positions, call decision {:.2} µs over {} (medians of {PASSES} passes)",
         decision_us,
@@ -135,7 +144,35 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
         decision_us,
         call_decision_us,
         games_per_s,
+        decision_ms,
     })
+}
+
+/// The median and 90th percentile of one decision's wall time, in ms, each position timed alone.
+fn one_by_one(
+    player: &mut RulePlayer,
+    turns: &[PlayerView],
+    calls: &[(PlayerView, Tile)],
+) -> Result<(f64, f64), String> {
+    let mut times = Vec::with_capacity(turns.len() + calls.len());
+    for v in turns {
+        let start = Instant::now();
+        black_box(player.decide_turn(black_box(v))?);
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    for (v, t) in calls {
+        let start = Instant::now();
+        black_box(player.decide_call(black_box(v), *t)?);
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    Ok((at(0.5), at(0.9)))
 }
 
 #[cfg(test)]

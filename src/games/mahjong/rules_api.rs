@@ -13,6 +13,7 @@ use crate::value::{Frozen, Text, Value, ValueType as T};
 use super::call::call_options;
 use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};
 use super::error::MahjongError;
+use super::lookahead::{call_chances, call_draws, discard_chances, draws_left};
 use super::meld::{meld_counts, Meld, MeldKind};
 use super::notation::{
     check_copies, format_tiles, hand_size, parse_meld, parse_melds, parse_tile, parse_tiles, HandSize,
@@ -751,11 +752,187 @@ fn mj_highest(a: &[Value]) -> Result<Value, BuiltinError> {
     Ok(tile_value(t))
 }
 
+fn usize_arg(name: &str, pos: usize, v: &Value) -> Result<usize, BuiltinError> {
+    let n = int_arg(name, pos, v)?;
+    usize::try_from(n).map_err(|_| bad_arg(name, pos, "a count of zero or more", v))
+}
+
+/// A chance in words: `41%`.
+pub fn percent(p: f64) -> String {
+    format!("{:.0}%", 100.0 * p)
+}
+
+/// One option's numbers in a line: chance, shanten, useful tiles or waits with live counts.
+fn option_summary(p: f64, draws: usize, shanten: i64, live: u32, useful: &[Tile]) -> String {
+    let tiles = if useful.is_empty() {
+        "none".to_string()
+    } else {
+        spaced(useful)
+    };
+    let what = if shanten == 0 { "waits" } else { "useful" };
+    format!(
+        "wins within {draws} draws {}; {}, {what} {tiles} ({live} live)",
+        percent(p),
+        steps(shanten)
+    )
+}
+
+fn mj_percent(a: &[Value]) -> Result<Value, BuiltinError> {
+    let p = a[0]
+        .as_f64()
+        .ok_or_else(|| bad_arg("mahjong.percent", 1, "a number", &a[0]))?;
+    Ok(Value::str(&percent(p)))
+}
+
+fn mj_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const N: &str = "mahjong.lookahead";
+    let (hand, melds, seen) = hand_melds_seen(N, a)?;
+    let wall = int_arg(N, 5, &a[4])?;
+    let horizon = usize_arg(N, 6, &a[5])?;
+    let budget = usize_arg(N, 7, &a[6])?;
+    let draws = draws_left(wall, false).min(horizon);
+    let options = discard_options(&hand, &melds, &seen);
+    let (chances, _) = discard_chances(&hand, &melds, &seen, draws, budget);
+    for (o, c) in options.iter().zip(&chances) {
+        let p = c.chance.p;
+        out.push(&[
+            tile_value(o.tile),
+            Value::Int(o.tile.index() as i64),
+            Value::Num(p),
+            Value::Int(draws as i64),
+            Value::Int(o.shanten_after as i64),
+            Value::Int(o.useful_live as i64),
+            tile_list(&o.useful_kinds),
+            Value::fixed(shape_phrase(o.shape)),
+            Value::Int(o.shape as i64),
+            Value::str(&option_summary(
+                p,
+                draws,
+                o.shanten_after as i64,
+                o.useful_live,
+                &o.useful_kinds,
+            )),
+        ]);
+    }
+    Ok(())
+}
+
+fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const N: &str = "mahjong.call_lookahead";
+    let (hand, melds, seen) = hand_melds_seen(N, a)?;
+    let offered = tile_arg(N, 5, &a[4])?;
+    let can_chow = bool_arg(N, 6, &a[5])?;
+    let wall = int_arg(N, 7, &a[6])?;
+    let horizon = usize_arg(N, 8, &a[7])?;
+    let budget = usize_arg(N, 9, &a[8])?;
+    let c = call_chances(
+        &hand,
+        &melds,
+        offered,
+        can_chow,
+        &seen,
+        call_draws(wall, horizon),
+        budget,
+    );
+    let split = best_split(&hand, &melds, &seen);
+    let (_, useful) = useful_draws(&hand, &melds, &seen);
+    let kinds: Vec<Tile> = useful.iter().map(|&(t, _)| t).collect();
+    out.push(&[
+        Value::fixed("pass"),
+        Value::fixed(""),
+        Value::list([]),
+        Value::Int(-1),
+        Value::Num(c.pass.p),
+        Value::Int(c.draws.0 as i64),
+        Value::Int(c.shanten as i64),
+        Value::Int(c.useful_live as i64),
+        Value::Int(split.shape.singles as i64),
+        Value::Int(split.shape.gapped as i64),
+        Value::Int(split.shape.adjacent as i64),
+        Value::str(&option_summary(
+            c.pass.p,
+            c.draws.0,
+            c.shanten as i64,
+            c.useful_live,
+            &kinds,
+        )),
+    ]);
+    for (order, call) in c.calls.iter().enumerate() {
+        let o = &call.option;
+        let draws = if call.discard.is_some() { c.draws.1 } else { c.draws.0 };
+        let mut summary = format!(
+            "{} {}: wins within {draws} draws {}; {} with {} live useful tiles",
+            o.kind.name(),
+            o.meld,
+            percent(call.chance.p),
+            steps(o.shanten_after as i64),
+            o.useful_live_after
+        );
+        if let Some(d) = call.discard {
+            let _ = write!(summary, " after discarding {d}");
+        }
+        out.push(&[
+            Value::str(o.kind.name()),
+            Value::str(&o.meld.to_string()),
+            tile_list(&o.meld.tiles()),
+            Value::Int(order as i64),
+            Value::Num(call.chance.p),
+            Value::Int(draws as i64),
+            Value::Int(o.shanten_after as i64),
+            Value::Int(o.useful_live_after as i64),
+            Value::Int(o.shape.singles as i64),
+            Value::Int(o.shape.gapped as i64),
+            Value::Int(o.shape.adjacent as i64),
+            Value::str(&summary),
+        ]);
+    }
+    Ok(())
+}
+
 /// Registers the `mahjong.*` built-ins and the `tiles` and `melds` input types.
 pub fn register(r: &mut Registry) {
     register_inputs(r);
     register_hand(r);
     register_choices(r);
+    register_lookahead(r);
+}
+
+/// The lookahead: discards and calls judged by the chance to win within the draws left.
+fn register_lookahead(r: &mut Registry) {
+    const LOOK: [(&str, T); 3] = [("wall", T::Int), ("horizon", T::Int), ("budget", T::Int)];
+    r.function(
+        "mahjong.lookahead",
+        &[HAND, MELDS, SEEN, TWO_PLAYER, LOOK[0], LOOK[1], LOOK[2]],
+        &[T::Str, T::Int, T::Num, T::Int, T::Int, T::Int, T::List, T::Str, T::Int, T::Str],
+        true,
+        "one solution per kind held of a drawn hand: tile, kind index, the chance to win within the draws left after it (wall / 2, at most horizon; drawing from the unseen tiles, see docs/mahjong.md), those draws, shanten after, live useful tiles, useful kinds, where it sits in the best split, shape rank 0–4, a summary line; at most budget hands searched per judged hand",
+        mj_lookahead,
+    );
+    r.function(
+        "mahjong.call_lookahead",
+        &[
+            HAND,
+            MELDS,
+            SEEN,
+            TWO_PLAYER,
+            ("offered", T::Str),
+            ("chow", T::Bool),
+            LOOK[0],
+            LOOK[1],
+            LOOK[2],
+        ],
+        &[T::Str, T::Str, T::List, T::Int, T::Num, T::Int, T::Int, T::Int, T::Int, T::Int, T::Int, T::Str],
+        true,
+        "\"pass\" and every legal call on the offered tile (seen includes it): kind, meld (\"\" for pass), its tiles, order (kong, pong, chows low first; pass −1), the chance to win within the draws left (a pong or chow takes the turn's draw), those draws, shanten after, live useful tiles after, singles, gapped, adjacent left, a summary line",
+        mj_call_lookahead,
+    );
+    r.func(
+        "mahjong.percent",
+        &[("chance", T::Num)],
+        T::Str,
+        "a chance as a whole percentage: `41%`",
+        mj_percent,
+    );
 }
 
 /// The `tiles` and `melds` input types.
