@@ -40,7 +40,9 @@ pub struct BenchOptions {
 
 /// A named benchmark of `kibitzer bench`.
 pub struct Workload {
+    /// What `kibitzer bench NAME` calls it.
     pub name: &'static str,
+    /// One line on what it measures.
     pub about: &'static str,
     /// Runs the benchmark, reporting lines; the last line holds the figures as `NAME=VALUE`.
     pub run: fn(&BenchOptions, Report) -> Result<(), String>,
@@ -54,7 +56,9 @@ pub struct PlayOptions {
     /// One entry per seat: a shipped rule set's name, a path to a `.rules` file, or a built-in
     /// player's name (`random`, `lowest`, …).
     pub seats: Vec<String>,
+    /// How many games.
     pub games: u64,
+    /// The seed of the first deal.
     pub seed: u64,
     /// Extra `NAME=VALUE` arguments for the arena to read.
     pub args: Vec<(String, String)>,
@@ -62,7 +66,9 @@ pub struct PlayOptions {
 
 /// A self-play arena of `kibitzer play`.
 pub struct Arena {
+    /// What `kibitzer play GAME` calls it.
     pub game: &'static str,
+    /// One line on the game and its seats.
     pub about: &'static str,
     /// Plays the games, reporting lines (rates with 95% intervals).
     pub run: fn(&PlayOptions, Report) -> Result<(), String>,
