@@ -36,10 +36,8 @@ pub fn move_verdicts(me: Hand, enemy: Hand, last: Option<&Play>, rules: &Rules, 
     moves
         .into_iter()
         .map(|m| {
-            let (mover, other, answer) = match m {
-                Some(p) => (enemy, Hand(me.bits() - p.cards.bits()), Some(p)),
-                None => (enemy, me, None),
-            };
+            // The enemy moves next, answering the play (or leading after a pass).
+            let other = m.map_or(me, |p| Hand(me.bits() - p.cards.bits()));
             let mut v = MoveVerdict {
                 play: m,
                 outcome: Outcome::Unknown,
@@ -58,7 +56,7 @@ pub fn move_verdicts(me: Hand, enemy: Hand, last: Option<&Play>, rules: &Rules, 
                 line_nodes: 0,
                 ..*budget
             };
-            let s = solve(mover, other, answer.as_ref(), rules, &limits);
+            let s = solve(enemy, other, m.as_ref(), rules, &limits);
             left = left.saturating_sub(s.nodes);
             match s.outcome {
                 Outcome::Win => {

@@ -371,12 +371,12 @@ thread_local! {
     static SAMPLED: RefCell<Option<(u64, std::rc::Rc<SampleAnswer>)>> = const { RefCell::new(None) };
 }
 
-/// The sampled search of `durak.sample` and `durak.sample_options`, with the position's state
-/// and the hand value's advice; `None` when the position asks nothing.
-fn sampled(
-    a: &[Value],
-    name: &str,
-) -> Result<Option<(std::rc::Rc<SampleAnswer>, GameState, Option<Action>)>, BuiltinError> {
+/// A sampled search's answer, the position's state and the hand value's advice.
+type Sampled = (std::rc::Rc<SampleAnswer>, GameState, Option<Action>);
+
+/// The sampled search of `durak.sample` and `durak.sample_options`; `None` when the position
+/// asks nothing.
+fn sampled(a: &[Value], name: &str) -> Result<Option<Sampled>, BuiltinError> {
     let Some(world) = world_arg(&a[0], name)? else {
         return Ok(None);
     };

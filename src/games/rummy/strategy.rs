@@ -71,12 +71,11 @@ impl NearMelds {
                 }
             }
         }
-        let card = |r: u8, s: u8| Card::new(r, s);
         let mut near = NearMelds::default();
         for r in 0..13u8 {
             let suits: Vec<u8> = (0..4u8).filter(|&s| present[s as usize] & (1 << r) != 0).collect();
             if let (Some(&a), Some(&b)) = (suits.first(), suits.get(1)) {
-                if let (Some(x), Some(y)) = (card(r, a), card(r, b)) {
+                if let (Some(x), Some(y)) = (Card::new(r, a), Card::new(r, b)) {
                     near.pairs.push([x, y]);
                 }
             }
@@ -89,7 +88,7 @@ impl NearMelds {
             }
             for (lo, hi) in links {
                 if held & (1 << lo) != 0 && held & (1 << hi) != 0 {
-                    if let (Some(x), Some(y)) = (card(lo, s), card(hi, s)) {
+                    if let (Some(x), Some(y)) = (Card::new(lo, s), Card::new(hi, s)) {
                         near.draws.push([x, y]);
                     }
                 }

@@ -233,13 +233,9 @@ fn advice_bands(equity: f64, fold: f64, bet: f64, big: f64, chosen: &str) -> Vec
         .map(|(i, (name, (lo, hi)))| {
             let band = match i {
                 0 => format!("needs equity above {}", f(lo)),
+                2 => format!("needs equity from {} to {}", f(lo), f(hi)),
                 3 => format!("needs equity below {}", f(hi)),
                 _ => format!("needs equity above {} up to {}", f(lo), f(hi)),
-            };
-            let band = if i == 2 {
-                format!("needs equity from {} to {}", f(lo), f(hi))
-            } else {
-                band
             };
             let gap = if equity < lo {
                 lo - equity
@@ -263,63 +259,6 @@ fn advice_bands(equity: f64, fold: f64, bet: f64, big: f64, chosen: &str) -> Vec
         .enumerate()
         .map(|(rank, (_, i, words))| (rank + 1, ADVICES[i], words))
         .collect()
-}
-
-#[cfg(test)]
-mod decision_tests {
-    use super::*;
-
-    #[test]
-    fn the_chosen_advice_ranks_first_then_the_nearest_band() {
-        let rows = advice_bands(0.6426, 0.3, 0.5, 0.7, "bet");
-        let names: Vec<&str> = rows.iter().map(|r| r.1).collect();
-        assert_eq!(names, ["bet", "bet big", "either", "fold"]);
-        assert_eq!(
-            rows[1].2,
-            "bet big: needs equity above 0.7; equity 0.6426 is 0.0574 short"
-        );
-        assert_eq!(rows[3].2, "fold: needs equity below 0.3; equity 0.6426 is 0.3426 over");
-    }
-
-    #[test]
-    fn outs_with_one_card_to_come_match_the_oracle() {
-        use rand::seq::SliceRandom;
-        use rand::SeedableRng;
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let deck: Vec<Card> = Card::deck().collect();
-        for round in 0..200 {
-            let mut d = deck.clone();
-            d.shuffle(&mut rng);
-            // Either side may be the one still to draw.
-            let (short, full) = (
-                Cards::new(d[0..4].iter().copied(), 0),
-                Cards::new(d[4..9].iter().copied(), 0),
-            );
-            let (mine, theirs) = if round % 2 == 0 { (full, short) } else { (short, full) };
-            let unseen: Vec<Card> = d[9..].to_vec();
-            let (beat, tie) = one_card_outs(&mine, &theirs, &unseen).expect("five cards each");
-            for &c in &unseen {
-                let idx = |h: &Cards| {
-                    let mut v: Vec<u8> = h.cards().iter().map(|x| x.index()).collect();
-                    if v.len() < 5 {
-                        v.push(c.index());
-                    }
-                    v
-                };
-                let want = super::super::oracle::compare(&idx(&mine), &idx(&theirs));
-                assert_eq!(
-                    beat.contains(&c),
-                    want == std::cmp::Ordering::Less,
-                    "{mine} v {theirs} + {c}"
-                );
-                assert_eq!(
-                    tie.contains(&c),
-                    want == std::cmp::Ordering::Equal,
-                    "{mine} v {theirs} + {c}"
-                );
-            }
-        }
-    }
 }
 
 /// The values of the `odds_path` parameter.
@@ -514,4 +453,61 @@ pub fn workloads() -> Vec<Workload> {
 /// stud has no arena (the issue asks for none).
 pub fn arenas() -> Vec<Arena> {
     Vec::new()
+}
+
+#[cfg(test)]
+mod decision_tests {
+    use super::*;
+
+    #[test]
+    fn the_chosen_advice_ranks_first_then_the_nearest_band() {
+        let rows = advice_bands(0.6426, 0.3, 0.5, 0.7, "bet");
+        let names: Vec<&str> = rows.iter().map(|r| r.1).collect();
+        assert_eq!(names, ["bet", "bet big", "either", "fold"]);
+        assert_eq!(
+            rows[1].2,
+            "bet big: needs equity above 0.7; equity 0.6426 is 0.0574 short"
+        );
+        assert_eq!(rows[3].2, "fold: needs equity below 0.3; equity 0.6426 is 0.3426 over");
+    }
+
+    #[test]
+    fn outs_with_one_card_to_come_match_the_oracle() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let deck: Vec<Card> = Card::deck().collect();
+        for round in 0..200 {
+            let mut d = deck.clone();
+            d.shuffle(&mut rng);
+            // Either side may be the one still to draw.
+            let (short, full) = (
+                Cards::new(d[0..4].iter().copied(), 0),
+                Cards::new(d[4..9].iter().copied(), 0),
+            );
+            let (mine, theirs) = if round % 2 == 0 { (full, short) } else { (short, full) };
+            let unseen: Vec<Card> = d[9..].to_vec();
+            let (beat, tie) = one_card_outs(&mine, &theirs, &unseen).expect("five cards each");
+            for &c in &unseen {
+                let idx = |h: &Cards| {
+                    let mut v: Vec<u8> = h.cards().iter().map(|x| x.index()).collect();
+                    if v.len() < 5 {
+                        v.push(c.index());
+                    }
+                    v
+                };
+                let want = super::super::oracle::compare(&idx(&mine), &idx(&theirs));
+                assert_eq!(
+                    beat.contains(&c),
+                    want == std::cmp::Ordering::Less,
+                    "{mine} v {theirs} + {c}"
+                );
+                assert_eq!(
+                    tie.contains(&c),
+                    want == std::cmp::Ordering::Equal,
+                    "{mine} v {theirs} + {c}"
+                );
+            }
+        }
+    }
 }
