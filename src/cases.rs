@@ -35,6 +35,8 @@ macro_rules! golden {
 /// The golden explanations the shipped suites pin, embedded with them as the rules are.
 pub const SHIPPED_GOLDEN: &[(&str, &str)] = &[
     golden!("tests/golden/stud/seed_example.txt"),
+    golden!("tests/golden/stud/ties_half.txt"),
+    golden!("tests/golden/stud/outs.txt"),
     golden!("tests/golden/stud/straight_flush.txt"),
     golden!("tests/golden/stud/royal_flush.txt"),
     golden!("tests/golden/stud/four_of_a_kind.txt"),
@@ -77,6 +79,9 @@ pub const SHIPPED_GOLDEN: &[(&str, &str)] = &[
     golden!("tests/golden/rummy/full_suit.txt"),
     golden!("tests/golden/rummy/go_out.txt"),
     golden!("tests/golden/rummy/jokers.txt"),
+    golden!("tests/golden/rummy/draw_margin.txt"),
+    golden!("tests/golden/rummy/take_near.txt"),
+    golden!("tests/golden/rummy/tie_near.txt"),
     golden!("tests/golden/durak/hand_value.txt"),
     golden!("tests/golden/durak/lead.txt"),
     golden!("tests/golden/durak/throw_in.txt"),

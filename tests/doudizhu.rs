@@ -41,7 +41,8 @@ fn ask(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Vec<String> {
     ask_in(&mut session(), inputs, params)
 }
 
-/// The rules that fired, in order.
+/// The rules of the decision that fired, in order (`MoveOptions`, which lists every move's
+/// verdict after the decision, is tested on its own).
 fn fired(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Vec<String> {
     let mut s = session();
     s.set_options(kibitzer::RunOptions {
@@ -54,7 +55,49 @@ fn fired(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Vec<String> {
         .into_iter()
         .filter(|l| l.starts_with("FIRE"))
         .map(|l| l.split_whitespace().nth(2).unwrap_or("").to_string())
+        .filter(|r| r != "MoveOptions")
         .collect()
+}
+
+#[test]
+fn every_legal_move_gets_its_verdict_and_a_losing_one_its_refutation() {
+    let inputs = [("me", "3 3 4 5"), ("enemy", "K 2")];
+    let c = ask(&inputs, &[]);
+    let options: Vec<&String> = c.iter().filter(|x| x.starts_with("option(")).collect();
+    // The legal leads of 3 3 4 5: 3, 4, 5 and 3 3; the play chosen ranks first.
+    assert_eq!(options.len(), 4, "{options:?}");
+    assert!(
+        has(
+            &c,
+            r#"option("play", 1, "3 3", "pair, lose: the enemy passes and still wins")"#
+        ),
+        "{c:?}"
+    );
+    assert!(
+        has(
+            &c,
+            r#"option("play", 2, "3", "single, lose: the enemy answers K (single) and wins")"#
+        ),
+        "{c:?}"
+    );
+    // A won position: the winning move first, passing refuted by the enemy's lead.
+    let c = ask(&[("me", "5 5 3 BJ RJ"), ("enemy", "4 4 6 7"), ("last", "4 4")], &[]);
+    assert!(
+        c.iter()
+            .any(|x| x.starts_with(r#"option("play", 1, "5 5", "pair, win"#)),
+        "{c:?}"
+    );
+    // No budget, no verdicts; a budget too small to decide leaves moves unknown.
+    let c = ask(&inputs, &[("option_nodes", "0")]);
+    assert!(!c.iter().any(|x| x.starts_with("option(")), "{c:?}");
+    let c = ask(
+        &[("me", P1_FARMER), ("enemy", P1_LANDLORD)],
+        &[("option_nodes", "1"), ("variant", "seed")],
+    );
+    assert!(
+        c.iter().any(|x| x.contains("unknown: the search budget ran out")),
+        "{c:?}"
+    );
 }
 
 fn has(conclusions: &[String], wanted: &str) -> bool {

@@ -223,6 +223,8 @@ fn every_rule_is_exercised() {
         (&[("hand", "AS 2S 3S 3S 4S 5S AD 3D AC")], &[]),
         (&[("hand", "2H 3H 9S 9D KC"), ("discard_top", "4H")], &[]),
         (&[("hand", "2H 3H 9S 9D KC"), ("discard_top", "QC")], &[]),
+        (&[("hand", "5H 6H 7S 7D 2C 3C 4C KS KD QH"), ("discard_top", "8S")], &[]),
+        (&[("hand", "3S 4S 9H 9D 5C 6C 7C JD JH"), ("discard_top", "2H")], &[]),
         (&[("hand", "4H"), ("discard_top", "4H")], &[]),
         (&[("hand", "2H 3H 4H 5S 5D 5C")], &[]),
         (&[("hand", "2H 3H 4H 5S 5D 5C KD 3C")], &[("knock_limit", "10")]),
@@ -358,7 +360,7 @@ fn rules_agree_with_the_native_module_on_random_hands() {
         let top_text = top.to_string();
         inputs.push(("discard_top", top_text.as_str()));
         ask_in(&mut s, &inputs, &[]);
-        let advice = take_advice(&hand, top, &options).expect("top is no third copy");
+        let advice = take_advice(&hand, top, &options, 5).expect("top is no third copy");
         if advice.take {
             takes += 1;
             assert_eq!(

@@ -92,17 +92,16 @@ fn exactly_one_advice_and_thresholds_are_parameters() {
         advice(&mut s, "2S 3H 5D 7C 9S", "XX KC KD KH 4H"),
         [r#"advice("fold")"#]
     );
-    assert_eq!(
-        advice(&mut s, "AS KD QH 7C 4S", "XX XX JC 9D 6H"),
-        [r#"advice("either")"#]
-    );
+    assert_eq!(advice(&mut s, "AS KD QH 7C 4S", "XX XX JC 9D 6H"), [r#"advice("bet")"#]);
     assert_eq!(
         advice(&mut s, "8S TD TS 8H 8C", "XX 3C 5D 4H 6H"),
         [r#"advice("bet big")"#]
     );
-    // p = 1.0 is not above 1.0: with the threshold raised, the advice changes.
+    // Equity 1.0 is not above 1.0: with the threshold raised, the advice changes.
     s.set_param("bet_big_above", "1.0")
         .expect("bet_big_above is a parameter");
+    assert_eq!(advice(&mut s, "8S TD TS 8H 8C", "XX 3C 5D 4H 6H"), [r#"advice("bet")"#]);
+    s.set_param("bet_above", "1.0").expect("bet_above is a parameter");
     assert_eq!(
         advice(&mut s, "8S TD TS 8H 8C", "XX 3C 5D 4H 6H"),
         [r#"advice("either")"#]

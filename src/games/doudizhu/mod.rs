@@ -61,6 +61,7 @@ mod solver;
 mod solver3;
 mod table;
 mod turns;
+mod verdicts;
 
 pub use bench::{run_bench, run_bench_quick};
 pub use budget::{Budget, Outcome, Solution};
@@ -71,3 +72,4 @@ pub use play::{classify, parse_play, Play, PlayKind};
 pub use rules::Rules;
 pub use solver::solve;
 pub use solver3::{solve3, Seat};
+pub use verdicts::{move_verdicts, MoveVerdict};

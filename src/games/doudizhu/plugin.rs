@@ -18,6 +18,7 @@ use super::movegen::{can_answer, legal_leads, legal_responses, whole_hand_play};
 use super::play::{classify, Play};
 use super::rules::Rules;
 use super::solver::solve;
+use super::verdicts::{move_verdicts, MoveVerdict};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
 use crate::games::{Arena, BenchOptions, Report, Workload};
@@ -83,6 +84,26 @@ pub fn register(r: &mut Registry) {
          proof, more positions searched to choose the line, whether the line was measured to the end (false: \
          the extra positions ran out and \"longest\" means the longest found)",
         solve_builtin,
+    );
+    r.function(
+        "doudizhu.move_verdicts",
+        &[
+            ("me", T::Str),
+            ("enemy", T::Str),
+            ("last", T::Str),
+            ("switches", T::List),
+            ("variant", T::Str),
+            ("max_nodes", T::Int),
+            ("table_mb", T::Int),
+            ("chosen", T::Str),
+        ],
+        &[T::Int, T::Str, T::Str, T::Str, T::Str, T::Str],
+        true,
+        "every legal move of the side to move, one solution each: rank (1 = `chosen`, then winning \
+         moves, unknown ones, losing ones, in move order), the cards (or `pass`), the type, the verdict \
+         (win/lose/unknown), the enemy's winning reply to a losing move (cards, `pass`, or empty), and \
+         the verdict in words; all the searches share the `max_nodes` budget, past it a move is unknown",
+        move_verdicts_builtin,
     );
     r.function(
         "doudizhu.plays",
@@ -317,6 +338,65 @@ fn plays(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     };
     for p in list {
         out.push(&[Value::str(&p.to_string()), Value::str(p.name())]);
+    }
+    Ok(())
+}
+
+fn move_verdicts_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const B: &str = "doudizhu.move_verdicts";
+    let me = hand_arg(&a[0], B, 1)?;
+    let enemy = hand_arg(&a[1], B, 2)?;
+    let rules = rules_arg(&a[3], &a[4], B, 4)?;
+    let last = last_arg(&a[2], &rules, B, 3)?;
+    let max_nodes = a[5]
+        .as_int()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| BuiltinError::bad_argument(B, 6, "a positive integer", &a[5]))?;
+    let table_mb = a[6]
+        .as_int()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| BuiltinError::bad_argument(B, 7, "a positive integer (MiB)", &a[6]))?;
+    let chosen = text(&a[7], B, 8)?;
+    let budget = Budget {
+        max_nodes: max_nodes as u64,
+        max_table_bytes: usize::try_from(table_mb)
+            .unwrap_or(usize::MAX / (1 << 20))
+            .saturating_mul(1 << 20),
+        ..Budget::default()
+    };
+    let verdicts = move_verdicts(me, enemy, last.as_ref(), &rules, &budget);
+    let name = |p: &Option<Play>| p.map_or_else(|| "pass".to_string(), |p| p.to_string());
+    let class = |v: &MoveVerdict| match v.outcome {
+        _ if name(&v.play) == chosen => 0,
+        Outcome::Win => 1,
+        Outcome::Unknown => 2,
+        Outcome::Lose => 3,
+    };
+    let mut order: Vec<usize> = (0..verdicts.len()).collect();
+    order.sort_by_key(|&i| (class(&verdicts[i]), i));
+    for (rank, &i) in order.iter().enumerate() {
+        let v = &verdicts[i];
+        let kind = v.play.map_or("pass", |p| p.name());
+        let reply = v.refutation.map(|r| name(&r)).unwrap_or_default();
+        let words = match (v.outcome, v.refutation) {
+            _ if v.goes_out => "win: it empties my hand".to_string(),
+            (Outcome::Win, _) => "win: the enemy cannot stop it".to_string(),
+            (Outcome::Lose, Some(None)) => "lose: the enemy passes and still wins".to_string(),
+            (Outcome::Lose, Some(Some(q))) if v.play.is_none() => {
+                format!("lose: the enemy leads {q} ({}) and wins", q.name())
+            }
+            (Outcome::Lose, Some(Some(q))) => format!("lose: the enemy answers {q} ({}) and wins", q.name()),
+            (Outcome::Lose, None) => "lose: the enemy wins".to_string(),
+            (Outcome::Unknown, _) => "unknown: the search budget ran out (--param option_nodes=N)".to_string(),
+        };
+        out.push(&[
+            Value::Int(rank as i64 + 1),
+            Value::str(&name(&v.play)),
+            Value::fixed(kind),
+            Value::fixed(v.outcome.as_str()),
+            Value::str(&reply),
+            Value::str(&words),
+        ]);
     }
     Ok(())
 }

@@ -50,6 +50,24 @@ pub fn register(r: &mut Registry) {
         sample,
     );
     r.function(
+        "durak.sample_options",
+        &[
+            ("position", T::List),
+            ("advice", T::Str),
+            ("advice_cards", T::Any),
+            ("samples", T::Int),
+            ("seed", T::Int),
+            ("time_ms", T::Int),
+            ("margin", T::Num),
+        ],
+        &[T::Int, T::Any, T::Str],
+        true,
+        "the candidates of `durak.sample` (same arguments, same deals), one solution each: rank (1 = \
+         the play chosen, then by loss), the play (`take`, `pass`, or its cards) and its loss rate with \
+         the 95% error in words",
+        sample_options,
+    );
+    r.function(
         "durak.defence_fails",
         &[("hand", T::Cards), ("table", T::List), ("trump", T::Str)],
         &[T::Str],
@@ -347,22 +365,32 @@ fn advice_action(kind: &Value, cards: &Value, world: &World) -> Option<Action> {
     })
 }
 
-fn sample(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-    const NAME: &str = "durak.sample";
-    let Some(world) = world_arg(&a[0], NAME)? else {
-        return Ok(());
+thread_local! {
+    /// The last sampled search (by its arguments): the options of a decision read the very
+    /// deals the decision was made on, even under a time cap.
+    static SAMPLED: RefCell<Option<(u64, std::rc::Rc<SampleAnswer>)>> = const { RefCell::new(None) };
+}
+
+/// A sampled search's answer, the position's state and the hand value's advice.
+type Sampled = (std::rc::Rc<SampleAnswer>, GameState, Option<Action>);
+
+/// The sampled search of `durak.sample` and `durak.sample_options`; `None` when the position
+/// asks nothing.
+fn sampled(a: &[Value], name: &str) -> Result<Option<Sampled>, BuiltinError> {
+    let Some(world) = world_arg(&a[0], name)? else {
+        return Ok(None);
     };
-    let samples = int_arg(&a[3], NAME, 4, 0)?.min(1_000_000) as usize;
+    let samples = int_arg(&a[3], name, 4, 0)?.min(1_000_000) as usize;
     let seed = a[4]
         .as_int()
-        .ok_or_else(|| BuiltinError::bad_argument(NAME, 5, "an integer", &a[4]))?;
-    let time_ms = int_arg(&a[5], NAME, 6, 0)? as u64;
+        .ok_or_else(|| BuiltinError::bad_argument(name, 5, "an integer", &a[4]))?;
+    let time_ms = int_arg(&a[5], name, 6, 0)? as u64;
     let margin = match &a[6] {
         Value::Int(x) => *x as f64,
         other => other
             .to_string()
             .parse::<f64>()
-            .map_err(|_| BuiltinError::bad_argument(NAME, 7, "a number", other))?,
+            .map_err(|_| BuiltinError::bad_argument(name, 7, "a number", other))?,
     };
     let budget = SampleBudget {
         samples,
@@ -371,12 +399,35 @@ fn sample(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         margin: margin.max(0.0),
     };
     let advice = advice_action(&a[1], &a[2], &world);
-    let Some(answer) = sampled_search(&world, advice, &budget).map_err(|e| input_error(e, NAME))? else {
-        return Ok(());
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        a[..7].hash(&mut h);
+        h.finish()
+    };
+    let remembered = SAMPLED.with(|m| m.borrow().as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone()));
+    let answer = match remembered {
+        Some(answer) => answer,
+        None => {
+            let Some(answer) = sampled_search(&world, advice, &budget).map_err(|e| input_error(e, name))? else {
+                return Ok(None);
+            };
+            let answer = std::rc::Rc::new(answer);
+            SAMPLED.with(|m| *m.borrow_mut() = Some((key, answer.clone())));
+            answer
+        }
     };
     let state = world
         .state_from(&world.unseen().to_vec())
-        .map_err(|e| input_error(e, NAME))?;
+        .map_err(|e| input_error(e, name))?;
+    Ok(Some((answer, state, advice)))
+}
+
+fn sample(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const NAME: &str = "durak.sample";
+    let Some((answer, state, advice)) = sampled(a, NAME)? else {
+        return Ok(());
+    };
     let Some(chosen) = answer.estimates.get(answer.chosen) else {
         return Ok(());
     };
@@ -388,6 +439,48 @@ fn sample(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         Value::Int((chosen.loss() * 10_000.0).round() as i64),
         Value::Int(answer.deals as i64),
     ]);
+    Ok(())
+}
+
+fn sample_options(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const NAME: &str = "durak.sample_options";
+    let Some((answer, state, advice)) = sampled(a, NAME)? else {
+        return Ok(());
+    };
+    let mut ranked: Vec<usize> = (0..answer.estimates.len()).collect();
+    // The play chosen first, then by loss (ties: legal order).
+    ranked.sort_by(|&x, &y| {
+        (x != answer.chosen)
+            .cmp(&(y != answer.chosen))
+            .then(answer.estimates[x].loss().total_cmp(&answer.estimates[y].loss()))
+            .then(x.cmp(&y))
+    });
+    for (rank, &i) in ranked.iter().enumerate() {
+        let e = &answer.estimates[i];
+        let (kind, cards) = play_of(e.action, &state);
+        let choice = match kind {
+            "take" | "pass" => Value::fixed(kind),
+            _ => cards,
+        };
+        let mut words = format!(
+            "{}: loses {} ± {} over {} sampled deals (durak {}, draws {}; a draw counts half)",
+            doing(e.action, &state),
+            pct(e.loss()),
+            pct(e.error95()),
+            e.deals,
+            e.durak,
+            e.draws
+        );
+        if i == answer.best && i != answer.chosen {
+            words.push_str("; the least loss, but the hand value's choice is within the margin");
+        } else if Some(e.action) == advice && i != answer.chosen {
+            words.push_str(&format!(
+                "; the hand value's choice, {} standard errors worse",
+                fmt_se(&answer, e.action)
+            ));
+        }
+        out.push(&[Value::Int(rank as i64 + 1), choice, Value::str(&words)]);
+    }
     Ok(())
 }
 

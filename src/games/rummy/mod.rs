@@ -16,7 +16,7 @@
 //!   listing), `exact` (false = "unknown within budget").
 //! - [`Arrangement`], [`Meld`], [`MeldKind`].
 //! - Incremental: [`HandState`] (`new`, `add`, `remove`, `value`, `evaluation`).
-//! - Strategy: [`discard_options`], [`best_discard`], [`take_advice`], [`go_out`].
+//! - Strategy: [`discard_options`], [`ranked_discards`], [`best_discard`], [`take_advice`], [`go_out`].
 //! - [`RummyError`], [`run_bench`], [`run_bench_quick`].
 //! - [`plugin`]: the `rummy.*` built-ins and input types of `rules/rummy.rules`, and the
 //!   `kibitzer bench rummy` workload (native figures, then whole queries through the rules).
@@ -105,4 +105,7 @@ pub use incremental::HandState;
 pub use meld::{Arrangement, Meld, MeldKind};
 pub use options::Options;
 pub use solver::Value;
-pub use strategy::{best_discard, discard_options, go_out, take_advice, DiscardOption, GoOut, TakeAdvice};
+pub use strategy::{
+    best_discard, discard_options, go_out, ranked_discards, take_advice, Decider, DiscardOption, GoOut, NearMelds,
+    RankedDiscard, TakeAdvice, TakeReason,
+};

@@ -18,7 +18,7 @@ use super::evaluate::{evaluate, Evaluation};
 use super::hand::Hand;
 use super::meld::{card_points, Arrangement};
 use super::options::Options;
-use super::strategy::{self, DiscardOption};
+use super::strategy::{self, Decider, DiscardOption, NearMelds, RankedDiscard};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
 use crate::games::{Arena, BenchOptions, Report, Workload};
@@ -254,23 +254,97 @@ fn register_strategy(r: &mut Registry) {
     );
     r.function(
         "rummy.take_advice",
-        &[("hand", T::Str), ("top", T::Str), ("options", T::Str)],
+        &[
+            ("hand", T::Str),
+            ("top", T::Str),
+            ("options", T::Str),
+            ("margin", T::Int),
+        ],
         &[T::Bool, T::Str, T::Int, T::Int],
         false,
-        "native strategy: take the discard-pile card? (when it strictly lowers the fewest deadwood \
-         points), the card to discard after taking it (empty if none), deadwood points before and after",
+        "native strategy: take the discard-pile card? (it joins a meld or makes a new pair or run draw \
+         without raising the deadwood, or saves more than `margin` points), the card to discard after \
+         taking it (empty if none), deadwood points before and after",
         |a, o| {
             let name = "rummy.take_advice";
             let hand = hand_arg(&a[0], name, 1)?;
             let top = card_arg(&a[1], name, 2)?;
             let options = options_arg(&a[2], name, 3)?;
-            let advice = strategy::take_advice(&hand, top, &options).map_err(|e| fail(name, e))?;
+            let margin = u32::try_from(int_arg(&a[3], name, 4)?.max(0)).unwrap_or(u32::MAX);
+            let advice = strategy::take_advice(&hand, top, &options, margin).map_err(|e| fail(name, e))?;
             o.push(&[
                 Value::Bool(advice.take),
                 Value::str(&advice.discard.map(|c| c.to_string()).unwrap_or_default()),
                 Value::Int(i64::from(advice.before_points)),
                 Value::Int(i64::from(advice.after_points)),
             ]);
+            Ok(())
+        },
+    );
+    r.function(
+        "rummy.ranked_discards",
+        &[("hand", T::Str), ("options", T::Str), ("except", T::Str)],
+        &[T::Int, T::Str, T::Int, T::Int, T::Int, T::Str, T::Str],
+        true,
+        "every distinct card of the hand but `except` (empty: none), best discard first, one solution \
+         each: rank (from 1), the card, the fewest deadwood cards and points left without it, the near \
+         melds kept (counted where a tie on points and cards needs them, else 0) and in words, and how \
+         it compares with the next discard (for rank 1) or with the first (for the others)",
+        |a, o| {
+            let name = "rummy.ranked_discards";
+            let (hand, options) = hand_and_options(a, name)?;
+            let except = match str_arg(&a[2], name, 3)?.trim() {
+                "" => None,
+                _ => Some(card_arg(&a[2], name, 3)?),
+            };
+            let ranked = ranked_of(&hand, &options);
+            let ranked: Vec<&RankedDiscard> = ranked.iter().filter(|d| Some(d.option.card) != except).collect();
+            for (i, d) in ranked.iter().enumerate() {
+                let other = if i == 0 { ranked.get(1) } else { ranked.first() };
+                o.push(&[
+                    Value::Int(i as i64 + 1),
+                    Value::str(&d.option.card.to_string()),
+                    Value::Int(i64::from(d.option.min_cards)),
+                    Value::Int(i64::from(d.option.min_points)),
+                    Value::Int(i64::from(d.near.as_ref().map_or(0, NearMelds::count))),
+                    Value::str(&d.near.as_ref().map(NearMelds::words).unwrap_or_default()),
+                    Value::str(
+                        &other
+                            .map(|b| versus_words(d, b, i == 0))
+                            .unwrap_or_else(|| "the only card to discard".to_string()),
+                    ),
+                ]);
+            }
+            Ok(())
+        },
+    );
+    r.function(
+        "rummy.take_option",
+        &[("hand", T::Str), ("top", T::Str), ("options", T::Str)],
+        &[T::Str, T::Int, T::Int, T::Bool, T::Bool, T::Int, T::Int, T::Str],
+        false,
+        "what taking the discard-pile card would do: the best other card to discard then, the fewest \
+         deadwood cards and points left, whether the card joins a meld, whether it makes a pair or run \
+         draw, the near melds now and after, and what the card does in words; no solution when nothing \
+         but copies of it could be discarded",
+        |a, o| {
+            let name = "rummy.take_option";
+            let hand = hand_arg(&a[0], name, 1)?;
+            let top = card_arg(&a[1], name, 2)?;
+            let options = options_arg(&a[2], name, 3)?;
+            let t = strategy::take_advice(&hand, top, &options, u32::MAX).map_err(|e| fail(name, e))?;
+            if let Some(card) = t.discard {
+                o.push(&[
+                    Value::str(&card.to_string()),
+                    Value::Int(i64::from(t.after_cards)),
+                    Value::Int(i64::from(t.after_points)),
+                    Value::Bool(t.top_melds),
+                    Value::Bool(t.top_near),
+                    Value::Int(i64::from(t.near_before)),
+                    Value::Int(i64::from(t.near_after)),
+                    Value::str(&t.uses),
+                ]);
+            }
             Ok(())
         },
     );
@@ -378,6 +452,7 @@ type Memo<T> = RefCell<Vec<((Hand, Options), Rc<T>)>>;
 thread_local! {
     static EVALUATIONS: Memo<Evaluated> = const { RefCell::new(Vec::new()) };
     static DISCARDS: Memo<Vec<DiscardOption>> = const { RefCell::new(Vec::new()) };
+    static RANKED: Memo<Vec<RankedDiscard>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Looks `key` up in a small most-recently-used list, computing and inserting it when absent.
@@ -429,6 +504,57 @@ fn discards_of(hand: &Hand, options: &Options) -> Rc<Vec<DiscardOption>> {
     memo(&DISCARDS, (*hand, *options), || {
         strategy::discard_options(hand, options)
     })
+}
+
+/// `strategy::ranked_discards`, remembered for the last few hands of this thread.
+fn ranked_of(hand: &Hand, options: &Options) -> Rc<Vec<RankedDiscard>> {
+    memo(&RANKED, (*hand, *options), || {
+        strategy::ranked_discards(hand, options, None)
+    })
+}
+
+/// How discard `a` compares with `b`: `first` when `a` is ranked first and `b` second
+/// ("ahead of KS on near melds kept: 2 against 1"), else `b` is the first.
+fn versus_words(a: &RankedDiscard, b: &RankedDiscard, first: bool) -> String {
+    let decider = Decider::between(a, b);
+    let (x, y) = (&a.option, &b.option);
+    let near = |d: &RankedDiscard| d.near.as_ref().map_or(0, NearMelds::count);
+    let numbers = match decider {
+        Decider::Points => format!("{} points against {}", x.min_points, y.min_points),
+        Decider::Cards => format!(
+            "{} cards against {}, both {} points",
+            x.min_cards, y.min_cards, x.min_points
+        ),
+        Decider::NearMelds => {
+            let kept = |d: &RankedDiscard| d.near.as_ref().map(NearMelds::words).unwrap_or_default();
+            format!(
+                "tied on {} points in {} cards; near melds {} ({}) against {} ({})",
+                x.min_points,
+                x.min_cards,
+                near(a),
+                kept(a),
+                near(b),
+                kept(b)
+            )
+        }
+        Decider::Value => format!(
+            "tied on {} points in {} cards and {} near melds; the card is worth {} against {}",
+            x.min_points,
+            x.min_cards,
+            near(a),
+            a.value,
+            b.value
+        ),
+        Decider::Order => format!(
+            "tied on {} points in {} cards, {} near melds, {} points each; card order",
+            x.min_points,
+            x.min_cards,
+            near(a),
+            a.value
+        ),
+    };
+    let relation = if first { "ahead of" } else { "behind" };
+    format!("{relation} {} by {} ({numbers})", y.card, decider.words())
 }
 
 // ---- values ---------------------------------------------------------------------------------

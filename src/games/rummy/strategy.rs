@@ -2,18 +2,22 @@
 //! card, and whether the hand can go out.
 //!
 //! Conventions (the spec leaves them open): a discard is judged by the minimum deadwood points
-//! of the hand left (then its minimum deadwood cards, then the card worth more points, then
-//! card order); taking the discard-pile
-//! card is advised when, after taking it and discarding the best *other* card (never a copy of
-//! the card just taken), the minimum deadwood points are strictly lower than now; a hand can go
-//! out when every card is melded, or when one final discard leaves every other card melded (the
-//! common rummy rule).
+//! of the hand left, then its minimum deadwood cards, then the near melds its best arrangement
+//! keeps (pairs and run draws among the deadwood, see [`NearMelds`]), then the card worth more
+//! points, then card order. Taking the discard-pile card (and discarding the best *other* card,
+//! never a copy of the card just taken) is advised when the card joins a meld, or makes a pair
+//! or run draw that leaves more near melds than now, without raising the deadwood; or when it
+//! lowers the deadwood points by more than a margin. A hand can go out when every card is
+//! melded, or when one final discard leaves every other card melded (the common rummy rule).
 
-use super::card::Card;
+use super::card::{format_cards, Card};
 use super::error::RummyError;
+use super::evaluate::evaluate;
 use super::hand::Hand;
 use super::incremental::HandState;
+use super::meld::{card_points, Arrangement};
 use super::options::Options;
+use std::cmp::Reverse;
 
 /// The hand left after discarding `card`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,31 +51,197 @@ fn options_of(state: &mut HandState, except: Option<Card>) -> Vec<DiscardOption>
     out
 }
 
-/// Fewest deadwood points left, then fewest cards, then the card worth more (it would cost
-/// more if it stayed), then card order.
-fn best_of(list: &[DiscardOption], options: &Options) -> Option<DiscardOption> {
-    list.iter()
-        .min_by_key(|d| {
-            (
-                d.min_points,
-                d.min_cards,
-                std::cmp::Reverse(super::meld::card_points(d.card, options)),
-                d.card,
-            )
-        })
-        .copied()
+/// Two-card partial melds among the deadwood of an arrangement: a pair (one rank in two suits)
+/// or a run draw (one suit, adjacent ranks; K-A too when the ace is high). Jokers and cards of
+/// the wild rank are left out: they join anything.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NearMelds {
+    pub pairs: Vec<[Card; 2]>,
+    pub draws: Vec<[Card; 2]>,
 }
 
-/// The discard leaving the fewest deadwood points (then cards, then the card worth more, then
-/// card order).
-pub fn best_discard(hand: &Hand, options: &Options) -> Option<DiscardOption> {
-    best_of(&discard_options(hand, options), options)
+impl NearMelds {
+    pub fn of(dump: &[Card], options: &Options) -> NearMelds {
+        // present[suit] = bit per rank held in the dump (copies count once).
+        let mut present = [0u16; 4];
+        for c in dump {
+            if let (Some(r), Some(s)) = (c.rank(), c.suit()) {
+                if options.wild_rank != Some(r) {
+                    present[s as usize] |= 1 << r;
+                }
+            }
+        }
+        let mut near = NearMelds::default();
+        for r in 0..13u8 {
+            let suits: Vec<u8> = (0..4u8).filter(|&s| present[s as usize] & (1 << r) != 0).collect();
+            if let (Some(&a), Some(&b)) = (suits.first(), suits.get(1)) {
+                if let (Some(x), Some(y)) = (Card::new(r, a), Card::new(r, b)) {
+                    near.pairs.push([x, y]);
+                }
+            }
+        }
+        for s in 0..4u8 {
+            let held = present[s as usize];
+            let mut links: Vec<(u8, u8)> = (0..12u8).map(|r| (r, r + 1)).collect();
+            if options.ace_high {
+                links.push((12, 0));
+            }
+            for (lo, hi) in links {
+                if held & (1 << lo) != 0 && held & (1 << hi) != 0 {
+                    if let (Some(x), Some(y)) = (Card::new(lo, s), Card::new(hi, s)) {
+                        near.draws.push([x, y]);
+                    }
+                }
+            }
+        }
+        near
+    }
+
+    /// The near melds of a hand's best arrangement (none when it is unknown within budget).
+    pub fn of_hand(hand: &Hand, options: &Options) -> NearMelds {
+        best_arrangement(hand, options)
+            .map(|a| NearMelds::of(&a.dump, options))
+            .unwrap_or_default()
+    }
+
+    pub fn count(&self) -> u32 {
+        (self.pairs.len() + self.draws.len()) as u32
+    }
+
+    pub fn involves(&self, card: Card) -> bool {
+        self.pairs.iter().chain(&self.draws).any(|p| p.contains(&card))
+    }
+
+    /// `KS KD pair, 5H 6H run draw`, or `no pair or run draw`.
+    pub fn words(&self) -> String {
+        let pairs = self.pairs.iter().map(|p| format!("{} pair", format_cards(p)));
+        let draws = self.draws.iter().map(|p| format!("{} run draw", format_cards(p)));
+        let all: Vec<String> = pairs.chain(draws).collect();
+        if all.is_empty() {
+            "no pair or run draw".to_string()
+        } else {
+            all.join(", ")
+        }
+    }
 }
 
-/// Whether to take the discard-pile card.
+fn best_arrangement(hand: &Hand, options: &Options) -> Option<Arrangement> {
+    evaluate(hand, options).min_points_arrangement()
+}
+
+/// A discard with what it leaves, ranked among the hand's discards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankedDiscard {
+    pub option: DiscardOption,
+    /// Deadwood points of the card itself.
+    pub value: u32,
+    /// The near melds the hand left keeps; worked out only for discards tied on points and
+    /// cards with another one (where they decide), else `None`.
+    pub near: Option<NearMelds>,
+}
+
+impl RankedDiscard {
+    fn near_count(&self) -> u32 {
+        self.near.as_ref().map_or(0, NearMelds::count)
+    }
+
+    fn key(&self) -> (u32, u32, Reverse<u32>, Reverse<u32>, Card) {
+        (
+            self.option.min_points,
+            self.option.min_cards,
+            Reverse(self.near_count()),
+            Reverse(self.value),
+            self.option.card,
+        )
+    }
+}
+
+/// What separates two ranked discards, the first of the comparison order that differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decider {
+    Points,
+    Cards,
+    NearMelds,
+    Value,
+    Order,
+}
+
+impl Decider {
+    pub fn between(a: &RankedDiscard, b: &RankedDiscard) -> Decider {
+        if a.option.min_points != b.option.min_points {
+            Decider::Points
+        } else if a.option.min_cards != b.option.min_cards {
+            Decider::Cards
+        } else if a.near_count() != b.near_count() {
+            Decider::NearMelds
+        } else if a.value != b.value {
+            Decider::Value
+        } else {
+            Decider::Order
+        }
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            Decider::Points => "deadwood points",
+            Decider::Cards => "deadwood cards",
+            Decider::NearMelds => "near melds kept",
+            Decider::Value => "the card worth more",
+            Decider::Order => "card order",
+        }
+    }
+}
+
+/// Every discard but copies of `except`, best first: fewest deadwood points left, then fewest
+/// cards, then most near melds kept, then the card worth more (it would cost more if it stayed),
+/// then card order.
+pub fn ranked_discards(hand: &Hand, options: &Options, except: Option<Card>) -> Vec<RankedDiscard> {
+    let mut state = HandState::new(*hand, *options);
+    let list = options_of(&mut state, except);
+    let mut ranked: Vec<RankedDiscard> = list
+        .iter()
+        .map(|d| {
+            let tied = list
+                .iter()
+                .any(|o| o.card != d.card && (o.min_points, o.min_cards) == (d.min_points, d.min_cards));
+            let near = tied.then(|| {
+                let mut rest = *hand;
+                // Removing a card the hand holds cannot fail.
+                let _ = rest.remove(d.card);
+                NearMelds::of_hand(&rest, options)
+            });
+            RankedDiscard {
+                option: *d,
+                value: card_points(d.card, options),
+                near,
+            }
+        })
+        .collect();
+    ranked.sort_by_key(RankedDiscard::key);
+    ranked
+}
+
+/// The discard ranked first by [`ranked_discards`].
+pub fn best_discard(hand: &Hand, options: &Options) -> Option<DiscardOption> {
+    ranked_discards(hand, options, None).first().map(|d| d.option)
+}
+
+/// Why the discard-pile card is worth taking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakeReason {
+    /// It joins a meld of the best arrangement.
+    Melds,
+    /// It makes a pair or run draw, leaving more near melds than now.
+    NearMeld,
+    /// It lowers the deadwood points by more than the margin.
+    Saves,
+}
+
+/// What taking the discard-pile card would do, and the advice.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TakeAdvice {
     pub take: bool,
+    pub reason: Option<TakeReason>,
     /// Minimum deadwood of the hand as it is.
     pub before_points: u32,
     pub before_cards: u32,
@@ -79,25 +249,96 @@ pub struct TakeAdvice {
     pub after_points: u32,
     pub after_cards: u32,
     pub discard: Option<Card>,
+    /// `top` is melded in the best arrangement after the swap (more copies of it than before).
+    pub top_melds: bool,
+    /// `top` is part of a pair or run draw among the deadwood after the swap.
+    pub top_near: bool,
+    pub near_before: u32,
+    pub near_after: u32,
+    /// What `top` does, in words: `4H joins [2H 3H 4H]`, `9S makes 9S 9D pair`.
+    pub uses: String,
 }
 
-pub fn take_advice(hand: &Hand, top: Card, options: &Options) -> Result<TakeAdvice, RummyError> {
-    let mut state = HandState::new(*hand, *options);
-    let before = state.value();
-    state.add(top)?;
-    let best = best_of(&options_of(&mut state, Some(top)), options);
-    let (after_points, after_cards, discard) = match best {
-        Some(d) => (d.min_points, d.min_cards, Some(d.card)),
-        None => (before.min_points(), before.min_cards(), None),
-    };
-    Ok(TakeAdvice {
-        take: after_points < before.min_points(),
+/// Copies of `card` melded in the hand's best arrangement.
+fn melded_copies(hand: &Hand, best: Option<&Arrangement>, card: Card) -> usize {
+    let dumped = best.map_or(hand.count(card) as usize, |a| {
+        a.dump.iter().filter(|&&c| c == card).count()
+    });
+    (hand.count(card) as usize).saturating_sub(dumped)
+}
+
+/// Take `top` when it joins a meld or makes a new near meld without raising the deadwood
+/// points, or when it lowers them by more than `margin`; the discard after taking is the best
+/// other card by [`ranked_discards`].
+pub fn take_advice(hand: &Hand, top: Card, options: &Options, margin: u32) -> Result<TakeAdvice, RummyError> {
+    let before = HandState::new(*hand, *options).value();
+    let mut with = *hand;
+    with.add(top)?;
+    let best_now = best_arrangement(hand, options);
+    let near_before = best_now.as_ref().map_or(0, |a| NearMelds::of(&a.dump, options).count());
+    let mut advice = TakeAdvice {
+        take: false,
+        reason: None,
         before_points: before.min_points(),
         before_cards: before.min_cards(),
-        after_points,
-        after_cards,
-        discard,
-    })
+        after_points: before.min_points(),
+        after_cards: before.min_cards(),
+        discard: None,
+        top_melds: false,
+        top_near: false,
+        near_before,
+        near_after: near_before,
+        uses: format!("{top} cannot be kept: nothing else to discard"),
+    };
+    let Some(first) = ranked_discards(&with, options, Some(top)).into_iter().next() else {
+        return Ok(advice);
+    };
+    let mut rest = with;
+    rest.remove(first.option.card)?;
+    let best_after = best_arrangement(&rest, options);
+    let near_after = best_after
+        .as_ref()
+        .map(|a| NearMelds::of(&a.dump, options))
+        .unwrap_or_default();
+    advice.discard = Some(first.option.card);
+    advice.after_points = first.option.min_points;
+    advice.after_cards = first.option.min_cards;
+    advice.top_melds = melded_copies(&rest, best_after.as_ref(), top) > melded_copies(hand, best_now.as_ref(), top);
+    advice.top_near = near_after.involves(top);
+    advice.near_after = near_after.count();
+    advice.uses = uses_words(top, best_after.as_ref(), &near_after, advice.top_melds);
+    let no_worse = advice.after_points <= advice.before_points;
+    advice.reason = if advice.top_melds && no_worse {
+        Some(TakeReason::Melds)
+    } else if advice.top_near && advice.near_after > advice.near_before && no_worse {
+        Some(TakeReason::NearMeld)
+    } else if advice.before_points > advice.after_points.saturating_add(margin) {
+        Some(TakeReason::Saves)
+    } else {
+        None
+    };
+    advice.take = advice.reason.is_some();
+    Ok(advice)
+}
+
+fn uses_words(top: Card, best: Option<&Arrangement>, near: &NearMelds, melds: bool) -> String {
+    if melds {
+        if let Some(meld) = best.and_then(|a| a.melds.iter().find(|m| m.cards.contains(&top))) {
+            return format!("{top} joins [{meld}]");
+        }
+    }
+    let mine: Vec<String> = near
+        .pairs
+        .iter()
+        .map(|p| format!("{} pair", format_cards(p)))
+        .chain(near.draws.iter().map(|p| format!("{} run draw", format_cards(p))))
+        .filter(|w| w.split(' ').any(|c| c == top.to_string()))
+        .collect();
+    if mine.is_empty() {
+        format!("{top} melds with nothing and makes no pair or run draw")
+    } else {
+        format!("{top} makes {}", mine.join(", "))
+    }
 }
 
 /// Whether (and how) the hand can go out.
@@ -146,18 +387,60 @@ mod tests {
     fn take_a_card_that_completes_a_run() {
         let hand = Hand::parse("2H 3H 9S 9D KC").unwrap();
         let four_h = Card::new(3, 1).unwrap();
-        let advice = take_advice(&hand, four_h, &Options::default()).unwrap();
+        let advice = take_advice(&hand, four_h, &Options::default(), 0).unwrap();
         assert!(advice.take);
         assert_eq!(advice.discard.map(|c| c.to_string()).as_deref(), Some("KC"));
         assert_eq!((advice.before_points, advice.after_points), (33, 18));
         // QC melds nothing and is worth as much as KC: no gain, leave it.
         let queen_c = Card::new(11, 3).unwrap();
-        assert!(!take_advice(&hand, queen_c, &Options::default()).unwrap().take);
+        assert!(!take_advice(&hand, queen_c, &Options::default(), 0).unwrap().take);
         // 7C melds nothing either, but swapping it for KC lowers deadwood 33 -> 30.
         let seven_c = Card::new(6, 3).unwrap();
         assert_eq!(
-            take_advice(&hand, seven_c, &Options::default()).unwrap().after_points,
+            take_advice(&hand, seven_c, &Options::default(), 0)
+                .unwrap()
+                .after_points,
             30
         );
+    }
+    #[test]
+    fn a_tie_on_deadwood_goes_to_the_discard_keeping_near_melds() {
+        // KS and QH both leave 31 points in 4 cards; without QH the KS KD pair stays.
+        let hand = Hand::parse("5H 6H 7H 7S 7D 2C 3C 4C KS KD QH").unwrap();
+        let ranked = ranked_discards(&hand, &Options::default(), None);
+        let (first, second) = (&ranked[0], &ranked[1]);
+        assert_eq!(first.option.card.to_string(), "QH");
+        assert_eq!((first.option.min_cards, first.option.min_points), (4, 31));
+        assert_eq!((second.option.min_cards, second.option.min_points), (4, 31));
+        assert_eq!(Decider::between(first, second), Decider::NearMelds);
+        assert_eq!(
+            first.near.as_ref().map(NearMelds::words).as_deref(),
+            Some("KS KD pair, 5H 6H run draw")
+        );
+    }
+
+    #[test]
+    fn a_card_that_melds_with_nothing_and_saves_a_point_is_left() {
+        let hand = Hand::parse("5H 6H 7S 7D 2C 3C 4C KS KD QH").unwrap();
+        let nine_s = Card::new(8, 0).unwrap();
+        let advice = take_advice(&hand, nine_s, &Options::default(), 5).unwrap();
+        assert!(!advice.take && advice.reason.is_none());
+        assert!(!advice.top_melds && !advice.top_near);
+        assert_eq!((advice.before_points, advice.after_points), (55, 54));
+        assert_eq!((advice.near_before, advice.near_after), (3, 3));
+        // A margin of 0 takes it for the point it saves.
+        assert_eq!(
+            take_advice(&hand, nine_s, &Options::default(), 0).unwrap().reason,
+            Some(TakeReason::Saves)
+        );
+        // The eight of spades makes a 7S 8S run draw: four near melds instead of three.
+        let eight_s = Card::new(7, 0).unwrap();
+        let advice = take_advice(&hand, eight_s, &Options::default(), 5).unwrap();
+        assert_eq!(advice.reason, Some(TakeReason::NearMeld), "{advice:?}");
+        // The four of hearts joins 5H 6H.
+        let four_h = Card::new(3, 1).unwrap();
+        let advice = take_advice(&hand, four_h, &Options::default(), 5).unwrap();
+        assert_eq!(advice.reason, Some(TakeReason::Melds));
+        assert_eq!(advice.uses, "4H joins [4H 5H 6H]");
     }
 }

@@ -14,6 +14,7 @@ use crate::value::{Shared, Value, ValueType as T};
 
 /// Registers stud's built-ins.
 pub fn register(r: &mut Registry) {
+    register_decisions(r);
     let h = ("cards", T::Cards);
     r.func(
         "stud.deal_count",
@@ -107,6 +108,157 @@ pub fn register(r: &mut Registry) {
          work is within budget, else Monte Carlo over `samples` deals seeded by `seed`",
         native_equity,
     );
+}
+
+/// The built-ins behind the advice's alternatives and outs.
+fn register_decisions(r: &mut Registry) {
+    r.function(
+        "stud.outs",
+        &[("mine", T::Cards), ("opponent", T::Cards), ("dead", T::Cards)],
+        &[T::Cards, T::Cards, T::Int, T::Int, T::Int],
+        false,
+        "when exactly one card is still to come: the unseen cards that give the opponent the win, \
+         those that tie, how many of each, and how many cards are unseen; no solution otherwise",
+        |a, o| {
+            const NAME: &str = "stud.outs";
+            let (mine, theirs) = (cards(&a[0], NAME, 1)?, cards(&a[1], NAME, 2)?);
+            let plan = DealPlan::new(mine, theirs, cards(&a[2], NAME, 3)?, NAME)?;
+            if plan.need_mine + plan.need_theirs != 1 {
+                return Ok(());
+            }
+            let (beat, tie) = one_card_outs(mine, theirs, &plan.unseen)?;
+            let (nb, nt) = (beat.len() as i64, tie.len() as i64);
+            o.push(&[
+                Value::Cards(Shared::local(Cards::new(beat, 0))),
+                Value::Cards(Shared::local(Cards::new(tie, 0))),
+                Value::Int(nb),
+                Value::Int(nt),
+                Value::Int(plan.unseen.len() as i64),
+            ]);
+            Ok(())
+        },
+    );
+    r.function(
+        "stud.advice_bands",
+        &[
+            ("equity", T::Num),
+            ("fold_below", T::Num),
+            ("bet_above", T::Num),
+            ("bet_big_above", T::Num),
+            ("chosen", T::Str),
+        ],
+        &[T::Int, T::Str, T::Str],
+        true,
+        "each advice with the equity it needs, one solution each: rank (1 = `chosen`, then the others \
+         nearest to the equity first), the advice, and its band and the gap in words",
+        |a, o| {
+            const NAME: &str = "stud.advice_bands";
+            let num = |i: usize| {
+                a[i].as_f64()
+                    .ok_or_else(|| BuiltinError::bad_argument(NAME, i + 1, "a number", &a[i]))
+            };
+            let chosen = match &a[4] {
+                Value::Str(s) => s.to_string(),
+                other => return Err(BuiltinError::bad_argument(NAME, 5, "a string", other)),
+            };
+            for (rank, name, words) in advice_bands(num(0)?, num(1)?, num(2)?, num(3)?, &chosen) {
+                o.push(&[Value::Int(rank as i64), Value::fixed(name), Value::str(&words)]);
+            }
+            Ok(())
+        },
+    );
+    r.func(
+        "stud.say",
+        &[("template", T::Str), ("values", T::List)],
+        T::Str,
+        "the template with each `{}` replaced by the next value (decimals to four places): texts with numbers",
+        |a| {
+            let Value::Str(template) = &a[0] else {
+                return Err(BuiltinError::bad_argument("stud.say", 1, "a string", &a[0]));
+            };
+            let Value::List(values) = &a[1] else {
+                return Err(BuiltinError::bad_argument("stud.say", 2, "a list", &a[1]));
+            };
+            let mut values = values.iter();
+            let mut pieces = template.split("{}");
+            let mut out = pieces.next().unwrap_or_default().to_string();
+            for piece in pieces {
+                if let Some(v) = values.next() {
+                    out.push_str(&v.pretty());
+                }
+                out.push_str(piece);
+            }
+            Ok(Value::str(&out))
+        },
+    );
+}
+
+/// With one card to come: the unseen cards with which the opponent wins, and those that tie.
+fn one_card_outs(mine: &Cards, theirs: &Cards, unseen: &[Card]) -> Result<(Vec<Card>, Vec<Card>), BuiltinError> {
+    let (mut beat, mut tie) = (Vec::new(), Vec::new());
+    let five_of = |base: &Cards, extra: Option<Card>| -> Result<[u8; 5], BuiltinError> {
+        let mut idx: Vec<u8> = base.cards().iter().map(|c| c.index()).collect();
+        idx.extend(extra.map(|c| c.index()));
+        <[u8; 5]>::try_from(idx.as_slice())
+            .map_err(|_| BuiltinError::failed("stud.outs", "a hand that is not five cards"))
+    };
+    for &c in unseen {
+        let (m, t) = if mine.len() < 5 {
+            (five_of(mine, Some(c))?, five_of(theirs, None)?)
+        } else {
+            (five_of(mine, None)?, five_of(theirs, Some(c))?)
+        };
+        match super::eval::compare(m, t) {
+            std::cmp::Ordering::Less => beat.push(c),
+            std::cmp::Ordering::Equal => tie.push(c),
+            std::cmp::Ordering::Greater => {}
+        }
+    }
+    Ok((beat, tie))
+}
+
+/// The four advices and their equity bands, best advice first: bet big above `big`, bet above
+/// `bet`, either from `fold` to `bet`, fold below `fold`.
+const ADVICES: [&str; 4] = ["bet big", "bet", "either", "fold"];
+
+/// Each advice ranked for `equity`: `chosen` first, then by how far the equity is from the
+/// advice's band (nearest first, ties in the order of [`ADVICES`]), with the band in words.
+fn advice_bands(equity: f64, fold: f64, bet: f64, big: f64, chosen: &str) -> Vec<(usize, &'static str, String)> {
+    let bands = [(big, f64::INFINITY), (bet, big), (fold, bet), (f64::NEG_INFINITY, fold)];
+    let f = |x: f64| crate::value::format_decimal(x, 4);
+    let mut rows: Vec<(f64, usize, String)> = ADVICES
+        .iter()
+        .zip(bands)
+        .enumerate()
+        .map(|(i, (name, (lo, hi)))| {
+            let band = match i {
+                0 => format!("needs equity above {}", f(lo)),
+                2 => format!("needs equity from {} to {}", f(lo), f(hi)),
+                3 => format!("needs equity below {}", f(hi)),
+                _ => format!("needs equity above {} up to {}", f(lo), f(hi)),
+            };
+            let gap = if equity < lo {
+                lo - equity
+            } else if equity > hi {
+                equity - hi
+            } else {
+                0.0
+            };
+            let words = if *name == chosen {
+                format!("{name}: {band}; equity {} is in it", f(equity))
+            } else if equity < lo {
+                format!("{name}: {band}; equity {} is {} short", f(equity), f(gap))
+            } else {
+                format!("{name}: {band}; equity {} is {} over", f(equity), f(gap))
+            };
+            (if *name == chosen { -1.0 } else { gap }, i, words)
+        })
+        .collect();
+    rows.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    rows.into_iter()
+        .enumerate()
+        .map(|(rank, (_, i, words))| (rank + 1, ADVICES[i], words))
+        .collect()
 }
 
 /// The values of the `odds_path` parameter.
@@ -301,4 +453,61 @@ pub fn workloads() -> Vec<Workload> {
 /// stud has no arena (the issue asks for none).
 pub fn arenas() -> Vec<Arena> {
     Vec::new()
+}
+
+#[cfg(test)]
+mod decision_tests {
+    use super::*;
+
+    #[test]
+    fn the_chosen_advice_ranks_first_then_the_nearest_band() {
+        let rows = advice_bands(0.6426, 0.3, 0.5, 0.7, "bet");
+        let names: Vec<&str> = rows.iter().map(|r| r.1).collect();
+        assert_eq!(names, ["bet", "bet big", "either", "fold"]);
+        assert_eq!(
+            rows[1].2,
+            "bet big: needs equity above 0.7; equity 0.6426 is 0.0574 short"
+        );
+        assert_eq!(rows[3].2, "fold: needs equity below 0.3; equity 0.6426 is 0.3426 over");
+    }
+
+    #[test]
+    fn outs_with_one_card_to_come_match_the_oracle() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let deck: Vec<Card> = Card::deck().collect();
+        for round in 0..200 {
+            let mut d = deck.clone();
+            d.shuffle(&mut rng);
+            // Either side may be the one still to draw.
+            let (short, full) = (
+                Cards::new(d[0..4].iter().copied(), 0),
+                Cards::new(d[4..9].iter().copied(), 0),
+            );
+            let (mine, theirs) = if round % 2 == 0 { (full, short) } else { (short, full) };
+            let unseen: Vec<Card> = d[9..].to_vec();
+            let (beat, tie) = one_card_outs(&mine, &theirs, &unseen).expect("five cards each");
+            for &c in &unseen {
+                let idx = |h: &Cards| {
+                    let mut v: Vec<u8> = h.cards().iter().map(|x| x.index()).collect();
+                    if v.len() < 5 {
+                        v.push(c.index());
+                    }
+                    v
+                };
+                let want = super::super::oracle::compare(&idx(&mine), &idx(&theirs));
+                assert_eq!(
+                    beat.contains(&c),
+                    want == std::cmp::Ordering::Less,
+                    "{mine} v {theirs} + {c}"
+                );
+                assert_eq!(
+                    tie.contains(&c),
+                    want == std::cmp::Ordering::Equal,
+                    "{mine} v {theirs} + {c}"
+                );
+            }
+        }
+    }
 }
