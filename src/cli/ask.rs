@@ -204,6 +204,10 @@ fn text_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: Explain
             let _ = writeln!(text, "  {line}");
         }
     }
+    // The run's figures are for rule authors: with the derivation or the trace, not the player's view.
+    if !(a.trace || matches!(a.explain, ExplainMode::Full)) {
+        return text;
+    }
     let st = &result.stats;
     let mut tail = format!(
         "({} firing(s), {} activation(s), {} µs",

@@ -214,12 +214,19 @@ pub fn render_answer(a: &Answer) -> String {
         };
         wrap(&line, "  ", "      ", &mut out);
     }
-    for o in &a.options {
-        let line = match o.summary.is_empty() {
-            true => format!("{}. {}", o.rank, o.choice),
-            false => format!("{}. {} — {}", o.rank, o.choice, o.summary),
+    // The runner-up (rank 1 is the answer itself); the rest are counted, and all are in
+    // `--explain full` and `--json`.
+    let others: Vec<&Choice> = a.options.iter().filter(|o| o.rank > 1).collect();
+    if let Some(o) = others.first() {
+        let summary = o.summary.strip_prefix(&format!("{}: ", o.choice)).unwrap_or(&o.summary);
+        let mut line = match summary.is_empty() {
+            true => format!("runner-up: {}", o.choice),
+            false => format!("runner-up: {} — {summary}", o.choice),
         };
-        wrap(&line, "  ", "       ", &mut out);
+        if others.len() > 1 {
+            line.push_str(&format!(" (and {} more options)", others.len() - 1));
+        }
+        wrap(&line, "  ", "      ", &mut out);
     }
     out
 }
