@@ -9,9 +9,11 @@ use rand_chacha::ChaCha8Rng;
 /// The result of a match, by seat (index into the `seats` given to [`play_match`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchStats {
+    /// Games played (fewer than asked when a `--timeout` ended the match).
     pub games: usize,
     /// Games each seat ended as the durak.
     pub durak: Vec<usize>,
+    /// Games that ended in a draw (everyone went out together).
     pub draws: usize,
     /// Games stopped by the action budget.
     pub aborted: usize,

@@ -20,6 +20,7 @@ struct Sizes {
     decision_games: usize,
 }
 
+/// Runs the native benchmark (hand values, decisions, arena games per second; one thread), report to `out`.
 pub fn run_bench(out: &mut dyn Write) -> io::Result<()> {
     run(
         out,
@@ -31,6 +32,7 @@ pub fn run_bench(out: &mut dyn Write) -> io::Result<()> {
     )
 }
 
+/// [`run_bench`] with tiny sizes: a smoke run that checks the benchmark works, not its speed.
 pub fn run_bench_quick(out: &mut dyn Write) -> io::Result<()> {
     run(
         out,

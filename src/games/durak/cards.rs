@@ -1,4 +1,4 @@
-//! Cards, suits, decks and card sets, with the notation of SPEC §4.3.
+//! Cards, suits, decks and card sets, with their text notation (`7S 10D TD A♠ kh`; see `docs/durak.md`).
 //!
 //! A card set is a 52-bit mask (bit = suit × 13 + rank − 2) because the engine and the hand-value
 //! function spend their time on "does this hand hold a card of that rank/suit" questions, which a mask
@@ -11,19 +11,26 @@ use std::str::FromStr;
 /// The four suits, in the fixed order ♠ ♥ ♦ ♣ used for every tie-break in this module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Suit {
+    /// ♠ (`S`).
     Spades = 0,
+    /// ♥ (`H`).
     Hearts = 1,
+    /// ♦ (`D`).
     Diamonds = 2,
+    /// ♣ (`C`).
     Clubs = 3,
 }
 
 impl Suit {
+    /// Every suit, in the order ♠ ♥ ♦ ♣.
     pub const ALL: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
 
+    /// The suit's place in [`Suit::ALL`]: 0 for ♠ … 3 for ♣.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The suit at place `i` of [`Suit::ALL`]; `None` above 3.
     pub fn from_index(i: usize) -> Option<Suit> {
         Suit::ALL.get(i).copied()
     }
@@ -80,6 +87,7 @@ pub struct Card {
 }
 
 impl Card {
+    /// The ace of spades (A♠).
     pub const ACE_OF_SPADES: Card = Card {
         rank: 14,
         suit: Suit::Spades,
@@ -97,10 +105,12 @@ impl Card {
         }
     }
 
+    /// The rank, 2..=14 (11 jack, 12 queen, 13 king, 14 ace).
     pub fn rank(self) -> u8 {
         self.rank
     }
 
+    /// The card's suit.
     pub fn suit(self) -> Suit {
         self.suit
     }
@@ -282,7 +292,7 @@ pub fn pretty_cards(cards: &[Card]) -> String {
     parts.join(" ")
 }
 
-/// The four deck sizes of SPEC §5.2; each holds every suit from its lowest rank up to the ace.
+/// The four deck sizes (24, 32, 36, 52 cards); each holds every suit from its lowest rank up to the ace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Deck {
     /// 9..A
@@ -297,10 +307,12 @@ pub enum Deck {
 }
 
 impl Deck {
+    /// Number of cards in the deck: 24, 32, 36 or 52.
     pub fn size(self) -> usize {
         (15 - self.lowest_rank() as usize) * 4
     }
 
+    /// The deck's lowest rank (9, 7, 6 or 2); every suit runs from it up to the ace.
     pub fn lowest_rank(self) -> u8 {
         match self {
             Deck::Cards24 => 9,
@@ -310,6 +322,7 @@ impl Deck {
         }
     }
 
+    /// The deck of `size` cards; any size other than 24, 32, 36 or 52 is an error.
     pub fn from_size(size: usize) -> Result<Deck, DurakError> {
         match size {
             24 => Ok(Deck::Cards24),
@@ -320,6 +333,7 @@ impl Deck {
         }
     }
 
+    /// Whether the deck holds `card` (its rank is at least the deck's lowest).
     pub fn contains(self, card: Card) -> bool {
         card.rank >= self.lowest_rank()
     }
@@ -355,8 +369,10 @@ pub struct CardSet(pub u64);
 const SUIT_MASK: u64 = (1 << 13) - 1;
 
 impl CardSet {
+    /// The set with no cards.
     pub const EMPTY: CardSet = CardSet(0);
 
+    /// The set of the given cards (a card listed twice counts once).
     pub fn from_cards(cards: &[Card]) -> CardSet {
         let mut s = CardSet::EMPTY;
         for &c in cards {
@@ -365,46 +381,57 @@ impl CardSet {
         s
     }
 
+    /// The raw 52-bit mask (bit = suit × 13 + rank − 2).
     pub fn bits(self) -> u64 {
         self.0
     }
 
+    /// Whether the set holds `c`.
     pub fn contains(self, c: Card) -> bool {
         self.0 >> c.index() & 1 == 1
     }
 
+    /// Adds `c` to the set.
     pub fn insert(&mut self, c: Card) {
         self.0 |= 1 << c.index();
     }
 
+    /// Removes `c` from the set.
     pub fn remove(&mut self, c: Card) {
         self.0 &= !(1 << c.index());
     }
 
+    /// A copy of the set with `c` added.
     pub fn with(self, c: Card) -> CardSet {
         CardSet(self.0 | 1 << c.index())
     }
 
+    /// A copy of the set with `c` removed.
     pub fn without(self, c: Card) -> CardSet {
         CardSet(self.0 & !(1 << c.index()))
     }
 
+    /// The cards in either set.
     pub fn union(self, other: CardSet) -> CardSet {
         CardSet(self.0 | other.0)
     }
 
+    /// The cards in both sets.
     pub fn intersection(self, other: CardSet) -> CardSet {
         CardSet(self.0 & other.0)
     }
 
+    /// Whether the two sets share any card.
     pub fn intersects(self, other: CardSet) -> bool {
         self.0 & other.0 != 0
     }
 
+    /// How many cards the set holds.
     pub fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
+    /// Whether the set holds no card.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -414,6 +441,7 @@ impl CardSet {
         self.0 >> (suit.index() * 13) & SUIT_MASK
     }
 
+    /// How many cards of `suit` the set holds.
     pub fn count_suit(self, suit: Suit) -> usize {
         self.suit_bits(suit).count_ones() as usize
     }
@@ -429,10 +457,12 @@ impl CardSet {
         (self.0 >> (rank as u32 - 2) & SPREAD).count_ones() as usize
     }
 
+    /// The cards in ascending card index (♠ low to high, then ♥, ♦, ♣).
     pub fn iter(self) -> CardIter {
         CardIter(self.0)
     }
 
+    /// The cards as a vector, in ascending card index.
     pub fn to_vec(self) -> Vec<Card> {
         self.iter().collect()
     }

@@ -24,14 +24,18 @@ const MAX_PLY: u32 = 600;
 /// The solved result for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Solved {
+    /// The player to move wins: the other player ends as the durak.
     Win,
+    /// The player to move loses: it ends as the durak.
     Lose,
+    /// Both players go out together.
     Draw,
     /// The node budget or the deadline ran out.
     Unknown,
 }
 
 impl Solved {
+    /// The result as a word: `win`, `lose`, `draw` or `unknown`.
     pub fn word(self) -> &'static str {
         match self {
             Solved::Win => "win",
@@ -45,9 +49,11 @@ impl Solved {
 /// What an endgame search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndgameAnswer {
+    /// The proven result for the player to move, or [`Solved::Unknown`].
     pub outcome: Solved,
     /// The value of the position (see `measured`); 0 when unknown.
     pub value: i32,
+    /// The play that achieves the result; `None` when the search found none (budget out, or not this player's move).
     pub best: Option<Action>,
     /// The principal line from the position: (player, action), best play first.
     pub line: Vec<(usize, Action)>,
@@ -57,12 +63,14 @@ pub struct EndgameAnswer {
     /// is on the [`WIN`] scale and `plies` counts the line. Otherwise only the outcome is proven
     /// (`value` is −1, 0 or 1) and the play is one that achieves it.
     pub measured: bool,
+    /// Positions visited by both searches together.
     pub nodes: u64,
 }
 
 /// Bounds of a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EndgameBudget {
+    /// Positions each of the two searches may visit.
     pub max_nodes: u64,
     /// Transposition-table entries (16 bytes each).
     pub table_entries: usize,

@@ -1,6 +1,6 @@
-//! The podkidnoy ("throw-in") Durak engine of SPEC §5.2, with the transfer (perevodnoy) option.
+//! The podkidnoy ("throw-in") Durak engine of `docs/durak.md`, with the transfer (perevodnoy) option.
 //!
-//! Turn protocol (the spec is silent on simultaneity; this engine is strictly sequential):
+//! Turn protocol (the common rules are silent on simultaneity; this engine is strictly sequential):
 //! * With the table empty the attacker leads one card.
 //! * While an attack card is unbeaten and the defender has not said "take", the defender acts:
 //!   beat any unbeaten card, take, or (option) transfer.
@@ -34,10 +34,11 @@ pub const HAND_SIZE: usize = 6;
 pub struct GameOptions {
     /// 2..=6.
     pub players: usize,
+    /// The deck the game is dealt from.
     pub deck: Deck,
     /// Perevodnoy: a defender may pass the attack on with a card of the attacked rank.
     pub transfer: bool,
-    /// At most 5 attack cards in a bout until the first discard exists (SPEC §5.2 states it as
+    /// At most 5 attack cards in a bout until the first discard exists (`docs/durak.md` states it as
     /// the rule, so it is on by default).
     pub five_before_first_discard: bool,
     /// Budget: a game still running after this many actions ends as `Outcome::Aborted`.
@@ -59,10 +60,20 @@ impl Default for GameOptions {
 /// One move. `Attack` is both the lead and a throw-in; `Pass` ends one attacker's throwing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
+    /// Plays a card to the table: the lead, or a throw-in.
     Attack(Card),
+    /// An attacker stops throwing in (until the defender acts again).
     Pass,
-    Defend { attack: Card, with: Card },
+    /// The defender beats the unbeaten attack card `attack` with `with`.
+    Defend {
+        /// The unbeaten attack card being beaten.
+        attack: Card,
+        /// The defender's card that beats it.
+        with: Card,
+    },
+    /// The defender picks up every card on the table.
     Take,
+    /// The defender passes the attack on to the next player with a card of the attacked rank (perevodnoy).
     Transfer(Card),
 }
 
@@ -81,7 +92,9 @@ impl fmt::Display for Action {
 /// One attack card and the card that beat it, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TablePair {
+    /// The attack card.
     pub attack: Card,
+    /// The card that beat it; `None` while it is unbeaten.
     pub defence: Option<Card>,
 }
 
@@ -92,11 +105,17 @@ pub struct Position {
     pub hands: Vec<CardSet>,
     /// Bottom first (the next card drawn is the last).
     pub stock: Vec<Card>,
+    /// The turned-up card that fixes the trump suit (drawn last).
     pub trump_card: Card,
+    /// The discard pile: every card of the beaten bouts.
     pub discard: CardSet,
+    /// The current bout's cards: each attack card with its defence, in the order played.
     pub table: Vec<TablePair>,
+    /// The seat that led this bout.
     pub leader: usize,
+    /// The main attacker's seat (the leader, or after a transfer the seat that transferred).
     pub attacker: usize,
+    /// The defending seat.
     pub defender: usize,
     /// The defender's hand size when the bout began (the throw-in limit).
     pub defender_start: usize,
@@ -324,10 +343,12 @@ impl GameState {
         Ok(state)
     }
 
+    /// The rule options the game was started with.
     pub fn options(&self) -> &GameOptions {
         &self.options
     }
 
+    /// Number of players dealt in (those who have left included).
     pub fn players(&self) -> usize {
         self.hands.len()
     }
@@ -337,10 +358,12 @@ impl GameState {
         self.hands.get(player).copied().unwrap_or_default()
     }
 
+    /// Every player's hand size, by seat.
     pub fn hand_sizes(&self) -> SmallVec<[usize; 6]> {
         self.hands.iter().map(|h| h.len()).collect()
     }
 
+    /// The trump suit.
     pub fn trump(&self) -> Suit {
         self.trump_card.suit()
     }
@@ -355,10 +378,12 @@ impl GameState {
         &self.stock
     }
 
+    /// The discard pile: every card of the beaten bouts.
     pub fn discard(&self) -> CardSet {
         self.discard
     }
 
+    /// The current bout: each attack card with its defence, in the order played.
     pub fn table(&self) -> &[TablePair] {
         &self.table
     }
@@ -378,6 +403,7 @@ impl GameState {
         self.attacker
     }
 
+    /// The defending seat in this bout.
     pub fn defender(&self) -> usize {
         self.defender
     }
@@ -402,10 +428,12 @@ impl GameState {
         self.to_act
     }
 
+    /// How the game ended; `None` while it is running.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
 
+    /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
     }

@@ -1,6 +1,6 @@
 //! A tiny exact fraction for the constants of the hand value (0.5, 0.75, 1.25, 0.25, …).
 //!
-//! SPEC §5.2 asks for exact arithmetic so that 7/3 stays 7/3; the terms are evaluated by integer
+//! The hand value is computed exactly, so that 7/3 stays 7/3; the terms are evaluated by integer
 //! algebra on numerators and denominators in i128 (saturating, so hostile parameters cannot panic)
 //! and truncated toward zero.
 
@@ -26,6 +26,7 @@ fn gcd(mut a: i64, mut b: i64) -> i64 {
 }
 
 impl Frac {
+    /// The whole number `n` (denominator 1).
     pub const fn int(n: i64) -> Frac {
         Frac { num: n, den: 1 }
     }
@@ -51,10 +52,12 @@ impl Frac {
         Frac { num, den }
     }
 
+    /// The numerator (it carries the sign).
     pub fn num(self) -> i64 {
         self.num
     }
 
+    /// The denominator, always positive.
     pub fn den(self) -> i64 {
         self.den
     }

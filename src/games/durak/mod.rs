@@ -1,4 +1,5 @@
-//! Durak (podkidnoy, optionally perevodnoy): the native half of SPEC §5.2.
+//! Durak (podkidnoy, optionally perevodnoy): the native engine, hand value, decisions, players
+//! and searches; `docs/durak.md` describes the game, the hand value and the decisions.
 //!
 //! Public API:
 //! * Cards — [`Card`], [`Suit`], [`Deck`], [`CardSet`]; [`parse_cards`] / [`parse_cards_in_deck`]
@@ -11,7 +12,7 @@
 //!   [`ValueParams`] (settable by name, [`ValueParams::set`]); [`parse_hand_sizes`] reads `6,6,5`.
 //! * Decisions — [`decide`]`(view, legal, &ReferencePolicy) -> Decision`: the chosen action and
 //!   every candidate's score ([`Decision::explain`]); [`decide_action`] is the same choice without
-//!   the record. Thresholds in [`DecisionParams`] (SPEC's values by default;
+//!   the record. Thresholds in [`DecisionParams`] (the reference values by default;
 //!   [`DecisionParams::tuned`] raises the throw-in base from 1200 to 2000, see its doc).
 //! * Engine — [`GameOptions`], [`GameState`] (`new(options, seed)`, `with_deck_order`),
 //!   [`Action`], [`legal_actions`], [`apply`] (a misplay is an error, the state is unchanged).
@@ -25,7 +26,7 @@
 //!   95% error bars). The rules call them as `durak.endgame` and `durak.sample`.
 //! * [`run_bench`] / [`run_bench_quick`].
 //!
-//! Decisions taken where SPEC §5.2 is silent:
+//! Decisions taken where the game's rules and the hand value's definition (`docs/durak.md`) are silent:
 //! * Hand value: each term is truncated toward zero on its own — one per card, one per rank held
 //!   ≥ 2 times, one per non-trump suit, one for the hand size — never their sum. The hand is a set
 //!   (a card given twice counts once). "Cards in play" = R + Σ hand sizes − |H|; any value ≤ 0
@@ -35,14 +36,14 @@
 //!   valid). The three suit terms are always listed, zero or not.
 //! * Decisions value hypothetical hands with the current stock and hand sizes (as the seed's
 //!   app). Ties go to the lowest card (non-trump, rank, suit ♠ ♥ ♦ ♣). Throw-in candidates are
-//!   ranked by value(H − c) + lead bonus; the stop test is SPEC's value(H) − value(H − c) <
+//!   ranked by value(H − c) + lead bonus; the stop test is value(H) − value(H − c) <
 //!   1200 − 50·R. The lead bonus uses the raw rank value (negative for ranks below 8), as the app.
 //!   Transfer: the cheapest transfer card when value(H) − value(H − c) < 800.
 //! * Engine: strictly sequential turns (see the `engine` module doc): the defender answers every
 //!   unbeaten card before anyone throws in; attackers throw in clockwise from the bout's leader;
 //!   a pass holds until the defender acts again; forced passes and forced takes are played by the
 //!   engine. The defender may beat the unbeaten cards in any order. The 5-card limit before the
-//!   first discard is on by default (SPEC states it as the rule); transfer is off by default.
+//!   first discard is on by default (`docs/durak.md` states it as the rule); transfer is off by default.
 //!   First attacker: lowest trump; if no one holds a trump, the lowest card (rank, then suit).
 //!   If the deal uses the whole deck (24 cards/4 players, 36/6), the last card dealt fixes the
 //!   trump. Transfer: allowed while no attack card is beaten, to the next player still in the game,
@@ -57,7 +58,7 @@
 //!   discard pile and, per opponent, the cards seen entering that hand (a taken table, the
 //!   turned-up trump drawn last) and not yet played — public information the engine tracks as it
 //!   happens, never read back from the hands.
-//! * Strength (10,000 two-player 36-card games, Wilson 95%): SPEC's thresholds are the durak in
+//! * Strength (10,000 two-player 36-card games, Wilson 95%): the reference thresholds are the durak in
 //!   ≈1% of games against random but ≈39% [38.2, 40.1] against lowest — the 40% line is missed
 //!   by 0.1 point at the upper bound; [`DecisionParams::tuned`] (throw-in base 2000) gives ≈35%
 //!   [34.2, 36.1] against lowest and ≈0.8% against random.

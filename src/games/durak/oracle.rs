@@ -1,4 +1,4 @@
-//! Test oracles written the simplest way: SPEC §5.2's hand value term by term with a naive exact
+//! Test oracles written the simplest way: the hand value (`docs/durak.md`) term by term with a naive exact
 //! fraction, and the legal moves straight from the rules' wording.
 
 use super::cards::{Card, Suit};
@@ -57,7 +57,7 @@ impl Q {
     }
 }
 
-/// SPEC §5.2 items 1–5, literally. `hand` has no duplicates.
+/// The hand value's terms as `docs/durak.md` lists them, literally. `hand` has no duplicates.
 pub fn hand_value(hand: &[Card], trump: Suit, stock: usize, sizes: &[usize], p: &ValueParams) -> i64 {
     if stock == 0 && hand.is_empty() {
         return p.out_of_play;
@@ -170,7 +170,7 @@ pub fn legal(state: &GameState) -> Vec<String> {
     out
 }
 
-/// SPEC §5.2's decisions written plainly on top of the oracle hand value (lists, not masks).
+/// The decisions of `docs/durak.md` written plainly on top of the oracle hand value (lists, not masks).
 pub fn decide(
     view: &super::view::PlayerView,
     legal: &[Action],

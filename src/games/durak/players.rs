@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 pub trait Player {
     /// A short name for reports ("random", "lowest", "reference").
     fn name(&self) -> String;
+    /// Chooses one of `legal` for the position `view` shows; an error when it cannot choose.
     fn act(&mut self, view: &PlayerView, legal: &[Action]) -> Result<Action, DurakError>;
 }
 
@@ -29,6 +30,7 @@ pub struct RandomPlayer {
 }
 
 impl RandomPlayer {
+    /// A random player whose choices are fixed by `seed`.
     pub fn new(seed: u64) -> RandomPlayer {
         RandomPlayer {
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -92,13 +94,14 @@ impl Player for LowestPlayer {
     }
 }
 
-/// The SPEC §5.2 policy ([`super::decide`]) as a player.
+/// The reference policy ([`super::decide`]) as a player.
 #[derive(Clone, Debug, Default)]
 pub struct ReferencePlayer {
     policy: ReferencePolicy,
 }
 
 impl ReferencePlayer {
+    /// A player that decides by `policy`.
     pub fn new(policy: ReferencePolicy) -> ReferencePlayer {
         ReferencePlayer { policy }
     }

@@ -50,7 +50,7 @@ fn run_error(e: impl std::fmt::Display) -> DurakError {
     }
 }
 
-/// The hand value through the rules, one reused session (explanations recorded as always).
+/// The hand value through the rules, one reused [`Session`] (explanations recorded as always).
 pub struct RuleValuer {
     session: Session,
     /// The input numbers of `VALUE_INPUTS` (see `input_slots`).
@@ -99,8 +99,8 @@ const DECISION_INPUTS: [&str; 8] = ["hand", "trump", "stock", "hands", "role", "
 /// written before them still plays).
 const SEEN_INPUTS: [&str; 6] = ["out", "known", "trump_card", "defender", "perevodnoy", "deck"];
 
-/// The input number of each name, looked up once for a session's lifetime (looked up per query,
-/// the names were compared as strings every time); `None` when the rule set lacks one.
+/// The input number of each name, looked up once for a [`Session`]'s lifetime (looking them up per
+/// query would compare the names as strings every time); `None` when the rule set lacks one.
 fn input_slots<const N: usize>(session: &Session, names: [&str; N]) -> Option<[usize; N]> {
     let mut slots = [0; N];
     for (slot, name) in slots.iter_mut().zip(names) {
@@ -226,7 +226,7 @@ pub fn action_of(kind: &str, cards: &Value, view: &PlayerView) -> Result<Action,
     })
 }
 
-/// The rule AI as an arena player: each decision is one run of the rule set (one reused session;
+/// The rule AI as an arena player: each decision is one run of the rule set (one reused [`Session`];
 /// the candidates' values come from what-if sub-queries of the same rules).
 pub struct RulePlayer {
     session: Session,
@@ -240,6 +240,7 @@ pub struct RulePlayer {
 }
 
 impl RulePlayer {
+    /// A player running `program` (a loaded durak rule set), named `name` in match reports.
     pub fn new(program: Arc<Program>, name: &str) -> RulePlayer {
         let mut session = Session::new(program);
         session.set_timed(false);

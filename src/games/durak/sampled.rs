@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 pub struct SampleBudget {
     /// Deals to sample (each played out once per candidate).
     pub samples: usize,
+    /// Seeds the stream of deals (mixed with the position), so the same question gets the same deals.
     pub seed: u64,
     /// Wall-clock cap; reached, the search keeps the deals played so far.
     pub time: Option<Duration>,
@@ -30,10 +31,13 @@ pub struct SampleBudget {
 /// One candidate's results over the deals.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
+    /// The candidate play.
     pub action: Action,
+    /// Deals the candidate was played out on.
     pub deals: usize,
     /// Games this player ended as the durak.
     pub durak: usize,
+    /// Playouts that ended in a draw.
     pub draws: usize,
     /// Sum of the squared per-deal losses in half points (durak 2, draw 1), for the error bar.
     halves_sq: u64,
@@ -74,6 +78,7 @@ pub struct SampleAnswer {
     pub chosen: usize,
     /// The standard error of the chosen's loss minus the best's (0 when they are the same).
     pub gap_error: f64,
+    /// Deals played (fewer than `samples` when the time cap was reached).
     pub deals: usize,
 }
 

@@ -577,7 +577,7 @@ fn bench_quick_runs() {
     assert!(last.contains(" decisions_per_s=") && last.contains(" games_per_s="));
 }
 
-/// SPEC §5.2's policy over 10,000 two-player games against each baseline, with SPEC's
+/// The reference policy over 10,000 two-player games against each baseline, with the reference
 /// thresholds and with `DecisionParams::tuned()`. Prints the figures
 /// (`cargo test --release -- --nocapture strength`).
 #[test]
@@ -600,7 +600,7 @@ fn reference_player_strength() {
                 100.0 * stats.durak_rate(1),
                 100.0 * stats.draws as f64 / stats.games as f64
             );
-            // SPEC's own thresholds sit right at the 40% line against "lowest" (see the report);
+            // The reference thresholds sit right at the 40% line against "lowest" (see the module doc);
             // the tuned thresholds must clear both targets.
             let bound = if label == "spec" && opponent == "lowest" {
                 0.42

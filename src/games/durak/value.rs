@@ -1,4 +1,4 @@
-//! The hand value of SPEC §5.2 (the seed's function with its defects corrected).
+//! The hand value of `docs/durak.md` (the seed's function with its defects corrected).
 //!
 //! Two paths share the same per-term arithmetic: [`hand_value`] itemises every term with a label a
 //! player can check by hand, and [`ValueModel::total`] (tables built once from the parameters) gives
@@ -24,7 +24,7 @@ pub struct ValueParams {
     pub out_of_play: i64,
     /// [0, 0, 0.5, 0.75, 1.25]: factor for a rank held k times.
     pub same_rank_bonus: [Frac; 5],
-    /// 100 (SPEC); 1 reproduces the seed's code, which forgot the × 100.
+    /// 100 by default; 1 reproduces the seed's code, which forgot the × 100.
     pub same_rank_bonus_scale: Frac,
     /// 1: the bonus uses max(rank value, this), so low pairs still earn something.
     pub same_rank_min_value: i64,
@@ -175,30 +175,45 @@ pub fn parse_hand_sizes(s: &str) -> Result<Vec<usize>, DurakError> {
 /// What a term is about, for callers that compare breakdowns without parsing labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TermKind {
-    /// SPEC item 1: empty hand, empty stock.
+    /// The out-of-play term (`OutOfPlay`): empty hand, empty stock.
     OutOfPlay,
-    /// Item 2: one card (its rank value, plus the trump bonus if a trump).
+    /// One card's term (`CardValue`, `TrumpValue`): its rank value, plus the trump bonus if a trump.
     Card(Card),
-    /// Item 3: a rank held `count` ≥ 2 times.
-    SameRank { rank: u8, count: usize },
-    /// Item 4: one non-trump suit held `count` times.
-    SuitBalance { suit: Suit, count: usize },
-    /// Item 5: the hand-size term.
+    /// The same-rank bonus (`SameRank`): a rank held `count` ≥ 2 times.
+    SameRank {
+        /// The rank (2..=14).
+        rank: u8,
+        /// How many cards of that rank the hand holds (2..=4).
+        count: usize,
+    },
+    /// The suit balance (`SuitBalance`): one non-trump suit held `count` times.
+    SuitBalance {
+        /// The suit.
+        suit: Suit,
+        /// How many cards of that suit the hand holds.
+        count: usize,
+    },
+    /// The hand-size term (`HandSize`, `HandSizeAlone`).
     HandSize,
 }
 
 /// One line of the breakdown: `label` is checkable by hand, `value` is the truncated integer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Term {
+    /// Which term this is.
     pub kind: TermKind,
+    /// The term in words, with its numbers (e.g. `hearts 1 vs 1.33 expected: −50`).
     pub label: String,
+    /// The term's points, truncated toward zero.
     pub value: i64,
 }
 
 /// A hand's value with its itemised breakdown; `total` is the sum of the terms' values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandValue {
+    /// The hand value: the sum of the terms' values.
     pub total: i64,
+    /// The terms, one per line of the breakdown.
     pub terms: Vec<Term>,
 }
 
@@ -248,7 +263,7 @@ fn rank_value(rank: u8, p: &ValueParams) -> i64 {
     p.rank_values.get((rank as usize).wrapping_sub(2)).copied().unwrap_or(0)
 }
 
-/// Item 2, split as (rank part, trump part).
+/// A card's term, split as (rank part, trump part).
 fn rank_parts(rank: u8, is_trump: bool, p: &ValueParams) -> (i64, i64) {
     let base = sat(mul(rank_value(rank, p) as i128, p.rank_multiplier as i128));
     (base, if is_trump { p.trump_bonus } else { 0 })
@@ -258,7 +273,7 @@ fn card_parts(card: Card, trump: Suit, p: &ValueParams) -> (i64, i64) {
     rank_parts(card.rank(), card.suit() == trump, p)
 }
 
-/// Item 3: max(rank value, min) × bonus[k] × scale, truncated.
+/// The same-rank bonus: max(rank value, min) × bonus[k] × scale, truncated.
 pub(super) fn same_rank_points(rank: u8, count: usize, p: &ValueParams) -> i64 {
     let v = rank_value(rank, p).max(p.same_rank_min_value) as i128;
     let b = p.same_rank_bonus[count.min(4)];
@@ -269,14 +284,14 @@ pub(super) fn same_rank_points(rank: u8, count: usize, p: &ValueParams) -> i64 {
     )
 }
 
-/// Item 4 for one suit: −P × |count − n/3| / (n/3) = −P × |3·count − n| / n, truncated; `n` > 0.
+/// The suit balance of one suit: −P × |count − n/3| / (n/3) = −P × |3·count − n| / n, truncated; `n` > 0.
 pub(super) fn suit_balance_points(count: usize, non_trumps: usize, p: &ValueParams) -> i64 {
     let pen = p.suit_balance_penalty;
     let dev = (3 * count as i128 - non_trumps as i128).abs();
     -trunc(mul(pen.num() as i128, dev), mul(pen.den() as i128, non_trumps as i128))
 }
 
-/// Item 5: (target − ratio) × penalty, ratio = h / in_play, or the empty ratio when `in_play` ≤ 0.
+/// The hand-size term: (target − ratio) × penalty, ratio = h / in_play, or the empty ratio when `in_play` ≤ 0.
 pub(super) fn hand_size_points(h: usize, in_play: i64, p: &ValueParams) -> i64 {
     let t = p.hand_size_target;
     let m = p.hand_size_penalty;
@@ -292,7 +307,7 @@ pub(super) fn hand_size_points(h: usize, in_play: i64, p: &ValueParams) -> i64 {
     trunc(mul(diff_num, m.num() as i128), mul(diff_den, m.den() as i128))
 }
 
-/// Other cards in play: stock + every hand size − |H| (SPEC item 5). May be ≤ 0 for hypothetical
+/// Other cards in play: stock + every hand size − |H| (the hand-size term's "others"). May be ≤ 0 for hypothetical
 /// hands that include table cards; every value ≤ 0 counts as "nothing else in play".
 pub(super) fn cards_in_play(h: usize, stock: usize, sizes_total: usize) -> i64 {
     (stock as i64)
@@ -329,7 +344,7 @@ fn third(n: usize) -> String {
     }
 }
 
-/// The hand value of SPEC §5.2 with its itemised breakdown.
+/// The hand value of `docs/durak.md` with its itemised breakdown.
 ///
 /// `stock` is R, the cards left in the stock; `hand_sizes` are every player's hand sizes (this
 /// player's first; only their sum matters). The hand is a set: a card listed twice counts once.
@@ -479,6 +494,7 @@ impl Default for ValueModel {
 }
 
 impl ValueModel {
+    /// A model for `params`, its lookup tables computed once here.
     pub fn new(params: ValueParams) -> ValueModel {
         let rank_points: Vec<i64> = (2..=14u8)
             .map(|r| clamp_entry(rank_parts(r, false, &params).0))
@@ -534,6 +550,7 @@ impl ValueModel {
         }
     }
 
+    /// The parameters the model was built with.
     pub fn params(&self) -> &ValueParams {
         &self.params
     }

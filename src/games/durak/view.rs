@@ -21,14 +21,17 @@ pub enum Role {
 pub struct PlayerView {
     /// This player's seat.
     pub me: usize,
+    /// The player's part in the current bout.
     pub role: Role,
+    /// The player's own hand.
     pub hand: CardSet,
+    /// The trump suit.
     pub trump: Suit,
     /// The turned-up card under the stock (known to all, even once drawn).
     pub trump_card: Card,
     /// Attack cards in the order played, each with its defence if beaten.
     pub table: SmallVec<[TablePair; 6]>,
-    /// Cards left in the stock (R of SPEC §5.2).
+    /// Cards left in the stock (R in the hand value of `docs/durak.md`).
     pub stock: usize,
     /// Every seat's hand size, by seat.
     pub hand_sizes: SmallVec<[usize; 6]>,
@@ -45,11 +48,13 @@ pub struct PlayerView {
     pub leader: usize,
     /// The main attacker.
     pub attacker: usize,
+    /// The defending seat.
     pub defender: usize,
     /// The defender has declared that he takes.
     pub defender_taking: bool,
     /// Attack cards this bout may reach.
     pub attack_limit: usize,
+    /// The game's rule options.
     pub options: GameOptions,
 }
 
@@ -59,7 +64,7 @@ impl PlayerView {
         self.hand_sizes.iter().fold(0usize, |acc, s| acc.saturating_add(*s))
     }
 
-    /// Hand sizes with this player's first, then the others clockwise (SPEC §5.2's `hands=`).
+    /// Hand sizes with this player's first, then the others clockwise (the rules' `hands` input).
     pub fn hand_sizes_me_first(&self) -> Vec<usize> {
         let n = self.hand_sizes.len();
         (0..n)

@@ -19,8 +19,11 @@ use smallvec::SmallVec;
 /// A position as one player sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct World {
+    /// The deck in play.
     pub deck: Deck,
+    /// The trump suit.
     pub trump: Suit,
+    /// This player's hand.
     pub hand: CardSet,
     /// Every hand size, this player's first, then clockwise.
     pub sizes: SmallVec<[usize; 6]>,
@@ -28,7 +31,9 @@ pub struct World {
     pub known: SmallVec<[CardSet; 6]>,
     /// The discard pile as far as it is known.
     pub out: CardSet,
+    /// The cards on the table: attack cards in the order played, each with its defence if beaten.
     pub table: SmallVec<[TablePair; 6]>,
+    /// Cards left in the stock.
     pub stock: usize,
     /// The turned-up trump card while it lies at the bottom of the stock.
     pub trump_card: Option<Card>,
@@ -87,6 +92,7 @@ impl World {
         }
     }
 
+    /// Number of places: the players still in the game, this player included.
     pub fn players(&self) -> usize {
         self.sizes.len()
     }
