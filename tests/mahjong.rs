@@ -42,7 +42,7 @@ fn the(answer: &[String], relation: &str) -> String {
         .unwrap_or_else(|| panic!("no {relation} in {answer:?}"))
 }
 
-// ---- the issue's traps -----------------------------------------------------------------------------
+// ---- the traps -------------------------------------------------------------------------------------
 
 #[test]
 fn the_issues_traps_answer_right() {
@@ -312,7 +312,7 @@ fn rule_sets_decide_as_their_native_twins_on_random_hands() {
 
 #[test]
 fn a_hand_from_the_notation_and_the_native_twins_agree() {
-    // The issue's own hands, as views, through both paths.
+    // The trap hands, as views, through both paths.
     let mut rules_seed = RulePlayer::new("mahjong_seed", load_shipped("mahjong_seed").unwrap());
     let mut native = SeedPlayer::default();
     let view = PlayerView::for_hand(

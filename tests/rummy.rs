@@ -1,4 +1,4 @@
-//! Rummy through the shipped rules (SPEC §5.4, issue 6); the explained answers are pinned in
+//! Rummy through the shipped rules (`docs/rummy.md`); the explained answers are pinned in
 //! `rules/rummy.cases.toml`. Here: every rule exercised; the rules'
 //! answers and decisions cross-checked against the native module (`evaluate`, `best_discard`,
 //! `take_advice`, `go_out`) on random and island-heavy hands; notation errors; the JSON contract;
@@ -40,7 +40,7 @@ fn has(answer: &[String], fact: &str) -> bool {
     answer.iter().any(|c| c == fact)
 }
 
-// ---- the seed's demo island and the issue's examples --------------------------------------------
+// ---- the seed's demo island and the page's examples ---------------------------------------------
 
 #[test]
 fn seed_demo_through_the_cli_as_json() {

@@ -1,6 +1,6 @@
-//! Stud through the shipped rules (SPEC §5.1): hand-made edge cases, all 2,598,960 hands against
-//! the native evaluator, showdowns and odds against an oracle written here from the spec, and an
-//! edited rule file changing the odds. The explained answers are pinned in `rules/stud.cases.toml`.
+//! Stud through the shipped rules (`docs/stud.md`): hand-made edge cases, all 2,598,960 hands against
+//! the native evaluator, showdowns and odds against an oracle written here from the showdown rules,
+//! and an edited rule file changing the odds. The explained answers are pinned in `rules/stud.cases.toml`.
 
 use kibitzer::games::stud;
 use kibitzer::{load_shipped, load_text, Session};
@@ -39,7 +39,7 @@ fn category_of(s: &mut Session, hand: &str) -> String {
     ask(s, &[("hand", hand)]).join(" ")
 }
 
-// ---- an oracle written from SPEC §5.1, independent of the rules and of the native evaluator ----
+// ---- an oracle written here, independent of the rules and of the native evaluator ----
 
 /// (category 1..=9, deciding ranks in comparison order). Smaller category is better.
 fn oracle(cards: &[u8; 5]) -> (u8, Vec<u8>) {
@@ -274,7 +274,7 @@ fn random_showdowns_rules_native_and_oracle_agree() {
     check_pairs(3_000);
 }
 
-/// The issue's ≥ 1,000,000 random disjoint pairs (minutes in the test profile):
+/// ≥ 1,000,000 random disjoint pairs (minutes in the test profile):
 /// `cargo test --release --test stud -- --ignored`.
 #[test]
 #[ignore]

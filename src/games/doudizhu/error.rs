@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong when reading dou dizhu notation or setting up a position.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum DoudizhuError {
     /// A token that is not a rank (`3`..`9`, `T`/`10`, `J`, `Q`, `K`, `A`, `2`, `BJ`, `RJ`).
     #[error("`{0}`: unknown rank")]

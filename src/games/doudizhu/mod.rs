@@ -22,7 +22,7 @@
 //!   no time, 200,000 nodes for the line).
 //! - [`run_bench`], [`run_bench_quick`]; errors: [`DoudizhuError`].
 //!
-//! # Decisions where the spec is silent
+//! # Decisions where the rules of the game leave a choice
 //! - Move set = RLCard's (27,471 plays on a full deck, checked), including its kicker
 //!   rules: airplane single wings never hold four of one rank, a trio's rank, three of a
 //!   rank next to the chain (`2` excepted: it cannot extend a chain) or both jokers; pair

@@ -7,7 +7,7 @@ use super::hand::{parse_hand, Hand};
 use super::movegen::whole_hand_play;
 use super::rules::Rules;
 
-/// The combination types of SPEC §5.5, in the canonical order used when listing plays.
+/// The combination types of `docs/doudizhu.md`, in the canonical order used when listing plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PlayKind {
     /// One card.

@@ -1,6 +1,6 @@
 //! Rule variants: which optional combinations are allowed.
 
-/// The optional combinations of SPEC §5.5; every other combination (single, pair, trio,
+/// The optional combinations of `docs/doudizhu.md`; every other combination (single, pair, trio,
 /// straight, bomb, rocket) is always allowed.
 ///
 /// Airplanes with wings need both switches: `airplanes` and `three_one` (single wings) or

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong when reading tiles, melds and hands.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum MahjongError {
     /// A token that is not a tile (`1X`, `0m`, `8z`, `Q`).
     #[error("`{token}`: unknown tile ({reason})")]

@@ -1,4 +1,4 @@
-//! The two-player game engine (SPEC §5.3).
+//! The two-player game engine (`docs/mahjong.md`).
 //!
 //! 16 kinds × 4 = 64 tiles and 8 flowers, shuffled with the game's seed. Draws come from the front
 //! of the wall; flowers are set aside and replaced, like kong replacements, from the back. Each

@@ -1,4 +1,4 @@
-//! Two-player mahjong (SPEC §5.3): exact, table-driven hand analysis and a two-player arena.
+//! Two-player mahjong (`docs/mahjong.md`): exact, table-driven hand analysis and a two-player arena.
 //!
 //! # Public API
 //!
@@ -54,7 +54,7 @@
 //! **Benchmark** — [`run_bench`], [`run_bench_quick`]; the last line is
 //! `win_checks_per_s=… shanten_per_s=… waits_per_s=… decision_us=… games_per_s=…`.
 //!
-//! # Design decisions (where the spec is silent)
+//! # Design decisions (where the rules of the game leave a choice)
 //!
 //! - **Tables.** Per suit shape (numbered: 5^9 keys; honours: 5^7), built once on first use with
 //!   `OnceLock` (~20 MB): for each count vector and each target "m sets + p pairs" (m ≤ 4,

@@ -1,4 +1,4 @@
-//! Reading and writing tiles, hands and melds (SPEC §4.3).
+//! Reading and writing tiles, hands and melds (`docs/language.md`).
 //!
 //! Tiles: `1m`–`9m`, `1p`–`9p`, `1s`–`9s`, honours `E S W N P F C` (also `1z`–`7z` and 東南西北白發中).
 //! Digits collect until a suit letter, so `123m55z` is 1m 2m 3m P P; spaces and commas are optional

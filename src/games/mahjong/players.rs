@@ -1,7 +1,7 @@
 //! The native players: the reference the rule sets are checked against.
 //!
 //! - [`RandomPlayer`]: wins whenever it can, otherwise discards a random tile; never calls.
-//! - [`SeedPlayer`]: the seed's bot made exact (SPEC §5.3): when a discard leaves the hand ready it
+//! - [`SeedPlayer`]: the seed's bot made exact (`docs/mahjong.md`): when a discard leaves the hand ready it
 //!   picks the one with the most winning kinds (ties: the highest tile), declares ready and from
 //!   then on discards every drawn tile that does not win (and only calls to win); otherwise it
 //!   discards by shape in the best split: a single, then a gapped partial, then an adjacent one,

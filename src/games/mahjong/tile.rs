@@ -117,7 +117,7 @@ impl fmt::Display for Tile {
 }
 
 impl serde::Serialize for Tile {
-    /// A tile is its canonical string in JSON answers (SPEC §4.2): `"5m"`, `"E"`.
+    /// A tile is its canonical string in JSON answers (`docs/explanations.md`): `"5m"`, `"E"`.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }

@@ -61,7 +61,7 @@ pub fn island_hand(rng: &mut ChaCha8Rng, size: usize) -> Hand {
     hand
 }
 
-/// The worst case: the full heart suit plus AS AC.
+/// The worst case: the full heart suit plus AS AC.
 pub fn worst_hand() -> Hand {
     Hand::parse("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS AC").unwrap_or_default()
 }

@@ -1,7 +1,7 @@
 //! Cards of the 104-card double deck plus printed jokers, and the seed's notation.
 //!
 //! A card is one byte: `suit * 13 + rank` (rank 0..=12 = A..K, suit 0..=3 = S H D C, the
-//! order SPEC §4.3 lists them), 52 is a printed joker `JK`. Card order (used for every
+//! order `docs/language.md` lists them), 52 is a printed joker `JK`. Card order (used for every
 //! canonical listing) is therefore suit first, then rank, jokers last.
 
 use super::error::RummyError;
@@ -44,6 +44,7 @@ impl Card {
         self.0
     }
 
+    /// Whether this is the printed joker.
     pub const fn is_joker(self) -> bool {
         self.0 == 52
     }

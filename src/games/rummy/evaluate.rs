@@ -320,7 +320,9 @@ pub(super) fn lane_points(hand: &Hand) -> u32 {
 /// The answer for a whole hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluation {
+    /// The hand evaluated.
     pub hand: Hand,
+    /// The options it was evaluated under.
     pub options: Options,
     /// Islands in order of their lowest card. With jokers or wild cards the hand is one island.
     pub islands: SmallVec<[IslandEval; 8]>,
@@ -401,10 +403,12 @@ impl Evaluation {
         }
     }
 
+    /// Fewest deadwood cards any arrangement leaves.
     pub fn min_deadwood_cards(&self) -> u32 {
         self.value.min_cards()
     }
 
+    /// Fewest deadwood points any arrangement leaves.
     pub fn min_deadwood_points(&self) -> u32 {
         self.value.min_points()
     }

@@ -11,9 +11,13 @@ use super::hand::Hand;
 use petgraph::unionfind::UnionFind;
 use smallvec::SmallVec;
 
+/// Flag bit: the card can join a run.
 pub const FLAG_RUN: u8 = 1;
+/// Flag bit: a second copy of the card can join a run too.
 pub const FLAG_RUN2: u8 = 2;
+/// Flag bit: the card can join a set (its rank is held in at least three suits).
 pub const FLAG_SET: u8 = 4;
+/// Flag bit: a second copy of the card can join a set too.
 pub const FLAG_SET2: u8 = 8;
 
 const LANE: u64 = 0x1FFF;
@@ -58,13 +62,18 @@ pub(super) fn set_capable(one: u64) -> u64 {
 /// Per-cell flags and control points of a hand (or of one island of it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Placements {
+    /// Lane mask of the cells that can join a run.
     pub run: u64,
+    /// Lane mask of the cells whose second copy can join a run.
     pub run2: u64,
+    /// Lane mask of the cells that can join a set.
     pub set: u64,
+    /// Lane mask of the cells whose second copy can join a set.
     pub set2: u64,
 }
 
 impl Placements {
+    /// The placements of a hand's cards, a high ace ending a Q-K-A run when `ace_high`.
     pub fn of(hand: &Hand, ace_high: bool) -> Placements {
         let (run, _) = run_capable(hand.one, ace_high);
         let set = set_capable(hand.one);

@@ -17,6 +17,7 @@ pub struct Hand {
 }
 
 impl Hand {
+    /// The empty hand.
     pub const fn new() -> Hand {
         Hand {
             one: 0,
@@ -52,6 +53,7 @@ impl Hand {
         u8::from(self.one & bit != 0) + u8::from(self.two & bit != 0)
     }
 
+    /// Adds one copy of `card`, refusing a third copy or a fifth joker.
     pub fn add(&mut self, card: Card) -> Result<(), RummyError> {
         if card.is_joker() {
             if self.jokers >= MAX_JOKERS {
@@ -74,6 +76,7 @@ impl Hand {
         Ok(())
     }
 
+    /// Removes one copy of `card`, refusing a card the hand does not hold.
     pub fn remove(&mut self, card: Card) -> Result<(), RummyError> {
         if card.is_joker() {
             if self.jokers == 0 {
@@ -98,6 +101,7 @@ impl Hand {
         (self.one.count_ones() + self.two.count_ones()) as usize + self.jokers as usize
     }
 
+    /// Whether the hand holds no card.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -56,6 +56,7 @@ pub struct HandState {
 }
 
 impl HandState {
+    /// Evaluates `hand` under `options` once; later changes re-solve only the islands they touch.
     pub fn new(hand: Hand, options: Options) -> HandState {
         let mut state = HandState {
             hand,
@@ -93,10 +94,12 @@ impl HandState {
         }
     }
 
+    /// The current hand.
     pub fn hand(&self) -> &Hand {
         &self.hand
     }
 
+    /// The options the hand is evaluated under.
     pub fn options(&self) -> &Options {
         &self.options
     }

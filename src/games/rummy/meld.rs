@@ -12,14 +12,18 @@ use std::fmt;
 /// Run or set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MeldKind {
+    /// Three or more consecutive cards of one suit.
     Run,
+    /// Three or more cards of one rank in different suits.
     Set,
 }
 
 /// One meld: its kind and its cards (a run low to high, an ace-high ace last; jokers last).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Meld {
+    /// Run or set.
     pub kind: MeldKind,
+    /// The meld's cards, in the order described above.
     pub cards: Vec<Card>,
     /// Position of the lowest natural card of a run (0 = low ace … 13 = high ace); the rank
     /// of a set; used for ordering only.
@@ -61,10 +65,12 @@ impl Meld {
         self.cards.iter().find_map(|c| c.suit()).unwrap_or(4)
     }
 
+    /// Number of cards in the meld.
     pub fn len(&self) -> usize {
         self.cards.len()
     }
 
+    /// Whether the meld has no card.
     pub fn is_empty(&self) -> bool {
         self.cards.is_empty()
     }
@@ -101,7 +107,9 @@ impl fmt::Display for Meld {
 /// Disjoint melds taken from a hand, and the rest (the dump, i.e. the deadwood).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Arrangement {
+    /// The melds, in canonical order.
     pub melds: Vec<Meld>,
+    /// The cards left out of every meld, in card order.
     pub dump: Vec<Card>,
 }
 

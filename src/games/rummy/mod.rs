@@ -1,4 +1,4 @@
-//! Rummy hand evaluator (SPEC §5.4, issue 6): the seed's island / control-point method as a
+//! Rummy hand evaluator (`docs/rummy.md`): the seed's island / control-point method as a
 //! native module, with exact counts of maximal arrangements, deadwood minima, incremental
 //! updates, ace-high runs, jokers and strategy helpers. Pure Rust, no dependency on the engine.
 //!
@@ -21,13 +21,13 @@
 //! - [`plugin`]: the `rummy.*` built-ins and input types of `rules/rummy.rules`, and the
 //!   `kibitzer bench rummy` workload (native figures, then whole queries through the rules).
 //!
-//! # Decisions where the spec is silent
+//! # Decisions where the rules of the game leave a choice
 //! - Card order (canonical listings): suit S H D C, then rank A..K, jokers last. Printing:
 //!   `TS`, `8H`, `JK`; hands and dumps space-separated.
 //! - A meld is identified by its cards (copies are interchangeable), so an arrangement is a
 //!   multiset of card multisets. With `ace_high`, A..K and 2..K+A are the same 13 cards and
 //!   count once; no run holds the same ace twice (no 14-card A..K..A) and none wraps (K-A-2).
-//! - Maximal (SPEC §5.4): no dumped card can be added to a meld of the arrangement keeping it
+//! - Maximal: no dumped card can be added to a meld of the arrangement keeping it
 //!   valid, and no meld can be formed from the dump alone. Merged convention (default): only
 //!   arrangements in which no two runs could be joined into one run (for natural runs: no two
 //!   runs of one suit touch, i.e. one ends at r and the other starts at r + 1). Every split
@@ -56,7 +56,7 @@
 //!   budget" (`IslandEval::exact` / `Evaluation::exact` false, counts 0, minima `u32::MAX`,
 //!   no listing). Common shapes (single-copy run stretches, single-copy sets) are answered in
 //!   closed form, and cards with no flag (always dumped) are left out of the search.
-//! - Speed (issue 6 figures): the forward sweep keeps rows in a canonical form (a run three
+//! - Speed (figures in `docs/rummy.md`): the forward sweep keeps rows in a canonical form (a run three
 //!   cards long forgets its start), reuses per-thread buffers, memoises column splits by column
 //!   shape and row moves by row; solved islands are kept in a small per-thread direct-mapped
 //!   cache keyed by the island's suit-sorted count grid (suits are interchangeable; ranks are

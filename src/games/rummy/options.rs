@@ -1,8 +1,8 @@
-//! Options of an evaluation (what the spec leaves to the variant).
+//! Options of an evaluation (what the rules of the game leave to the variant).
 
 use super::error::RummyError;
 
-/// Variant and output options. `Default` is the SPEC §5.4 game: ace low only, touching runs
+/// Variant and output options. `Default` is the game of `docs/rummy.md`: ace low only, touching runs
 /// merged, no wild rank, jokers worth 0 deadwood points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Options {

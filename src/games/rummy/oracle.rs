@@ -1,5 +1,5 @@
 //! Test-only brute force: list every valid meld of the hand plainly, take every multiset of
-//! disjoint melds, and check SPEC §5.4 maximality card by card. No islands, no flags, no
+//! disjoint melds, and check maximality card by card. No islands, no flags, no
 //! automata; jokers and wild cards handled by trying every reading of a meld.
 
 use super::card::Card;

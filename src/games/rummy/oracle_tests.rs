@@ -33,7 +33,7 @@ fn options(ace_high: bool) -> Options {
 
 #[test]
 fn seed_demo_island() {
-    // SPEC §5.4: 3 maximal arrangements, min deadwood 5 cards / 16 points.
+    // The example of `docs/rummy.md`: 3 maximal arrangements, min deadwood 5 cards / 16 points.
     let hand = Hand::parse("2H3H4H5H4H5H6H3C3C3D3D4D").unwrap();
     let e = evaluate(&hand, &Options::default());
     assert_eq!(e.maximal_count(), 3);
@@ -138,7 +138,7 @@ fn wild_rank_matches_the_oracle() {
 
 #[test]
 fn full_heart_suit_plus_two_aces() {
-    // The worst case of the issue: pinned answers, also checked against the oracle.
+    // The worst case (the full heart suit plus AS AC): pinned answers, also checked against the oracle.
     // Ace low: AH goes to the set (2..K run) or the A..K run (AS AC dumped); split forms of the
     // 2..K / A..K run make 47. Ace high adds Q-K-A endings (2..K+A is the A..K run itself).
     let hand = Hand::parse("AH2H3H4H5H6H7H8H9HTHJHQHKH AS AC").unwrap();

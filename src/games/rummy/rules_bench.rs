@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
 /// Runs the benchmark; the last line holds `random_hands_per_s island_hands_per_s worst_ms
-/// incremental_speedup` (the names), then `rules_queries_per_s` and `cores`.
+/// incremental_speedup` (the native figures), then `rules_queries_per_s` and `cores`.
 pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
     let mut out = Vec::new();
     if options.quick {

@@ -1,7 +1,7 @@
 //! Strategy helpers for the rule set: which card to discard, whether to take the discard-pile
 //! card, and whether the hand can go out.
 //!
-//! Conventions (the spec leaves them open): a discard is judged by the minimum deadwood points
+//! Conventions (the rules of the game leave them open): a discard is judged by the minimum deadwood points
 //! of the hand left, then its minimum deadwood cards, then the near melds its best arrangement
 //! keeps (pairs and run draws among the deadwood, see [`NearMelds`]), then the card worth more
 //! points, then card order. Taking the discard-pile card (and discarding the best *other* card,
@@ -22,8 +22,11 @@ use std::cmp::Reverse;
 /// The hand left after discarding `card`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DiscardOption {
+    /// The card discarded.
     pub card: Card,
+    /// Fewest deadwood cards the hand left can have.
     pub min_cards: u32,
+    /// Fewest deadwood points the hand left can have.
     pub min_points: u32,
 }
 
@@ -56,11 +59,14 @@ fn options_of(state: &mut HandState, except: Option<Card>) -> Vec<DiscardOption>
 /// the wild rank are left out: they join anything.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NearMelds {
+    /// Pairs: one rank in two suits.
     pub pairs: Vec<[Card; 2]>,
+    /// Run draws: two adjacent ranks of one suit.
     pub draws: Vec<[Card; 2]>,
 }
 
 impl NearMelds {
+    /// The pairs and run draws among the cards of `dump`.
     pub fn of(dump: &[Card], options: &Options) -> NearMelds {
         // present[suit] = bit per rank held in the dump (copies count once).
         let mut present = [0u16; 4];
@@ -104,10 +110,12 @@ impl NearMelds {
             .unwrap_or_default()
     }
 
+    /// Number of pairs and run draws.
     pub fn count(&self) -> u32 {
         (self.pairs.len() + self.draws.len()) as u32
     }
 
+    /// Whether `card` is part of a pair or run draw.
     pub fn involves(&self, card: Card) -> bool {
         self.pairs.iter().chain(&self.draws).any(|p| p.contains(&card))
     }
@@ -132,6 +140,7 @@ fn best_arrangement(hand: &Hand, options: &Options) -> Option<Arrangement> {
 /// A discard with what it leaves, ranked among the hand's discards.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RankedDiscard {
+    /// The card and the deadwood it leaves.
     pub option: DiscardOption,
     /// Deadwood points of the card itself.
     pub value: u32,
@@ -159,14 +168,20 @@ impl RankedDiscard {
 /// What separates two ranked discards, the first of the comparison order that differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decider {
+    /// Fewer deadwood points left.
     Points,
+    /// Fewer deadwood cards left.
     Cards,
+    /// More near melds kept.
     NearMelds,
+    /// The card worth more points goes.
     Value,
+    /// Card order (the two discards are otherwise equal).
     Order,
 }
 
 impl Decider {
+    /// The first criterion on which `a` and `b` differ.
     pub fn between(a: &RankedDiscard, b: &RankedDiscard) -> Decider {
         if a.option.min_points != b.option.min_points {
             Decider::Points
@@ -181,6 +196,7 @@ impl Decider {
         }
     }
 
+    /// The criterion in words, e.g. `deadwood points`.
     pub fn words(self) -> &'static str {
         match self {
             Decider::Points => "deadwood points",
@@ -240,20 +256,27 @@ pub enum TakeReason {
 /// What taking the discard-pile card would do, and the advice.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TakeAdvice {
+    /// Whether taking the card is advised.
     pub take: bool,
+    /// Why taking it is advised (`None` when it is not).
     pub reason: Option<TakeReason>,
     /// Minimum deadwood of the hand as it is.
     pub before_points: u32,
+    /// Minimum deadwood cards of the hand as it is.
     pub before_cards: u32,
     /// Minimum deadwood after taking `top` and discarding `discard`.
     pub after_points: u32,
+    /// Minimum deadwood cards after taking `top` and discarding `discard`.
     pub after_cards: u32,
+    /// The card to discard after taking `top` (`None` when there is nothing else to discard).
     pub discard: Option<Card>,
     /// `top` is melded in the best arrangement after the swap (more copies of it than before).
     pub top_melds: bool,
     /// `top` is part of a pair or run draw among the deadwood after the swap.
     pub top_near: bool,
+    /// Pairs and run draws among the deadwood as the hand is.
     pub near_before: u32,
+    /// Pairs and run draws among the deadwood after the swap.
     pub near_after: u32,
     /// What `top` does, in words: `4H joins [2H 3H 4H]`, `9S makes 9S 9D pair`.
     pub uses: String,
@@ -351,11 +374,13 @@ pub struct GoOut {
 }
 
 impl GoOut {
+    /// Whether the hand can go out now or after one discard.
     pub fn can_go_out(&self) -> bool {
         self.all_melded || self.discard.is_some()
     }
 }
 
+/// Whether the hand can go out as it stands, or by which discard.
 pub fn go_out(hand: &Hand, options: &Options) -> GoOut {
     let mut state = HandState::new(*hand, *options);
     let all_melded = state.value().min_cards() == 0;

@@ -17,7 +17,7 @@ const STREETS: [(&str, &str, &str); 3] = [
     ("street4", "AS KD 7C 7S", "QH QC 2D"),
 ];
 
-/// The seed example (SPEC §5.1).
+/// The seed's example position: my full house against an open straight draw.
 const SEED: (&str, &str) = ("8S TD TS 8H 8C", "3C 5D 4H 6H");
 
 fn situation(me: &str, opponent: &str) -> io::Result<Situation> {

@@ -33,7 +33,7 @@ pub fn rank5_checked(cards: &[u8]) -> Result<HandRank, StudError> {
     Ok(rank5(hand))
 }
 
-/// Compares two hands by SPEC §5.1: `Greater` when `a` wins, `Equal` for a tie.
+/// Compares two hands as a showdown does: `Greater` when `a` wins, `Equal` for a tie.
 pub fn compare(a: [u8; 5], b: [u8; 5]) -> Ordering {
     rank5(a).cmp(&rank5(b))
 }

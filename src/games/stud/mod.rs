@@ -1,4 +1,4 @@
-//! Five-card stud, native path (SPEC §5.1): hand evaluation, comparison and equity, without rules.
+//! Five-card stud, native path (`docs/stud.md`): hand evaluation, comparison and equity, without rules.
 //!
 //! The rules in `rules/stud.rules` are the source of truth; this module is the fast path that is
 //! proven to give the same answers (tests here check it against a plainly written oracle; the
@@ -15,8 +15,8 @@
 //!   [`Odds`]; [`equity_exact`], [`exact_cost`], [`equity_monte_carlo`], [`equity`].
 //! - [`run_bench`], [`run_bench_quick`]; errors: [`StudError`].
 //!
-//! # Decisions where the spec is silent
-//! - **Ties follow SPEC §5.1 literally**: four of a kind, full house and three of a kind are decided
+//! # Decisions where the rules of the game leave a choice
+//! - **Ties follow the rules of the game literally**: four of a kind, full house and three of a kind are decided
 //!   by the quad / trip rank alone, so `7777K` and `7777Q` (impossible in one deck) are equal ranks.
 //!   There are 6,331 distinct ranks; [`HandRank`] is the dense index of a rank in strength order.
 //! - **Evaluator**: a state machine over (multiset of ranks so far, common suit so far) with one row

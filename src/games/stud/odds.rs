@@ -7,15 +7,21 @@
 /// a **loss** any other deal.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Odds {
+    /// Deals I win outright.
     pub wins: u64,
+    /// Deals where I share the best hand.
     pub ties: u64,
+    /// Deals where someone beats me.
     pub losses: u64,
     /// Deals counted: all of them when exact, the samples for Monte Carlo.
     pub total: u64,
     /// `ties_split[n]`: tie deals where the pot is shared by n players (n = 2..=5).
     pub ties_split: [u64; 6],
+    /// Share of deals won: `wins / total`.
     pub p_win: f64,
+    /// Share of deals tied: `ties / total`.
     pub p_tie: f64,
+    /// Share of deals lost: `losses / total`.
     pub p_loss: f64,
     /// Expected share of the pot: `(wins + Σ ties_split[n] / n) / total`.
     pub equity: f64,
@@ -24,6 +30,7 @@ pub struct Odds {
     /// Half-width of the 95% interval of `p_win`: 1.96 × std_error, at least 3 / samples (the
     /// rule of three, for p near 0 or 1); 0 when exact.
     pub ci95: f64,
+    /// Whether every deal was counted (no sampling).
     pub exact: bool,
     /// Number of distinct deals of the unknown cards (the population; saturating).
     pub deals: u128,

@@ -1,4 +1,4 @@
-//! Test-only oracle written straight from the rules text (SPEC §5.1), as plainly as possible:
+//! Test-only oracle written straight from the rules of the game, as plainly as possible:
 //! sort, count, compare lists. Shares nothing with the fast path but the card layout.
 
 use std::cmp::Ordering;

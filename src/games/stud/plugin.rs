@@ -450,7 +450,7 @@ pub fn workloads() -> Vec<Workload> {
     }]
 }
 
-/// stud has no arena (the issue asks for none).
+/// stud has no arena: it advises on one hand, it does not play games.
 pub fn arenas() -> Vec<Arena> {
     Vec::new()
 }

@@ -18,7 +18,7 @@ const CATEGORY_STARTS: [(u16, u8); 9] = [
     (6322, 1), // straight flush: 9
 ];
 
-/// The strength of a five-card hand: bigger is better, equal is a tie (SPEC §5.1).
+/// The strength of a five-card hand: bigger is better, equal is a tie.
 ///
 /// Values are dense, `0..DISTINCT_RANKS`, so they double as indices (the equity sweep counts by them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -69,9 +69,11 @@ pub fn category_name(category: u8) -> &'static str {
 /// What decides a hand's strength: the category and the ranks compared, in comparison order.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct HandDescription {
+    /// Category 1 (straight flush) ..= 9 (high card).
     pub category: u8,
+    /// The category's name, e.g. `full house`.
     pub name: &'static str,
-    /// Ranks 2..=14 in the order SPEC §5.1 compares them: all five for straight flush, flush,
+    /// Ranks 2..=14 in the order a showdown compares them: all five for straight flush, flush,
     /// straight and high card; the quad / trip rank alone for four of a kind, full house and three
     /// of a kind; high pair, low pair, kicker for two pair; pair then kickers for one pair.
     pub deciding_ranks: Vec<u8>,

@@ -139,7 +139,7 @@ pub(super) const CATEGORY_SHIFT: u32 = 20;
 
 /// Packed strength of a five-card hand given its rank counts and whether it is one suit:
 /// `(10 − category) << 20` followed by the deciding ranks (2..=14) in 4-bit fields, most significant
-/// first, exactly those SPEC §5.1 compares (so equal keys are ties).
+/// first, exactly those a showdown compares (so equal keys are ties).
 pub(super) fn packed_key(counts: &[u8; 13], one_suit: bool) -> u32 {
     // Ranks grouped by multiplicity, larger groups first, higher ranks first within a group.
     let mut groups: Vec<(u8, u8)> = (0..13u8)
