@@ -45,7 +45,7 @@ fn the(answer: &[String], relation: &str) -> String {
 // ---- the traps -------------------------------------------------------------------------------------
 
 #[test]
-fn the_issues_traps_answer_right() {
+fn the_traps_answer_right() {
     for ruleset in ["mahjong", "mahjong_seed"] {
         let a = answer(ruleset, &[("hand", "1112345678999m")]);
         assert_eq!(

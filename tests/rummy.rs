@@ -431,7 +431,7 @@ fn a_third_copy_on_the_discard_pile_is_refused() {
 // ---- benchmark ----------------------------------------------------------------------------------
 
 #[test]
-fn quick_bench_prints_the_issue_figures() {
+fn quick_bench_prints_the_figures() {
     let workloads = kibitzer::games::workloads();
     let w = workloads.iter().find(|w| w.name == "rummy").expect("bench rummy");
     let mut lines = Vec::new();
