@@ -38,6 +38,7 @@ const TESTED_PAGES: &[&str] = &[
     "docs/cli.md",
     "docs/language.md",
     "docs/semantics.md",
+    "docs/explanations.md",
     "docs/performance.md",
     "docs/python.md",
 ];
