@@ -45,9 +45,9 @@ def test_the_stud_seed_example_with_its_explanation():
     assert by["odds"]["args"] == [43, 0, 0, 1.0]
     assert by["advice"]["args"] == ["bet big"]
     e = by["advice"]["explanation"]
-    assert e["rule"] == "Rule16" and e["because"] == "p(win) 1.0000 is above 0.7"
+    assert e["rule"] == "Rule16" and e["because"] == "equity 1.0000 (43 wins, 0 ties, 0 losses) is above bet_big_above 0.7; a plain bet needs only above 0.5"
     assert "premises" not in e  # "short": the concluding rule only
-    assert a["stop"] == "quiescent" and a["stats"]["fired"] == 90
+    assert a["stop"] == "quiescent" and a["stats"]["fired"] == 96
 
 
 def test_text_explanations_are_what_ask_prints(cli):
@@ -214,7 +214,7 @@ def test_the_readme_python_example_runs_as_shown(root, capsys):
     block = text.split("## From Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     scope = {}
     exec(compile(block, "README.md", "exec"), scope)
-    assert "('advice', ['bet big'], 'p(win) 1.0000 is above 0.7')" in capsys.readouterr().out
+    assert "['bet big'] equity 1.0000 (43 wins, 0 ties, 0 losses) is above bet_big_above 0.7; a plain bet needs only above 0.5" in capsys.readouterr().out
     assert kibitzer.stud_equity("8S TD TS 8H 8C", "XX 3C 5D 4H 6H")["p_win"] == 1.0
     result = scope["envs"].play(scope["envs"].DurakEnv(), [scope["agents"].rules("durak"), scope["agents"].random(seed=1)], seed=7)
     assert result["durak"] in (0, 1, None) and sum(result["rewards"]) == 0
