@@ -628,36 +628,8 @@ impl Session {
     /// The recognise–act loop from an empty memory: why it ended, or the error that ended it (a
     /// budget's stop comes as [`RunError::Budget`]).
     fn run_to_stop(&mut self, prog: &Arc<Program>) -> Result<StopReason, RunError> {
-        self.mem.reset();
-        self.next_check = 0;
-        self.cells = 0;
-        self.agenda.reset();
-        self.firings.clear();
-        self.trace.clear();
-        self.drops.clear();
-        self.whatif.reset();
-        for n in &mut self.fired_per_rule {
-            *n = 0;
-        }
-        self.stats = Stats::default();
-        self.note_read_inputs();
-        for (i, decl) in prog.inputs.iter().enumerate() {
-            // Inserted straight from the input slot: working memory keeps its own copy.
-            let v = match (&self.inputs[i], &decl.default) {
-                (Some(v), _) => v,
-                (None, Some(v)) => v.value(),
-                (None, None) => return Err(RunError::MissingInput(decl.name.clone())),
-            };
-            if self.read_inputs.as_ref().is_some_and(|(_, read)| !read[i]) {
-                continue;
-            }
-            if let Some(id) = self
-                .mem
-                .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
-            {
-                self.on_new_fact(prog, id, Some(i))?;
-            }
-        }
+        self.clear_run();
+        self.insert_inputs(prog)?;
         for &r in &prog.initial {
             if self.relevant.as_ref().is_some_and(|m| !m[r as usize]) {
                 continue;
@@ -748,6 +720,48 @@ impl Session {
             }
         }
         Ok(stop)
+    }
+
+    /// Empties what one run fills: memory, agenda, records, counters.
+    #[inline]
+    fn clear_run(&mut self) {
+        self.mem.reset();
+        self.next_check = 0;
+        self.cells = 0;
+        self.agenda.reset();
+        self.firings.clear();
+        self.trace.clear();
+        self.drops.clear();
+        self.whatif.reset();
+        for n in &mut self.fired_per_rule {
+            *n = 0;
+        }
+        self.stats = Stats::default();
+    }
+
+    /// Asserts the inputs in declaration order, each joined as it arrives; an input neither
+    /// given nor defaulted is an error.
+    #[inline]
+    fn insert_inputs(&mut self, prog: &Arc<Program>) -> Result<(), RunError> {
+        self.note_read_inputs();
+        for (i, decl) in prog.inputs.iter().enumerate() {
+            // Inserted straight from the input slot: working memory keeps its own copy.
+            let v = match (&self.inputs[i], &decl.default) {
+                (Some(v), _) => v,
+                (None, Some(v)) => v.value(),
+                (None, None) => return Err(RunError::MissingInput(decl.name.clone())),
+            };
+            if self.read_inputs.as_ref().is_some_and(|(_, read)| !read[i]) {
+                continue;
+            }
+            if let Some(id) = self
+                .mem
+                .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
+            {
+                self.on_new_fact(prog, id, Some(i))?;
+            }
+        }
+        Ok(())
     }
 
     /// How many firings go by between two looks at the clock.
