@@ -360,18 +360,6 @@ impl Memory {
     pub fn len(&self) -> usize {
         self.facts.len()
     }
-
-    /// True if nothing was ever asserted.
-    #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
-        self.facts.is_empty()
-    }
-
-    /// Live facts.
-    #[cfg(test)]
-    pub fn live_count(&self) -> usize {
-        self.facts.iter().filter(|f| f.alive).count()
-    }
 }
 
 fn hash_args(args: &[Value]) -> u64 {

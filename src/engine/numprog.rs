@@ -256,12 +256,6 @@ impl NumProg {
         })
     }
 
-    /// The built-ins a complete run calls.
-    #[cfg(test)]
-    pub fn calls(&self) -> u64 {
-        self.calls
-    }
-
     /// The slot a binding binds (`None` for a test).
     pub fn binds(&self) -> Option<Slot> {
         match self.end {
