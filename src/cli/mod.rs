@@ -1,4 +1,4 @@
-//! The command line (SPEC §4.1): argument parsing and dispatch. Only this module prints or picks
+//! The command line (docs/cli.md): argument parsing and dispatch. Only this module prints or picks
 //! exit codes: 0 answered, 2 bad input / bad rule file / bad usage, 1 internal error.
 
 mod ask;

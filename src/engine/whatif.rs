@@ -1,4 +1,4 @@
-//! What-if sub-queries (SPEC §3.5): a rule runs a rule set (itself or another) on hypothetical
+//! What-if sub-queries (docs/semantics.md): a rule runs a rule set (itself or another) on hypothetical
 //! inputs and matches its conclusions. Results are memoised per session by rule set and inputs,
 //! and sub-sessions are pooled, so thousands of sub-queries per query stay cheap. Because runs are
 //! deterministic, an explanation can re-run a sub-query to show how it concluded.

@@ -1,5 +1,5 @@
 //! The checker: resolves a parsed rule set against the built-in registry and collects every
-//! semantic problem (SPEC §3.2) instead of stopping at the first. Its product is the resolved
+//! semantic problem (docs/language.md lists them) instead of stopping at the first. Its product is the resolved
 //! [`Program`] (without match plans; `engine::compile` adds those).
 
 use super::ast::*;
