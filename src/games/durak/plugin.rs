@@ -15,6 +15,15 @@ use crate::value::{Shared, Value, ValueType as T};
 
 /// Registers durak's built-ins and input types.
 pub fn register(r: &mut Registry) {
+    register_inputs(r);
+    super::search_builtins::register(r);
+    register_words(r);
+    register_cards(r);
+    register_table(r);
+}
+
+/// The input types `durak_suit`, `durak_sizes` and `durak_table`.
+fn register_inputs(r: &mut Registry) {
     r.input_type(InputType {
         name: "durak_suit",
         keys: &[],
@@ -39,7 +48,10 @@ pub fn register(r: &mut Registry) {
         parse: parse_table_input,
         doc: "the durak table: attack cards in the order played, a beaten one followed by `/` and its beater: `7S/9S 7D`",
     });
-    super::search_builtins::register(r);
+}
+
+/// Texts and names: `durak.say`, a card's rank value, a suit's name.
+fn register_words(r: &mut Registry) {
     r.func(
         "durak.say",
         &[("template", T::Str), ("values", T::List)],
@@ -91,6 +103,10 @@ pub fn register(r: &mut Registry) {
             ))
         },
     );
+}
+
+/// Cards: a hand without a card or joined with another, what beats what, the tie-break order.
+fn register_cards(r: &mut Registry) {
     r.func(
         "durak.without",
         &[("cards", T::Cards), ("card", T::Card)],
@@ -150,6 +166,10 @@ pub fn register(r: &mut Registry) {
             Ok(Value::Int(low_order(c, t)))
         },
     );
+}
+
+/// The table and the position: its cards, its attacks beaten or not, and `durak.check`.
+fn register_table(r: &mut Registry) {
     r.func(
         "durak.table_cards",
         &[("table", T::List)],
@@ -409,6 +429,39 @@ fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         .ok()
         .and_then(|n| Deck::from_size(n).ok())
         .ok_or_else(|| BuiltinError::input("deck", format!("{deck_size}: a durak deck has 24, 32, 36 or 52 cards")))?;
+    check_cards(hand, &table, trump, deck)?;
+    check_stock_and_room(stock, room, deck)?;
+    let Value::List(sizes) = &a[5] else {
+        return Err(BuiltinError::bad_argument(NAME, 6, "a list of hand sizes", &a[5]));
+    };
+    let on_table = table.iter().map(|(_, d)| 1 + i64::from(d.is_some())).sum::<i64>();
+    let in_hands = check_sizes(hand, sizes, deck)?;
+    let total = stock + in_hands + on_table;
+    if total > deck.size() as i64 {
+        return Err(BuiltinError::input(
+            if sizes.is_empty() { "stock" } else { "hands" },
+            format!(
+                "{stock} in the stock, {in_hands} in the hands and {on_table} on the table: more than the {}-card deck",
+                deck.size()
+            ),
+        ));
+    }
+    let world = world_of(a, deck, &table, &sizes[..])?;
+    out.push(&[
+        Value::str(&format!(
+            "{}-card deck, trump {}, {} in the stock",
+            deck.size(),
+            trump.symbol(),
+            stock
+        )),
+        world,
+    ]);
+    Ok(())
+}
+
+/// The hand's and the table's cards: each in the deck, none twice, each defence beating its
+/// attack card.
+fn check_cards(hand: &Cards, table: &[(Card, Option<Card>)], trump: Suit, deck: Deck) -> Result<(), BuiltinError> {
     let mut seen = 0u64;
     let all = hand.cards().iter().map(|c| (*c, "hand")).chain(
         table
@@ -435,7 +488,7 @@ fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         }
         seen |= 1 << c.index();
     }
-    for (x, d) in &table {
+    for (x, d) in table {
         if let Some(d) = d {
             let beats = if d.suit() == x.suit() {
                 d.rank() > x.rank()
@@ -450,6 +503,11 @@ fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             }
         }
     }
+    Ok(())
+}
+
+/// The stock within the deck and the room within a bout.
+fn check_stock_and_room(stock: i64, room: i64, deck: Deck) -> Result<(), BuiltinError> {
     if stock < 0 || stock as usize > deck.size() {
         return Err(BuiltinError::input(
             "stock",
@@ -464,10 +522,12 @@ fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             format!("{room}: a bout takes 0 to 6 more attack cards"),
         ));
     }
-    let Value::List(sizes) = &a[5] else {
-        return Err(BuiltinError::bad_argument(NAME, 6, "a list of hand sizes", &a[5]));
-    };
-    let on_table = table.iter().map(|(_, d)| 1 + i64::from(d.is_some())).sum::<i64>();
+    Ok(())
+}
+
+/// The hand sizes: whole numbers, this player's first matching the hand, 2 to 6 players the
+/// deck can deal to (or none given); the cards they hold together.
+fn check_sizes(hand: &Cards, sizes: &[Value], deck: Deck) -> Result<i64, BuiltinError> {
     let mut in_hands = 0i64;
     for (i, v) in sizes.iter().enumerate() {
         let n = v
@@ -504,27 +564,7 @@ fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             ));
         }
     }
-    let total = stock + in_hands + on_table;
-    if total > deck.size() as i64 {
-        return Err(BuiltinError::input(
-            if sizes.is_empty() { "stock" } else { "hands" },
-            format!(
-                "{stock} in the stock, {in_hands} in the hands and {on_table} on the table: more than the {}-card deck",
-                deck.size()
-            ),
-        ));
-    }
-    let world = world_of(a, deck, &table, &sizes[..])?;
-    out.push(&[
-        Value::str(&format!(
-            "{}-card deck, trump {}, {} in the stock",
-            deck.size(),
-            trump.symbol(),
-            stock
-        )),
-        world,
-    ]);
-    Ok(())
+    Ok(in_hands)
 }
 
 /// What the player knows, checked and packed for the searches (an empty list without sizes).
