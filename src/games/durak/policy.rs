@@ -1,16 +1,16 @@
-//! The reference decision policy of SPEC §5.2 ("Decisions"), every threshold a parameter.
+//! The reference decision policy (the decisions of `docs/durak.md`), every threshold a parameter.
 //!
 //! It scores hypothetical hands with the hand value (same stock R and the same current hand sizes,
 //! as the seed's app does) and returns the chosen action together with every candidate's score,
 //! so a rule-driven player's explanation can be checked against it line by line.
 //!
-//! Where SPEC is silent:
+//! Where the rules of `docs/durak.md` are silent:
 //! * Ties between candidates go to the lowest card (non-trump before trump, then rank, then suit
 //!   ♠ ♥ ♦ ♣), see [`Card::low_key`].
 //! * Throw-in: the best candidate is the one with the highest attack score (value(H − c) plus the
-//!   same-rank lead bonus, as the app); the test is SPEC's value(H) − value(H − c) < 1200 − 50·R
+//!   same-rank lead bonus, as the app); the test is value(H) − value(H − c) < 1200 − 50·R
 //!   (`throw_compare_with_bonus` = true compares with the bonus included, as the app's code).
-//! * Transfer (perevodnoy; SPEC gives no formula): transfer with the card c of the attacked rank
+//! * Transfer (perevodnoy; no formula given): transfer with the card c of the attacked rank
 //!   maximising value(H − c) when value(H) − value(H − c) < `transfer_max_loss` (800, the same
 //!   bar as a cheap defence); otherwise decide defend-or-take as usual.
 //! * "The first unbeaten attack card" is the first in table order; if no card beats it, take.
@@ -23,24 +23,26 @@ use super::value::{ValueModel, ValueParams};
 use super::view::PlayerView;
 use std::fmt::Write as _;
 
-/// The thresholds of SPEC §5.2's decisions.
+/// The thresholds of the decisions (`docs/durak.md`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecisionParams {
     /// [0, 0, 1, 1.5, 2.5]: lead bonus factor for a rank held k times.
     pub lead_rank_bonus: [Frac; 5],
     /// 100: the lead bonus is factor × rank value × this.
     pub lead_rank_scale: i64,
-    /// 1200 and 50: throw in while the loss is under 1200 − 50·R.
+    /// 1200: throw in while the loss is under 1200 − 50·R.
     pub throw_base: i64,
+    /// 50: the throw-in threshold falls by this per card in the stock (R).
     pub throw_per_stock: i64,
-    /// false: compare value(H) − value(H − c) (SPEC); true: include the lead bonus (the app).
+    /// false: compare value(H) − value(H − c) (the reference); true: include the lead bonus (the app).
     pub throw_compare_with_bonus: bool,
     /// 300: bonus for defending with a rank already on the table.
     pub defend_table_rank_bonus: i64,
     /// 800: defend when value(H) − score < this.
     pub defend_max_loss: i64,
-    /// 2000 and 40: or when value(H + table) − score < 2000 − 40·R.
+    /// 2000: or when value(H + table) − score < 2000 − 40·R.
     pub take_base: i64,
+    /// 40: the defend-rather-than-take threshold falls by this per card in the stock (R).
     pub take_per_stock: i64,
     /// true: always defend (if possible) once the stock is empty.
     pub defend_when_stock_empty: bool,
@@ -73,9 +75,9 @@ impl Default for DecisionParams {
 }
 
 impl DecisionParams {
-    /// SPEC §5.2's policy with one threshold raised: throw in while the loss is under
+    /// The reference policy with one threshold raised: throw in while the loss is under
     /// 2000 − 50·R instead of 1200 − 50·R. Measured over 20,000 two-player 36-card games against
-    /// the lowest-card heuristic: durak 34.7% instead of 38.8–39.1% (SPEC's values miss the 40%
+    /// the lowest-card heuristic: durak 34.7% instead of 38.8–39.1% (the reference values miss the 40%
     /// line with its 95% interval by a hair), and 0.6% instead of 0.7–0.9% against random.
     pub fn tuned() -> Self {
         DecisionParams {
@@ -151,6 +153,7 @@ impl Default for ReferencePolicy {
 }
 
 impl ReferencePolicy {
+    /// Compiles the hand value's parameters and the thresholds (the lead bonus tabled by rank and count).
     pub fn new(value: ValueParams, params: DecisionParams) -> ReferencePolicy {
         let mut lead_bonus = [[0i64; 5]; 13];
         for (r, row) in lead_bonus.iter_mut().enumerate() {
@@ -171,10 +174,12 @@ impl ReferencePolicy {
         }
     }
 
+    /// The hand value.
     pub fn value_model(&self) -> &ValueModel {
         &self.value
     }
 
+    /// The thresholds.
     pub fn params(&self) -> &DecisionParams {
         &self.params
     }
@@ -186,11 +191,14 @@ impl ReferencePolicy {
     }
 }
 
-/// Which of SPEC's decisions was taken.
+/// Which of the decisions was taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Situation {
+    /// Attacking on an empty table.
     Lead,
+    /// Adding an attack card to the table (or stopping).
     ThrowIn,
+    /// Facing attack cards: transfer, beat or take.
     Defend,
     /// No legal action was offered.
     Nothing,
@@ -199,18 +207,22 @@ pub enum Situation {
 /// One scored candidate: `score` = `value_after` + `bonus`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Candidate {
+    /// The action scored.
     pub action: Action,
     /// value(H − c).
     pub value_after: i64,
     /// The lead bonus (attack, throw-in) or the table-rank bonus (defence); 0 for a transfer.
     pub bonus: i64,
+    /// `value_after` + `bonus`.
     pub score: i64,
 }
 
 /// The policy's answer with everything needed to check it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
+    /// The action chosen.
     pub action: Action,
+    /// Which decision it was.
     pub situation: Situation,
     /// value(H).
     pub current: i64,
@@ -291,7 +303,7 @@ pub(crate) fn can_beat_all(hand: CardSet, attacks: &[Card], trump: Suit) -> bool
     }
 }
 
-/// SPEC §5.2's decision for the player described by `view`, choosing among `legal`, with every
+/// The reference decision for the player described by `view`, choosing among `legal`, with every
 /// candidate's score.
 pub fn decide(view: &PlayerView, legal: &[Action], policy: &ReferencePolicy) -> Decision {
     let mut candidates = Vec::with_capacity(legal.len());
@@ -305,21 +317,20 @@ pub fn decide_action(view: &PlayerView, legal: &[Action], policy: &ReferencePoli
     core(view, legal, policy, None).action
 }
 
+/// The decision, recording every candidate into `record` when given: the situation read from
+/// `legal`, then [`defend`] or [`attack`].
 fn core(
     view: &PlayerView,
     legal: &[Action],
     policy: &ReferencePolicy,
-    mut record: Option<&mut Vec<Candidate>>,
+    record: Option<&mut Vec<Candidate>>,
 ) -> Decision {
-    let hand = view.hand;
     let trump = view.trump;
     let stock = view.stock;
     let sizes = view.hand_sizes_total();
     let value = |h: CardSet| policy.value.total(h, trump, stock, sizes);
-    let current = value(hand);
-    let p = &policy.params;
-    let r = stock as i64;
-    let mut decision = Decision {
+    let current = value(view.hand);
+    let decision = Decision {
         action: Action::Pass,
         situation: Situation::Nothing,
         current,
@@ -334,88 +345,153 @@ fn core(
         .iter()
         .any(|a| matches!(a, Action::Take | Action::Defend { .. } | Action::Transfer(_)));
     if defending {
-        decision.situation = Situation::Defend;
-        decision.action = Action::Take;
-        let mut transfers = Tally {
-            best: None,
-            trump,
-            record: record.as_deref_mut(),
-        };
+        return defend(view, legal, policy, &value, decision, *first, record);
+    }
+    attack(view, legal, policy, &value, decision, *first, record)
+}
+
+/// The defender's decision: a cheap transfer, else the best defence of the first unbeaten card
+/// when it is cheap, better than taking or the stock is empty (and every card can be beaten),
+/// else take.
+#[inline]
+fn defend(
+    view: &PlayerView,
+    legal: &[Action],
+    policy: &ReferencePolicy,
+    value: &impl Fn(CardSet) -> i64,
+    mut decision: Decision,
+    first: Action,
+    mut record: Option<&mut Vec<Candidate>>,
+) -> Decision {
+    let (hand, trump, stock) = (view.hand, view.trump, view.stock);
+    let p = &policy.params;
+    let current = decision.current;
+    decision.situation = Situation::Defend;
+    decision.action = Action::Take;
+    let best_transfer = best_transfer(hand, trump, legal, value, record.as_deref_mut());
+    let table_cards = view.table_cards();
+    let best_defence = best_defence(view, legal, policy, value, table_cards.rank_mask(), record);
+    let take_value = value(hand.union(table_cards));
+    decision.take_value = Some(take_value);
+    let threshold = p
+        .take_base
+        .saturating_sub(p.take_per_stock.saturating_mul(stock as i64));
+    decision.threshold = Some(threshold);
+    if let Some(t) = best_transfer {
+        if current.saturating_sub(t.value_after) < p.transfer_max_loss {
+            decision.action = t.action;
+            return decision;
+        }
+    }
+    let unbeaten: smallvec::SmallVec<[Card; 6]> = view
+        .table
+        .iter()
+        .filter(|p| p.defence.is_none())
+        .map(|p| p.attack)
+        .collect();
+    if !can_beat_all(hand, &unbeaten, trump) {
+        return decision;
+    }
+    if let Some(best) = best_defence {
+        let cheap = current.saturating_sub(best.score) < p.defend_max_loss;
+        let better_than_taking = take_value.saturating_sub(best.score) < threshold;
+        let endgame = stock == 0 && p.defend_when_stock_empty;
+        if cheap || better_than_taking || endgame {
+            decision.action = best.action;
+        }
+    }
+    if decision.action == Action::Take && !legal.contains(&Action::Take) {
+        decision.action = first;
+    }
+    decision
+}
+
+/// The best transfer among `legal`, scored by value(H − c), each recorded.
+#[inline]
+fn best_transfer(
+    hand: CardSet,
+    trump: Suit,
+    legal: &[Action],
+    value: &impl Fn(CardSet) -> i64,
+    record: Option<&mut Vec<Candidate>>,
+) -> Option<Candidate> {
+    let mut transfers = Tally {
+        best: None,
+        trump,
+        record,
+    };
+    for a in legal {
+        if let Action::Transfer(c) = *a {
+            let after = value(hand.without(c));
+            transfers.offer(Candidate {
+                action: *a,
+                value_after: after,
+                bonus: 0,
+                score: after,
+            });
+        }
+    }
+    transfers.best
+}
+
+/// The best defence of the first unbeaten card among `legal`: value(H − c) plus the bonus for
+/// a rank already on the table (`table_ranks`), each recorded.
+#[inline]
+fn best_defence(
+    view: &PlayerView,
+    legal: &[Action],
+    policy: &ReferencePolicy,
+    value: &impl Fn(CardSet) -> i64,
+    table_ranks: u64,
+    record: Option<&mut Vec<Candidate>>,
+) -> Option<Candidate> {
+    let hand = view.hand;
+    let mut defences = Tally {
+        best: None,
+        trump: view.trump,
+        record,
+    };
+    if let Some(target) = view.first_unbeaten() {
         for a in legal {
-            if let Action::Transfer(c) = *a {
-                let after = value(hand.without(c));
-                transfers.offer(Candidate {
+            if let Action::Defend { attack, with } = *a {
+                if attack != target {
+                    continue;
+                }
+                let after = value(hand.without(with));
+                let bonus = if table_ranks >> (with.rank() - 2) & 1 == 1 {
+                    policy.params.defend_table_rank_bonus
+                } else {
+                    0
+                };
+                defences.offer(Candidate {
                     action: *a,
                     value_after: after,
-                    bonus: 0,
-                    score: after,
+                    bonus,
+                    score: after.saturating_add(bonus),
                 });
             }
         }
-        let best_transfer = transfers.best;
-        let table_cards = view.table_cards();
-        let table_ranks = table_cards.rank_mask();
-        let mut defences = Tally {
-            best: None,
-            trump,
-            record,
-        };
-        if let Some(target) = view.first_unbeaten() {
-            for a in legal {
-                if let Action::Defend { attack, with } = *a {
-                    if attack != target {
-                        continue;
-                    }
-                    let after = value(hand.without(with));
-                    let bonus = if table_ranks >> (with.rank() - 2) & 1 == 1 {
-                        p.defend_table_rank_bonus
-                    } else {
-                        0
-                    };
-                    defences.offer(Candidate {
-                        action: *a,
-                        value_after: after,
-                        bonus,
-                        score: after.saturating_add(bonus),
-                    });
-                }
-            }
-        }
-        let take_value = value(hand.union(table_cards));
-        decision.take_value = Some(take_value);
-        let threshold = p.take_base.saturating_sub(p.take_per_stock.saturating_mul(r));
-        decision.threshold = Some(threshold);
-        if let Some(t) = best_transfer {
-            if current.saturating_sub(t.value_after) < p.transfer_max_loss {
-                decision.action = t.action;
-                return decision;
-            }
-        }
-        let unbeaten: smallvec::SmallVec<[Card; 6]> = view
-            .table
-            .iter()
-            .filter(|p| p.defence.is_none())
-            .map(|p| p.attack)
-            .collect();
-        if !can_beat_all(hand, &unbeaten, trump) {
-            return decision;
-        }
-        if let Some(best) = defences.best {
-            let cheap = current.saturating_sub(best.score) < p.defend_max_loss;
-            let better_than_taking = take_value.saturating_sub(best.score) < threshold;
-            let endgame = stock == 0 && p.defend_when_stock_empty;
-            if cheap || better_than_taking || endgame {
-                decision.action = best.action;
-            }
-        }
-        if decision.action == Action::Take && !legal.contains(&Action::Take) {
-            decision.action = *first;
-        }
-        return decision;
     }
+    defences.best
+}
+
+/// The attacker's decision: the best attack card (value(H − c) plus the lead bonus); on an empty
+/// table lead it, else throw it in while the loss stays under the threshold.
+#[inline]
+fn attack(
+    view: &PlayerView,
+    legal: &[Action],
+    policy: &ReferencePolicy,
+    value: &impl Fn(CardSet) -> i64,
+    mut decision: Decision,
+    first: Action,
+    record: Option<&mut Vec<Candidate>>,
+) -> Decision {
+    let hand = view.hand;
+    let p = &policy.params;
     let mut attacks = Tally {
         best: None,
-        trump,
+        trump: view.trump,
         record,
     };
     for a in legal {
@@ -433,11 +509,13 @@ fn core(
     let best = attacks.best;
     if view.table.is_empty() {
         decision.situation = Situation::Lead;
-        decision.action = best.map_or(*first, |b| b.action);
+        decision.action = best.map_or(first, |b| b.action);
         return decision;
     }
     decision.situation = Situation::ThrowIn;
-    let threshold = p.throw_base.saturating_sub(p.throw_per_stock.saturating_mul(r));
+    let threshold = p
+        .throw_base
+        .saturating_sub(p.throw_per_stock.saturating_mul(view.stock as i64));
     decision.threshold = Some(threshold);
     if let Some(b) = best {
         let kept = if p.throw_compare_with_bonus {
@@ -445,12 +523,12 @@ fn core(
         } else {
             b.value_after
         };
-        if current.saturating_sub(kept) < threshold {
+        if decision.current.saturating_sub(kept) < threshold {
             decision.action = b.action;
         }
     }
     if !legal.contains(&decision.action) {
-        decision.action = *first;
+        decision.action = first;
     }
     decision
 }
@@ -558,7 +636,7 @@ mod tests {
         ];
         let d = decide(&v, &legal, &policy);
         assert_eq!(d.action, Action::Take, "{}", d.explain());
-        // Same with the stock empty: SPEC says defend whenever R = 0.
+        // Same with the stock empty: the reference defends whenever R = 0.
         v.stock = 0;
         let d = decide(&v, &legal, &policy);
         assert_eq!(d.action, legal[0], "{}", d.explain());
