@@ -10,12 +10,14 @@ use super::policy::{decide_action, ReferencePolicy};
 use super::rules_ai::{cards_value, to_card, RulePlayer, RuleValuer};
 use super::value::ValueModel;
 use super::view::PlayerView;
+use crate::engine::program::Program;
 use crate::games::{BenchOptions, Report};
 use crate::value::Value;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Random hands of 0..=12 cards from the 36-card deck with a stock and hand sizes that fit:
@@ -98,7 +100,7 @@ fn decision_times(player: &mut RulePlayer, positions: &[(PlayerView, Vec<Action>
     Ok((at(0.5), at(0.9)))
 }
 
-/// The `durak` workload.
+/// The `durak` workload: hand values, decisions and whole games, then the figures in one line.
 pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
     let quick = opts.quick;
     let min_time = Duration::from_millis(if quick { 100 } else { 1500 });
@@ -111,9 +113,30 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
     report(&format!(
         "durak: rules/durak.rules through one reused session on one thread, explanations recorded ({cores} cores)"
     ));
+    let Some((hv, native)) = hand_values(opts, &program, min_time, report)? else {
+        return Ok(());
+    };
+    let options = GameOptions::default();
+    let (dps, native_dps, median, p90) = decisions(&program, quick, min_time, &options, report)?;
+    let (gps, native_gps, random_gps) = whole_games(&program, quick, &options, report)?;
+    report(&format!(
+        "hand_values_per_s={hv:.0} decisions_per_s={dps:.0} games_per_s={gps:.0} decision_median_ms={:.3} decision_p90_ms={:.3} native_hand_values_per_s={native:.0} native_decisions_per_s={native_dps:.0} native_games_per_s={native_gps:.0} random_games_per_s={random_gps:.0} cores={cores}",
+        median * 1e3,
+        p90 * 1e3
+    ));
+    Ok(())
+}
 
-    // Hand values.
-    let hands = sample_hands(if quick { 512 } else { 4096 }, 7);
+/// Hand values per second through the rules and natively, on random hands: `None` when the run
+/// was one of the phase's own modes (`write-sample=PATH`, `passes=N`, `only=values`), whose
+/// line is then reported.
+fn hand_values(
+    opts: &BenchOptions,
+    program: &Arc<Program>,
+    min_time: Duration,
+    report: Report,
+) -> Result<Option<(f64, f64)>, String> {
+    let hands = sample_hands(if opts.quick { 512 } else { 4096 }, 7);
     let inputs: Vec<(Value, Suit, usize, Value)> = hands
         .iter()
         .map(|(h, t, s, sz)| {
@@ -126,6 +149,12 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
         })
         .collect();
     let mut valuer = RuleValuer::new(program.clone());
+    // `write-sample=PATH`: the hands timed here, with the rules' value of each, for another engine
+    // to run the same work (benches/clips/durak.sh).
+    if let Some((_, path)) = opts.args.iter().find(|(k, _)| k == "write-sample") {
+        write_sample(path, &hands, &inputs, &mut valuer, report)?;
+        return Ok(None);
+    }
     let mut checksum = 0i64;
     let mut pass = || {
         for (h, t, s, sz) in &inputs {
@@ -133,29 +162,6 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
         }
         Ok(())
     };
-    // `write-sample=PATH`: the hands timed here, with the rules' value of each, for another engine
-    // to run the same work (benches/clips/durak.sh).
-    if let Some((_, path)) = opts.args.iter().find(|(k, _)| k == "write-sample") {
-        let mut text = String::from("; EXPECTED TRUMP STOCK SIZES_SUM N CARD1 .. CARDN (cards 0..51: rank 2 + id div 4, suit S H D C by id mod 4)\n");
-        let mut sum = 0i64;
-        for ((hand, trump, stock, sizes), (h, _, _, sz)) in hands.iter().zip(&inputs) {
-            let v = valuer.value(h, *trump, *stock, sz).map_err(|e| e.to_string())?;
-            sum = sum.wrapping_add(v);
-            text.push_str(&format!(
-                "{v} {} {stock} {} {}",
-                trump.letter(),
-                sizes.iter().sum::<usize>(),
-                hand.len()
-            ));
-            for c in hand.iter() {
-                text.push_str(&format!(" {}", to_card(c).index()));
-            }
-            text.push('\n');
-        }
-        std::fs::write(path, text).map_err(|e| format!("write-sample={path}: {e}"))?;
-        report(&format!("sample_hands={} checksum={sum} path={path}", hands.len()));
-        return Ok(());
-    }
     // `passes=N`: exactly N passes over the hands, for instruction counts that compare run to run.
     if let Some((_, n)) = opts.args.iter().find(|(k, _)| k == "passes") {
         let n: usize = n
@@ -170,12 +176,13 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
             "hand_values={} hand_values_per_s={hv:.0} checksum={checksum}",
             n * inputs.len()
         ));
-        return Ok(());
+        return Ok(None);
     }
     let hv = rate(min_time, inputs.len(), pass)?;
+    black_box(checksum);
     if opts.args.iter().any(|(k, v)| k == "only" && v == "values") {
         report(&format!("hand_values_per_s={hv:.0} checksum={checksum}"));
-        return Ok(());
+        return Ok(None);
     }
     let model = ValueModel::default();
     let native = rate(min_time, hands.len(), || {
@@ -189,10 +196,49 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
         native / hv.max(1.0),
         hands.len()
     ));
+    Ok(Some((hv, native)))
+}
 
-    // Decisions.
-    let options = GameOptions::default();
-    let positions = sample_positions(if quick { 3 } else { 40 }, &options);
+/// `write-sample=PATH`: writes the hands with the rules' value of each to `path` and reports
+/// their count and checksum.
+fn write_sample(
+    path: &str,
+    hands: &[(CardSet, Suit, usize, Vec<usize>)],
+    inputs: &[(Value, Suit, usize, Value)],
+    valuer: &mut RuleValuer,
+    report: Report,
+) -> Result<(), String> {
+    let mut text = String::from("; EXPECTED TRUMP STOCK SIZES_SUM N CARD1 .. CARDN (cards 0..51: rank 2 + id div 4, suit S H D C by id mod 4)\n");
+    let mut sum = 0i64;
+    for ((hand, trump, stock, sizes), (h, _, _, sz)) in hands.iter().zip(inputs) {
+        let v = valuer.value(h, *trump, *stock, sz).map_err(|e| e.to_string())?;
+        sum = sum.wrapping_add(v);
+        text.push_str(&format!(
+            "{v} {} {stock} {} {}",
+            trump.letter(),
+            sizes.iter().sum::<usize>(),
+            hand.len()
+        ));
+        for c in hand.iter() {
+            text.push_str(&format!(" {}", to_card(c).index()));
+        }
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| format!("write-sample={path}: {e}"))?;
+    report(&format!("sample_hands={} checksum={sum} path={path}", hands.len()));
+    Ok(())
+}
+
+/// Decisions per second through the rules and natively on positions from real games, and the
+/// median and 90th percentile of one decision's time: (rules, native, median s, p90 s).
+fn decisions(
+    program: &Arc<Program>,
+    quick: bool,
+    min_time: Duration,
+    options: &GameOptions,
+    report: Report,
+) -> Result<(f64, f64, f64, f64), String> {
+    let positions = sample_positions(if quick { 3 } else { 40 }, options);
     let mut player = RulePlayer::new(program.clone(), "durak");
     let dps = rate(min_time, positions.len().max(1), || {
         for (view, legal) in &positions {
@@ -219,15 +265,24 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
         native_dps / dps.max(1.0),
         positions.len()
     ));
+    Ok((dps, native_dps, median, p90))
+}
 
-    // Whole games, rule AI in every seat.
+/// Arena games per second: the rule AI in both seats, the native reference players, random
+/// players: (rules, native, random).
+fn whole_games(
+    program: &Arc<Program>,
+    quick: bool,
+    options: &GameOptions,
+    report: Report,
+) -> Result<(f64, f64, f64), String> {
     let games = if quick { 4 } else { 100 };
     let mut seats: Vec<Box<dyn Player>> = vec![
         Box::new(RulePlayer::new(program.clone(), "durak").keep_records(false)),
         Box::new(RulePlayer::new(program.clone(), "durak").keep_records(false)),
     ];
     let start = Instant::now();
-    let stats = play_match(&mut seats, games, 1, &options).map_err(|e| e.to_string())?;
+    let stats = play_match(&mut seats, games, 1, options).map_err(|e| e.to_string())?;
     let t = start.elapsed().as_secs_f64();
     let gps = stats.games as f64 / t;
     let mut native_seats: Vec<Box<dyn Player>> = vec![
@@ -235,7 +290,7 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
         Box::new(ReferencePlayer::default()),
     ];
     let start = Instant::now();
-    let nstats = play_match(&mut native_seats, games, 1, &options).map_err(|e| e.to_string())?;
+    let nstats = play_match(&mut native_seats, games, 1, options).map_err(|e| e.to_string())?;
     let native_gps = nstats.games as f64 / start.elapsed().as_secs_f64();
     report(&format!(
         "arena, rule AI in both seats (2 players, 36 cards): {} games in {t:.2}s = {gps:.0} games/s, {:.1} actions/game (native reference players: {native_gps:.0} games/s)",
@@ -244,13 +299,7 @@ pub fn run(opts: &BenchOptions, report: Report) -> Result<(), String> {
     ));
     let mut random: Vec<Box<dyn Player>> = vec![Box::new(RandomPlayer::new(1)), Box::new(RandomPlayer::new(2))];
     let start = Instant::now();
-    play_match(&mut random, games, 1, &options).map_err(|e| e.to_string())?;
+    play_match(&mut random, games, 1, options).map_err(|e| e.to_string())?;
     let random_gps = games as f64 / start.elapsed().as_secs_f64();
-    black_box(checksum);
-    report(&format!(
-        "hand_values_per_s={hv:.0} decisions_per_s={dps:.0} games_per_s={gps:.0} decision_median_ms={:.3} decision_p90_ms={:.3} native_hand_values_per_s={native:.0} native_decisions_per_s={native_dps:.0} native_games_per_s={native_gps:.0} random_games_per_s={random_gps:.0} cores={cores}",
-        median * 1e3,
-        p90 * 1e3
-    ));
-    Ok(())
+    Ok((gps, native_gps, random_gps))
 }
