@@ -8,9 +8,9 @@
 //! line. The column scan is a table lookup (`sets.rs`); each row scan is a tiny automaton whose
 //! state is the start of the (at most two) runs open in that row, whether the previous card was
 //! dumped, the current streak of dumped cards and, with `ace_high`, the copies of the ace
-//! reserved for a Q-K-A run. The automaton enforces SPEC §5.4 maximality (no dumped card extends
-//! a run, no three dumped cards in a row) and tracks touching runs, so one search counts both
-//! conventions. Subtrees with equal (rank, row states) are memoised: the search is polynomial.
+//! reserved for a Q-K-A run. The automaton enforces maximality (`docs/rummy.md`: no dumped card
+//! extends a run, no three dumped cards in a row) and tracks touching runs, so one search counts
+//! both conventions. Subtrees with equal (rank, row states) are memoised: the search is polynomial.
 
 use super::card::{rank_points, Card};
 use super::grid::{run_capable, set_capable};
@@ -81,10 +81,12 @@ impl Value {
         })
     }
 
+    /// The fewest deadwood cards.
     pub fn min_cards(&self) -> u32 {
         (self.min_cp >> 32) as u32
     }
 
+    /// The fewest deadwood points.
     pub fn min_points(&self) -> u32 {
         (self.min_pc >> 32) as u32
     }
@@ -633,6 +635,185 @@ impl Scratch {
     }
 }
 
+/// One rank of the forward sweep ([`IslandSolver::sweep`]): what every state of its layer shares.
+#[derive(Clone, Copy)]
+struct RankStep<'a> {
+    /// The position (rank) swept.
+    p: u8,
+    /// Past the island's last rank: rows only end their runs.
+    sentinel: bool,
+    ace_high: bool,
+    /// At the low ace with `ace_high`: each option also reserves copies for a Q-K-A run.
+    ace_split: bool,
+    /// The points of a card dumped at this rank.
+    points: u32,
+    /// The suits whose rows the sweep scans.
+    act: &'a [usize],
+    options: &'a [ColumnOption],
+    skip: &'a [[u16; 4]],
+}
+
+impl RankStep<'_> {
+    /// The entries of one state's scanned rows in the layer's row cache, adding those missing.
+    #[inline]
+    fn cached_rows(&self, key: u128, row_cache: &mut Vec<RowEntry>, row_used: &mut usize) -> [usize; 4] {
+        let mut entry_of = [0usize; 4];
+        for (i, &s) in self.act.iter().enumerate() {
+            let row = ((key >> (ROW_BITS * s as u32)) & ((1 << ROW_BITS) - 1)) as u32;
+            // One cache for every suit: moves do not depend on the suit.
+            entry_of[i] = match row_cache[..*row_used].iter().position(|e| e.row == row) {
+                Some(j) => j,
+                None => {
+                    // Stale moves stay until their slot is computed (`computed`).
+                    match row_cache.get_mut(*row_used) {
+                        Some(e) => {
+                            e.row = row;
+                            e.computed = 0;
+                        }
+                        None => row_cache.push(RowEntry {
+                            row,
+                            computed: 0,
+                            moves: [SweepMoves::EMPTY; 6],
+                        }),
+                    }
+                    *row_used += 1;
+                    *row_used - 1
+                }
+            };
+        }
+        entry_of
+    }
+
+    /// Adds to `next` every successor of one state (rows at `entry_of`, its `value`) under each
+    /// column option whose row moves all exist.
+    #[inline]
+    fn expand(
+        &self,
+        value: Value,
+        entry_of: &[usize; 4],
+        row_cache: &mut [RowEntry],
+        row_moves: &mut Vec<(u32, SweepMoves)>,
+        next: &mut Layer,
+    ) {
+        let mut j = 0usize;
+        while j < self.options.len() {
+            let opt = &self.options[j];
+            let pick_of = match self.slots_of(opt, entry_of, row_cache, row_moves) {
+                Ok(pick_of) => pick_of,
+                Err(d) => {
+                    // Every option with the same slots up to suit `d` dies here too.
+                    j = self.skip[j][d] as usize;
+                    continue;
+                }
+            };
+            j += 1;
+            self.successors(opt, value, entry_of, &pick_of, row_cache, next);
+        }
+    }
+
+    /// The row-move slot each scanned row takes under `opt` (its moves computed if new), or the
+    /// index of the first scanned row with no move (the option dies there).
+    #[inline]
+    fn slots_of(
+        &self,
+        opt: &ColumnOption,
+        entry_of: &[usize; 4],
+        row_cache: &mut [RowEntry],
+        row_moves: &mut Vec<(u32, SweepMoves)>,
+    ) -> Result<[usize; 4], usize> {
+        let mut pick_of = [0usize; 4];
+        for (i, &s) in self.act.iter().enumerate() {
+            let entry = &mut row_cache[entry_of[i]];
+            let (u, dumped) = if self.sentinel {
+                (0, false)
+            } else if self.p == 13 {
+                let r = Row::unpack(entry.row);
+                (r.high_use, r.ace_dump)
+            } else {
+                (opt.low[s], opt.dumped & (1 << s) != 0)
+            };
+            let slot = (u as usize) * 2 + dumped as usize;
+            let bit = 1u8 << slot;
+            if entry.computed & bit == 0 {
+                entry.computed |= bit;
+                entry.moves[slot] = sweep_moves(row_moves, entry.row, self.p, u, dumped, self.ace_high);
+            }
+            if entry.moves[slot].len == 0 {
+                return Err(i);
+            }
+            pick_of[i] = slot;
+        }
+        Ok(pick_of)
+    }
+
+    /// Adds to `next` the state's successors under `opt`: every combination of the rows' moves
+    /// (slots `pick_of`), with the option's count factor and dumped points.
+    #[inline]
+    fn successors(
+        &self,
+        opt: &ColumnOption,
+        value: Value,
+        entry_of: &[usize; 4],
+        pick_of: &[usize; 4],
+        row_cache: &[RowEntry],
+        next: &mut Layer,
+    ) {
+        let here = Value::single(opt.cards, opt.cards * self.points);
+        let f = opt.factor as u128;
+        let (split, merged) = if f == 1 {
+            (value.split, value.merged)
+        } else {
+            (value.split.saturating_mul(f), value.merged.saturating_mul(f))
+        };
+        let mut mv = [0usize; 4];
+        loop {
+            let mut next_key = 0u128;
+            let mut touch = false;
+            for (i, &s) in self.act.iter().enumerate() {
+                let m = row_cache[entry_of[i]].moves[pick_of[i]].next[mv[i]];
+                let row = if self.ace_split {
+                    with_ace(m & !TOUCHES, opt.high[s], opt.dumped & (1 << s) != 0)
+                } else {
+                    m & !TOUCHES
+                };
+                next_key |= (row as u128) << (ROW_BITS * s as u32);
+                touch |= m & TOUCHES != 0;
+            }
+            let add = Value {
+                merged: if touch { 0 } else { merged },
+                split,
+                min_cp: value.min_cp + here.min_cp,
+                min_pc: value.min_pc + here.min_pc,
+            };
+            next.add(next_key, add);
+            let mut carry = true;
+            for (i, digit) in mv.iter_mut().enumerate().take(self.act.len()) {
+                *digit += 1;
+                if *digit < row_cache[entry_of[i]].moves[pick_of[i]].len as usize {
+                    carry = false;
+                    break;
+                }
+                *digit = 0;
+            }
+            if carry {
+                break;
+            }
+        }
+    }
+}
+
+/// The counts summed and the minima taken over a sweep's last layer.
+fn layer_total(layer: &Layer) -> Value {
+    let mut total = Value::DEAD;
+    for &(_, v) in layer.entries.iter() {
+        total.merged = total.merged.saturating_add(v.merged);
+        total.split = total.split.saturating_add(v.split);
+        total.min_cp = total.min_cp.min(v.min_cp);
+        total.min_pc = total.min_pc.min(v.min_pc);
+    }
+    total
+}
+
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
@@ -764,15 +945,12 @@ impl IslandSolver {
         out
     }
 
-    /// Every edge out of node `key`, in a fixed order (rows S H D C, fewer run copies first).
-    fn edges(&self, key: u128) -> SmallVec<[Edge; 16]> {
-        let p = (key & 0x1F) as u8;
-        let rows = rows_of(key);
-        let mut out = SmallVec::new();
-        let table = SetTable::get();
-        // Per-row choices at this position.
+    /// Per-row choices at position `p` for the rows `rows` of a node (one that covers nothing
+    /// for a row absent from the island or past the last rank; at the high ace, the copies the
+    /// row reserved).
+    #[inline]
+    fn row_choices(&self, p: u8, rows: &[Row; 4]) -> [SmallVec<[CellChoice; 8]>; 4] {
         let sentinel = p == self.hi + 1;
-        let column = !sentinel && p <= 12;
         let mut choices: [SmallVec<[CellChoice; 8]>; 4] = Default::default();
         for (s, list) in choices.iter_mut().enumerate() {
             if self.rows & (1 << s) == 0 || sentinel {
@@ -788,6 +966,18 @@ impl IslandSolver {
                 list.push(CellChoice::default());
             }
         }
+        choices
+    }
+
+    /// Every edge out of node `key`, in a fixed order (rows S H D C, fewer run copies first).
+    fn edges(&self, key: u128) -> SmallVec<[Edge; 16]> {
+        let p = (key & 0x1F) as u8;
+        let rows = rows_of(key);
+        let mut out = SmallVec::new();
+        let table = SetTable::get();
+        let sentinel = p == self.hi + 1;
+        let column = !sentinel && p <= 12;
+        let choices = self.row_choices(p, &rows);
         let mut pick = [0usize; 4];
         loop {
             let cell = |s: usize| choices[s][pick[s]];
@@ -893,6 +1083,8 @@ impl IslandSolver {
         })
     }
 
+    /// The forward sweep of [`IslandSolver::solve`]: one layer of row states per rank, each
+    /// state expanded by every column option of the rank ([`RankStep`]), the last layer summed.
     fn sweep(&self, scratch: &mut Scratch, budget: u64) -> Option<Value> {
         let Scratch {
             layers,
@@ -905,22 +1097,7 @@ impl IslandSolver {
         layers[0].clear();
         layers[0].push(key_of(self.lo, &[Row::default(); 4]) >> 5, Value::DONE);
         let mut cur = 0usize;
-        // The rows scanned: those with a run-capable card. A row without one never holds a
-        // run, so its automaton has one move whatever the column options do (no run to open,
-        // end or extend, and three dumped cards in a row would be a run window): its state
-        // only records its dumps, which nothing reads. Leaving it out skips its lookups
-        // and merges the states that differ only there (a set-only card dumped or not). Its
-        // cards still choose sets or the dump in the column options.
-        let mut act = [0usize; 4];
-        let mut n_act = 0usize;
-        let mut act_mask = 0u8;
-        for s in 0..4 {
-            if self.rows & (1 << s) != 0 && self.runcap[s] != 0 {
-                act[n_act] = s;
-                n_act += 1;
-                act_mask |= 1 << s;
-            }
-        }
+        let (act, n_act, act_mask) = self.scanned_rows();
         let act = &act[..n_act];
         for p in self.lo..=self.hi + 1 {
             let sentinel = p == self.hi + 1;
@@ -944,129 +1121,53 @@ impl IslandSolver {
             if work > budget {
                 return None;
             }
-            let ace_split = p == 0 && self.ace_high && !sentinel;
+            let step = RankStep {
+                p,
+                sentinel,
+                ace_high: self.ace_high,
+                ace_split: p == 0 && self.ace_high && !sentinel,
+                points,
+                act,
+                options,
+                skip,
+            };
             *row_used = 0;
             for (n, &(key, value)) in layer.entries.iter().enumerate() {
                 // The run's deadline, read once every 4096 states: past it, "unknown".
                 if n & 0xFFF == 0xFFF && crate::budget::expired() {
                     return None;
                 }
-                // This state's rows in the layer's row cache.
-                let mut entry_of = [0usize; 4];
-                for (i, &s) in act.iter().enumerate() {
-                    let row = ((key >> (ROW_BITS * s as u32)) & ((1 << ROW_BITS) - 1)) as u32;
-                    // One cache for every suit: moves do not depend on the suit.
-                    let cache = &mut *row_cache;
-                    let used = &mut *row_used;
-                    entry_of[i] = match cache[..*used].iter().position(|e| e.row == row) {
-                        Some(j) => j,
-                        None => {
-                            // Stale moves stay until their slot is computed (`computed`).
-                            match cache.get_mut(*used) {
-                                Some(e) => {
-                                    e.row = row;
-                                    e.computed = 0;
-                                }
-                                None => cache.push(RowEntry {
-                                    row,
-                                    computed: 0,
-                                    moves: [SweepMoves::EMPTY; 6],
-                                }),
-                            }
-                            *used += 1;
-                            *used - 1
-                        }
-                    };
-                }
-                let mut j = 0usize;
-                while j < options.len() {
-                    let opt = &options[j];
-                    let mut dead_at = None;
-                    let mut pick_of = [0usize; 4];
-                    for (i, &s) in act.iter().enumerate() {
-                        let entry = &mut row_cache[entry_of[i]];
-                        let (u, dumped) = if sentinel {
-                            (0, false)
-                        } else if p == 13 {
-                            let r = Row::unpack(entry.row);
-                            (r.high_use, r.ace_dump)
-                        } else {
-                            (opt.low[s], opt.dumped & (1 << s) != 0)
-                        };
-                        let slot = (u as usize) * 2 + dumped as usize;
-                        let bit = 1u8 << slot;
-                        if entry.computed & bit == 0 {
-                            entry.computed |= bit;
-                            entry.moves[slot] = sweep_moves(row_moves, entry.row, p, u, dumped, self.ace_high);
-                        }
-                        if entry.moves[slot].len == 0 {
-                            dead_at = Some(i);
-                            break;
-                        }
-                        pick_of[i] = slot;
-                    }
-                    if let Some(d) = dead_at {
-                        // Every option with the same slots up to suit `d` dies here too.
-                        j = skip[j][d] as usize;
-                        continue;
-                    }
-                    j += 1;
-                    let here = Value::single(opt.cards, opt.cards * points);
-                    let f = opt.factor as u128;
-                    let (split, merged) = if f == 1 {
-                        (value.split, value.merged)
-                    } else {
-                        (value.split.saturating_mul(f), value.merged.saturating_mul(f))
-                    };
-                    let mut mv = [0usize; 4];
-                    loop {
-                        let mut next_key = 0u128;
-                        let mut touch = false;
-                        for (i, &s) in act.iter().enumerate() {
-                            let m = row_cache[entry_of[i]].moves[pick_of[i]].next[mv[i]];
-                            let row = if ace_split {
-                                with_ace(m & !TOUCHES, opt.high[s], opt.dumped & (1 << s) != 0)
-                            } else {
-                                m & !TOUCHES
-                            };
-                            next_key |= (row as u128) << (ROW_BITS * s as u32);
-                            touch |= m & TOUCHES != 0;
-                        }
-                        let add = Value {
-                            merged: if touch { 0 } else { merged },
-                            split,
-                            min_cp: value.min_cp + here.min_cp,
-                            min_pc: value.min_pc + here.min_pc,
-                        };
-                        next.add(next_key, add);
-                        let mut carry = true;
-                        for (i, digit) in mv.iter_mut().enumerate().take(act.len()) {
-                            *digit += 1;
-                            if *digit < row_cache[entry_of[i]].moves[pick_of[i]].len as usize {
-                                carry = false;
-                                break;
-                            }
-                            *digit = 0;
-                        }
-                        if carry {
-                            break;
-                        }
-                    }
-                }
+                let entry_of = step.cached_rows(key, row_cache, row_used);
+                step.expand(value, &entry_of, row_cache, row_moves, next);
             }
             cur ^= 1;
             if layers[cur].entries.len() > MAX_LAYER {
                 return None;
             }
         }
-        let mut total = Value::DEAD;
-        for &(_, v) in layers[cur].entries.iter() {
-            total.merged = total.merged.saturating_add(v.merged);
-            total.split = total.split.saturating_add(v.split);
-            total.min_cp = total.min_cp.min(v.min_cp);
-            total.min_pc = total.min_pc.min(v.min_pc);
+        Some(layer_total(&layers[cur]))
+    }
+
+    /// The rows the sweep scans (suits, count, mask): those with a run-capable card.
+    ///
+    /// A row without one never holds a run, so its automaton has one move whatever the column
+    /// options do (no run to open, end or extend, and three dumped cards in a row would be a run
+    /// window): its state only records its dumps, which nothing reads. Leaving it out skips its
+    /// lookups and merges the states that differ only there (a set-only card dumped or not). Its
+    /// cards still choose sets or the dump in the column options.
+    #[inline]
+    fn scanned_rows(&self) -> ([usize; 4], usize, u8) {
+        let mut act = [0usize; 4];
+        let mut n_act = 0usize;
+        let mut act_mask = 0u8;
+        for s in 0..4 {
+            if self.rows & (1 << s) != 0 && self.runcap[s] != 0 {
+                act[n_act] = s;
+                n_act += 1;
+                act_mask |= 1 << s;
+            }
         }
-        Some(total)
+        (act, n_act, act_mask)
     }
 
     /// Counts and minima by the memoised backward search (used to steer witnesses and
@@ -1305,7 +1406,7 @@ mod tests {
 
     #[test]
     fn seed_demo_island() {
-        // SPEC §5.4: 3 maximal arrangements, min deadwood 5 cards / 16 points.
+        // The demo island of `docs/rummy.md`: 3 maximal arrangements, min deadwood 5 cards / 16 points.
         let v = solve("2H3H4H5H4H5H6H3C3C3D3D4D", false);
         assert_eq!(
             IslandSolver::new(&Hand::parse("2H3H4H").unwrap(), false).solve(10),
