@@ -31,7 +31,8 @@ pub fn register(r: &mut Registry) {
     register_inputs(r);
     register_minima(r);
     register_arrangements(r);
-    register_strategy(r);
+    register_advice(r);
+    register_explained_choices(r);
     register_card_helpers(r);
 }
 
@@ -210,8 +211,9 @@ fn register_arrangements(r: &mut Registry) {
     );
 }
 
-/// Strategy: discards, the take advice, going out.
-fn register_strategy(r: &mut Registry) {
+/// Strategy, the native answers: every discard with what it leaves, the best discard, whether
+/// to take the discard-pile card.
+fn register_advice(r: &mut Registry) {
     r.function(
         "rummy.discards",
         &[("hand", T::Str), ("options", T::Str)],
@@ -281,6 +283,11 @@ fn register_strategy(r: &mut Registry) {
             Ok(())
         },
     );
+}
+
+/// Strategy, the choices the rules explain: the discards ranked with the near melds they keep,
+/// what taking the discard-pile card would do, going out.
+fn register_explained_choices(r: &mut Registry) {
     r.function(
         "rummy.ranked_discards",
         &[("hand", T::Str), ("options", T::Str), ("except", T::Str)],
