@@ -26,6 +26,19 @@ use crate::value::{Value, ValueType as T};
 
 /// Registers doudizhu's built-ins and input types.
 pub fn register(r: &mut Registry) {
+    register_inputs(r);
+    register_search(r);
+    register_plays(r);
+}
+
+/// The argument list `first` followed by the rule variant's two (`switches`, `variant`).
+fn with_variant(first: &[(&'static str, T)]) -> Vec<(&'static str, T)> {
+    let variant = [("switches", T::List), ("variant", T::Str)];
+    first.iter().chain(variant.iter()).copied().collect()
+}
+
+/// The input types `ddz_hand` and `ddz_play`.
+fn register_inputs(r: &mut Registry) {
     r.input_type(InputType {
         name: "ddz_hand",
         keys: &[],
@@ -42,13 +55,14 @@ pub fn register(r: &mut Registry) {
         parse: parse_play_input,
         doc: "the dou dizhu play on the table (cards forming one play), or empty / `pass` / `-` for none",
     });
-    let variant = [("switches", T::List), ("variant", T::Str)];
-    let with = |first: &[(&'static str, T)]| -> Vec<(&'static str, T)> {
-        first.iter().chain(variant.iter()).copied().collect()
-    };
+}
+
+/// The position and its search: checking a deal, the whole hand as one play, the endgame
+/// solver and every move's verdict.
+fn register_search(r: &mut Registry) {
     r.function(
         "doudizhu.deal",
-        &with(&[("me", T::Str), ("enemy", T::Str), ("last", T::Str)]),
+        &with_variant(&[("me", T::Str), ("enemy", T::Str), ("last", T::Str)]),
         &[T::Str, T::Int],
         false,
         "checks that both hands and the play on the table come from one deck and the play is legal; \
@@ -57,7 +71,7 @@ pub fn register(r: &mut Registry) {
     );
     r.function(
         "doudizhu.one_play",
-        &with(&[("hand", T::Str), ("last", T::Str)]),
+        &with_variant(&[("hand", T::Str), ("last", T::Str)]),
         &[T::Str],
         false,
         "the type of play the whole hand forms, if it is one play that may be put on the table \
@@ -105,9 +119,14 @@ pub fn register(r: &mut Registry) {
          the verdict in words; all the searches share the `max_nodes` budget, past it a move is unknown",
         move_verdicts_builtin,
     );
+}
+
+/// Plays and cards: the legal plays of a hand, a play's type, the answers to a play, the bombs
+/// held, plays in words.
+fn register_plays(r: &mut Registry) {
     r.function(
         "doudizhu.plays",
-        &with(&[("hand", T::Str), ("last", T::Str)]),
+        &with_variant(&[("hand", T::Str), ("last", T::Str)]),
         &[T::Str, T::Str],
         true,
         "every legal play of the hand (leading when `last` is empty, else beating it), one solution per \
@@ -116,7 +135,7 @@ pub fn register(r: &mut Registry) {
     );
     r.function(
         "doudizhu.classify",
-        &with(&[("cards", T::Str)]),
+        &with_variant(&[("cards", T::Str)]),
         &[T::Str],
         false,
         "the type of play the cards form under the rules (`trio with pair`, `airplane`, ...); no solution \
@@ -156,7 +175,7 @@ pub fn workloads() -> Vec<Workload> {
     }]
 }
 
-/// doudizhu has no arena (the issue asks for none).
+/// doudizhu has no arena: `kibitzer play` offers no dou dizhu games.
 pub fn arenas() -> Vec<Arena> {
     Vec::new()
 }
