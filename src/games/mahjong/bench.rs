@@ -119,20 +119,63 @@ impl Player for Recorder {
     }
 }
 
+/// The sample hands: random and near-ready, 14 and 13 tiles, `w.hands` of each.
+struct Hands {
+    random14: Vec<Counts>,
+    random13: Vec<Counts>,
+    near14: Vec<Counts>,
+    near13: Vec<Counts>,
+}
+
+/// The benchmark: tables, each measured phase, the published anchors, then the figures in one line.
 fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     writeln!(out, "mahjong bench: one thread, {cores} core(s) on this machine")?;
     let t = Instant::now();
     prepare_tables();
     writeln!(out, "tables built in {:.0} ms", t.elapsed().as_secs_f64() * 1e3)?;
+    let hands = sample_hands(&w);
+    let win_rate = win_checks(out, &w, &hands)?;
+    let shanten_rate = shanten_rates(out, &w, &hands)?;
+    let waits_rate = wait_rates(out, &w, &hands)?;
+    let decision_us = decision_time(out, &w)?;
+    let games_rate = arena(out, &w)?;
+    // Published anchors (not run here: other languages and machines), for scale only; the Python
+    // library runs beside kibitzer in benches/mahjong/run.sh.
+    writeln!(
+        out,
+        "published anchors: mahjong-helper (Go) 84 ns per win check = {:.1}x slower, 1.76 µs per \
+         shanten = {:.0}x slower; Python `mahjong` 25–37 k shanten/s (benches/mahjong/run.sh runs it \
+         side by side)",
+        win_rate * 84e-9,
+        shanten_rate * 1.76e-6
+    )?;
+    writeln!(
+        out,
+        "win_checks_per_s={:.0} shanten_per_s={:.0} waits_per_s={:.0} decision_us={:.2} games_per_s={:.0}",
+        win_rate, shanten_rate, waits_rate, decision_us, games_rate
+    )
+}
+
+/// Deals the sample hands from one seeded generator, in a fixed order.
+fn sample_hands(w: &Workload) -> Hands {
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
     let random14: Vec<Counts> = (0..w.hands).map(|_| random_hand(&mut rng, 14)).collect();
     let random13: Vec<Counts> = (0..w.hands).map(|_| random_hand(&mut rng, 13)).collect();
     let near14: Vec<Counts> = (0..w.hands).map(|i| near_ready(&mut rng, 14, i % 2)).collect();
     let near13: Vec<Counts> = (0..w.hands).map(|_| near_ready(&mut rng, 13, 0)).collect();
+    Hands {
+        random14,
+        random13,
+        near14,
+        near13,
+    }
+}
 
+/// Win checks per second on 14-tile hands, random and near-ready: reports each, returns the lower.
+fn win_checks(out: &mut dyn Write, w: &Workload, hands: &Hands) -> std::io::Result<f64> {
     let mut figures = Vec::new();
-    for (label, hands) in [("random", &random14), ("near-ready", &near14)] {
+    for (label, hands) in [("random", &hands.random14), ("near-ready", &hands.near14)] {
         let start = Instant::now();
         let mut wins = 0usize;
         for _ in 0..w.rounds {
@@ -149,14 +192,17 @@ fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
         )?;
         figures.push(rate);
     }
-    let win_rate = figures.iter().cloned().fold(f64::INFINITY, f64::min);
+    Ok(figures.iter().cloned().fold(f64::INFINITY, f64::min))
+}
 
+/// Shanten (both forms) per second on each sample: reports each, returns the lowest.
+fn shanten_rates(out: &mut dyn Write, w: &Workload, hands: &Hands) -> std::io::Result<f64> {
     let mut shanten_rates = Vec::new();
     for (label, hands) in [
-        ("random 14", &random14),
-        ("random 13", &random13),
-        ("near-ready 14", &near14),
-        ("near-ready 13", &near13),
+        ("random 14", &hands.random14),
+        ("random 13", &hands.random13),
+        ("near-ready 14", &hands.near14),
+        ("near-ready 13", &hands.near13),
     ] {
         let start = Instant::now();
         let mut sum = 0i64;
@@ -174,10 +220,13 @@ fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
         )?;
         shanten_rates.push(rate);
     }
-    let shanten_rate = shanten_rates.iter().cloned().fold(f64::INFINITY, f64::min);
+    Ok(shanten_rates.iter().cloned().fold(f64::INFINITY, f64::min))
+}
 
+/// Waits per second on 13-tile hands, random and near-ready: reports each, returns the lower.
+fn wait_rates(out: &mut dyn Write, w: &Workload, hands: &Hands) -> std::io::Result<f64> {
     let mut wait_rates = Vec::new();
-    for (label, hands) in [("random", &random13), ("near-ready", &near13)] {
+    for (label, hands) in [("random", &hands.random13), ("near-ready", &hands.near13)] {
         let start = Instant::now();
         let mut n = 0usize;
         for _ in 0..w.rounds {
@@ -194,9 +243,11 @@ fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
         )?;
         wait_rates.push(rate);
     }
-    let waits_rate = wait_rates.iter().cloned().fold(f64::INFINITY, f64::min);
+    Ok(wait_rates.iter().cloned().fold(f64::INFINITY, f64::min))
+}
 
-    // Decision time on positions from real strong-vs-seed games.
+/// The strong player's turn decision time in µs, on positions from real strong-vs-seed games.
+fn decision_time(out: &mut dyn Write, w: &Workload) -> std::io::Result<f64> {
     let mut recorder = Recorder {
         inner: StrongPlayer::default(),
         views: Vec::new(),
@@ -226,7 +277,11 @@ fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
         views.len(),
         decision_us
     )?;
+    Ok(decision_us)
+}
 
+/// Arena games per second, strong against seed, with the match's report.
+fn arena(out: &mut dyn Write, w: &Workload) -> std::io::Result<f64> {
     let mut strong = StrongPlayer::default();
     let mut seed = SeedPlayer::default();
     let start = Instant::now();
@@ -238,21 +293,7 @@ fn run(out: &mut dyn Write, w: Workload) -> std::io::Result<()> {
         games_rate, w.games
     )?;
     write!(out, "{}", stats.report())?;
-    // Published anchors (not run here: other languages and machines), for scale only; the Python
-    // library runs beside kibitzer in benches/mahjong/run.sh.
-    writeln!(
-        out,
-        "published anchors: mahjong-helper (Go) 84 ns per win check = {:.1}x slower, 1.76 µs per \
-         shanten = {:.0}x slower; Python `mahjong` 25–37 k shanten/s (benches/mahjong/run.sh runs it \
-         side by side)",
-        win_rate * 84e-9,
-        shanten_rate * 1.76e-6
-    )?;
-    writeln!(
-        out,
-        "win_checks_per_s={:.0} shanten_per_s={:.0} waits_per_s={:.0} decision_us={:.2} games_per_s={:.0}",
-        win_rate, shanten_rate, waits_rate, decision_us, games_rate
-    )
+    Ok(games_rate)
 }
 
 #[cfg(test)]
