@@ -71,6 +71,8 @@ pub const SHIPPED_GOLDEN: &[(&str, &str)] = &[
     golden!("tests/golden/mahjong/seed_call_south.txt"),
     golden!("tests/golden/mahjong/seed_declared_pass.txt"),
     golden!("tests/golden/mahjong/seed_declared_throw.txt"),
+    golden!("tests/golden/mahjong/lookahead_discard.txt"),
+    golden!("tests/golden/mahjong/call_widens_wait.txt"),
     golden!("tests/golden/rummy/seed_demo.txt"),
     golden!("tests/golden/rummy/deadwood_apart.txt"),
     golden!("tests/golden/rummy/take.txt"),
