@@ -68,7 +68,7 @@ fn the_stud_seed_answer_fits_in_fifteen_lines() {
         assert!(out.lines().any(|l| l == answer), "{answer} missing in\n{out}");
     }
     assert!(
-        out.contains("why: bet big — p(win) 1.0000 is above 0.7 (Rule16)"),
+        out.contains("why: bet big — equity 1.0000 (43 wins, 0 ties, 0 losses) is above bet_big_above 0.7"),
         "{out}"
     );
 }
@@ -109,9 +109,12 @@ fn options_are_grouped_under_their_decision_by_rank() {
         lines[at + 1],
         "  why: discard the loosest card — the king of spades joins no meld (Choose)"
     );
-    assert_eq!(lines[at + 2], "  1. K♠ — joins nothing: 10 points");
-    assert_eq!(lines[at + 3], "  2. 5♥ — keeps the run 3♥ 4♥: 5 points");
-    assert_eq!(lines[at + 4], "  3. 2♣ 3♣ — breaks a pair: 5 points");
+    // The runner-up with its numbers; the chosen one is the answer, the rest are counted.
+    assert_eq!(lines[at + 2], "  runner-up: 5♥ — keeps the run 3♥ 4♥: 5 points (and 1 more option)");
+    let full = ask_ok(&[OPTIONS, "n=3"], &["--json"]);
+    for choice in ["K♠", "5♥", "2♣ 3♣"] {
+        assert!(full.contains(&format!("\"choice\":\"{choice}\"")), "{choice} missing in\n{full}");
+    }
     assert!(!out.contains("option"), "options are not answers of their own:\n{out}");
     // A long answer wraps onto continuation lines, every item kept.
     let spread: String = lines
@@ -138,6 +141,8 @@ fn explain_none_prints_the_answers_alone() {
             "category: 3, full house",
             "odds: 43, 0, 0, 1.0",
             "odds_basis: exact: every showdown decided by Rule1–Rule15, 0",
+            "equity: 1.0",
+            "outs: no cards, no cards",
             "advice: bet big"
         ]
     );
@@ -186,7 +191,7 @@ fn the_full_view_prints_each_subtree_once() {
         }
     }
     let stud = ask_ok(STUD_SEED, &["--explain", "full"]);
-    assert!(stud.lines().count() < 100, "{stud}");
+    assert!(stud.lines().count() < 130, "{stud}");
     assert!(stud.starts_with("input hand(8♠ 10♦ 10♠ 8♥ 8♣)\n"), "{stud}");
     assert!(
         stud.contains("odds_basis(\"exact: every showdown decided by Rule1–Rule15\", 0)  → see [1]"),
@@ -223,7 +228,10 @@ fn why_not_by_title_by_move_and_by_name_in_any_case() {
     // A word the rules use for a move: the rules that could conclude it.
     let mahjong = ["mahjong", "hand=123m 456m 789m EE S N", "offered=1m"];
     let out = ask_ok(&mahjong, &["--why-not", "pong", "--explain", "none"]);
-    assert!(out.contains("why not Call \"call when it brings the hand closer\": Call did not fire: condition 4 `?after < ?now` fails: after 1 ≥ now 1"), "{out}");
+    assert!(
+        out.contains("why not CallCloser \"call: it brings the hand closer\": CallCloser was a candidate but lost when its turn came: condition 5"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -297,7 +305,10 @@ fn json_gives_the_player_view_beside_the_tree_with_references() {
     let advice = answers.iter().find(|a| a["relation"] == "advice").expect("advice");
     assert_eq!(advice["text"], "advice: bet big");
     assert_eq!(advice["rule"], "Rule16");
-    assert_eq!(advice["because"], "p(win) 1.0000 is above 0.7");
+    assert_eq!(
+        advice["because"],
+        "equity 1.0000 (43 wins, 0 ties, 0 losses) is above bet_big_above 0.7; a plain bet needs only above 0.5"
+    );
     let category = answers.iter().find(|a| a["relation"] == "category").expect("category");
     assert_eq!(category["args"], serde_json::json!([3, "full house"]));
     let (mut found, mut refs) = (Vec::new(), Vec::new());

@@ -223,8 +223,10 @@ pub fn render_answer(a: &Answer) -> String {
             true => format!("runner-up: {}", o.choice),
             false => format!("runner-up: {} — {summary}", o.choice),
         };
-        if others.len() > 1 {
-            line.push_str(&format!(" (and {} more options)", others.len() - 1));
+        match others.len() {
+            0 | 1 => {}
+            2 => line.push_str(" (and 1 more option)"),
+            n => line.push_str(&format!(" (and {} more options)", n - 1)),
         }
         wrap(&line, "  ", "      ", &mut out);
     }
