@@ -4,7 +4,7 @@
 
 use crate::engine::explain::render_derivation;
 use crate::engine::program::Program;
-use crate::engine::session::Session;
+use crate::engine::session::{RunOptions, Session};
 use crate::lang::ir::{Cond, PatArg, RuleIr, Slot};
 use crate::library::{load_file, load_shipped, shipped_library, shipped_text, LoadError};
 use serde::Deserialize;
@@ -543,6 +543,10 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
         decided: Vec::new(),
     };
     let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
+    s.set_options(RunOptions {
+        why_not: !case.why_not.is_empty(),
+        ..RunOptions::default()
+    });
     let ran = (|| {
         for (k, v) in &case.params {
             s.set_param(k, v).map_err(|e| e.to_string())?;

@@ -375,6 +375,7 @@ fn ask<'py>(
     let options = RunOptions {
         firing_limit: max_firings,
         trace,
+        why_not: why_not.as_ref().is_some_and(|w| !w.is_empty()),
         timeout,
         ..RunOptions::default()
     };

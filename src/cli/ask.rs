@@ -69,6 +69,7 @@ pub fn run(a: AskArgs) -> i32 {
     s.set_options(RunOptions {
         firing_limit: a.max_firings,
         trace: a.trace,
+        why_not: !a.why_not.is_empty(),
         timeout: a.timeout,
         ..RunOptions::default()
     });

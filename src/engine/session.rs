@@ -116,6 +116,11 @@ pub struct RunOptions {
     pub firing_limit: u64,
     /// Record every firing and dropped activation for `--trace`.
     pub trace: bool,
+    /// Record, for each activation that loses at selection, the condition that failed and its
+    /// values, so that [`Session::why_not`] judges a rule as of the moment it lost. Without it
+    /// (and without `trace`) a why-not judges against the final memory; it costs a second look
+    /// at each lost activation.
+    pub why_not: bool,
     /// Wall-clock budget of the run, what-if sub-queries and native searches included: past it
     /// the run stops with [`StopReason::Timeout`] and the conclusions it has. `None`: no limit.
     pub timeout: Option<std::time::Duration>,
@@ -134,6 +139,7 @@ impl Default for RunOptions {
         RunOptions {
             firing_limit: 100_000,
             trace: false,
+            why_not: false,
             timeout: None,
             max_facts: 1_000_000,
             max_cells: 8_000_000,
@@ -707,7 +713,7 @@ impl Session {
                     }
                     false => {
                         self.stats.dropped += 1;
-                        if self.recording || self.opts.trace {
+                        if self.opts.why_not || self.opts.trace {
                             self.note_drop(prog, act.rule);
                         }
                         continue;
