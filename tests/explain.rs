@@ -110,12 +110,21 @@ fn options_are_grouped_under_their_decision_by_rank() {
         "  why: discard the loosest card — the king of spades joins no meld (Choose)"
     );
     // The runner-up with its numbers; the chosen one is the answer, the rest are counted.
-    assert_eq!(lines[at + 2], "  runner-up: 5♥ — keeps the run 3♥ 4♥: 5 points (and 1 more option)");
+    assert_eq!(
+        lines[at + 2],
+        "  runner-up: 5♥ — keeps the run 3♥ 4♥: 5 points (and 1 more option)"
+    );
     let full = ask_ok(&[OPTIONS, "n=3"], &["--json"]);
     for choice in ["K♠", "5♥", "2♣ 3♣"] {
-        assert!(full.contains(&format!("\"choice\":\"{choice}\"")), "{choice} missing in\n{full}");
+        assert!(
+            full.contains(&format!("\"choice\":\"{choice}\"")),
+            "{choice} missing in\n{full}"
+        );
     }
-    assert!(!out.contains("option"), "options are not answers of their own:\n{out}");
+    assert!(
+        !out.lines().any(|l| l.starts_with("option")),
+        "options are not answers of their own:\n{out}"
+    );
     // A long answer wraps onto continuation lines, every item kept.
     let spread: String = lines
         .iter()
