@@ -246,6 +246,30 @@ pub struct FnBuiltin {
     intrinsic: Option<Intrinsic>,
 }
 
+impl FnBuiltin {
+    /// A single-valued built-in.
+    fn one(
+        name: &str,
+        params: &[(&'static str, ValueType)],
+        output: ValueType,
+        doc: &'static str,
+        f: fn(&[Value]) -> Result<Value, BuiltinError>,
+        intrinsic: Option<Intrinsic>,
+    ) -> FnBuiltin {
+        FnBuiltin {
+            sig: Signature {
+                name: name.to_string(),
+                params: params.to_vec(),
+                outputs: vec![output],
+                multi: false,
+                doc,
+            },
+            f: FnKind::One(f),
+            intrinsic,
+        }
+    }
+}
+
 impl Builtin for FnBuiltin {
     fn signature(&self) -> &Signature {
         &self.sig
@@ -390,17 +414,7 @@ impl Registry {
         doc: &'static str,
         f: fn(&[Value]) -> Result<Value, BuiltinError>,
     ) {
-        self.register(Arc::new(FnBuiltin {
-            sig: Signature {
-                name: name.to_string(),
-                params: params.to_vec(),
-                outputs: vec![output],
-                multi: false,
-                doc,
-            },
-            f: FnKind::One(f),
-            intrinsic: None,
-        }));
+        self.register(Arc::new(FnBuiltin::one(name, params, output, doc, f, None)));
     }
 
     /// Adds a single-valued built-in that computes `intrinsic`, which the engine may then
@@ -414,17 +428,7 @@ impl Registry {
         f: fn(&[Value]) -> Result<Value, BuiltinError>,
         intrinsic: Intrinsic,
     ) {
-        self.register(Arc::new(FnBuiltin {
-            sig: Signature {
-                name: name.to_string(),
-                params: params.to_vec(),
-                outputs: vec![output],
-                multi: false,
-                doc,
-            },
-            f: FnKind::One(f),
-            intrinsic: Some(intrinsic),
-        }));
+        self.register(Arc::new(FnBuiltin::one(name, params, output, doc, f, Some(intrinsic))));
     }
 
     /// Adds an input type.
