@@ -24,6 +24,7 @@ pub mod cards;
 pub mod cases;
 mod engine;
 pub mod games;
+pub mod harness;
 pub mod lang;
 pub mod library;
 pub mod value;

@@ -7,7 +7,7 @@ use kibitzer::games::durak::{
     self, decide, hand_value, parse_cards, sample_hands, sample_positions, Action, GameOptions, ReferencePolicy,
     RulePlayer, RuleValuer, Suit, ValueParams,
 };
-use kibitzer::games::{arenas, PlayOptions};
+use kibitzer::harness::{arenas, PlayOptions};
 use kibitzer::{load_shipped, ExplainLimits, Session};
 use std::collections::BTreeMap;
 
@@ -720,13 +720,13 @@ fn arena_smoke() {
 
 /// Runs `kibitzer bench durak --quick` with these settings; its last line.
 fn bench_last_line(args: &[(&str, &str)]) -> Result<String, String> {
-    let w = kibitzer::games::workloads()
+    let w = kibitzer::harness::workloads()
         .into_iter()
         .find(|w| w.name == "durak")
         .expect("a durak workload");
     let mut last = String::new();
     (w.run)(
-        &kibitzer::games::BenchOptions {
+        &kibitzer::harness::BenchOptions {
             load: kibitzer::library::load_named,
             quick: true,
             args: args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),

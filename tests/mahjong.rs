@@ -9,7 +9,7 @@ use kibitzer::games::mahjong::{
     parse_counts, parse_tile, play_match, Counts, LookaheadPlayer, Player, PlayerView, SeedPlayer, StrongPlayer, Tile,
     KINDS,
 };
-use kibitzer::games::{arenas, workloads, BenchOptions, PlayOptions};
+use kibitzer::harness::{arenas, workloads, BenchOptions, PlayOptions};
 use kibitzer::{load_shipped, Session};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -5,8 +5,8 @@
 //! the benchmark's figure names. (The native module's own brute-force oracle tests live in
 //! `src/games/rummy/oracle_tests.rs`.)
 
-use kibitzer::games::rummy::bench::{double_deck, island_hand, random_hand};
 use kibitzer::games::rummy::{best_discard, evaluate, go_out, take_advice, Card, Hand, Options};
+use kibitzer::games::rummy::{double_deck, island_hand, random_hand};
 use kibitzer::{load_shipped, Session, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -432,11 +432,11 @@ fn a_third_copy_on_the_discard_pile_is_refused() {
 
 #[test]
 fn quick_bench_prints_the_figures() {
-    let workloads = kibitzer::games::workloads();
+    let workloads = kibitzer::harness::workloads();
     let w = workloads.iter().find(|w| w.name == "rummy").expect("bench rummy");
     let mut lines = Vec::new();
     (w.run)(
-        &kibitzer::games::BenchOptions {
+        &kibitzer::harness::BenchOptions {
             load: kibitzer::library::load_named,
             quick: true,
             args: Vec::new(),

@@ -2,7 +2,7 @@
 //! rule set (shipped name or path) or a built-in player; the arena reports rates with 95% intervals.
 
 use super::fail;
-use kibitzer::games::{arenas, PlayOptions};
+use kibitzer::harness::{arenas, PlayOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {

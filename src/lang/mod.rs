@@ -1,6 +1,7 @@
 //! The rule language: source files, the pest parser, the typed AST, the checker, templates and
-//! diagnostics. [`parse`] reads a rule file and its includes, [`check`] resolves and checks them
-//! into the checked rule set of [`ir`]; the engine lowers that into what it runs.
+//! diagnostics. `parse` reads a rule file and its includes, `check` resolves and checks them into
+//! the checked rule set of `ir`; the engine lowers that into what it runs. Public here: the syntax
+//! tree, [`diagnostics`] and [`syntax::parse_rules`].
 
 pub mod ast;
 pub(crate) mod check;

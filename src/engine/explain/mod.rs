@@ -28,7 +28,7 @@ pub struct Explanation {
     /// The fact, as `relation(arg, ...)`.
     pub fact: String,
     /// `"input"`, `"rule"`, `"ref"` (explained before: see the node whose `id` is `ref`), or
-    /// `"elided"` (derived by a rule, deeper than [`MAX_EXPLAIN_DEPTH`] levels below the
+    /// `"elided"` (derived by a rule, deeper than 48 levels below the
     /// conclusion: not shown).
     pub source: &'static str,
     /// A rule node's number, unique within one answer; a later `"ref"` node names it.

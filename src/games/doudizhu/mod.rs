@@ -20,7 +20,7 @@
 //!   [`Solution`] `{ outcome: Win|Lose|Unknown, best, pass, line, nodes }`, [`Budget`]
 //!   `{ max_nodes, max_table_bytes, time_limit, line_nodes }` (default 200 M nodes, 1 GiB,
 //!   no time, 200,000 nodes for the line).
-//! - [`run_bench`], [`run_bench_quick`]; errors: [`DoudizhuError`].
+//! - Errors: [`DoudizhuError`].
 //!
 //! # Decisions where the rules of the game leave a choice
 //! - Move set = RLCard's (27,471 plays on a full deck, checked), including its kicker
@@ -43,7 +43,6 @@
 //!   forced passes (`None`).
 //! - Outcome is for the side to move (three players: for its team). Budgets give
 //!   `Outcome::Unknown` with no move and an empty line.
-mod bench;
 mod budget;
 mod error;
 mod hand;
@@ -63,7 +62,6 @@ mod table;
 mod turns;
 mod verdicts;
 
-pub use bench::{run_bench, run_bench_quick};
 pub use budget::{Budget, Outcome, Solution};
 pub use error::DoudizhuError;
 pub use hand::{parse_hand, rank_name, Hand};

@@ -9,7 +9,6 @@
 //! `seed`); a switch can only turn a combination off (the preset `seed` already turns trio+pair,
 //! pair chains and airplanes off).
 
-use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use super::budget::{Budget, Outcome, Solution};
@@ -21,7 +20,6 @@ use super::solver::solve;
 use super::verdicts::{move_verdicts, MoveVerdict};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
-use crate::games::{Arena, BenchOptions, Report, Workload};
 use crate::value::{Value, ValueType as T};
 
 /// Registers doudizhu's built-ins and input types.
@@ -163,21 +161,6 @@ fn register_plays(r: &mut Registry) {
         "a list of plays in words: `3 3 3 3`, `3 3 3 3 and 4 4 4 4`, `a, b and c`",
         join,
     );
-}
-
-/// doudizhu's benchmark for `kibitzer bench doudizhu`.
-pub fn workloads() -> Vec<Workload> {
-    vec![Workload {
-        name: "doudizhu",
-        about: "endgame solver: the seed's puzzle under both rule sets, the published hard puzzle, random \
-                deals 5v5..17v17 (median, p90, max)",
-        run: run_workload,
-    }]
-}
-
-/// doudizhu has no arena: `kibitzer play` offers no dou dizhu games.
-pub fn arenas() -> Vec<Arena> {
-    Vec::new()
 }
 
 // ---- input types -----------------------------------------------------------------------------
@@ -628,47 +611,6 @@ fn narrate(line: &[Option<Play>], me: Hand, enemy: Hand) -> (Vec<String>, String
         words.join(", ")
     };
     (list, text)
-}
-
-// ---- benchmark --------------------------------------------------------------------------------
-
-/// Sends whole lines written to it to the report callback.
-struct LineReport<'a, 'b> {
-    report: &'a mut Report<'b>,
-    buffer: Vec<u8>,
-}
-
-impl Write for LineReport<'_, '_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.buffer.extend_from_slice(buf);
-        while let Some(i) = self.buffer.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.buffer.drain(..=i).collect();
-            (self.report)(String::from_utf8_lossy(&line[..i]).as_ref());
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if !self.buffer.is_empty() {
-            let line = std::mem::take(&mut self.buffer);
-            (self.report)(String::from_utf8_lossy(&line).as_ref());
-        }
-        Ok(())
-    }
-}
-
-fn run_workload(options: &BenchOptions, mut report: Report) -> Result<(), String> {
-    let mut w = LineReport {
-        report: &mut report,
-        buffer: Vec::new(),
-    };
-    let result = if options.quick {
-        super::bench::run_bench_quick(&mut w)
-    } else {
-        super::bench::run_bench(&mut w)
-    };
-    w.flush().map_err(|e| e.to_string())?;
-    result.map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

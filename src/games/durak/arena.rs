@@ -1,7 +1,7 @@
 //! Whole games between players, and match statistics with Wilson intervals.
 
-use super::engine::{apply, legal_actions_into, GameOptions, GameState, Outcome};
 use super::error::DurakError;
+use super::game::{apply, legal_actions_into, GameOptions, GameState, Outcome};
 use super::players::Player;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;

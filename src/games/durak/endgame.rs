@@ -12,7 +12,7 @@
 //! pass the same cards back and forth), and a search that reaches the ply limit stops unknown.
 
 use super::cards::Card;
-use super::engine::{apply, legal_actions_into, Action, GameState, Outcome};
+use super::game::{apply, legal_actions_into, Action, GameState, Outcome};
 use std::cell::RefCell;
 
 /// A win this many actions from the end scores `WIN − actions`.
@@ -60,7 +60,7 @@ pub struct EndgameAnswer {
     /// Actions to the end along the line, when `measured`.
     pub plies: u32,
     /// The distance search finished: the play is the fastest win or the slowest loss, `value`
-    /// is on the [`WIN`] scale and `plies` counts the line. Otherwise only the outcome is proven
+    /// is ±(100,000 − plies) and `plies` counts the line. Otherwise only the outcome is proven
     /// (`value` is −1, 0 or 1) and the play is one that achieves it.
     pub measured: bool,
     /// Positions visited by both searches together.
@@ -387,7 +387,7 @@ pub fn brute_force(state: &GameState, me: usize, ply: u32) -> i32 {
         return state.outcome().map_or(0, |o| terminal(o, me));
     };
     assert!(ply < MAX_PLY, "the game should end");
-    let values = super::engine::legal_actions(state).into_iter().map(|m| {
+    let values = super::game::legal_actions(state).into_iter().map(|m| {
         let mut child = state.clone();
         apply(&mut child, p, m).expect("a legal move applies");
         shift(brute_force(&child, me, ply + 1))

@@ -2,7 +2,7 @@
 //! fraction, and the legal moves straight from the rules' wording.
 
 use super::cards::{Card, Suit};
-use super::engine::{Action, GameState};
+use super::game::{Action, GameState};
 use super::value::ValueParams;
 
 /// A naive fraction: reduced after every operation, denominator positive.

@@ -1,7 +1,7 @@
 //! Players: the trait a seat implements, and the three native players.
 
-use super::engine::Action;
 use super::error::DurakError;
+use super::game::Action;
 use super::policy::{decide_action, ReferencePolicy};
 use super::view::PlayerView;
 use rand::{Rng, SeedableRng};

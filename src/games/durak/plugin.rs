@@ -10,7 +10,6 @@
 use super::cards::{Card as DCard, Deck, Suit as DSuit};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::{parse_card, Card, Cards, NotationError, Suit};
-use crate::games::{Arena, Workload};
 use crate::value::{Shared, Value, ValueType as T};
 
 /// Registers durak's built-ins and input types.
@@ -629,7 +628,7 @@ fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Va
         table: table
             .iter()
             .filter_map(|(x, d)| {
-                Some(super::engine::TablePair {
+                Some(super::game::TablePair {
                     attack: to_dcard(*x)?,
                     defence: d.and_then(to_dcard),
                 })
@@ -696,26 +695,6 @@ fn read_known(text: &str) -> Result<Vec<(i64, Vec<Card>)>, NotationError> {
         out.push((place, group));
     }
     Ok(out)
-}
-
-/// durak's benchmarks for `kibitzer bench`.
-pub fn workloads() -> Vec<Workload> {
-    vec![Workload {
-        name: "durak",
-        about:
-            "durak: hand values/s through the rules, rule-AI decisions/s, arena games/s with the rule AI in every seat",
-        run: super::rules_bench::run,
-    }]
-}
-
-/// durak's arenas for `kibitzer play`.
-pub fn arenas() -> Vec<Arena> {
-    vec![Arena {
-        game: "durak",
-        about: "whole durak games: seats durak (the rule AI) or a .rules path, random, lowest, reference (native); \
-                settings deck=24|32|36|52 transfer=true five_before_first_discard=false, any other NAME=VALUE is a rule parameter",
-        run: super::rules_arena::run,
-    }]
 }
 
 #[cfg(test)]

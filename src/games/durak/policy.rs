@@ -16,9 +16,9 @@
 //! * "The first unbeaten attack card" is the first in table order; if no card beats it, take.
 
 use super::cards::{Card, CardSet, Suit};
-use super::engine::Action;
 use super::error::DurakError;
 use super::frac::Frac;
+use super::game::Action;
 use super::value::{ValueModel, ValueParams};
 use super::view::PlayerView;
 use std::fmt::Write as _;
@@ -536,7 +536,7 @@ fn attack(
 #[cfg(test)]
 mod tests {
     use super::super::cards::parse_cards;
-    use super::super::engine::{GameOptions, TablePair};
+    use super::super::game::{GameOptions, TablePair};
     use super::super::view::Role;
     use super::*;
 

@@ -2,8 +2,8 @@
 //! value by the rules ([`RuleValuer`]) and the rule AI as an arena player ([`RulePlayer`]).
 
 use super::cards::{Card as DCard, CardSet, Suit as DSuit};
-use super::engine::Action;
 use super::error::DurakError;
+use super::game::Action;
 use super::players::Player;
 use super::view::{PlayerView, Role};
 use crate::cards::{Card, Cards, Suit};

@@ -7,8 +7,8 @@
 //! uses). Deterministic: the deals come from a ChaCha8 stream seeded with the seed and the position.
 
 use super::cards::{Card, CardSet, Suit};
-use super::engine::{apply, Action, GameState, Outcome};
 use super::error::DurakError;
+use super::game::{apply, Action, GameState, Outcome};
 use super::world::World;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

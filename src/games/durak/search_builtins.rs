@@ -6,8 +6,8 @@
 
 use super::cards::{Card as DCard, CardSet, Deck, Suit as DSuit};
 use super::endgame::{solve, EndgameAnswer, EndgameBudget, Solved};
-use super::engine::{Action, GameState, TablePair};
 use super::error::DurakError;
+use super::game::{Action, GameState, TablePair};
 use super::sampled::{sampled_search, SampleAnswer, SampleBudget};
 use super::world::World;
 use crate::builtins::{BuiltinError, Registry, Solutions};
@@ -229,7 +229,7 @@ fn line_words(state: &GameState, line: &[(usize, Action)]) -> String {
         if let Action::Attack(c) | Action::Defend { with: c, .. } | Action::Transfer(c) = a {
             on_table.insert(c);
         }
-        if super::engine::apply(&mut st, p, a).is_err() {
+        if super::game::apply(&mut st, p, a).is_err() {
             break;
         }
         let taken = st.table().is_empty() && !on_table.is_empty() && on_table.bits() & !st.hand(defender).bits() == 0;
@@ -239,8 +239,8 @@ fn line_words(state: &GameState, line: &[(usize, Action)]) -> String {
     }
     if st.is_over() {
         out.push_str(match st.outcome() {
-            Some(super::engine::Outcome::Durak(0)) => ": I am the durak",
-            Some(super::engine::Outcome::Durak(_)) => ": they are the durak",
+            Some(super::game::Outcome::Durak(0)) => ": I am the durak",
+            Some(super::game::Outcome::Durak(_)) => ": they are the durak",
             _ => ": a draw",
         });
     } else if !line.is_empty() {

@@ -3,7 +3,7 @@
 
 use super::cards::{Card, CardSet, Deck};
 use super::endgame::{brute_force, solve, EndgameBudget, Solved, WIN};
-use super::engine::{
+use super::game::{
     apply, legal_actions, legal_actions_into, Action, GameOptions, GameState, Outcome, Position, TablePair,
 };
 use super::players::{Player, ReferencePlayer};

@@ -2,11 +2,11 @@
 //! games, fixed engine scenarios, the arena, and the reference player's strength.
 
 use super::cards::{parse_cards, Card, CardSet, Deck, Suit};
-use super::engine::{apply, legal_actions, Action, GameOptions, GameState, Outcome, HAND_SIZE};
+use super::game::{apply, legal_actions, Action, GameOptions, GameState, Outcome, HAND_SIZE};
 use super::oracle;
 use super::players::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
 use super::value::{hand_value, ValueModel, ValueParams};
-use super::{play_match, run_bench_quick, wilson, DecisionParams, DurakError, ReferencePolicy};
+use super::{play_match, wilson, DecisionParams, DurakError, ReferencePolicy};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -565,16 +565,6 @@ fn wilson_interval() {
     let (lo, hi) = wilson(0, 10);
     assert_eq!(lo, 0.0);
     assert!(hi > 0.2 && hi < 0.35);
-}
-
-#[test]
-fn bench_quick_runs() {
-    let mut out = Vec::new();
-    run_bench_quick(&mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
-    let last = text.lines().last().unwrap();
-    assert!(last.starts_with("hand_values_per_s="), "{last}");
-    assert!(last.contains(" decisions_per_s=") && last.contains(" games_per_s="));
 }
 
 /// The reference policy over 10,000 two-player games against each baseline, with the reference

@@ -2,7 +2,7 @@
 //! player, tests, the CLI's `ask`) can also build one by hand for a position that never occurred.
 
 use super::cards::{Card, CardSet, Suit};
-use super::engine::{GameOptions, TablePair};
+use super::game::{GameOptions, TablePair};
 use smallvec::SmallVec;
 
 /// The player's part in the current bout.

@@ -9,8 +9,8 @@
 //! cards uniformly over those places.
 
 use super::cards::{Card, CardSet, Deck, Suit};
-use super::engine::{Action, GameOptions, GameState, Position, TablePair, HAND_SIZE};
 use super::error::DurakError;
+use super::game::{Action, GameOptions, GameState, Position, TablePair, HAND_SIZE};
 use super::view::{PlayerView, Role};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -313,7 +313,7 @@ impl World {
             .collect();
         // A defence that must fail is never better than taking at once.
         let can_defend = super::policy::can_beat_all(self.hand, &unbeaten, self.trump);
-        super::engine::legal_actions(state)
+        super::game::legal_actions(state)
             .into_iter()
             .filter(|a| match a {
                 Action::Defend { attack, .. } => can_defend && Some(*attack) == first,

@@ -17,9 +17,9 @@
 //! - [`Arrangement`], [`Meld`], [`MeldKind`].
 //! - Incremental: [`HandState`] (`new`, `add`, `remove`, `value`, `evaluation`).
 //! - Strategy: [`discard_options`], [`ranked_discards`], [`best_discard`], [`take_advice`], [`go_out`].
-//! - [`RummyError`], [`run_bench`], [`run_bench_quick`].
-//! - [`plugin`]: the `rummy.*` built-ins and input types of `rules/rummy.rules`, and the
-//!   `kibitzer bench rummy` workload (native figures, then whole queries through the rules).
+//! - [`RummyError`]; sample hands for tests and benchmarks: [`random_hand`], [`island_hand`],
+//!   [`worst_hand`], [`double_deck`].
+//! - [`plugin`]: the `rummy.*` built-ins and input types of `rules/rummy.rules`.
 //!
 //! # Decisions where the rules of the game leave a choice
 //! - Card order (canonical listings): suit S H D C, then rank A..K, jokers last. Printing:
@@ -75,7 +75,6 @@
 //!   then the card worth more;
 //!   take the discard-pile card when it strictly lowers the minimum deadwood points after the
 //!   best other discard; go out when all cards meld, or all but one final discard).
-pub mod bench;
 pub mod card;
 pub mod error;
 pub mod evaluate;
@@ -86,7 +85,7 @@ mod jokers;
 pub mod meld;
 pub mod options;
 pub mod plugin;
-mod rules_bench;
+pub mod samples;
 mod sets;
 mod solver;
 pub mod strategy;
@@ -96,7 +95,6 @@ mod oracle;
 #[cfg(test)]
 mod oracle_tests;
 
-pub use bench::{run_bench, run_bench_quick};
 pub use card::{format_cards, parse_cards, Card};
 pub use error::RummyError;
 pub use evaluate::{evaluate, ArrangementIter, Evaluation, IslandEval};
@@ -104,6 +102,7 @@ pub use hand::Hand;
 pub use incremental::HandState;
 pub use meld::{Arrangement, Meld, MeldKind};
 pub use options::Options;
+pub use samples::{double_deck, island_hand, random_hand, worst_hand};
 pub use solver::Value;
 pub use strategy::{
     best_discard, discard_options, go_out, ranked_discards, take_advice, Decider, DiscardOption, GoOut, NearMelds,

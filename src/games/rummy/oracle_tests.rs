@@ -1,11 +1,11 @@
 //! The module against the brute-force oracle on fixed and random hands.
 
-use super::bench::{island_hand, random_hand};
 use super::card::Card;
 use super::evaluate::{evaluate, Evaluation};
 use super::hand::Hand;
 use super::options::Options;
 use super::oracle;
+use super::samples::{island_hand, random_hand};
 use super::solver::IslandSolver;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -288,7 +288,7 @@ fn empty_and_tiny_hands() {
 fn huge_hands_answer_or_say_unknown() {
     // Big joker-free hands are solved exactly; the whole double deck (one island of 104
     // cards) runs past the default budget and says so instead of hanging.
-    let all = super::bench::double_deck();
+    let all = super::samples::double_deck();
     let half = Hand::from_cards(&all[..52]).unwrap();
     let e = evaluate(&half, &Options::default());
     assert!(e.exact);

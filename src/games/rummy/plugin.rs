@@ -21,7 +21,6 @@ use super::options::Options;
 use super::strategy::{self, Decider, DiscardOption, NearMelds, RankedDiscard};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
-use crate::games::{Arena, BenchOptions, Report, Workload};
 use crate::value::{Value, ValueType as T};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -825,25 +824,4 @@ fn parse_rank_input(text: &str, _: &TypeArgs, _: &str) -> Result<Value, Notation
             why: "not a rank (A, 2-10, T, J, Q, K)".to_string(),
         }),
     }
-}
-
-// ---- bench ------------------------------------------------------------------------------------
-
-/// rummy's benchmarks for `kibitzer bench`.
-pub fn workloads() -> Vec<Workload> {
-    vec![Workload {
-        name: "rummy",
-        about: "hands/s on random and island-heavy 15-card hands, the full-suit worst case, incremental \
-                add/remove vs full re-solve, and the shipped rules per query",
-        run: run_workload,
-    }]
-}
-
-fn run_workload(options: &BenchOptions, report: Report) -> Result<(), String> {
-    super::rules_bench::run(options, report)
-}
-
-/// rummy has no arena (the issue asks for none).
-pub fn arenas() -> Vec<Arena> {
-    Vec::new()
 }

@@ -2,7 +2,7 @@
 //! computed in the outer loops, the innermost loop reads the row of the four-card prefix.
 
 use super::rank::{HandRank, DISTINCT_RANKS};
-use super::tables::{Tables, ROW};
+use super::tables::{tables, Tables, ROW};
 
 /// Calls `visit(row)` with, for each four-card prefix `a < b < c < d`, the final ranks of the hands
 /// completed by each card `e > d` (the slice `row[d + 1..]` of that prefix's row).
@@ -24,8 +24,10 @@ pub(super) fn for_each_final_row(t: &Tables, mut visit: impl FnMut(&[u32])) {
     }
 }
 
-/// Sum of all hand ranks and the number of hands (a checksum the optimiser cannot skip).
-pub(super) fn rank_checksum(t: &Tables) -> (u64, u64) {
+/// Ranks all 2,598,960 hands: the sum of their ranks and the number of hands (a checksum the
+/// optimiser cannot skip).
+pub fn rank_checksum() -> (u64, u64) {
+    let t = tables();
     let (mut sum, mut hands) = (0u64, 0u64);
     for_each_final_row(t, |row| {
         sum += row.iter().map(|&v| u64::from(v)).sum::<u64>();
@@ -34,8 +36,10 @@ pub(super) fn rank_checksum(t: &Tables) -> (u64, u64) {
     (sum, hands)
 }
 
-/// Hands per category: `counts[c]` for category c = 1..=9 (index 0 unused).
-pub(super) fn category_counts(t: &Tables) -> [u64; 10] {
+/// Hands per category over all 2,598,960 hands: `counts[c]` for category c = 1..=9 (index 0
+/// unused).
+pub fn category_counts() -> [u64; 10] {
+    let t = tables();
     let category_of: Vec<u8> = (0..DISTINCT_RANKS).map(|v| HandRank(v).category()).collect();
     // Four interleaved histograms, so consecutive hands of one category do not wait on each other.
     let mut lanes = [[0u64; 10]; 4];

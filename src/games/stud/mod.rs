@@ -13,7 +13,7 @@
 //!   ranks in comparison order; `Display` reads "two pair, Ks and 7s, kicker 4"), [`compare`].
 //! - [`Situation`] (me 1..=5 known cards, 1..=4 opponents each showing 0..=5, dead cards) and
 //!   [`Odds`]; [`equity_exact`], [`exact_cost`], [`equity_monte_carlo`], [`equity`].
-//! - [`run_bench`], [`run_bench_quick`]; errors: [`StudError`].
+//! - All hands: [`category_counts`], [`rank_checksum`]; errors: [`StudError`].
 //!
 //! # Decisions where the rules of the game leave a choice
 //! - **Ties follow the rules of the game literally**: four of a kind, full house and three of a kind are decided
@@ -40,8 +40,6 @@
 //!   1.96 × its standard error, at least 3 / samples (rule of three when p is 0 or 1).
 
 mod allhands;
-mod bench;
-mod bench_rules;
 mod cards;
 mod combos;
 mod error;
@@ -61,7 +59,7 @@ mod oracle;
 #[cfg(test)]
 mod oracle_tests;
 
-pub use bench::{run_bench, run_bench_quick};
+pub use allhands::{category_counts, rank_checksum};
 pub use cards::{
     card_index, card_name, card_rank, card_suit, cards_text, check_card, parse_card, parse_cards, DECK_SIZE,
     RANK_LETTERS, SUIT_LETTERS,
@@ -73,6 +71,11 @@ pub use montecarlo::equity_monte_carlo;
 pub use odds::Odds;
 pub use rank::{category_name, describe, HandDescription, HandRank, DISTINCT_RANKS};
 pub use situation::{Situation, HAND_SIZE};
+
+/// Builds the hand evaluator's tables now rather than at their first use.
+pub fn prepare_tables() {
+    tables::tables();
+}
 
 /// Exact odds when within `budget` work units (see [`exact_cost`]), else Monte Carlo over `samples`
 /// deals seeded by `seed`; [`Odds::exact`] says which.

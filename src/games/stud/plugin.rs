@@ -9,7 +9,6 @@
 use super::{describe, equity, rank5, Situation, StudError};
 use crate::builtins::{BuiltinError, Registry, Solutions};
 use crate::cards::{Card, Cards};
-use crate::games::{Arena, Workload};
 use crate::value::{Shared, Value, ValueType as T};
 
 /// Registers stud's built-ins.
@@ -439,20 +438,6 @@ fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
         Value::str(&method),
     ]);
     Ok(())
-}
-
-/// stud's benchmarks for `kibitzer bench`.
-pub fn workloads() -> Vec<Workload> {
-    vec![Workload {
-        name: "stud-odds",
-        about: "the seed query through the rules; native evaluator over all hands; exact equity at streets 2-4",
-        run: super::bench_rules::run,
-    }]
-}
-
-/// stud has no arena: it advises on one hand, it does not play games.
-pub fn arenas() -> Vec<Arena> {
-    Vec::new()
 }
 
 #[cfg(test)]

@@ -9,10 +9,10 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::budget::{Budget, Outcome};
-use super::hand::{parse_hand, Hand};
-use super::rules::Rules;
-use super::solver::solve;
+use crate::games::doudizhu::solve;
+use crate::games::doudizhu::Rules;
+use crate::games::doudizhu::{parse_hand, Hand};
+use crate::games::doudizhu::{Budget, Outcome};
 
 const P1_FARMER: &str = "3 3 3 3 4 5 6 7 T T A A A A";
 const P1_LANDLORD: &str = "BJ RJ J J 9 9 9";

@@ -2,7 +2,7 @@
 //! recorded), then the native evaluator's figures (all hands, exact equity at streets 2–4).
 
 use crate::engine::session::Session;
-use crate::games::{BenchOptions, Report};
+use crate::harness::{BenchOptions, Report};
 use std::time::Instant;
 
 /// The seed's query: my full house against `XX 3C 5D 4H 6H`.
@@ -60,9 +60,9 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
     }
     let mut out = Vec::new();
     let native = if options.quick {
-        super::run_bench_quick(&mut out)
+        super::native::run_bench_quick(&mut out)
     } else {
-        super::run_bench(&mut out)
+        super::native::run_bench(&mut out)
     };
     native.map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&out);

@@ -1,11 +1,10 @@
 //! `run_bench`: the native evaluator over all hands, exact heads-up equity by street, the seed query.
 
-use super::allhands::{category_counts, rank_checksum};
-use super::cards::parse_cards;
-use super::exact::equity_exact;
-use super::odds::Odds;
-use super::situation::Situation;
-use super::tables::tables;
+use crate::games::stud::equity_exact;
+use crate::games::stud::parse_cards;
+use crate::games::stud::Odds;
+use crate::games::stud::Situation;
+use crate::games::stud::{category_counts, prepare_tables, rank_checksum};
 use std::hint::black_box;
 use std::io::{self, Write};
 use std::time::Instant;
@@ -21,7 +20,7 @@ const STREETS: [(&str, &str, &str); 3] = [
 const SEED: (&str, &str) = ("8S TD TS 8H 8C", "3C 5D 4H 6H");
 
 fn situation(me: &str, opponent: &str) -> io::Result<Situation> {
-    let bad = |e: super::error::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let bad = |e: crate::games::stud::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
     let me = parse_cards(me).map_err(bad)?;
     let opponent = parse_cards(opponent).map_err(bad)?;
     Situation::new(me, vec![opponent], vec![]).map_err(bad)
@@ -54,16 +53,16 @@ fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     writeln!(out, "stud native bench (one thread; machine has {cores} cores)")?;
     let start = Instant::now();
-    let t = tables();
+    prepare_tables();
     writeln!(out, "tables built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
 
-    let counts = category_counts(t);
-    let names = super::rank::category_name;
+    let counts = category_counts();
+    let names = crate::games::stud::category_name;
     for (category, count) in counts.iter().enumerate().skip(1) {
         writeln!(out, "  {category} {:<16} {count}", names(category as u8))?;
     }
-    let seconds = time_best(passes, || rank_checksum(black_box(t)));
-    let (_, hands) = rank_checksum(t);
+    let seconds = time_best(passes, || black_box(rank_checksum()));
+    let (_, hands) = rank_checksum();
     let hands_per_s = hands as f64 / seconds;
     writeln!(
         out,
@@ -71,7 +70,7 @@ fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
         seconds * 1e3,
         hands_per_s / 1e6
     )?;
-    let histogram_s = time_best(passes, || category_counts(black_box(t)));
+    let histogram_s = time_best(passes, || black_box(category_counts()));
     let histogram_per_s = hands as f64 / histogram_s;
     writeln!(
         out,
@@ -110,7 +109,7 @@ fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
     )?;
 
     // Three players at fourth street: enumeration with early counting of lost deals.
-    let bad = |e: super::error::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let bad = |e: crate::games::stud::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
     let three = Situation::new(
         parse_cards("AS KD 7C 7S").map_err(bad)?,
         vec![

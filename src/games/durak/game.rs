@@ -1,6 +1,7 @@
-//! The podkidnoy ("throw-in") Durak engine of `docs/durak.md`, with the transfer (perevodnoy) option.
+//! The game of podkidnoy ("throw-in") Durak of `docs/durak.md`, with the transfer (perevodnoy) option:
+//! the state, the legal moves and their effect.
 //!
-//! Turn protocol (the common rules are silent on simultaneity; this engine is strictly sequential):
+//! Turn protocol (the common rules are silent on simultaneity; play is strictly sequential):
 //! * With the table empty the attacker leads one card.
 //! * While an attack card is unbeaten and the defender has not said "take", the defender acts:
 //!   beat any unbeaten card, take, or (option) transfer.

@@ -3,9 +3,10 @@
 //! then whole queries through the shipped rule set (evaluation, best arrangement, listing,
 //! discard advice), and the figures on the last line.
 
-use super::bench::{random_hand, run_bench, run_bench_quick};
+use super::native::{run_bench, run_bench_quick};
 use crate::engine::session::Session;
-use crate::games::{BenchOptions, Report};
+use crate::games::rummy::random_hand;
+use crate::harness::{BenchOptions, Report};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;

@@ -2,12 +2,12 @@
 //! (a seat named `durak`, or a path to an edited `.rules` file), the native players `random`,
 //! `lowest` and `reference`; per-seat durak rates with Wilson 95% intervals, draws, games/s.
 
-use super::arena::play_match;
-use super::cards::Deck;
-use super::engine::GameOptions;
-use super::players::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
-use super::rules_ai::RulePlayer;
-use crate::games::{Loader, PlayOptions, Report};
+use crate::games::durak::play_match;
+use crate::games::durak::Deck;
+use crate::games::durak::GameOptions;
+use crate::games::durak::RulePlayer;
+use crate::games::durak::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
+use crate::harness::{Loader, PlayOptions, Report};
 use std::time::Instant;
 
 /// Builds the player of one seat.
@@ -124,7 +124,7 @@ pub fn run(opts: &PlayOptions, report: Report) -> Result<(), String> {
             100.0 * hi
         ));
     }
-    let (dlo, dhi) = super::arena::wilson(stats.draws, stats.games);
+    let (dlo, dhi) = crate::games::durak::wilson(stats.draws, stats.games);
     report(&format!(
         "draws {} = {:.2}% [{:.2}%, {:.2}%], aborted {}",
         stats.draws,

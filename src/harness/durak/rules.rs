@@ -2,71 +2,21 @@
 //! recorded, one reused session), rule-AI decisions/s, arena games/s with the rule AI in every
 //! seat — each beside the native anchor (the same work in compiled Rust) on the same inputs.
 
-use super::arena::play_match;
-use super::cards::{CardSet, Deck, Suit};
-use super::engine::{apply, legal_actions_into, Action, GameOptions, GameState};
-use super::players::{Player, RandomPlayer, ReferencePlayer};
-use super::policy::{decide_action, ReferencePolicy};
-use super::rules_ai::{cards_value, to_card, RulePlayer, RuleValuer};
-use super::value::ValueModel;
-use super::view::PlayerView;
 use crate::engine::program::Program;
-use crate::games::{BenchOptions, Report};
+use crate::games::durak::play_match;
+use crate::games::durak::PlayerView;
+use crate::games::durak::ValueModel;
+use crate::games::durak::{cards_value, to_card, RulePlayer, RuleValuer};
+use crate::games::durak::{decide_action, ReferencePolicy};
+use crate::games::durak::{sample_hands, sample_positions};
+use crate::games::durak::{Action, GameOptions};
+use crate::games::durak::{CardSet, Suit};
+use crate::games::durak::{Player, RandomPlayer, ReferencePlayer};
+use crate::harness::{BenchOptions, Report};
 use crate::value::Value;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Random hands of 0..=12 cards from the 36-card deck with a stock and hand sizes that fit:
-/// (hand, trump, stock, every hand size with this one first).
-pub fn sample_hands(count: usize, seed: u64) -> Vec<(CardSet, Suit, usize, Vec<usize>)> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let deck = Deck::Cards36.cards();
-    (0..count)
-        .map(|_| {
-            let mut cards = deck.clone();
-            cards.shuffle(&mut rng);
-            let h = rng.random_range(0..=12usize);
-            let hand = CardSet::from_cards(&cards[..h]);
-            let trump = Suit::ALL[rng.random_range(0..4usize)];
-            let stock = rng.random_range(0..=(36 - h).min(24));
-            let others = rng.random_range(0..=(36 - h - stock).min(18));
-            // Two players at least (an opponent may hold nothing): durak needs two.
-            let mut sizes = vec![h];
-            let split = if others > 0 { rng.random_range(0..=others) } else { 0 };
-            sizes.push(split);
-            if others > split {
-                sizes.push(others - split);
-            }
-            (hand, trump, stock, sizes)
-        })
-        .collect()
-}
-
-/// Positions where a player had a real choice, from reference-vs-reference games.
-pub fn sample_positions(games: usize, options: &GameOptions) -> Vec<(PlayerView, Vec<Action>)> {
-    let policy = ReferencePolicy::default();
-    let mut out = Vec::new();
-    let mut legal = Vec::new();
-    for g in 0..games {
-        let Ok(mut state) = GameState::new(options, 1000 + g as u64) else {
-            continue;
-        };
-        while let Some(p) = state.to_act() {
-            legal_actions_into(&state, &mut legal);
-            let view = state.view(p);
-            let action = decide_action(&view, &legal, &policy);
-            out.push((view, legal.clone()));
-            if apply(&mut state, p, action).is_err() {
-                break;
-            }
-        }
-    }
-    out
-}
 
 fn rate(min_time: Duration, per_call: usize, mut f: impl FnMut() -> Result<(), String>) -> Result<f64, String> {
     let start = Instant::now();

@@ -1,0 +1,103 @@
+//! The benchmarks behind `kibitzer bench` and the arenas behind `kibitzer play`: they drive each
+//! game's native API and its shipped rule set, and report lines (the CLI prints them; the library
+//! never prints). Apart from the games so that the game modules hold game logic only.
+
+mod doudizhu;
+mod durak;
+mod rummy;
+mod stud;
+
+/// Where a benchmark or an arena writes its lines (the CLI prints them; a library never prints).
+pub type Report<'a> = &'a mut dyn FnMut(&str);
+
+/// Loads a rule set by shipped name or path for benchmarks and arenas (the CLI passes
+/// [`crate::library::load_named`]).
+pub type Loader = fn(&str) -> Result<std::sync::Arc<crate::engine::program::Program>, String>;
+
+/// Options of `kibitzer bench WORKLOAD`.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// A smaller run for smoke tests: a sample of the work, figures not comparable.
+    pub quick: bool,
+    /// Loads the rule sets the benchmark runs.
+    pub load: Loader,
+    /// Extra `NAME=VALUE` arguments after the workload name, for the workload to read.
+    pub args: Vec<(String, String)>,
+}
+
+/// A named benchmark of `kibitzer bench`.
+pub struct Workload {
+    /// What `kibitzer bench NAME` calls it.
+    pub name: &'static str,
+    /// One line on what it measures.
+    pub about: &'static str,
+    /// Runs the benchmark, reporting lines; the last line holds the figures as `NAME=VALUE`.
+    pub run: fn(&BenchOptions, Report) -> Result<(), String>,
+}
+
+/// Options of `kibitzer play GAME`.
+#[derive(Debug, Clone)]
+pub struct PlayOptions {
+    /// Loads the rule sets seats name.
+    pub load: Loader,
+    /// One entry per seat: a shipped rule set's name, a path to a `.rules` file, or a built-in
+    /// player's name (`random`, `lowest`, …).
+    pub seats: Vec<String>,
+    /// How many games.
+    pub games: u64,
+    /// The seed of the first deal.
+    pub seed: u64,
+    /// Extra `NAME=VALUE` arguments for the arena to read.
+    pub args: Vec<(String, String)>,
+}
+
+/// A self-play arena of `kibitzer play`.
+pub struct Arena {
+    /// What `kibitzer play GAME` calls it.
+    pub game: &'static str,
+    /// One line on the game and its seats.
+    pub about: &'static str,
+    /// Plays the games, reporting lines (rates with 95% intervals).
+    pub run: fn(&PlayOptions, Report) -> Result<(), String>,
+}
+
+/// Every game's benchmarks.
+pub fn workloads() -> Vec<Workload> {
+    let mut all = vec![stud::WORKLOAD, durak::WORKLOAD];
+    all.extend(crate::games::mahjong::plugin::workloads());
+    all.extend([rummy::WORKLOAD, doudizhu::WORKLOAD]);
+    all
+}
+
+/// Every game's arenas: durak and mahjong (stud, rummy and dou dizhu advise on one position and
+/// play no games).
+pub fn arenas() -> Vec<Arena> {
+    let mut all = vec![durak::ARENA];
+    all.extend(crate::games::mahjong::plugin::arenas());
+    all
+}
+
+/// Sends whole lines written to it to a report, for the benchmarks that write to an `io::Write`.
+pub(crate) struct LineReport<'a, 'b> {
+    pub(crate) report: &'a mut Report<'b>,
+    pub(crate) buffer: Vec<u8>,
+}
+
+impl std::io::Write for LineReport<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.buffer.extend_from_slice(buf);
+        while let Some(i) = self.buffer.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.buffer.drain(..=i).collect();
+            (self.report)(String::from_utf8_lossy(&line[..i]).as_ref());
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.buffer.is_empty() {
+            let line = std::mem::take(&mut self.buffer);
+            (self.report)(String::from_utf8_lossy(&line).as_ref());
+        }
+        Ok(())
+    }
+}
