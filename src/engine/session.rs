@@ -691,7 +691,8 @@ impl Session {
                     whatif: &mut self.whatif,
                     calls: 0,
                     deepest: None,
-                    track_depth: false,
+                    // A dropped activation's record needs where its search stopped.
+                    track_depth: self.opts.why_not || self.opts.trace,
                     failure: None,
                 };
                 let steps = IndexSteps {
@@ -705,6 +706,7 @@ impl Session {
                     Flow::Stop
                 });
                 self.stats.builtin_calls += ctx.calls;
+                let deepest = ctx.deepest.take();
                 ctx.outcome(flow).map_err(|e| in_rule(prog, act.rule, e))?;
                 match found {
                     true => {
@@ -714,7 +716,7 @@ impl Session {
                     false => {
                         self.stats.dropped += 1;
                         if self.opts.why_not || self.opts.trace {
-                            self.note_drop(prog, act.rule);
+                            self.note_drop(prog, act.rule, deepest.map(|d| *d));
                         }
                         continue;
                     }
@@ -819,33 +821,14 @@ impl Session {
         }
     }
 
-    /// Records why a selected activation lost: its selection checks run again from its bindings
-    /// (still in the frame), keeping the deepest step reached and the bindings there.
+    /// Records why a selected activation lost: the deepest step its selection search reached and
+    /// the bindings there, or (no step passed) its own bindings, still in the frame.
     #[cold]
-    fn note_drop(&mut self, prog: &Arc<Program>, rule_idx: u32) {
+    fn note_drop(&mut self, prog: &Arc<Program>, rule_idx: u32, deepest: Option<(usize, Vec<Value>, u64)>) {
         let rule = &prog.rules[rule_idx as usize];
         let plan = &prog.plans[rule_idx as usize];
-        let mut ctx = Ctx {
-            prog,
-            mem: &self.mem,
-            params: &self.params,
-            whatif: &mut self.whatif,
-            calls: 0,
-            deepest: None,
-            track_depth: true,
-            failure: None,
-        };
-        let steps = IndexSteps {
-            conds: &rule.conds,
-            order: &plan.select,
-        };
-        let flow = matcher::solve(&mut ctx, &steps, 0, FactId::MAX, &mut self.frame, &mut |_, _| {
-            Flow::Stop
-        });
-        // The first search already ran these checks without an error.
-        let _ = ctx.outcome(flow);
         let nvars = rule.var_names.len();
-        let mut record = match ctx.deepest.map(|d| *d) {
+        let mut record = match deepest {
             Some((step, vars, mask)) => DropRecord {
                 rule: rule_idx,
                 cond: plan.select.get(step).copied(),
