@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 mod budget;
 pub mod builtins;
 pub mod cards;

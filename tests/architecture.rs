@@ -92,6 +92,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "src/library.rs",
         &["cards", "value", "builtins", "lang", "engine", "budget", "games"],
     ),
+    ("src/batch.rs", &["engine", "value"]),
     (
         "src/cases.rs",
         &["cards", "value", "builtins", "lang", "engine", "budget", "library"],
@@ -99,7 +100,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "src/lib.rs",
         &[
-            "cards", "value", "builtins", "lang", "engine", "budget", "games", "library", "cases",
+            "cards", "value", "builtins", "lang", "engine", "budget", "games", "harness", "library", "cases", "batch",
         ],
     ),
     ("src/cli/", &["cli"]),

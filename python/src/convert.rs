@@ -87,20 +87,6 @@ pub fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny
     })
 }
 
-/// The text the CLI's `batch` reads for a JSON value: strings as they are, a list's items
-/// joined by spaces, anything else as JSON text.
-pub fn json_input_text(v: &Json) -> String {
-    match v {
-        Json::String(t) => t.clone(),
-        Json::Array(items) => items
-            .iter()
-            .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
-            .collect::<Vec<_>>()
-            .join(" "),
-        other => other.to_string(),
-    }
-}
-
 /// A Python value as an input's text, read the way `batch` reads the same value in JSON.
 pub fn py_input_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = v.cast::<PyString>() {

@@ -2,7 +2,7 @@
 //! `kibitzer ask --json` (and `batch`'s lines), built here from the public session and
 //! explanation API.
 
-use crate::convert::{json_input_text, json_to_py, py_input_text, py_to_json, value_to_py};
+use crate::convert::{json_to_py, py_input_text, py_to_json, value_to_py};
 use crate::errors::{self, bad_input};
 use kibitzer::library::{load_file_with, load_ruleset, shipped_library, shipped_text, LoadError, LoadOptions};
 use kibitzer::{answer_texts, WhyNotError};
@@ -74,17 +74,6 @@ fn new_session(program: &Arc<Program>, options: RunOptions) -> Session {
     let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
     s.set_options(options);
     s
-}
-
-/// Runs under `timeout` as the CLI does: a run whose deadline passed is reported as stopped by
-/// it even when the engine finished its loop (a native search cut short gives a partial answer).
-fn run_within(s: &mut Session, timeout: Option<Duration>) -> Result<RunResult, RunError> {
-    let _deadline = kibitzer::with_deadline(timeout);
-    let mut result = s.run()?;
-    if timeout.is_some() && kibitzer::expired() && result.stop != StopReason::MemoryLimit {
-        result.stop = StopReason::Timeout;
-    }
-    Ok(result)
 }
 
 fn timeout_of(secs: Option<f64>) -> PyResult<Option<Duration>> {
@@ -385,7 +374,7 @@ fn ask<'py>(
         s.reset();
         s.set_options(options.clone());
         give(s, &params, &inputs).map_err(|e| errors::run_error(&e))?;
-        let result = run_within(s, timeout).map_err(|e| errors::run_error(&e))?;
+        let result = s.run().map_err(|e| errors::run_error(&e))?;
         answer_py(py, s, &program, &result, mode, limits, trace, &why_not)
     };
     let cached = params.is_empty() && rules.is_none() && is_shipped(ruleset);
@@ -421,7 +410,7 @@ fn rust_ask_seconds(
     for _ in 0..n.max(1) {
         s.reset();
         give(&mut s, &[], &inputs).map_err(|e| errors::run_error(&e))?;
-        let result = run_within(&mut s, None).map_err(|e| errors::run_error(&e))?;
+        let result = s.run().map_err(|e| errors::run_error(&e))?;
         let answer = answer_json(&mut s, &program, &result, mode, limits);
         sink += answer["conclusions"].as_array().map_or(0, Vec::len);
     }
@@ -490,7 +479,6 @@ fn rulesets() -> Vec<String> {
 pub struct PySession {
     inner: Session,
     program: Arc<Program>,
-    timeout: Option<Duration>,
     last: Option<RunResult>,
 }
 
@@ -524,7 +512,6 @@ impl PySession {
         Ok(PySession {
             inner,
             program,
-            timeout,
             last: None,
         })
     }
@@ -585,7 +572,7 @@ impl PySession {
     /// Runs the rules on the inputs; returns why the run ended (`"quiescent"`, `"halted"`,
     /// `"timeout"`, `"memory_limit"`).
     fn run(&mut self) -> PyResult<String> {
-        let result = run_within(&mut self.inner, self.timeout).map_err(|e| errors::run_error(&e))?;
+        let result = self.inner.run().map_err(|e| errors::run_error(&e))?;
         let stop = stop_text(result.stop);
         self.last = Some(result);
         Ok(stop)
@@ -761,81 +748,6 @@ struct BatchSettings {
     max_firings: u64,
 }
 
-/// One row's answer, or its error object, as `kibitzer batch` writes it.
-fn batch_answer(s: &mut Session, program: &Arc<Program>, row: &Row, settings: BatchSettings) -> Json {
-    let parsed;
-    let obj = match row {
-        Row::Parsed(v) => v,
-        Row::Line(line) => {
-            if line.trim().is_empty() {
-                return json!({"error": "empty line"});
-            }
-            parsed = match serde_json::from_str::<Json>(line) {
-                Ok(v) => v,
-                Err(e) => return json!({"error": format!("not JSON: {e}")}),
-            };
-            &parsed
-        }
-    };
-    let Some(map) = obj.as_object() else {
-        return json!({"error": "expected a JSON object of inputs"});
-    };
-    // A row with parameters gets a session of its own, so the shared one keeps the defaults.
-    let mut own;
-    let s = if map.contains_key("params") {
-        own = new_session(program, s_options(settings));
-        &mut own
-    } else {
-        s
-    };
-    s.reset();
-    for (k, v) in map {
-        if k == "params" {
-            let Some(ps) = v.as_object() else {
-                return json!({"error": "`params` must be an object"});
-            };
-            for (pk, pv) in ps {
-                let text = match pv {
-                    Json::String(t) => t.clone(),
-                    other => other.to_string(),
-                };
-                if let Err(e) = s.set_param(pk, &text) {
-                    return json!({"error": e.to_string()});
-                }
-            }
-            continue;
-        }
-        if let Err(e) = s.set_input_text(k, &json_input_text(v)) {
-            return json!({"error": e.to_string()});
-        }
-    }
-    let result = match run_within(s, settings.timeout) {
-        Ok(r) => r,
-        Err(e) => return json!({"error": e.to_string()}),
-    };
-    let conclusions: Vec<Json> = s
-        .conclusions()
-        .iter()
-        .map(|c| {
-            let mut o = json!({
-                "relation": c.relation,
-                "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
-            });
-            if settings.explain {
-                o["explanation"] =
-                    serde_json::to_value(s.explain(c.fact, ExplainLimits::default())).unwrap_or(Json::Null);
-            }
-            o
-        })
-        .collect();
-    json!({
-        "ruleset": program.name(),
-        "conclusions": conclusions,
-        "stats": {"fired": result.stats.fired, "micros": result.stats.micros},
-        "stop": result.stop,
-    })
-}
-
 fn s_options(settings: BatchSettings) -> RunOptions {
     RunOptions {
         timeout: settings.timeout,
@@ -887,8 +799,9 @@ fn batch<'py>(
                 other => &mut other.insert((key, new_session(&program, s_options(settings)))).1,
             };
             s.set_options(s_options(settings));
-            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                batch_answer(s, &program, row, settings)
+            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match row {
+                Row::Line(line) => kibitzer::batch::answer_line(s, line, settings.explain),
+                Row::Parsed(row) => kibitzer::batch::answer_row(s, row, settings.explain),
             }));
             let json = answered.unwrap_or_else(|_| {
                 *s = new_session(&program, s_options(settings));

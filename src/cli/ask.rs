@@ -89,7 +89,7 @@ pub fn run(a: AskArgs) -> i32 {
             return fail(e);
         }
     }
-    let result = match super::run_within(&mut s, a.timeout) {
+    let result = match s.run() {
         Ok(r) => r,
         Err(e) => return fail(e),
     };

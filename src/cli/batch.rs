@@ -5,10 +5,9 @@
 
 use super::fail;
 use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
-use kibitzer::ExplainLimits;
 use kibitzer::Program;
 use kibitzer::{RunOptions, Session};
-use serde_json::{json, Value as Json};
+use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -191,7 +190,7 @@ fn work(program: &Arc<Program>, settings: Settings, jobs: &Mutex<Receiver<(u64, 
             return;
         };
         let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            answer(&mut session, program, &line, settings).to_string()
+            kibitzer::batch::answer_line(&mut session, &line, settings.explain).to_string()
         }));
         let done_line = match answered {
             Ok(text) => Done::Answer(text, false),
@@ -256,68 +255,4 @@ fn write_answers(done: &Receiver<(u64, Done)>, permits: &SyncSender<()>) -> i32 
         Ok(()) => code,
         Err(e) => super::write_failed(&e),
     }
-}
-
-/// One line's answer (or its error object).
-fn answer(s: &mut Session, program: &Arc<Program>, line: &str, settings: Settings) -> Json {
-    if line.trim().is_empty() {
-        return json!({"error": "empty line"});
-    }
-    let obj: Json = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => return json!({"error": format!("not JSON: {e}")}),
-    };
-    let Some(map) = obj.as_object() else {
-        return json!({"error": "expected a JSON object of inputs"});
-    };
-    s.reset();
-    s.reset_params();
-    for (k, v) in map {
-        if k == "params" {
-            let Some(ps) = v.as_object() else {
-                return json!({"error": "`params` must be an object"});
-            };
-            for (pk, pv) in ps {
-                let text = match pv {
-                    Json::String(t) => t.clone(),
-                    other => other.to_string(),
-                };
-                if let Err(e) = s.set_param(pk, &text) {
-                    return json!({"error": e.to_string()});
-                }
-            }
-            continue;
-        }
-        let text = match v {
-            Json::String(t) => t.clone(),
-            Json::Array(items) => items
-                .iter()
-                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
-                .collect::<Vec<_>>()
-                .join(" "),
-            other => other.to_string(),
-        };
-        if let Err(e) = s.set_input_text(k, &text) {
-            return json!({"error": e.to_string()});
-        }
-    }
-    let result = match super::run_within(s, settings.timeout) {
-        Ok(r) => r,
-        Err(e) => return json!({"error": e.to_string()}),
-    };
-    let conclusions: Vec<Json> = s
-        .conclusions()
-        .iter()
-        .map(|c| {
-            let mut o = json!({
-                "relation": c.relation,
-                "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
-            });
-            if settings.explain {
-                o["explanation"] = json!(s.explain(c.fact, ExplainLimits::default()));
-            }
-            o
-        })
-        .collect();
-    json!({"ruleset": program.name(), "conclusions": conclusions, "stats": {"fired": result.stats.fired, "micros": result.stats.micros}, "stop": result.stop})
 }

@@ -11,7 +11,7 @@ mod rules;
 mod test;
 
 use clap::{Parser, Subcommand};
-use kibitzer::{RunResult, StopReason};
+use kibitzer::StopReason;
 
 /// Exit code for bad input, a bad rule file or bad usage.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -165,21 +165,6 @@ pub(crate) fn parse_timeout(s: &str) -> Result<std::time::Duration, TimeoutError
         return Err(TimeoutError::NotPositive(s.to_string()));
     }
     std::time::Duration::try_from_secs_f64(secs).map_err(|_| TimeoutError::TooLong(s.to_string()))
-}
-
-/// Runs a session under `timeout`: the engine's budget and this thread's deadline, which the
-/// native searches poll. A run whose deadline passed is reported as stopped by it even when
-/// the engine finished its loop, since a search cut short gives a partial answer.
-pub(crate) fn run_within(
-    s: &mut kibitzer::Session,
-    timeout: Option<std::time::Duration>,
-) -> Result<RunResult, kibitzer::RunError> {
-    let _deadline = kibitzer::with_deadline(timeout);
-    let mut result = s.run()?;
-    if timeout.is_some() && kibitzer::expired() && result.stop != StopReason::MemoryLimit {
-        result.stop = StopReason::Timeout;
-    }
-    Ok(result)
 }
 
 /// The line that says why a run stopped early (text output), or `None` when it finished.

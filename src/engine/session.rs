@@ -600,7 +600,14 @@ impl Session {
     pub fn run(&mut self) -> Result<RunResult, RunError> {
         let prog = self.lent.take().unwrap_or_else(|| self.prog.clone());
         let deadline = crate::budget::with_deadline(self.opts.timeout);
-        let result = self.run_with(&prog);
+        let mut result = self.run_with(&prog);
+        // A native search polls the deadline and, cut short, answers what it has: a run whose
+        // deadline passed counts as timed out even when the engine finished its loop.
+        if let Ok(r) = &mut result {
+            if self.opts.timeout.is_some() && crate::budget::expired() && r.stop != StopReason::MemoryLimit {
+                r.stop = StopReason::Timeout;
+            }
+        }
         drop(deadline);
         self.lent = Some(prog);
         result
