@@ -41,6 +41,11 @@ const TESTED_PAGES: &[&str] = &[
     "docs/explanations.md",
     "docs/performance.md",
     "docs/python.md",
+    "docs/stud.md",
+    "docs/durak.md",
+    "docs/mahjong.md",
+    "docs/rummy.md",
+    "docs/doudizhu.md",
 ];
 
 /// README.md and every page of docs/, as paths relative to the repository root.
