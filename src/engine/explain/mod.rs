@@ -513,6 +513,15 @@ impl Explanation {
     }
 }
 
+/// Whether a bound expression computes its value (then shown after it), rather than naming it.
+fn computed(expr: &Expr) -> bool {
+    match expr {
+        Expr::Call { .. } | Expr::Binary(..) | Expr::Index(..) => true,
+        Expr::Unary(_, inner) => !matches!(**inner, Expr::Const(_)),
+        Expr::Const(_) | Expr::Var(_) | Expr::Param(_) | Expr::List(_) => false,
+    }
+}
+
 /// A one-line account of a non-pattern condition with the firing's bindings.
 fn check_line(
     c: &Cond,
@@ -529,7 +538,7 @@ fn check_line(
             "{} = {}{}",
             rule.var_names[*slot as usize],
             render(expr, vars, params, limits),
-            if matches!(expr, Expr::Call { .. } | Expr::Binary(..) | Expr::Index(..)) {
+            if computed(expr) {
                 format!(" = {}", show(&vars[*slot as usize], limits))
             } else {
                 String::new()

@@ -30,7 +30,9 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
         report(line);
     }
 
-    let program = (options.load)("rummy")?;
+    // `rules=PATH` times an edited copy of the rummy rules on the same hands.
+    let rules = options.args.iter().find(|(k, _)| k == "rules").map_or("rummy", |(_, path)| path.as_str());
+    let program = (options.load)(rules)?;
     let mut session = Session::new(program);
     session.set_timed(false);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
