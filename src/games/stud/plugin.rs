@@ -418,13 +418,13 @@ fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
         format!("exact, every one of the {} deals, native evaluator", odds.total)
     } else if odds.total < samples {
         format!(
-            "Monte Carlo, {} random deals of {} (seed {seed}; stopped at the time limit before {samples}), native evaluator",
-            odds.total, odds.deals
+            "Monte Carlo, {} random deals of {} (seed {seed}; stopped at the time limit before {samples}), native evaluator; 95% within ± {:.4}",
+            odds.total, odds.deals, odds.ci95
         )
     } else {
         format!(
-            "Monte Carlo, {} random deals of {} (seed {seed}), native evaluator",
-            odds.total, odds.deals
+            "Monte Carlo, {} random deals of {} (seed {seed}), native evaluator; 95% within ± {:.4}",
+            odds.total, odds.deals, odds.ci95
         )
     };
     let as_int = |n: u64| Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
