@@ -79,7 +79,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "src/games/",
         &[
-            "cards", "value", "builtins", "lang", "engine", "budget", "games", "harness",
+            "cards", "value", "builtins", "lang", "engine", "budget", "games",
         ],
     ),
     (

@@ -19,6 +19,3 @@ pub fn register_all(registry: &mut Registry) {
     rummy::plugin::register(registry);
     doudizhu::plugin::register(registry);
 }
-
-// The harness's types, until every game's benchmark lives in `src/harness/`.
-pub use crate::harness::{Arena, BenchOptions, Loader, PlayOptions, Report, Workload};

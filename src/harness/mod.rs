@@ -4,6 +4,7 @@
 
 mod doudizhu;
 mod durak;
+mod mahjong;
 mod rummy;
 mod stud;
 
@@ -63,18 +64,19 @@ pub struct Arena {
 
 /// Every game's benchmarks.
 pub fn workloads() -> Vec<Workload> {
-    let mut all = vec![stud::WORKLOAD, durak::WORKLOAD];
-    all.extend(crate::games::mahjong::plugin::workloads());
-    all.extend([rummy::WORKLOAD, doudizhu::WORKLOAD]);
-    all
+    vec![
+        stud::WORKLOAD,
+        durak::WORKLOAD,
+        mahjong::WORKLOAD,
+        rummy::WORKLOAD,
+        doudizhu::WORKLOAD,
+    ]
 }
 
 /// Every game's arenas: durak and mahjong (stud, rummy and dou dizhu advise on one position and
 /// play no games).
 pub fn arenas() -> Vec<Arena> {
-    let mut all = vec![durak::ARENA];
-    all.extend(crate::games::mahjong::plugin::arenas());
-    all
+    vec![durak::ARENA, mahjong::ARENA]
 }
 
 /// Sends whole lines written to it to a report, for the benchmarks that write to an `io::Write`.

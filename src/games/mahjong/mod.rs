@@ -49,10 +49,8 @@
 //! rule sets `rules/mahjong.rules` (strong) and `rules/mahjong_seed.rules` (the seed's bot) call;
 //! [`rule_player`]: [`rule_player::RulePlayer`] (a rule set as an arena seat, one reused session)
 //! and [`rule_player::TwinCheck`] (a native and a rule player deciding side by side);
-//! [`plugin`]: registration, `kibitzer play mahjong`, `kibitzer bench mahjong`.
-//!
-//! **Benchmark** — [`run_bench`], [`run_bench_quick`]; the last line is
-//! `win_checks_per_s=… shanten_per_s=… waits_per_s=… decision_us=… games_per_s=…`.
+//! [`plugin`]: registration. The benchmark and the arena (`kibitzer bench mahjong`, `kibitzer play
+//! mahjong`) are the harness's; [`forget_capped_memo`] lets a benchmark time decisions cold.
 //!
 //! # Design decisions (where the rules of the game leave a choice)
 //!
@@ -94,13 +92,11 @@
 //!   than the current one (the seed's `<=`).
 
 mod arena;
-mod bench;
 mod call;
 mod discard;
 mod discard_probe;
 mod error;
 mod game;
-mod hands_file;
 pub mod lookahead;
 mod meld;
 mod notation;
@@ -109,7 +105,6 @@ mod oracle;
 mod player;
 mod players;
 pub mod plugin;
-mod rule_bench;
 pub mod rule_player;
 pub mod rules_api;
 mod shanten;
@@ -119,7 +114,6 @@ mod tile;
 mod win;
 
 pub use arena::{play_match, wilson_interval, MatchStats};
-pub use bench::{run_bench, run_bench_quick};
 pub use call::{call_options, CallAnalysis, CallKind, CallOption, CallWeights};
 pub use discard::{discard_options, useful_draws, DiscardOption};
 pub use error::MahjongError;
@@ -134,7 +128,7 @@ pub use players::{
     lookahead_call, lookahead_discard, seed_discard, strong_discard, LookaheadPlayer, RandomPlayer, SeedPlayer,
     StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
 };
-pub use shanten::{shanten, shanten_concealed, shanten_seven_pairs, shanten_standard};
+pub use shanten::{forget_capped_memo, shanten, shanten_concealed, shanten_seven_pairs, shanten_standard};
 pub use split::{best_split, Block, BlockKind, ShapeCounts, Split, TileShape};
 pub use tables::prepare_tables;
 pub use tile::{counts_of, tile_count, tiles_of, two_player_kinds, Counts, Suit, Tile, HONOR_LETTERS, KINDS, NO_TILES};

@@ -196,7 +196,7 @@ thread_local! {
 
 /// Empties this thread's capped-distance memo. The benchmarks do, before timing positions they
 /// recorded by playing them, so no timed decision finds its distances already worked out.
-pub(super) fn forget_capped_memo() {
+pub fn forget_capped_memo() {
     CAPPED_MEMO.with(|m| m.borrow_mut().clear());
 }
 

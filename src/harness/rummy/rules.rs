@@ -31,7 +31,11 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
     }
 
     // `rules=PATH` times an edited copy of the rummy rules on the same hands.
-    let rules = options.args.iter().find(|(k, _)| k == "rules").map_or("rummy", |(_, path)| path.as_str());
+    let rules = options
+        .args
+        .iter()
+        .find(|(k, _)| k == "rules")
+        .map_or("rummy", |(_, path)| path.as_str());
     let program = (options.load)(rules)?;
     let mut session = Session::new(program);
     session.set_timed(false);

@@ -9,13 +9,13 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::arena::play_match;
-use super::player::{CallAction, Player, PlayerView, TurnAction};
-use super::players::{SeedPlayer, StrongPlayer};
-use super::shanten::shanten;
-use super::tables::prepare_tables;
-use super::tile::{Counts, Tile, KINDS, NO_TILES};
-use super::win::{is_win, waits};
+use crate::games::mahjong::play_match;
+use crate::games::mahjong::prepare_tables;
+use crate::games::mahjong::shanten;
+use crate::games::mahjong::{is_win, waits};
+use crate::games::mahjong::{CallAction, Player, PlayerView, TurnAction};
+use crate::games::mahjong::{Counts, Tile, KINDS, NO_TILES};
+use crate::games::mahjong::{SeedPlayer, StrongPlayer};
 
 /// Sizes of one run.
 struct Workload {
@@ -79,15 +79,15 @@ fn near_ready(rng: &mut ChaCha8Rng, size: usize, swaps: usize) -> Counts {
         for _ in 0..swaps + (14 - size) {
             let held: Vec<usize> = (0..KINDS).filter(|&i| c[i] > 0).collect();
             c[held[rng.random_range(0..held.len())]] -= 1;
-            if super::tile::tile_count(&c) < size {
+            if crate::games::mahjong::tile_count(&c) < size {
                 c[rng.random_range(0..KINDS)] += 1;
             }
         }
-        while super::tile::tile_count(&c) > size {
+        while crate::games::mahjong::tile_count(&c) > size {
             let held: Vec<usize> = (0..KINDS).filter(|&i| c[i] > 0).collect();
             c[held[rng.random_range(0..held.len())]] -= 1;
         }
-        if c.iter().all(|&x| x <= 4) && super::tile::tile_count(&c) == size {
+        if c.iter().all(|&x| x <= 4) && crate::games::mahjong::tile_count(&c) == size {
             return c;
         }
     }
@@ -262,7 +262,7 @@ fn decision_time(out: &mut dyn Write, w: &Workload) -> std::io::Result<f64> {
     let views = std::mem::take(&mut recorder.views);
     let mut strong = StrongPlayer::default();
     // Recording played these positions: start from an empty capped-distance memo.
-    super::shanten::forget_capped_memo();
+    crate::games::mahjong::forget_capped_memo();
     let start = Instant::now();
     let reps = (w.rounds / 10).max(1);
     for _ in 0..reps {
@@ -315,13 +315,5 @@ mod tests {
         ] {
             assert!(last.contains(name), "{last}");
         }
-    }
-
-    #[test]
-    #[ignore]
-    fn full_bench() {
-        let mut buf = Vec::new();
-        run_bench(&mut buf).unwrap();
-        eprintln!("{}", String::from_utf8(buf).unwrap());
     }
 }

@@ -4,12 +4,12 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use super::arena::play_match;
-use super::player::{CallAction, Player, PlayerView, TurnAction};
-use super::players::{SeedPlayer, StrongPlayer};
-use super::rule_player::RulePlayer;
-use super::tile::Tile;
-use crate::games::Loader;
+use crate::games::mahjong::play_match;
+use crate::games::mahjong::rule_player::RulePlayer;
+use crate::games::mahjong::Tile;
+use crate::games::mahjong::{CallAction, Player, PlayerView, TurnAction};
+use crate::games::mahjong::{SeedPlayer, StrongPlayer};
+use crate::harness::Loader;
 
 /// Figures of the rule side.
 pub struct RuleFigures {
@@ -91,7 +91,7 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
     }
     let (mut turns, mut calls) = (Vec::new(), Vec::new());
     for _ in 0..PASSES {
-        super::shanten::forget_capped_memo();
+        crate::games::mahjong::forget_capped_memo();
         let start = Instant::now();
         for v in &recorder.turns {
             black_box(player.decide_turn(black_box(v))?);
@@ -173,55 +173,4 @@ fn one_by_one(
             .unwrap_or(0.0)
     };
     Ok((at(0.5), at(0.9)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::discard::{discard_options, discard_options_with};
-    use super::super::split::best_split;
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn where_the_time_goes() {
-        let mut recorder = Recorder {
-            inner: StrongPlayer::plain(),
-            turns: Vec::new(),
-            calls: Vec::new(),
-            limit: 2000,
-        };
-        let mut seed = SeedPlayer::default();
-        let mut g = 0;
-        while recorder.turns.len() < 2000 && g < 20_000 {
-            play_match([&mut recorder, &mut seed], 1, 77 + g);
-            g += 1;
-        }
-        let views = &recorder.turns;
-        let n = views.len() as f64;
-        let time = |label: &str, f: &mut dyn FnMut(&PlayerView)| {
-            let start = Instant::now();
-            for v in views {
-                f(v);
-            }
-            eprintln!("{label}: {:.2} µs", start.elapsed().as_secs_f64() * 1e6 / n);
-        };
-        let mut strong = StrongPlayer::plain();
-        time("native strong plain", &mut |v| {
-            black_box(strong.on_draw(v));
-        });
-        time("discard_options full", &mut |v| {
-            black_box(discard_options(&v.hand, &v.melds, &v.visible));
-        });
-        time("discard_options no split/waits", &mut |v| {
-            black_box(discard_options_with(&v.hand, &v.melds, &v.visible, None, false));
-        });
-        time("best_split", &mut |v| {
-            black_box(best_split(&v.hand, &v.melds, &v.visible));
-        });
-        let mut player = RulePlayer::new("mahjong", crate::library::load_shipped("mahjong").unwrap());
-        super::super::shanten::forget_capped_memo();
-        time("rules", &mut |v| {
-            black_box(player.decide_turn(v).unwrap());
-        });
-    }
 }
