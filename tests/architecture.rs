@@ -78,9 +78,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "src/games/",
-        &[
-            "cards", "value", "builtins", "lang", "engine", "budget", "games",
-        ],
+        &["cards", "value", "builtins", "lang", "engine", "budget", "games"],
     ),
     (
         "src/harness/",

@@ -345,7 +345,7 @@ fn run_arena(seats: &[&str], games: u64) -> Result<Vec<String>, String> {
 fn the_arena_reports_rates_with_intervals() {
     let lines = run_arena(&["mahjong", "mahjong-seed"], 30).unwrap();
     let text = lines.join("\n");
-    assert!(text.contains("seat 0 mahjong"), "{text}");
+    assert!(text.contains("seat 1 mahjong"), "{text}");
     assert!(text.contains("95% CI"), "{text}");
     assert!(text.contains("games/s"), "{text}");
     assert!(text.contains("misplays 0"), "{text}");

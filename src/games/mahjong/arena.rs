@@ -48,7 +48,8 @@ impl MatchStats {
         for seat in 0..2 {
             let (r, lo, hi) = self.win_rate(seat);
             out.push_str(&format!(
-                "seat {seat} {:<8} wins {:>6} ({:.1}%, 95% CI {:.1}–{:.1}%), self-drawn {}, misplays {}\n",
+                "seat {} {:<8} wins {:>6} ({:.1}%, 95% CI {:.1}–{:.1}%), self-drawn {}, misplays {}\n",
+                seat + 1,
                 self.names[seat],
                 self.wins[seat],
                 100.0 * r,
@@ -132,7 +133,7 @@ pub fn play_match(seats: [&mut dyn Player; 2], games: u32, seed: u64) -> MatchSt
         for m in &result.misplays {
             stats.misplays[m.seat % 2] += 1;
             if stats.first_misplay.is_none() {
-                stats.first_misplay = Some(format!("game {g}: seat {} {}: {}", m.seat, m.action, m.reason));
+                stats.first_misplay = Some(format!("game {g}: seat {} {}: {}", m.seat + 1, m.action, m.reason));
             }
         }
         match result.outcome {
