@@ -147,10 +147,15 @@ fn as_option(c: &Conclusion) -> Option<(String, Choice)> {
     ))
 }
 
-/// A value in game terms: text unquoted, cards with suit symbols, every list whole.
+/// A value in game terms: text unquoted, cards with suit symbols, a list of cards as a hand, every
+/// list whole.
 pub fn display(v: &Value) -> String {
     match v {
         Value::Str(s) => cards_in_text(s),
+        // Cards read as a hand, as a card group does: `9♠ 9♦`.
+        Value::List(items) if !items.is_empty() && items.iter().all(|i| matches!(i, Value::Card(_))) => {
+            items.iter().map(display).collect::<Vec<_>>().join(" ")
+        }
         Value::List(items) => format!("[{}]", items.iter().map(display).collect::<Vec<_>>().join(", ")),
         other => super::show(other, ExplainLimits::default()),
     }
@@ -277,5 +282,13 @@ mod tests {
         assert_eq!(value_json(&Value::str("KS")), serde_json::json!("K♠"));
         assert_eq!(value_json(&Value::str("5m")), serde_json::json!("5m"));
         assert_eq!(display(&Value::list([Value::str("1m"), Value::Int(2)])), "[1m, 2]");
+    }
+
+    #[test]
+    fn a_list_of_cards_reads_as_a_hand() {
+        let card = |t| Value::Card(crate::cards::parse_card(t).unwrap());
+        let list = Value::list([card("9S"), card("9D")]);
+        assert_eq!(display(&list), "9♠ 9♦");
+        assert_eq!(display(&Value::list([])), "[]");
     }
 }
