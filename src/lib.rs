@@ -90,7 +90,9 @@
 //!
 //! The native code the rules call is a [`Builtin`]: a [`Signature`] and a function from argument
 //! values to [`Solutions`]. A [`Registry`] holds them by name. The loaders check and compile rule
-//! files against [`library::registry`], which holds every built-in kibitzer ships.
+//! files against [`library::registry`], which holds every built-in kibitzer ships;
+//! [`library::load_text_in`] checks rules against a registry of your own, so they can call your
+//! built-ins.
 //!
 //! ```
 //! use kibitzer::builtins::{Builtin, BuiltinError, Registry, Signature, Solutions};
@@ -120,6 +122,16 @@
 //! })));
 //! let double = registry.get("double").unwrap();
 //! assert_eq!(double.call_one(&[Value::Int(21)]).unwrap().as_int(), Some(42));
+//!
+//! // Rules that call it.
+//! let rules = "ruleset twice \"Twice\"\ninput n: int\noutput twice\n\
+//!              rule Twice \"twice n\"\nwhen\n    n(?n)\n    ?d = double(?n)\n\
+//!              then\n    assert twice(?d)\nbecause \"{?d}\"\nend\n";
+//! let program = kibitzer::library::load_text_in(&registry, "twice.rules", rules).unwrap();
+//! let mut session = kibitzer::Session::new(program);
+//! session.set_input_text("n", "21").unwrap();
+//! session.run().unwrap();
+//! assert_eq!(session.conclusions()[0].to_string(), "twice(42)");
 //!
 //! let shipped = kibitzer::library::registry();
 //! assert!(shipped.get("rank_held").is_some() && shipped.get("rummy.evaluate").is_some());

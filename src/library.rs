@@ -224,7 +224,7 @@ pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
             .map(|t| (format!("<shipped>/{base}"), t.to_string()))
             .ok_or_else(|| "no such shipped file".to_string())
     };
-    let program = Arc::new(build(&format!("<shipped>/{file}"), text, &reader).map_err(LoadError::Rules)?);
+    let program = Arc::new(build(registry(), &format!("<shipped>/{file}"), text, &reader).map_err(LoadError::Rules)?);
     if let Ok(mut c) = cache.lock() {
         c.push((name.to_string(), program.clone()));
     }
@@ -272,12 +272,19 @@ pub fn load_file_with(path: &Path, opts: &LoadOptions) -> Result<Arc<Program>, L
             shown.clone()
         }
     };
-    load_in_tree(&name, &text, &tree)
+    load_in_tree(registry(), &name, &text, &tree)
 }
 
 /// Loads rule text as if it were the file `name`: includes relative to `name`'s folder and
 /// confined to it (the current folder when `name` has none on disk).
 pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
+    load_text_in(registry(), name, text)
+}
+
+/// Loads rule text as [`load_text`] does, checked against `registry` instead of the standard one:
+/// rules that call an embedder's own built-ins (start from [`standard_registry`] to keep every
+/// game's).
+pub fn load_text_in(registry: &Registry, name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
     let shown_root = Path::new(name).parent().map(Path::to_path_buf).unwrap_or_default();
     let dir = if shown_root.as_os_str().is_empty() {
         Path::new(".")
@@ -289,7 +296,7 @@ pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
     if let Some(file) = Path::new(name).file_name() {
         tree.files.borrow_mut().push((name.to_string(), root.join(file)));
     }
-    load_in_tree(name, text, &tree)
+    load_in_tree(registry, name, text, &tree)
 }
 
 /// Loads rule text whose includes are read by `read_include` (given the including file's name and
@@ -300,20 +307,29 @@ pub fn load_text_with_includes(
     text: &str,
     read_include: &IncludeReader<'_>,
 ) -> Result<Arc<Program>, LoadError> {
-    build(name, text, read_include).map(Arc::new).map_err(LoadError::Rules)
+    build(registry(), name, text, read_include)
+        .map(Arc::new)
+        .map_err(LoadError::Rules)
 }
 
-fn load_in_tree(name: &str, text: &str, tree: &IncludeTree) -> Result<Arc<Program>, LoadError> {
+fn load_in_tree(registry: &Registry, name: &str, text: &str, tree: &IncludeTree) -> Result<Arc<Program>, LoadError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let reader = |from: &str, path: &str| tree.read(from, path);
-    build(name, text, &reader).map(Arc::new).map_err(LoadError::Rules)
+    build(registry, name, text, &reader)
+        .map(Arc::new)
+        .map_err(LoadError::Rules)
 }
 
-/// The load pipeline: parse the file and its includes, check them against the standard registry,
-/// lower the checked rule set into the program the engine runs.
-fn build(name: &str, text: &str, read_include: &IncludeReader<'_>) -> Result<Program, Diagnostics> {
+/// The load pipeline: parse the file and its includes, check them against the registry, lower the
+/// checked rule set into the program the engine runs.
+fn build(
+    registry: &Registry,
+    name: &str,
+    text: &str,
+    read_include: &IncludeReader<'_>,
+) -> Result<Program, Diagnostics> {
     let parsed = crate::lang::parse(name, text, read_include)?;
-    let checked = crate::lang::check(parsed, registry(), &shipped_names())?;
+    let checked = crate::lang::check(parsed, registry, &shipped_names())?;
     Ok(crate::engine::lower::lower(checked))
 }
 
