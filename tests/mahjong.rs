@@ -181,6 +181,14 @@ fn every_rule_fires_somewhere() {
         vec![("hand", "11223345679m EE"), ("offered", "E")],
         vec![("hand", "123m 456m 789m EE SS C"), ("drawn", "C"), ("wall", "0")],
         vec![("hand", "1122334m EEESSS C"), ("drawn", "C"), ("wall", "0")],
+        // A declared-ready opponent: the deal-in chances decide between equal chances.
+        vec![
+            ("hand", "1122334m EEESSS C"),
+            ("drawn", "C"),
+            ("visible", "4m 4m 4m"),
+            ("opponent_ready", "true"),
+            ("safe", "C"),
+        ],
         vec![("hand", "E"), ("melds", "123m 456m 789m SSS"), ("offered", "C")],
         vec![
             ("hand", "CC"),

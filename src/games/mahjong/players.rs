@@ -22,21 +22,24 @@
 //!   reproduces). Against `SeedPlayer` over 2,000 games (seed 11): default 56.0% of decided games
 //!   (95% CI 53.8–58.1%), plain 54.1% (51.9–56.2%). Games are short: about 14 discards in all.
 //! - [`LookaheadPlayer`]: the strong order with the chance to win within the draws left
-//!   (`lookahead.rs`) between shanten and live useful tiles, for discards and calls alike; the
-//!   native twin of `mahjong.rules`.
+//!   (`lookahead.rs`) between shanten and live useful tiles, for discards and calls alike; once the
+//!   opponent has declared ready a discard's chance counts only when it does not deal in
+//!   ([`deal_in_chance`]); the native twin of `mahjong.rules`.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::call::{call_options, CallKind, CallOption, CallWeights};
 use super::discard::{discard_options, discard_options_with, DiscardOption};
-use super::lookahead::{call_chances, call_draws, discard_chances, draws_left, CallChance, CallChances, DiscardChance};
+use super::lookahead::{
+    call_chances, call_draws, discard_chances, draws_left, live_counts, CallChance, CallChances, DiscardChance,
+};
 use super::meld::{Meld, MeldKind};
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::shanten::shanten;
 use super::split::best_split;
 use super::split::TileShape;
-use super::tile::{tiles_of, Tile, KINDS};
+use super::tile::{tiles_of, Counts, Tile, KINDS};
 use super::win::is_win;
 
 /// Whether the hand just drawn wins.
@@ -304,6 +307,67 @@ fn danger(view: &PlayerView, tile: Tile) -> f64 {
     d
 }
 
+/// The winning kinds a declared-ready hand is taken to wait on, on average (what the deal-in
+/// chances of all kinds not known safe add up to).
+pub const EXPECTED_WAITS: f64 = 2.0;
+
+/// The chance that `hidden` tiles drawn from `pool` unseen ones hold at least one of `unseen`
+/// copies (hypergeometric).
+fn holds_one(unseen: u8, pool: u32, hidden: u32) -> f64 {
+    let u = f64::from(unseen);
+    if unseen == 0 || pool == 0 {
+        return 0.0;
+    }
+    let mut none = 1.0;
+    for k in 0..hidden.min(pool) {
+        let left = f64::from(pool - k);
+        none *= (left - u).max(0.0) / left;
+    }
+    1.0 - none
+}
+
+/// The chance that discarding `tile` completes the declared-ready opponent's hand, an estimate:
+/// zero for kinds in `safe` (shown not to win for it: its hand is fixed since it declared), else
+/// the kind's share of the wait-shape weight of every kind not known safe, scaled to
+/// [`EXPECTED_WAITS`]. A kind's weight adds up the shapes the opponent's `hidden` concealed tiles
+/// may wait in, from the copies this seat cannot see (`4 − hand − melds − seen`): a single or
+/// pair of the kind, and the two tiles of each sequence wait on it, leaving out a two-sided wait
+/// whose other winning tile is safe.
+pub fn deal_in_chance(hand: &Counts, melds: &[Meld], seen: &Counts, safe: &Counts, hidden: u32, tile: Tile) -> f64 {
+    let unseen = live_counts(hand, melds, seen);
+    let pool: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
+    let holds = |i: usize| holds_one(unseen[i], pool, hidden);
+    let weight = |i: usize| -> f64 {
+        let Some(t) = Tile::from_index(i).filter(|_| safe[i] == 0) else {
+            return 0.0;
+        };
+        let mut w = holds(i);
+        let at = |o: i8| t.neighbour(o).map(|n| n.index());
+        // The two tiles held, and the other tile the shape also waits on (0: none).
+        for (a, b, other) in [(-2i8, -1i8, -3i8), (-1, 1, 0), (1, 2, 3)] {
+            let (Some(x), Some(y)) = (at(a), at(b)) else {
+                continue;
+            };
+            if other != 0 && at(other).is_some_and(|n| safe[n] > 0) {
+                continue;
+            }
+            w += holds(x) * holds(y);
+        }
+        w
+    };
+    let mine = weight(tile.index());
+    if mine <= 0.0 {
+        return 0.0;
+    }
+    let total: f64 = (0..KINDS).map(weight).sum();
+    (EXPECTED_WAITS * mine / total).min(1.0)
+}
+
+/// Concealed tiles of a player with `melds` called melds.
+pub fn hidden_tiles(melds: usize) -> u32 {
+    13u32.saturating_sub(3 * melds.min(4) as u32)
+}
+
 impl Player for StrongPlayer {
     fn name(&self) -> String {
         "strong".into()
@@ -408,10 +472,20 @@ impl Default for LookaheadPlayer {
     }
 }
 
-/// The lookahead's discard: fewest shanten, the best chance, then the strong order. Options and
-/// chances in the same kind order.
-pub fn lookahead_discard<'a>(options: &'a [DiscardOption], chances: &[DiscardChance]) -> Option<&'a DiscardOption> {
-    let p = |o: &DiscardOption| chances.iter().find(|c| c.tile == o.tile).map_or(0.0, |c| c.chance.p);
+/// The lookahead's discard: fewest shanten, the best chance to win without dealing in (the chance
+/// times one minus the deal-in chance, `danger` per kind index: zero while the opponent is not
+/// ready), then the strong order. Options and chances in the same kind order.
+pub fn lookahead_discard<'a>(
+    options: &'a [DiscardOption],
+    chances: &[DiscardChance],
+    danger: &[f64; KINDS],
+) -> Option<&'a DiscardOption> {
+    let p = |o: &DiscardOption| {
+        chances
+            .iter()
+            .find(|c| c.tile == o.tile)
+            .map_or(0.0, |c| c.chance.p * (1.0 - danger[o.tile.index()]))
+    };
     options.iter().min_by(|a, b| {
         a.shanten_after
             .cmp(&b.shanten_after)
@@ -466,7 +540,21 @@ impl Player for LookaheadPlayer {
         let options = discard_options_with(&view.hand, &view.melds, &view.visible, Some(&split), false);
         let draws = draws_left(view.wall_remaining as i64, false).min(self.horizon);
         let (chances, _) = discard_chances(&view.hand, &view.melds, &view.visible, draws, self.budget);
-        match lookahead_discard(&options, &chances) {
+        let mut danger = [0.0; KINDS];
+        if view.opponent_ready {
+            let hidden = hidden_tiles(view.opponent_melds.len());
+            for o in &options {
+                danger[o.tile.index()] = deal_in_chance(
+                    &view.hand,
+                    &view.melds,
+                    &view.visible,
+                    &view.opponent_safe,
+                    hidden,
+                    o.tile,
+                );
+            }
+        }
+        match lookahead_discard(&options, &chances, &danger) {
             Some(o) => TurnAction::Discard(o.tile),
             None => highest(view),
         }
@@ -552,6 +640,37 @@ mod tests {
         // S completes the hand: a win beats every call.
         let v = view("123m 456m 789m EEE S", None);
         assert_eq!(seed.on_discard(&v, tile("S")), CallAction::Win);
+    }
+
+    #[test]
+    fn deal_in_chances_share_the_expected_waits_and_spare_safe_tiles() {
+        let hand = parse_counts("1122m 567m EESS P C").unwrap();
+        let mut seen = NO_TILES;
+        seen[9..27].fill(4);
+        // Two copies of W discarded, one of P: the last W and the last two P are unseen.
+        seen[tile("W").index()] = 2;
+        seen[tile("P").index()] = 1;
+        let hidden = hidden_tiles(0);
+        let chance = |safe: &Counts, t: &str| deal_in_chance(&hand, &[], &seen, safe, hidden, tile(t));
+        // Over every kind the chances add up to the expected number of winning kinds.
+        let total: f64 = Tile::all().map(|t| chance(&NO_TILES, &t.to_string())).sum();
+        assert!((total - EXPECTED_WAITS).abs() < 1e-9, "{total}");
+        // A kind shown safe cannot deal in; nor an honour with no copy left unseen.
+        let mut safe = NO_TILES;
+        safe[tile("9m").index()] = 1;
+        assert_eq!(chance(&safe, "9m"), 0.0);
+        let mut all_seen = seen;
+        all_seen[tile("C").index()] = 3;
+        assert_eq!(deal_in_chance(&hand, &[], &all_seen, &NO_TILES, hidden, tile("C")), 0.0);
+        // A middle tile has more sequence waits than an end tile, an end tile more than an honour
+        // with as many copies unseen (E: two held, S: two held, so compare N, none held).
+        assert!(chance(&NO_TILES, "4m") > chance(&NO_TILES, "9m"));
+        assert!(chance(&NO_TILES, "9m") > chance(&NO_TILES, "N"));
+        // 9m's waits: 78m (with 6m), and the tiles themselves. With 6m safe the two-sided 78m wait
+        // is ruled out, so 9m's share drops.
+        let mut six = NO_TILES;
+        six[tile("6m").index()] = 1;
+        assert!(chance(&six, "9m") < chance(&NO_TILES, "9m"));
     }
 
     #[test]

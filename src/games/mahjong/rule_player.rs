@@ -22,7 +22,7 @@ pub struct RulePlayer {
     name: String,
     session: Session,
     /// Where each of `INPUTS` is among the rule set's inputs (looked up once, not per decision).
-    inputs: [Option<usize>; 9],
+    inputs: [Option<usize>; 12],
     /// The rule set's `two_player` parameter, if it has one.
     two_player_param: Option<usize>,
     /// Decisions the rules could not make (run errors, no decision): each replaced by a fallback.
@@ -31,8 +31,9 @@ pub struct RulePlayer {
     pub first_failure: Option<String>,
 }
 
-/// The inputs a position gives, in this order (the last four only to rule sets that declare them).
-const INPUTS: [&str; 9] = [
+/// The inputs a position gives, in this order (those after `drawn` only to rule sets that declare
+/// them).
+const INPUTS: [&str; 12] = [
     "hand",
     "melds",
     "visible",
@@ -42,6 +43,9 @@ const INPUTS: [&str; 9] = [
     "after_call",
     "wall",
     "chow",
+    "opponent_ready",
+    "safe",
+    "opponent_melds",
 ];
 /// The last of the inputs every mahjong rule set reads (`hand` … `drawn`).
 const DRAWN: usize = 4;
@@ -105,6 +109,9 @@ impl RulePlayer {
             Value::Bool(offered.is_none() && view.drawn.is_none()),
             Value::Int(view.wall_remaining as i64),
             Value::Bool(view.can_chow),
+            Value::Bool(view.opponent_ready),
+            tiles_value(&view.opponent_safe),
+            Value::Int(view.opponent_melds.len() as i64),
         ];
         for (k, value) in values.into_iter().enumerate() {
             let given = match self.inputs[k] {

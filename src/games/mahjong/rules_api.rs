@@ -18,6 +18,7 @@ use super::meld::{meld_counts, Meld, MeldKind};
 use super::notation::{
     check_copies, format_tiles, hand_size, parse_meld, parse_melds, parse_tile, parse_tiles, HandSize,
 };
+use super::players::{deal_in_chance, hidden_tiles};
 use super::shanten::{shanten, shanten_seven_pairs, shanten_standard};
 use super::split::{best_split, BlockKind, Split, TileShape};
 use super::tile::{tile_count, tiles_of, Counts, Suit, Tile, HONOR_LETTERS, KINDS, NO_TILES};
@@ -742,6 +743,41 @@ fn mj_kongs(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
+fn mj_deal_in(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const N: &str = "mahjong.deal_in";
+    let (hand, melds, seen) = hand_melds_seen(N, a)?;
+    let ready = bool_arg(N, 5, &a[4])?;
+    let safe = counts_arg(N, 6, &a[5])?;
+    let called = usize_arg(N, 7, &a[6])?;
+    let tile = tile_arg(N, 8, &a[7])?;
+    let (p, why) = if !ready {
+        (
+            0.0,
+            "the opponent has not declared ready: no discard can deal in".to_string(),
+        )
+    } else if safe[tile.index()] > 0 {
+        (0.0, format!("{tile} is safe: the opponent's hand is fixed since it declared ready, and {tile} did not win for it since"))
+    } else {
+        let p = deal_in_chance(&hand, &melds, &seen, &safe, hidden_tiles(called), tile);
+        if p <= 0.0 {
+            (
+                0.0,
+                format!("{tile} is safe: no copy of it and no sequence wait on it is left for the opponent to hold"),
+            )
+        } else {
+            (
+                p,
+                format!(
+                    "{tile} deals in about {} of the time (the ready opponent's likely waits, from the copies unseen)",
+                    percent(p)
+                ),
+            )
+        }
+    };
+    out.push(&[Value::Num(p), Value::str(&why)]);
+    Ok(())
+}
+
 fn mj_highest(a: &[Value]) -> Result<Value, BuiltinError> {
     let hand = counts_arg("mahjong.highest", 1, &a[0])?;
     let t = (0..KINDS)
@@ -1080,6 +1116,23 @@ fn register_choices(r: &mut Registry) {
         true,
         "one solution per kong the own turn allows: tile, kind index, concealed or added, shanten after",
         mj_kongs,
+    );
+    r.function(
+        "mahjong.deal_in",
+        &[
+            HAND,
+            MELDS,
+            SEEN,
+            TWO_PLAYER,
+            ("ready", T::Bool),
+            ("safe", T::List),
+            ("opponent_melds", T::Int),
+            ("tile", T::Str),
+        ],
+        &[T::Num, T::Str],
+        false,
+        "the chance that discarding tile completes the opponent's hand, and why: 0 unless ready (it has declared ready); 0 for tiles in safe (shown not to win for it since) and kinds it cannot wait on; else an estimate from the copies unseen (docs/mahjong.md)",
+        mj_deal_in,
     );
     r.func(
         "mahjong.highest",
