@@ -370,7 +370,10 @@ pub fn hidden_tiles(melds: usize) -> u32 {
 
 impl Player for StrongPlayer {
     fn name(&self) -> String {
-        "strong".into()
+        match self.defense {
+            0 => "strong-plain".into(),
+            _ => "strong".into(),
+        }
     }
 
     fn on_draw(&mut self, view: &PlayerView) -> TurnAction {
