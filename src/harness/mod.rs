@@ -79,6 +79,18 @@ pub fn arenas() -> Vec<Arena> {
     vec![durak::ARENA, mahjong::ARENA]
 }
 
+/// The median and the 90th percentile of decision times (0 for none).
+fn median_and_p90(times: &mut [f64]) -> (f64, f64) {
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    (at(0.5), at(0.9))
+}
+
 /// Sends whole lines written to it to a report, for the benchmarks that write to an `io::Write`.
 pub(crate) struct LineReport<'a, 'b> {
     pub(crate) report: &'a mut Report<'b>,

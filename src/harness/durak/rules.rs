@@ -40,14 +40,7 @@ fn decision_times(player: &mut RulePlayer, positions: &[(PlayerView, Vec<Action>
         black_box(player.decide(view, legal).map_err(|e| e.to_string())?);
         times.push(start.elapsed().as_secs_f64());
     }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        times
-            .get(((times.len() as f64 - 1.0) * q).round() as usize)
-            .copied()
-            .unwrap_or(0.0)
-    };
-    Ok((at(0.5), at(0.9)))
+    Ok(super::super::median_and_p90(&mut times))
 }
 
 /// The `durak` workload: hand values, decisions and whole games, then the figures in one line.

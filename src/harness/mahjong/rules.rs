@@ -165,12 +165,5 @@ fn one_by_one(
         black_box(player.decide_call(black_box(v), *t)?);
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        times
-            .get(((times.len() as f64 - 1.0) * q).round() as usize)
-            .copied()
-            .unwrap_or(0.0)
-    };
-    Ok((at(0.5), at(0.9)))
+    Ok(super::super::median_and_p90(&mut times))
 }
