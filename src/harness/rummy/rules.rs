@@ -1,4 +1,4 @@
-//! `kibitzer bench rummy`: the native module's figures (`bench.rs`: random and island-heavy
+//! `kibitzer bench rummy`: the native module's figures (`native.rs`: random and island-heavy
 //! 15-card hands, the full-suit worst case, incremental add/remove against a full re-solve),
 //! then whole queries through the shipped rule set (evaluation, best arrangement, listing,
 //! discard advice), and the figures on the last line.
