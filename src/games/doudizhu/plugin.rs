@@ -344,28 +344,62 @@ fn plays(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn move_verdicts_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-    const B: &str = "doudizhu.move_verdicts";
-    let me = hand_arg(&a[0], B, 1)?;
-    let enemy = hand_arg(&a[1], B, 2)?;
-    let rules = rules_arg(&a[3], &a[4], B, 4)?;
-    let last = last_arg(&a[2], &rules, B, 3)?;
+/// The position and search budget both searching built-ins take first: my hand, the enemy's, the
+/// play to answer, the two rule switches, the node budget and the table's size in MiB.
+struct SearchArgs {
+    me: Hand,
+    enemy: Hand,
+    last: Option<Play>,
+    rules: Rules,
+    max_nodes: i64,
+    table_mb: i64,
+}
+
+fn search_args(a: &[Value], b: &str) -> Result<SearchArgs, BuiltinError> {
+    let me = hand_arg(&a[0], b, 1)?;
+    let enemy = hand_arg(&a[1], b, 2)?;
+    let rules = rules_arg(&a[3], &a[4], b, 4)?;
+    let last = last_arg(&a[2], &rules, b, 3)?;
     let max_nodes = a[5]
         .as_int()
         .filter(|n| *n > 0)
-        .ok_or_else(|| BuiltinError::bad_argument(B, 6, "a positive integer", &a[5]))?;
+        .ok_or_else(|| BuiltinError::bad_argument(b, 6, "a positive integer", &a[5]))?;
     let table_mb = a[6]
         .as_int()
         .filter(|n| *n > 0)
-        .ok_or_else(|| BuiltinError::bad_argument(B, 7, "a positive integer (MiB)", &a[6]))?;
-    let chosen = text(&a[7], B, 8)?;
-    let budget = Budget {
+        .ok_or_else(|| BuiltinError::bad_argument(b, 7, "a positive integer (MiB)", &a[6]))?;
+    Ok(SearchArgs {
+        me,
+        enemy,
+        last,
+        rules,
+        max_nodes,
+        table_mb,
+    })
+}
+
+/// A search budget from the built-ins' arguments (already checked positive, or non-negative).
+fn budget_of(max_nodes: i64, table_mb: i64, line_nodes: u64) -> Budget {
+    Budget {
         max_nodes: max_nodes as u64,
-        max_table_bytes: usize::try_from(table_mb)
-            .unwrap_or(usize::MAX / (1 << 20))
-            .saturating_mul(1 << 20),
-        ..Budget::default()
-    };
+        max_table_bytes: usize::try_from(table_mb).unwrap_or(usize::MAX).saturating_mul(1 << 20),
+        time_limit: None,
+        line_nodes,
+    }
+}
+
+fn move_verdicts_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const B: &str = "doudizhu.move_verdicts";
+    let SearchArgs {
+        me,
+        enemy,
+        last,
+        rules,
+        max_nodes,
+        table_mb,
+    } = search_args(a, B)?;
+    let chosen = text(&a[7], B, 8)?;
+    let budget = budget_of(max_nodes, table_mb, Budget::default().line_nodes);
     let verdicts = move_verdicts(me, enemy, last.as_ref(), &rules, &budget);
     let name = |p: &Option<Play>| p.map_or_else(|| "pass".to_string(), |p| p.to_string());
     let class = |v: &MoveVerdict| match v.outcome {
@@ -477,18 +511,14 @@ const CACHE_ENTRIES: usize = 32;
 
 fn solve_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const B: &str = "doudizhu.solve";
-    let me = hand_arg(&a[0], B, 1)?;
-    let enemy = hand_arg(&a[1], B, 2)?;
-    let rules = rules_arg(&a[3], &a[4], B, 4)?;
-    let last = last_arg(&a[2], &rules, B, 3)?;
-    let max_nodes = a[5]
-        .as_int()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| BuiltinError::bad_argument(B, 6, "a positive integer", &a[5]))?;
-    let table_mb = a[6]
-        .as_int()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| BuiltinError::bad_argument(B, 7, "a positive integer (MiB)", &a[6]))?;
+    let SearchArgs {
+        me,
+        enemy,
+        last,
+        rules,
+        max_nodes,
+        table_mb,
+    } = search_args(a, B)?;
     let line_nodes = a[7]
         .as_int()
         .filter(|n| *n >= 0)
@@ -509,14 +539,7 @@ fn solve_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let answer = match cached {
         Some(v) => v,
         None => {
-            let budget = Budget {
-                max_nodes: max_nodes as u64,
-                max_table_bytes: usize::try_from(table_mb)
-                    .unwrap_or(usize::MAX / 2)
-                    .saturating_mul(1 << 20),
-                time_limit: None,
-                line_nodes: line_nodes as u64,
-            };
+            let budget = budget_of(max_nodes, table_mb, line_nodes as u64);
             let s = solve(me, enemy, last.as_ref(), &rules, &budget);
             let v = Arc::new(answer_of(&s, me, enemy));
             // An answer cut short by the run's deadline serves this query only.

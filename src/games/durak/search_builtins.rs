@@ -17,6 +17,17 @@ use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::time::Duration;
 
+/// The arguments `durak.sample` and `durak.sample_options` both take: the same deals for both.
+const SAMPLE_PARAMS: &[(&str, T)] = &[
+    ("position", T::List),
+    ("advice", T::Str),
+    ("advice_cards", T::Any),
+    ("samples", T::Int),
+    ("seed", T::Int),
+    ("time_ms", T::Int),
+    ("margin", T::Num),
+];
+
 /// Registers the search built-ins.
 pub fn register(r: &mut Registry) {
     r.function(
@@ -32,15 +43,7 @@ pub fn register(r: &mut Registry) {
     );
     r.function(
         "durak.sample",
-        &[
-            ("position", T::List),
-            ("advice", T::Str),
-            ("advice_cards", T::Any),
-            ("samples", T::Int),
-            ("seed", T::Int),
-            ("time_ms", T::Int),
-            ("margin", T::Num),
-        ],
+        SAMPLE_PARAMS,
         &[T::Str, T::Any, T::Str, T::Int, T::Int],
         true,
         "plays every candidate out on the same sampled deals of the unseen cards: the play chosen \
@@ -51,15 +54,7 @@ pub fn register(r: &mut Registry) {
     );
     r.function(
         "durak.sample_options",
-        &[
-            ("position", T::List),
-            ("advice", T::Str),
-            ("advice_cards", T::Any),
-            ("samples", T::Int),
-            ("seed", T::Int),
-            ("time_ms", T::Int),
-            ("margin", T::Num),
-        ],
+        SAMPLE_PARAMS,
         &[T::Int, T::Any, T::Str],
         true,
         "the candidates of `durak.sample` (same arguments, same deals), one solution each: rank (1 = \
