@@ -113,7 +113,7 @@ impl Frame {
     /// Binds `s` to a copy of `v`, unless the slot still holds that very value from an earlier
     /// match (the same hand seeds every rule in turn): then no copy and no release happen, which
     /// saves two atomic operations per shared value.
-    #[inline]
+    #[inline(always)]
     pub fn bind_ref(&mut self, s: Slot, v: &Value) {
         let slot = &mut self.vars[s as usize];
         match v {
