@@ -87,7 +87,9 @@ impl Ctx<'_> {
 pub struct Frame {
     pub vars: Vec<Value>,
     pub mask: u64,
-    pub facts: SmallVec<[(u16, FactId); 8]>,
+    /// The facts matched, with the condition each matched. A plain vector: the session's frames are
+    /// reused, so it allocates once, and an inline one tested where it lived at every push.
+    pub facts: Vec<(u16, FactId)>,
     /// The arguments of the last built-in called with outputs, kept between calls: the next call
     /// with the same shared values (the hand every rule of a classification asks about) finds them
     /// in place and copies nothing, which saves an atomic increment and decrement per argument.
@@ -100,7 +102,7 @@ impl Frame {
         Frame {
             vars: vec![Value::Int(0); nvars.max(1)],
             mask: 0,
-            facts: SmallVec::new(),
+            facts: Vec::new(),
             argv: Vec::new(),
         }
     }
