@@ -54,6 +54,7 @@ pub const SHIPPED_GOLDEN: &[(&str, &str)] = &[
     golden!("tests/golden/mahjong/most_live_tiles.txt"),
     golden!("tests/golden/mahjong/only_red_leaves_ready.txt"),
     golden!("tests/golden/mahjong/tie_on_height.txt"),
+    golden!("tests/golden/mahjong/own_discard_safe.txt"),
     golden!("tests/golden/mahjong/after_four_calls.txt"),
     golden!("tests/golden/mahjong/call_east.txt"),
     golden!("tests/golden/mahjong/call_one.txt"),

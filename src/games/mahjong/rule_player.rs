@@ -11,7 +11,7 @@ use crate::value::Value;
 
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::rules_api::{melds_value, text_tile, tile_value, tiles_value};
-use super::tile::{Counts, Tile, KINDS};
+use super::tile::{counts_of, Counts, Tile, KINDS};
 use super::win::own_counts;
 
 /// The relations a decision reads.
@@ -22,7 +22,7 @@ pub struct RulePlayer {
     name: String,
     session: Session,
     /// Where each of `INPUTS` is among the rule set's inputs (looked up once, not per decision).
-    inputs: [Option<usize>; 12],
+    inputs: [Option<usize>; 13],
     /// The rule set's `two_player` parameter, if it has one.
     two_player_param: Option<usize>,
     /// Decisions the rules could not make (run errors, no decision): each replaced by a fallback.
@@ -33,7 +33,7 @@ pub struct RulePlayer {
 
 /// The inputs a position gives, in this order (those after `drawn` only to rule sets that declare
 /// them).
-const INPUTS: [&str; 12] = [
+const INPUTS: [&str; 13] = [
     "hand",
     "melds",
     "visible",
@@ -46,6 +46,7 @@ const INPUTS: [&str; 12] = [
     "opponent_ready",
     "safe",
     "opponent_melds",
+    "opponent_discards",
 ];
 /// The last of the inputs every mahjong rule set reads (`hand` … `drawn`).
 const DRAWN: usize = 4;
@@ -112,6 +113,7 @@ impl RulePlayer {
             Value::Bool(view.opponent_ready),
             tiles_value(&view.opponent_safe),
             Value::Int(view.opponent_melds.len() as i64),
+            tiles_value(&counts_of(&view.opponent_discards)),
         ];
         for (k, value) in values.into_iter().enumerate() {
             let given = match self.inputs[k] {

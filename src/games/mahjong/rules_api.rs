@@ -748,31 +748,34 @@ fn mj_deal_in(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (hand, melds, seen) = hand_melds_seen(N, a)?;
     let ready = bool_arg(N, 5, &a[4])?;
     let safe = counts_arg(N, 6, &a[5])?;
-    let called = usize_arg(N, 7, &a[6])?;
-    let tile = tile_arg(N, 8, &a[7])?;
-    let (p, why) = if !ready {
-        (
-            0.0,
-            "the opponent has not declared ready: no discard can deal in".to_string(),
-        )
-    } else if safe[tile.index()] > 0 {
-        (0.0, format!("{tile} is safe: the opponent's hand is fixed since it declared ready, and {tile} did not win for it since"))
+    let thrown = counts_arg(N, 7, &a[6])?;
+    let called = usize_arg(N, 8, &a[7])?;
+    let tile = tile_arg(N, 9, &a[8])?;
+    let p = if ready && safe[tile.index()] == 0 {
+        deal_in_chance(&hand, &melds, &seen, &safe, &thrown, hidden_tiles(called), tile)
     } else {
-        let p = deal_in_chance(&hand, &melds, &seen, &safe, hidden_tiles(called), tile);
-        if p <= 0.0 {
-            (
-                0.0,
-                format!("{tile} is safe: no copy of it and no sequence wait on it is left for the opponent to hold"),
-            )
+        0.0
+    };
+    let why = if !ready {
+        "the opponent has not declared ready: no discard can deal in".to_string()
+    } else if safe[tile.index()] > 0 {
+        format!(
+            "{tile} is safe: the opponent's hand is fixed since it declared ready, and {tile} did not win for it since"
+        )
+    } else if p <= 0.0 {
+        format!("{tile} is safe: no copy of it and no sequence wait on it is left for the opponent to hold")
+    } else if thrown[tile.index()] > 0 {
+        let about = if p < 0.005 {
+            "under 1%".to_string()
         } else {
-            (
-                p,
-                format!(
-                    "{tile} deals in about {} of the time (the ready opponent's likely waits, from the copies unseen)",
-                    percent(p)
-                ),
-            )
-        }
+            format!("about {}", percent(p))
+        };
+        format!("{tile} deals in {about}: the opponent discarded {tile} itself, and a ready hand rarely waits on its own discards")
+    } else {
+        format!(
+            "{tile} deals in about {} of the time (the ready opponent's likely waits, from the copies unseen)",
+            percent(p)
+        )
     };
     out.push(&[Value::Num(p), Value::str(&why)]);
     Ok(())
@@ -1126,12 +1129,13 @@ fn register_choices(r: &mut Registry) {
             TWO_PLAYER,
             ("ready", T::Bool),
             ("safe", T::List),
+            ("thrown", T::List),
             ("opponent_melds", T::Int),
             ("tile", T::Str),
         ],
         &[T::Num, T::Str],
         false,
-        "the chance that discarding tile completes the opponent's hand, and why: 0 unless ready (it has declared ready); 0 for tiles in safe (shown not to win for it since) and kinds it cannot wait on; else an estimate from the copies unseen (docs/mahjong.md)",
+        "the chance that discarding tile completes the opponent's hand, and why: 0 unless ready (it has declared ready); 0 for tiles in safe (shown not to win for it since) and kinds it cannot wait on; else an estimate from the copies unseen, nearly 0 for kinds in thrown (its own discards) (docs/mahjong.md)",
         mj_deal_in,
     );
     r.func(
