@@ -665,11 +665,19 @@ mod tests {
         assert_eq!(seed.on_discard(&v, tile("S")), CallAction::Win);
     }
 
-    #[test]
-    fn deal_in_chances_share_the_expected_waits_and_spare_safe_tiles() {
-        let hand = parse_counts("1122m 567m EESS P C").unwrap();
+    /// A hand for the deal-in tests, and the tiles seen: pins and bamboo out of play, plus `extra`.
+    fn deal_in_position(extra: &[&str]) -> (Counts, Counts) {
         let mut seen = NO_TILES;
         seen[9..27].fill(4);
+        for t in extra {
+            seen[tile(t).index()] += 1;
+        }
+        (parse_counts("1122m 567m EESS P C").unwrap(), seen)
+    }
+
+    #[test]
+    fn deal_in_chances_share_the_expected_waits_and_spare_safe_tiles() {
+        let (hand, mut seen) = deal_in_position(&[]);
         // Two copies of W discarded, one of P: the last W and the last two P are unseen.
         seen[tile("W").index()] = 2;
         seen[tile("P").index()] = 1;
@@ -701,10 +709,7 @@ mod tests {
 
     #[test]
     fn the_opponents_own_discards_keep_a_hundredth_of_their_share() {
-        let hand = parse_counts("1122m 567m EESS P C").unwrap();
-        let mut seen = NO_TILES;
-        seen[9..27].fill(4);
-        seen[tile("4m").index()] = 1;
+        let (hand, seen) = deal_in_position(&["4m"]);
         let hidden = hidden_tiles(0);
         let thrown = counts_of(&[tile("4m")]);
         let chance = |thrown: &Counts, t: &str| deal_in_chance(&hand, &[], &seen, &NO_TILES, thrown, hidden, tile(t));
