@@ -328,7 +328,7 @@ fn holds_one(unseen: u8, pool: u32, hidden: u32) -> f64 {
 
 /// How much of its wait-shape weight a kind the opponent discarded itself keeps. A hand that is
 /// ready now rarely waits on a tile it let go: in arena play against the seed's bot, 0.14% of
-/// such kinds completed the declared hand, against 20% of the other kinds still unsafe.
+/// such kinds completed the declared hand, against 20% of the other kinds not shown safe.
 pub const OWN_DISCARD_WEIGHT: f64 = 0.01;
 
 /// The chance that discarding `tile` completes the declared-ready opponent's hand, an estimate:
