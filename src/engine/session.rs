@@ -213,6 +213,15 @@ pub struct RunResult {
     pub stats: Stats,
 }
 
+/// Where the facts a firing matched are, for the actions that name one by its handle.
+#[derive(Clone, Copy)]
+enum Matched {
+    /// In the agenda's arena (an activation's, or a record's).
+    Stored((u32, u32)),
+    /// In `Session::frame.facts`, until the first action joins a new fact.
+    Frame,
+}
+
 /// Where the bindings a rule's actions read are.
 #[derive(Clone, Copy)]
 enum Bindings {
@@ -254,6 +263,16 @@ pub enum TraceEvent {
         /// The fact.
         fact: FactId,
         /// The firing that retracted it.
+        firing: u32,
+    },
+    /// A firing modified a fact: `old` was retracted and `new` asserted in its place (`new` is
+    /// `None` when an equal fact was already there).
+    Modified {
+        /// The fact as it was.
+        old: FactId,
+        /// The fact as it is now.
+        new: Option<FactId>,
+        /// The firing that modified it.
         firing: u32,
     },
 }
@@ -363,7 +382,10 @@ impl Session {
             params: program.default_params(),
             inputs: vec![None; program.inputs.len()],
             mem: Memory::new(program.probed.clone()),
-            agenda: Agenda::new(&program.rules.iter().map(|r| r.salience).collect::<Vec<_>>()),
+            agenda: Agenda::new(
+                &program.rules.iter().map(|r| r.salience).collect::<Vec<_>>(),
+                program.strategy,
+            ),
             firings: Vec::new(),
             fired_per_rule: vec![0; program.rules.len()],
             trace: Vec::new(),
@@ -901,7 +923,7 @@ impl Session {
             // The bindings are lent to the actions by swapping the frame's vector with the spare
             // one `found` keeps (equally long): new facts are joined in the spare meanwhile.
             std::mem::swap(&mut self.frame.vars, &mut self.found.vars);
-            return self.act(prog, rule, UNRECORDED, Bindings::Spare(nvars));
+            return self.act(prog, rule_idx, UNRECORDED, Bindings::Spare(nvars), Matched::Frame);
         }
         // Moved out of the frame (which every later match rebinds before reading): recording the
         // explanation costs no copy of the bindings.
@@ -920,9 +942,10 @@ impl Session {
         self.frame.mask = act.mask;
         self.act(
             prog,
-            &prog.rules[rule_idx as usize],
+            rule_idx,
             UNRECORDED,
             Bindings::Stored(act.vars),
+            Matched::Stored(act.facts),
         )
     }
 
@@ -950,12 +973,27 @@ impl Session {
         }
         // A retraction's pattern reads which bindings are set from the frame's mask.
         self.frame.mask = mask;
-        self.act(prog, &prog.rules[rule_idx as usize], firing, Bindings::Stored(vars))
+        self.act(prog, rule_idx, firing, Bindings::Stored(vars), Matched::Stored(facts))
     }
 
-    fn act(&mut self, prog: &Arc<Program>, rule: &RuleIr, firing: u32, at: Bindings) -> Result<bool, RunError> {
+    fn act(
+        &mut self,
+        prog: &Arc<Program>,
+        rule_idx: u32,
+        firing: u32,
+        at: Bindings,
+        matched: Matched,
+    ) -> Result<bool, RunError> {
+        let rule = &prog.rules[rule_idx as usize];
         // Which bindings are set, read before an assert's joins reuse the frame.
         let mask = self.frame.mask;
+        // The facts the actions name by handle, read before an assert's joins reuse the frame.
+        let handles: smallvec::SmallVec<[(u16, FactId); 8]> = match (prog.plans[rule_idx as usize].handles, matched) {
+            (false, _) => smallvec::SmallVec::new(),
+            (true, Matched::Stored(range)) => self.agenda.facts_at(range).into(),
+            (true, Matched::Frame) => self.frame.facts.as_slice().into(),
+        };
+        let handle = |cond: u16| handles.iter().find(|(c, _)| *c == cond).map(|(_, f)| *f);
         for action in &rule.actions {
             // Read again for each action: the previous one's new facts may have grown the arena.
             let vars = match at {
@@ -978,35 +1016,89 @@ impl Session {
                             });
                         }
                     }
-                    let cells = self.weigh_staged(args.len()).ok_or_else(|| RunError::TooDeep {
-                        rule: rule.name.clone(),
-                        location: location(prog, rule.span),
-                    })?;
-                    if let Some(id) = self.mem.insert_staged(*rel, args.len(), Origin::Firing(firing)) {
-                        self.cells += cells;
-                        if self.cells > self.opts.max_cells || self.mem.len() as u64 > self.opts.max_facts {
-                            return Err(RunError::Budget(StopReason::MemoryLimit));
+                    self.add_staged(prog, rule, *rel, args.len(), firing)?;
+                }
+                Action::RetractFact { cond } => {
+                    if let Some(id) = handle(*cond) {
+                        self.retract_fact(id, firing);
+                    }
+                }
+                Action::Modify { cond, rel, args } => {
+                    let Some(old) = handle(*cond).filter(|&f| self.mem.is_alive(f)) else {
+                        return Err(RunError::InRule {
+                            rule: rule.name.clone(),
+                            location: location(prog, rule.span),
+                            message: "`modify` of a fact this firing already retracted".to_string(),
+                        });
+                    };
+                    for (k, a) in args.iter().enumerate() {
+                        let pushed = match a {
+                            Some(e) => {
+                                let staging = self.mem.staging();
+                                super::eval::push_value(staging, e, vars, &self.params, &mut self.stats.builtin_calls)
+                            }
+                            None => {
+                                let kept = self.mem.args_of(old)[k].clone();
+                                self.mem.staging().push(kept);
+                                Ok(())
+                            }
+                        };
+                        if let Err(e) = pushed {
+                            self.mem.unstage(k);
+                            return Err(RunError::InRule {
+                                rule: rule.name.clone(),
+                                location: location(prog, rule.span),
+                                message: e.to_string(),
+                            });
                         }
-                        // A relation no rule starts a join at (terms read by an aggregate only)
-                        // seeds nothing: no call. (Under a relevance mask the list is shorter
-                        // still; an empty one there is found by `on_new_fact`.)
-                        if !prog.triggers[*rel as usize].is_empty() {
-                            self.on_new_fact(prog, id, None)?;
-                        }
+                    }
+                    self.mem.retract(old);
+                    let new = self.add_staged(prog, rule, *rel, args.len(), firing)?;
+                    if self.opts.trace {
+                        self.trace.push(TraceEvent::Modified { old, new, firing });
                     }
                 }
                 Action::Retract { rel, args } => {
+                    let in_rule = |e: &dyn std::fmt::Display| RunError::InRule {
+                        rule: rule.name.clone(),
+                        location: location(prog, rule.span),
+                        message: e.to_string(),
+                    };
+                    // Every argument known: the one fact it can be is found by its hash.
+                    let bound = |a: &PatArg| match a {
+                        PatArg::Var(s) => *s < 64 && mask & (1u64 << s) != 0,
+                        PatArg::Expr(_) => true,
+                        PatArg::Wild => false,
+                    };
+                    if args.iter().all(bound) {
+                        let mut values = Vec::with_capacity(args.len());
+                        for a in args {
+                            match a {
+                                PatArg::Var(s) => values.push(vars[*s as usize].clone()),
+                                PatArg::Expr(e) => {
+                                    let v = super::eval::eval(e, vars, &self.params, &mut self.stats.builtin_calls);
+                                    values.push(v.map_err(|e| in_rule(&e))?);
+                                }
+                                PatArg::Wild => {}
+                            }
+                        }
+                        if let Some(id) = self.mem.find(*rel, &values) {
+                            self.retract_fact(id, firing);
+                        }
+                        continue;
+                    }
                     let ids: Vec<FactId> = self.mem.of_relation(*rel).to_vec();
+                    let mut frame = Frame {
+                        vars: vars.to_vec(),
+                        mask,
+                        facts: Default::default(),
+                        argv: Vec::new(),
+                    };
                     for id in ids {
                         if !self.mem.is_alive(id) {
                             continue;
                         }
-                        let mut frame = Frame {
-                            vars: vars.to_vec(),
-                            mask,
-                            facts: Default::default(),
-                            argv: Vec::new(),
-                        };
+                        frame.mask = mask;
                         let mut ctx = Ctx {
                             prog,
                             mem: &self.mem,
@@ -1017,13 +1109,9 @@ impl Session {
                             track_depth: false,
                             failure: None,
                         };
-                        let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| RunError::InRule {
-                            rule: rule.name.clone(),
-                            location: location(prog, rule.span),
-                            message: e.to_string(),
-                        })?;
-                        if ok && self.mem.retract(id) && self.opts.trace {
-                            self.trace.push(TraceEvent::Retracted { fact: id, firing });
+                        let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| in_rule(&e))?;
+                        if ok {
+                            self.retract_fact(id, firing);
                         }
                     }
                 }
@@ -1031,6 +1119,43 @@ impl Session {
             }
         }
         Ok(false)
+    }
+
+    /// Retracts a fact (if live), traced.
+    fn retract_fact(&mut self, id: FactId, firing: u32) {
+        if self.mem.retract(id) && self.opts.trace {
+            self.trace.push(TraceEvent::Retracted { fact: id, firing });
+        }
+    }
+
+    /// Adds the fact whose `n` arguments are staged, within the memory budgets, and joins it: its
+    /// id, or `None` when an equal fact was there.
+    fn add_staged(
+        &mut self,
+        prog: &Arc<Program>,
+        rule: &RuleIr,
+        rel: RelId,
+        n: usize,
+        firing: u32,
+    ) -> Result<Option<FactId>, RunError> {
+        let cells = self.weigh_staged(n).ok_or_else(|| RunError::TooDeep {
+            rule: rule.name.clone(),
+            location: location(prog, rule.span),
+        })?;
+        let Some(id) = self.mem.insert_staged(rel, n, Origin::Firing(firing)) else {
+            return Ok(None);
+        };
+        self.cells += cells;
+        if self.cells > self.opts.max_cells || self.mem.live() as u64 > self.opts.max_facts {
+            return Err(RunError::Budget(StopReason::MemoryLimit));
+        }
+        // A relation no rule starts a join at (terms read by an aggregate only) seeds nothing: no
+        // call. (Under a relevance mask the list is shorter still; an empty one there is found
+        // by `on_new_fact`.)
+        if !prog.triggers[rel as usize].is_empty() {
+            self.on_new_fact(prog, id, None)?;
+        }
+        Ok(Some(id))
     }
 
     /// The cells the last `n` staged values hold, or `None` (and nothing staged) when one nests
