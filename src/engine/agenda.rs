@@ -50,6 +50,8 @@ pub struct Agenda {
     /// By place: whether the queue holds a waiting activation, 64 places a word.
     waiting: Vec<u64>,
     pending: usize,
+    /// Activations made this run before the last `compact` (which renumbers the waiting ones).
+    compacted: usize,
 }
 
 impl Agenda {
@@ -82,6 +84,7 @@ impl Agenda {
 
     /// Forgets everything, keeping allocations.
     pub fn reset(&mut self) {
+        self.compacted = 0;
         self.acts.clear();
         self.values.clear();
         self.facts.clear();
@@ -190,11 +193,56 @@ impl Agenda {
 
     /// Activations created so far in this run.
     pub fn created(&self) -> usize {
-        self.acts.len()
+        self.compacted + self.acts.len()
+    }
+
+    /// Activations stored that no longer wait (fired or dropped), whose slots `compact` frees.
+    pub fn garbage(&self) -> usize {
+        self.acts.len() - self.pending
+    }
+
+    /// Keeps only the waiting activations, in their order, with their facts renumbered by
+    /// `remap` (a retracted fact becomes `FactId::MAX`, which is never live). Only for a run
+    /// that keeps no firing records: a record points into the arenas this rebuilds.
+    pub fn compact(&mut self, remap: impl Fn(FactId) -> FactId) {
+        let mut acts = Vec::with_capacity(self.pending);
+        let mut values = Vec::new();
+        let mut facts = Vec::new();
+        for (w, word) in self.waiting.iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let q = &mut self.queues[w * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                let waiting: Vec<u32> = q.items.drain(q.head..).collect();
+                q.items.clear();
+                q.head = 0;
+                for seq in waiting {
+                    let a = &self.acts[seq as usize];
+                    let v0 = values.len() as u32;
+                    for v in &mut self.values[a.vars.0 as usize..a.vars.1 as usize] {
+                        values.push(std::mem::replace(v, Value::Int(0)));
+                    }
+                    let f0 = facts.len() as u32;
+                    for &(c, f) in &self.facts[a.facts.0 as usize..a.facts.1 as usize] {
+                        facts.push((c, remap(f)));
+                    }
+                    q.items.push(acts.len() as u32);
+                    acts.push(Activation {
+                        rule: a.rule,
+                        mask: a.mask,
+                        vars: (v0, values.len() as u32),
+                        facts: (f0, facts.len() as u32),
+                    });
+                }
+            }
+        }
+        self.compacted += self.acts.len() - acts.len();
+        self.acts = acts;
+        self.values = values;
+        self.facts = facts;
     }
 
     /// Activations still waiting.
-    #[cfg(test)]
     pub fn pending(&self) -> usize {
         self.pending
     }

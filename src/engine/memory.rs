@@ -357,6 +357,51 @@ impl Memory {
         self.live
     }
 
+    /// Retracted facts still stored.
+    pub fn garbage(&self) -> usize {
+        self.facts.len() - self.live
+    }
+
+    /// Frees the storage of every retracted fact: the live ones are renumbered in their order
+    /// (so a newer fact still has a larger id), and the returned table maps an old id to its new
+    /// one (`FactId::MAX` for a retracted fact). Whoever holds fact ids must renumber them.
+    pub fn compact_all(&mut self) -> Vec<FactId> {
+        let mut remap = vec![FactId::MAX; self.facts.len()];
+        let old_facts = std::mem::take(&mut self.facts);
+        let mut old_args = std::mem::take(&mut self.args);
+        for (id, f) in old_facts.into_iter().enumerate() {
+            if !f.alive {
+                continue;
+            }
+            let start = self.args.len() as u32;
+            let (a0, n) = (f.args_start as usize, f.args_len as usize);
+            for v in &mut old_args[a0..a0 + n] {
+                self.args.push(std::mem::replace(v, Value::Int(0)));
+            }
+            remap[id] = self.facts.len() as FactId;
+            self.facts.push(Fact { args_start: start, ..f });
+        }
+        let map = |f: &mut FactId| *f = remap[*f as usize];
+        for &r in &self.touched {
+            let r = r as usize;
+            self.by_rel[r].retain(|&f| remap[f as usize] != FactId::MAX);
+            self.by_rel[r].iter_mut().for_each(map);
+            self.dead[r] = 0;
+            for ids in self.dedupe[r].values_mut() {
+                ids.retain(|f| remap[*f as usize] != FactId::MAX);
+                ids.iter_mut().for_each(map);
+            }
+            for (_, index) in self.indexes[r].iter_mut() {
+                index.retain(|_, ids| {
+                    ids.retain(|f| remap[*f as usize] != FactId::MAX);
+                    ids.iter_mut().for_each(map);
+                    !ids.is_empty()
+                });
+            }
+        }
+        remap
+    }
+
     /// The fact with this id.
     pub fn fact(&self, id: FactId) -> &Fact {
         &self.facts[id as usize]

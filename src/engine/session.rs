@@ -124,14 +124,20 @@ pub struct RunOptions {
     /// Wall-clock budget of the run, what-if sub-queries and native searches included: past it
     /// the run stops with [`StopReason::Timeout`] and the conclusions it has. `None`: no limit.
     pub timeout: Option<std::time::Duration>,
-    /// Most facts working memory may hold; past it the run stops with [`StopReason::MemoryLimit`].
+    /// Most live facts working memory may hold; past it the run stops with
+    /// [`StopReason::MemoryLimit`].
     pub max_facts: u64,
-    /// Most value cells (a number, a card or a list element each) the facts may hold in all;
-    /// past it the run stops with [`StopReason::MemoryLimit`].
+    /// Most value cells (a number, a card or a list element each) the live facts may hold in
+    /// all; past it the run stops with [`StopReason::MemoryLimit`].
     pub max_cells: u64,
-    /// Most activations a run may create (each keeps its bindings until the run ends); past it
-    /// the run stops with [`StopReason::MemoryLimit`].
+    /// Most activations that may wait on the agenda at once; past it the run stops with
+    /// [`StopReason::MemoryLimit`].
     pub max_activations: u64,
+    /// Keep each firing's record (its rule, bindings and matched facts), which explanations,
+    /// why-not and the trace read. On by default. Off, a run keeps nothing of what it has done:
+    /// its memory follows the facts and activations live now, not the firings so far, and its
+    /// conclusions cannot be explained.
+    pub record: bool,
 }
 
 impl Default for RunOptions {
@@ -144,6 +150,30 @@ impl Default for RunOptions {
             max_facts: 1_000_000,
             max_cells: 8_000_000,
             max_activations: 1_000_000,
+            record: true,
+        }
+    }
+}
+
+/// Which bound of [`RunOptions`] stopped a run with [`StopReason::MemoryLimit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryBound {
+    /// [`RunOptions::max_facts`]: live facts.
+    Facts,
+    /// [`RunOptions::max_cells`]: value cells of the live facts.
+    Cells,
+    /// [`RunOptions::max_activations`]: activations waiting on the agenda.
+    Activations,
+}
+
+impl MemoryBound {
+    /// The option of [`RunOptions`] that sets this bound.
+    pub fn option(self) -> &'static str {
+        match self {
+            MemoryBound::Facts => "max_facts",
+            MemoryBound::Cells => "max_cells",
+            MemoryBound::Activations => "max_activations",
         }
     }
 }
@@ -211,6 +241,9 @@ pub struct RunResult {
     pub stop: StopReason,
     /// Its counters.
     pub stats: Stats,
+    /// With [`StopReason::MemoryLimit`]: the bound reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<MemoryBound>,
 }
 
 /// Where the facts a firing matched are, for the actions that name one by its handle.
@@ -367,6 +400,8 @@ pub struct Session {
     timed: bool,
     /// Keep each firing's record for explanations (see `set_recording`).
     recording: bool,
+    /// The memory bound that stopped this run, if one did.
+    bound: Option<MemoryBound>,
 }
 
 impl Session {
@@ -411,6 +446,7 @@ impl Session {
             cells: 0,
             timed: true,
             recording: true,
+            bound: None,
             lent: Some(program.clone()),
             prog: program,
         }
@@ -423,6 +459,7 @@ impl Session {
 
     /// Sets limits and recording.
     pub fn set_options(&mut self, opts: RunOptions) {
+        self.recording = opts.record || opts.trace || opts.why_not;
         self.opts = opts;
     }
 
@@ -645,6 +682,7 @@ impl Session {
         // fields stored a moment before stalls on store forwarding (~2% of a classification).
         let counted = &self.stats;
         Ok(RunResult {
+            bound: self.bound.filter(|_| stop == StopReason::MemoryLimit),
             stop,
             stats: Stats {
                 fired: counted.fired,
@@ -672,10 +710,13 @@ impl Session {
             self.join_initial(prog, r)?;
         }
         let mut stop = StopReason::Quiescent;
-        while let Some(act) = self.agenda.pop() {
-            if self.stats.fired >= self.next_check {
+        loop {
+            if self.stats.fired >= self.next_check && self.agenda.pending() > 0 {
                 self.check_budgets()?;
             }
+            let Some(act) = self.agenda.pop() else {
+                break;
+            };
             let rule = &prog.rules[act.rule as usize];
             let plan = &prog.plans[act.rule as usize];
             // Every fact is live until one is retracted: only then can an activation be stale.
@@ -774,6 +815,7 @@ impl Session {
             *n = 0;
         }
         self.stats = Stats::default();
+        self.bound = None;
     }
 
     /// Asserts the inputs in declaration order, each joined as it arrives; an input neither
@@ -813,8 +855,26 @@ impl Session {
         if crate::budget::expired() {
             return Err(RunError::Budget(StopReason::Timeout));
         }
+        self.collect_garbage();
         self.next_check = (self.stats.fired + Self::CLOCK_EVERY).min(self.opts.firing_limit);
         Ok(())
+    }
+
+    /// Frees retracted facts and spent activations once they outnumber the live ones (amortised
+    /// O(1) a firing), so that a long run's memory follows what is live, not its history. Only
+    /// without firing records: those point at facts and activation slots.
+    fn collect_garbage(&mut self) {
+        const SLACK: usize = 4096;
+        if self.recording {
+            return;
+        }
+        if self.mem.garbage() > self.mem.live() + SLACK {
+            let remap = self.mem.compact_all();
+            self.agenda
+                .compact(|f| remap.get(f as usize).copied().unwrap_or(FactId::MAX));
+        } else if self.agenda.garbage() > self.agenda.pending() + SLACK {
+            self.agenda.compact(|f| f);
+        }
     }
 
     /// Brings `read_inputs` up to date with the `relevant` mask.
@@ -1052,6 +1112,7 @@ impl Session {
                             });
                         }
                     }
+                    self.forget_cells(old);
                     self.mem.retract(old);
                     let new = self.add_staged(prog, rule, *rel, args.len(), firing)?;
                     if self.opts.trace {
@@ -1121,11 +1182,34 @@ impl Session {
         Ok(false)
     }
 
-    /// Retracts a fact (if live), traced.
+    /// Retracts a fact (if live), traced; its cells no longer count against the budget.
     fn retract_fact(&mut self, id: FactId, firing: u32) {
-        if self.mem.retract(id) && self.opts.trace {
+        if !self.mem.is_alive(id) {
+            return;
+        }
+        self.forget_cells(id);
+        self.mem.retract(id);
+        if self.opts.trace {
             self.trace.push(TraceEvent::Retracted { fact: id, firing });
         }
+    }
+
+    /// Takes a live fact's cells off the count of [`RunOptions::max_cells`].
+    fn forget_cells(&mut self, id: FactId) {
+        let cells: u64 = self
+            .mem
+            .args_of(id)
+            .iter()
+            .map(|v| v.cells(crate::value::MAX_VALUE_DEPTH).unwrap_or(0))
+            .sum();
+        self.cells = self.cells.saturating_sub(cells);
+    }
+
+    /// The stop for a memory bound reached, noted for [`RunResult::bound`].
+    #[cold]
+    fn memory_limit(&mut self, bound: MemoryBound) -> RunError {
+        self.bound = Some(bound);
+        RunError::Budget(StopReason::MemoryLimit)
     }
 
     /// Adds the fact whose `n` arguments are staged, within the memory budgets, and joins it: its
@@ -1146,8 +1230,11 @@ impl Session {
             return Ok(None);
         };
         self.cells += cells;
-        if self.cells > self.opts.max_cells || self.mem.live() as u64 > self.opts.max_facts {
-            return Err(RunError::Budget(StopReason::MemoryLimit));
+        if self.cells > self.opts.max_cells {
+            return Err(self.memory_limit(MemoryBound::Cells));
+        }
+        if self.mem.live() as u64 > self.opts.max_facts {
+            return Err(self.memory_limit(MemoryBound::Facts));
         }
         // A relation no rule starts a join at (terms read by an aggregate only) seeds nothing: no
         // call. (Under a relevance mask the list is shorter still; an empty one there is found
@@ -1203,6 +1290,7 @@ impl Session {
             shared_solutions,
             shared_argv,
             opts,
+            bound,
             ..
         } = self;
         let max_activations = opts.max_activations as usize;
@@ -1275,8 +1363,8 @@ impl Session {
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
                 agenda.push(rule_idx, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
                 let created = agenda.created();
-                if created % 4096 == 0 || created > max_activations {
-                    over_budget = activation_budget(created, max_activations);
+                if created % 4096 == 0 || agenda.pending() > max_activations {
+                    over_budget = activation_budget(agenda.pending(), max_activations);
                     if over_budget.is_some() {
                         return Flow::Stop;
                     }
@@ -1290,6 +1378,9 @@ impl Session {
                 break;
             }
             if let Some(stop) = over_budget {
+                if stop == StopReason::MemoryLimit {
+                    *bound = Some(MemoryBound::Activations);
+                }
                 result = Err(RunError::Budget(stop));
                 break;
             }
@@ -1606,8 +1697,8 @@ impl SharedOutcomes {
 /// Whether a run that has created `created` activations must stop: past the bound, or past the
 /// deadline (looked at when called, every few thousand activations).
 #[cold]
-fn activation_budget(created: usize, max: usize) -> Option<StopReason> {
-    if created > max {
+fn activation_budget(pending: usize, max: usize) -> Option<StopReason> {
+    if pending > max {
         Some(StopReason::MemoryLimit)
     } else if crate::budget::expired() {
         Some(StopReason::Timeout)
