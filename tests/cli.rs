@@ -571,3 +571,50 @@ fn a_byte_order_mark_before_a_rule_file_is_ignored() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout.contains("verdict: big, 12\n"), "{}", r.stdout);
 }
+
+// ---- a rule file given through a link ---------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn a_linked_rule_file_is_named_as_given_and_its_includes_where_they_are() {
+    use std::os::unix::fs::symlink;
+    let l = Layout::new();
+    std::fs::write(
+        l.path("outside/real.rules"),
+        "ruleset r \"r\"\ninput n: int\noutput x\ninclude \"part.rules\"\nrule A when n(?n) then assert x(?q) end\n",
+    )
+    .expect("real.rules");
+    std::fs::write(
+        l.path("outside/part.rules"),
+        "rule B when n(?n) then assert x(?p) end\n",
+    )
+    .expect("part");
+    symlink(l.path("outside/real.rules"), l.path("tree/link.rules")).expect("link");
+    let link = l.path("tree/link.rules");
+    let r = run(&["check", s(&link)], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let named: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": error: "))
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .collect();
+    assert_eq!(named.len(), 2, "{}", r.stderr);
+    for file in named {
+        assert!(
+            Path::new(file).exists(),
+            "a message names `{file}`, which does not exist:\n{}",
+            r.stderr
+        );
+    }
+    assert!(r.stderr.contains(&format!("{}:5:", s(&link))), "{}", r.stderr);
+    // A link to a file that is not there names where it leads.
+    symlink(l.path("outside/gone.rules"), l.path("tree/dangling.rules")).expect("link");
+    let r = run(&["check", s(&l.path("tree/dangling.rules"))], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("dangling.rules (→ ") && r.stderr.contains("gone.rules"),
+        "{}",
+        r.stderr
+    );
+}
