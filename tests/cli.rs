@@ -618,3 +618,92 @@ fn a_linked_rule_file_is_named_as_given_and_its_includes_where_they_are() {
         r.stderr
     );
 }
+
+// ---- paths named by case files ----------------------------------------------------------------
+
+/// `tree/NAME.cases.toml`: one stud case pinning the explanation file `golden`.
+fn case_file(l: &Layout, name: &str, golden: &str) -> PathBuf {
+    let p = l.path(&format!("tree/{name}.cases.toml"));
+    let text = format!(
+        "rules = \"stud\"\n[[case]]\nname = \"pinned\"\ninputs = {{ hand = \"2S 3D 4S 5H 6C\" }}\nexplanation = {golden:?}\n"
+    );
+    std::fs::write(&p, text).expect("case file");
+    p
+}
+
+#[cfg(unix)]
+#[test]
+fn a_case_file_reads_and_writes_only_inside_its_folder_tree() {
+    use std::os::unix::fs::symlink;
+    let l = Layout::new();
+    symlink(l.path("outside/secret.txt"), l.path("tree/link.txt")).expect("link");
+    symlink(l.path("outside"), l.path("tree/out")).expect("folder link");
+    let secret_abs = l.path("outside/secret.txt");
+    let cases = [
+        ("up", "../outside/secret.txt".to_string(), "resolves to"),
+        ("absolute", s(&secret_abs).to_string(), "not absolute"),
+        ("etc", "/etc/passwd".to_string(), "not absolute"),
+        ("through_a_link", "link.txt".to_string(), "resolves to"),
+        ("through_a_folder_link", "out/new.txt".to_string(), "resolves to"),
+        ("a_new_file_outside", "../outside/new/x.txt".to_string(), "resolves to"),
+        ("a_folder", ".".to_string(), "not a regular file"),
+    ];
+    for (name, golden, why) in cases {
+        let file = case_file(&l, name, &golden);
+        for update in [false, true] {
+            let mut args = vec!["test", s(&file)];
+            if update {
+                args.push("--update");
+            }
+            let r = run(&args, b"");
+            assert_eq!(r.code, Some(2), "{name}: {}", r.stderr);
+            no_secret(&r, name);
+            no_crash(&r, name);
+            assert!(
+                r.stderr.contains(&format!("explanation {golden:?}")),
+                "{name}: {}",
+                r.stderr
+            );
+            assert!(r.stderr.contains(why), "{name}: {}", r.stderr);
+        }
+    }
+    assert!(!l.path("outside/new.txt").exists() && !l.path("outside/new").exists());
+    assert_eq!(
+        std::fs::read_to_string(&secret_abs).expect("secret"),
+        format!("{SECRET} is not a rule\n")
+    );
+    // A rule file named outside is refused the same way.
+    let p = l.path("tree/rules.cases.toml");
+    std::fs::write(&p, "rules = \"../outside/secret.rules\"\n").expect("case file");
+    let r = run(&["test", s(&p)], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    no_secret(&r, "rules");
+    assert!(
+        r.stderr.contains("rules \"../outside/secret.rules\": it resolves to"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn update_creates_no_folder_and_include_root_widens_the_tree() {
+    let l = Layout::new();
+    let file = case_file(&l, "g", "golden/straight.txt");
+    let r = run(&["test", s(&file), "--update"], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("creates no folder"), "{}", r.stderr);
+    assert!(!l.path("tree/golden").exists());
+    // Beside the case file, or in a folder that exists.
+    std::fs::create_dir(l.path("tree/golden")).expect("golden");
+    let r = run(&["test", s(&file), "--update"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(l.path("tree/golden/straight.txt").is_file());
+    // Another folder of a wider tree, with --include-root.
+    let wide = case_file(&l, "wide", "../outside/straight.txt");
+    let root = l.path("");
+    let r = run(&["test", s(&wide), "--update", "--include-root", s(&root)], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run(&["test", s(&wide), "--include-root", s(&root)], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(l.path("outside/straight.txt").is_file());
+}

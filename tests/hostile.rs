@@ -192,3 +192,26 @@ fn a_join_that_tries_billions_of_combinations_and_fires_nothing_stops_on_the_clo
         assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
     }
 }
+
+/// A path a case file names resolves inside its folder tree: a golden file elsewhere is a located
+/// error when the file is read, before anything runs.
+#[test]
+fn a_case_file_names_no_path_outside_its_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let case = |golden: &str| {
+        format!("rules = \"stud\"\n[[case]]\nname = \"c\"\ninputs = {{ hand = \"2S 3D 4S 5H 6C\" }}\nexplanation = {golden:?}\n")
+    };
+    for (golden, says) in [
+        ("/etc/passwd", "not absolute"),
+        ("../x.txt", "resolves to"),
+        ("../../../../../../etc/passwd", "resolves to"),
+    ] {
+        let err = kibitzer::cases::parse("c.cases.toml", &case(golden), Some(dir.path().to_path_buf()))
+            .expect_err(golden)
+            .to_string();
+        assert!(err.starts_with("c.cases.toml:5:15: explanation "), "{golden}: {err}");
+        assert!(err.contains(says), "{golden}: {err}");
+    }
+    let ok = kibitzer::cases::parse("c.cases.toml", &case("golden/x.txt"), Some(dir.path().to_path_buf()));
+    assert!(ok.is_ok(), "{:?}", ok.err());
+}

@@ -34,10 +34,14 @@ pub struct TestArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Let the paths a case file names (its rule file, its golden files, their includes) come
+    /// from `DIR`'s folder tree instead of the case file's folder's.
+    #[arg(long = "include-root", value_name = "DIR")]
+    include_root: Option<PathBuf>,
 }
 
 pub fn run(a: TestArgs) -> i32 {
-    let files = match cases::load(&a.paths) {
+    let files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
         Ok(f) => f,
         Err(e @ CaseError::Malformed { .. }) => {
             say(e);
