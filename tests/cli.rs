@@ -572,6 +572,55 @@ fn a_byte_order_mark_before_a_rule_file_is_ignored() {
     assert!(r.stdout.contains("verdict: big, 12\n"), "{}", r.stdout);
 }
 
+// ---- counts -----------------------------------------------------------------------------------
+
+#[test]
+fn counts_outside_their_domain_are_usage_errors_naming_the_option_and_domain() {
+    let huge = "18446744073709551615";
+    let cases: [(&[&str], &str); 12] = [
+        (&["diff", "stud", "stud", "--positions", huge], "1..=100000"),
+        (&["diff", "stud", "stud", "--positions", "1000000000"], "1..=100000"),
+        (&["diff", "stud", "stud", "--positions", "0"], "1..=100000"),
+        (
+            &["play", "durak", "--seats", "random,random", "--games", "0"],
+            "1..=4294967295",
+        ),
+        (
+            &["play", "durak", "--seats", "random,random", "--games", huge],
+            "1..=4294967295",
+        ),
+        (
+            &["ask", "stud", "hand=8S TD TS 8H 8C", "--max-firings", "0"],
+            "1..=1000000000000000",
+        ),
+        (&["batch", "stud", "--max-firings", huge], "1..=1000000000000000"),
+        (&["ask", "stud", "hand=8S TD TS 8H 8C", "--whatif-depth", "7"], "0..=6"),
+        (&["test", "--min-coverage", "101"], "0 to 100"),
+        (&["test", "--min-coverage", "NaN"], "0 to 100"),
+        (&["bench", "stud-odds", "runs=0"], "1 to 1000000"),
+        (&["bench", "mahjong", "only=rules", "games=-1"], "0 to 100000"),
+    ];
+    for (args, domain) in cases {
+        let r = run(args, b"");
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        no_crash(&r, &format!("{args:?}"));
+        let option = args
+            .iter()
+            .rev()
+            .nth(1)
+            .expect("an option")
+            .split('=')
+            .next()
+            .unwrap_or("");
+        let named = args.last().expect("a value").split('=').next().unwrap_or("");
+        assert!(
+            (r.stderr.contains(option) || r.stderr.contains(named)) && r.stderr.contains(domain),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
 // ---- a rule file given through a link ---------------------------------------------------------
 
 #[cfg(unix)]

@@ -167,6 +167,12 @@ pub(crate) fn parse_timeout(s: &str) -> Result<std::time::Duration, TimeoutError
     std::time::Duration::try_from_secs_f64(secs).map_err(|_| TimeoutError::TooLong(s.to_string()))
 }
 
+/// `--max-firings N`: 1 to 10^15 firings (a limit only: with `--timeout` a run may be let go on
+/// until the clock stops it).
+pub(crate) fn max_firings() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=1_000_000_000_000_000)
+}
+
 /// The line that says why a run stopped early (text output), or `None` when it finished.
 pub(crate) fn stop_note(stop: StopReason) -> Option<&'static str> {
     match stop {

@@ -161,10 +161,7 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
             ("only", "rules") => rules_only = true,
             ("rules", path) => edited = Some(path),
             ("games", n) => {
-                let n: u32 = n
-                    .parse()
-                    .map_err(|_| format!("`games=` takes a number of games, not `{n}`"))?;
-                match_games = Some(n);
+                match_games = Some(super::count_setting("games", n, 0..=100_000)? as u32);
             }
             _ => {
                 return Err(format!(
