@@ -572,6 +572,32 @@ fn a_byte_order_mark_before_a_rule_file_is_ignored() {
     assert!(r.stdout.contains("verdict: big, 12\n"), "{}", r.stdout);
 }
 
+// ---- version and help -------------------------------------------------------------------------
+
+#[test]
+fn version_and_help_to_a_full_disk_fail_with_one_line() {
+    let r = run(&["--version"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.starts_with("kibitzer "), "{}", r.stdout);
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [&["--version"][..], &["--help"], &["ask", "--help"], &["help", "test"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let r = run_to(args, b"", Some(Stdio::from(full)));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        no_crash(&r, &format!("{args:?}"));
+        assert!(
+            r.stderr.starts_with("kibitzer: cannot write standard output"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
 // ---- counts -----------------------------------------------------------------------------------
 
 #[test]

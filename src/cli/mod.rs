@@ -54,12 +54,20 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
-                _ => EXIT_BAD_INPUT,
+            use clap::error::ErrorKind;
+            if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return EXIT_BAD_INPUT;
+            }
+            // Written here, not by clap, so that a failed write (a full disk) is not exit 0.
+            let mut out = std::io::stdout().lock();
+            let text = e.render().to_string();
+            return match std::io::Write::write_all(&mut out, text.as_bytes())
+                .and_then(|()| std::io::Write::flush(&mut out))
+            {
+                Ok(()) => 0,
+                Err(e) => write_failed(&e),
             };
-            let _ = e.print();
-            return code;
         }
     };
     quiet_on_stdout_failure();
