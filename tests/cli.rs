@@ -782,3 +782,45 @@ fn update_creates_no_folder_and_include_root_widens_the_tree() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(l.path("outside/straight.txt").is_file());
 }
+
+// ---- memory -----------------------------------------------------------------------------------
+
+/// The durak endgame's table grows as the search needs it, so its largest setting is no
+/// up-front allocation that a machine with less memory refuses (an abort).
+#[cfg(unix)]
+#[test]
+fn the_largest_endgame_table_setting_answers_within_three_gib_of_address_space() {
+    let (hand, opponent) = (["AH", "TS", "TD", "6C"], ["JS", "KD", "QC"]);
+    let out: Vec<String> = "SHDC"
+        .chars()
+        .flat_map(|suit| "6789TJQKA".chars().map(move |rank| format!("{rank}{suit}")))
+        .filter(|c| !hand.contains(&c.as_str()) && !opponent.contains(&c.as_str()))
+        .collect();
+    let args = [
+        "ask".to_string(),
+        "durak".into(),
+        format!("hand={}", hand.join(" ")),
+        "trump=H".into(),
+        "stock=0".into(),
+        "hands=4,3".into(),
+        "role=attack".into(),
+        format!("out={}", out.join(" ")),
+        "--param".into(),
+        "endgame_table_mb=4096".into(),
+        "--explain".into(),
+        "none".into(),
+    ];
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 3000000 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(&args)
+        .output()
+        .expect("run sh");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("play: attack"), "{stdout}{stderr}");
+}
