@@ -521,32 +521,43 @@ pub fn resolve_rules(file: &CaseFile, rules_override: Option<&Path>) -> Result<(
 /// the included file's text so that the result loads on its own.
 pub fn rule_source(name: &str) -> Result<String, LoadError> {
     if let Some(file) = shipped_file(name) {
-        let read = |inc: &str| {
+        let read = |_: &Path, inc: &str| {
             let base = Path::new(inc).file_name().and_then(|f| f.to_str()).unwrap_or(inc);
-            shipped_text(base).map(str::to_string)
+            shipped_text(base).map(|t| (t.to_string(), PathBuf::new()))
         };
-        return Ok(inline(shipped_text(&file).unwrap_or_default(), &read, 0));
+        return Ok(inline(shipped_text(&file).unwrap_or_default(), Path::new(""), &read, 0));
     }
     let path = Path::new(name);
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io {
+    // Loaded first, as `ask` loads it: a file that is not a rule file (a `.txt`, a FIFO, a link to
+    // one) or an include that leaves the folder tree is refused before any text is printed.
+    load_file(path)?;
+    let io = |e: std::io::Error| LoadError::Io {
         path: name.to_string(),
         why: e.to_string(),
-    })?;
-    if !path.is_file() {
-        return Err(LoadError::Unknown(
-            name.into(),
-            crate::library::shipped_names().join(", "),
-        ));
-    }
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let read = |inc: &str| std::fs::read_to_string(dir.join(inc)).ok();
-    Ok(inline(&text, &read, 0))
+    };
+    let canonical = std::fs::canonicalize(path).map_err(io)?;
+    let text = std::fs::read_to_string(&canonical).map_err(io)?;
+    let root = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
+    // Each include relative to the file that includes it, and only the rule files the load read.
+    let read = |from: &Path, inc: &str| {
+        let target = std::fs::canonicalize(from.join(inc)).ok()?;
+        let allowed = target.starts_with(&root) && target.extension().is_some_and(|x| x == "rules") && target.is_file();
+        if !allowed {
+            return None;
+        }
+        Some((std::fs::read_to_string(&target).ok()?, target.parent()?.to_path_buf()))
+    };
+    Ok(inline(&text, &root, &read, 0))
 }
+
+/// Reads an include for [`inline`]: given the including file's folder and the path written, the
+/// included text and its own folder.
+type InlineReader<'a> = dyn Fn(&Path, &str) -> Option<(String, PathBuf)> + 'a;
 
 /// Include depth past which lines are left as written (an include cycle stops here).
 const MAX_INCLUDE_DEPTH: usize = 16;
 
-fn inline(text: &str, read: &dyn Fn(&str) -> Option<String>, depth: usize) -> String {
+fn inline(text: &str, dir: &Path, read: &InlineReader<'_>, depth: usize) -> String {
     let mut out = String::new();
     for line in text.split_inclusive('\n') {
         let t = line.trim();
@@ -557,11 +568,11 @@ fn inline(text: &str, read: &dyn Fn(&str) -> Option<String>, depth: usize) -> St
             .and_then(|r| r.strip_suffix('"'));
         match target
             .filter(|_| depth < MAX_INCLUDE_DEPTH)
-            .and_then(|f| Some((f, read(f)?)))
+            .and_then(|f| Some((f, read(dir, f)?)))
         {
-            Some((f, included)) => {
+            Some((f, (included, folder))) => {
                 out.push_str(&format!("# ---- included from {f} ----\n"));
-                out.push_str(&inline(&included, read, depth + 1));
+                out.push_str(&inline(&included, &folder, read, depth + 1));
                 if !out.ends_with('\n') {
                     out.push('\n');
                 }

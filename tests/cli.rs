@@ -824,3 +824,28 @@ fn the_largest_endgame_table_setting_answers_within_three_gib_of_address_space()
     assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("play: attack"), "{stdout}{stderr}");
 }
+
+// ---- rules --source ---------------------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn rules_source_prints_only_rule_files_of_the_folder_tree() {
+    use std::os::unix::fs::symlink;
+    let l = Layout::new();
+    symlink(l.path("outside/secret.txt"), l.path("tree/disguised.rules")).expect("link");
+    let escaping = l.including("escaping", "../outside/secret.txt");
+    let txt = l.path("outside/secret.txt");
+    for file in [&txt, &l.path("tree/disguised.rules"), &escaping] {
+        let r = run(&["rules", s(file), "--source"], b"");
+        assert_eq!(r.code, Some(2), "{file:?}: {}{}", r.stdout, r.stderr);
+        no_secret(&r, &format!("{file:?}"));
+    }
+    // An include is read relative to the file that includes it, as the load reads it.
+    std::fs::create_dir(l.path("tree/sub")).expect("sub");
+    std::fs::write(l.path("tree/sub/part.rules"), "include \"../leaf.rules\"\n").expect("part");
+    std::fs::write(l.path("tree/leaf.rules"), "# the leaf\n").expect("leaf");
+    let main = l.including("nested", "sub/part.rules");
+    let r = run(&["rules", s(&main), "--source"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("# the leaf\n"), "{}", r.stdout);
+}
