@@ -6,7 +6,7 @@ use crate::engine::explain::render_derivation;
 use crate::engine::program::Program;
 use crate::engine::session::{RunOptions, Session};
 use crate::lang::ir::{Cond, PatArg, RuleIr, Slot};
-use crate::library::{load_file, load_shipped, shipped_library, shipped_text, LoadError};
+use crate::library::{load_file, load_file_with, load_shipped, shipped_library, shipped_text, LoadError, LoadOptions};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -154,12 +154,17 @@ pub struct CaseFile {
     pub path: String,
     /// The folder relative paths are read from; `None` for an embedded suite.
     pub dir: Option<PathBuf>,
+    /// The folder tree the paths it names must resolve into (canonical); `None` for an embedded
+    /// suite.
+    pub root: Option<PathBuf>,
     /// The file's text as read.
     pub text: String,
     /// The `rules` key: a shipped name or a path relative to this file.
     pub rules: String,
     /// 1-based line of the `rules` key.
     pub rules_line: usize,
+    /// The rule file the `rules` key names, resolved inside `root`; `None` for a shipped name.
+    pub rules_path: Option<PathBuf>,
     /// Its cases, in file order.
     pub cases: Vec<Case>,
 }
@@ -183,6 +188,9 @@ pub struct Case {
     pub why_not: Vec<(String, String)>,
     /// The golden explanation file to compare with, relative to the case file.
     pub explanation: Option<String>,
+    /// That file resolved inside the case file's `root` (links followed); `None` for an embedded
+    /// suite.
+    pub explanation_path: Option<PathBuf>,
     /// Text the run's error must contain, when the case expects an error.
     pub error: Option<String>,
 }
@@ -208,7 +216,7 @@ struct RawCase {
     exact: bool,
     #[serde(default)]
     why_not: BTreeMap<String, String>,
-    explanation: Option<String>,
+    explanation: Option<toml::Spanned<String>>,
     error: Option<toml::Spanned<String>>,
 }
 
@@ -233,8 +241,15 @@ fn value_text(v: &toml::Value) -> Option<String> {
     })
 }
 
-/// Parses a case file's text; `dir` is where its relative paths are read from.
+/// Parses a case file's text; `dir` is where its relative paths are read from, and they must
+/// resolve inside `dir`'s folder tree.
 pub fn parse(path: &str, text: &str, dir: Option<PathBuf>) -> Result<CaseFile, CaseError> {
+    parse_in(path, text, dir, None)
+}
+
+/// Parses a case file's text as [`parse`] does, its paths confined to `root`'s folder tree
+/// instead of `dir`'s when `root` is given.
+pub fn parse_in(path: &str, text: &str, dir: Option<PathBuf>, root: Option<&Path>) -> Result<CaseFile, CaseError> {
     let malformed = |offset: usize, message: String| {
         let (line, col) = line_col(text, offset);
         CaseError::Malformed {
@@ -250,6 +265,19 @@ pub fn parse(path: &str, text: &str, dir: Option<PathBuf>) -> Result<CaseFile, C
         let message = e.message().lines().next().unwrap_or("invalid TOML").to_string();
         malformed(offset, message)
     })?;
+    let tree = match &dir {
+        Some(d) => Some(PathTree::new(d, root).map_err(|why| malformed(0, why))?),
+        None => None,
+    };
+    let rules_path = match (&tree, shipped_file(raw.rules.get_ref())) {
+        (Some(t), None) => Some(t.resolve(raw.rules.get_ref()).map_err(|why| {
+            malformed(
+                raw.rules.span().start,
+                format!("rules {:?}: {why}", raw.rules.get_ref()),
+            )
+        })?),
+        _ => None,
+    };
     let mut cases = Vec::new();
     for c in raw.case {
         let at = c.name.span().start;
@@ -276,6 +304,13 @@ pub fn parse(path: &str, text: &str, dir: Option<PathBuf>) -> Result<CaseFile, C
         if c.name.get_ref().trim().is_empty() {
             return Err(malformed(at, "a case needs a non-empty name".into()));
         }
+        let explanation_path = match (&tree, &c.explanation) {
+            (Some(t), Some(e)) => Some(
+                t.resolve(e.get_ref())
+                    .map_err(|why| malformed(e.span().start, format!("explanation {:?}: {why}", e.get_ref())))?,
+            ),
+            _ => None,
+        };
         cases.push(Case {
             name: c.name.get_ref().clone(),
             line: line_col(text, at).0,
@@ -284,18 +319,105 @@ pub fn parse(path: &str, text: &str, dir: Option<PathBuf>) -> Result<CaseFile, C
             expect: c.expect.unwrap_or_default(),
             exact: c.exact,
             why_not: c.why_not.into_iter().collect(),
-            explanation: c.explanation,
+            explanation: c.explanation.map(|e| e.into_inner()),
+            explanation_path,
             error: c.error.map(|e| e.into_inner()),
         });
     }
     Ok(CaseFile {
         path: path.to_string(),
         dir,
+        root: tree.map(|t| t.root),
         text: text.to_string(),
+        rules_path,
         rules_line: line_col(text, raw.rules.span().start).0,
         rules: raw.rules.into_inner(),
         cases,
     })
+}
+
+/// The folder tree a case file's paths must resolve into, as rule-file includes are confined: the
+/// case file's folder, or the `--include-root` given.
+struct PathTree {
+    /// Canonical root: no path may resolve outside it.
+    root: PathBuf,
+    /// The root as the user wrote it, for messages.
+    shown: String,
+    /// The case file's folder (canonical), where relative paths start.
+    base: PathBuf,
+}
+
+impl PathTree {
+    fn new(dir: &Path, root: Option<&Path>) -> Result<PathTree, String> {
+        let or_dot = |d: &Path| match d.as_os_str().is_empty() {
+            true => PathBuf::from("."),
+            false => d.to_path_buf(),
+        };
+        let canonical =
+            |d: &Path| std::fs::canonicalize(or_dot(d)).map_err(|e| format!("{}: {e}", or_dot(d).display()));
+        let base = canonical(dir)?;
+        Ok(match root {
+            Some(r) => PathTree {
+                root: canonical(r)?,
+                shown: or_dot(r).display().to_string(),
+                base,
+            },
+            None => PathTree {
+                root: base.clone(),
+                shown: or_dot(dir).display().to_string(),
+                base,
+            },
+        })
+    }
+
+    /// `written` resolved from the case file's folder with links followed: a regular file inside
+    /// the tree, or a path inside it where no file is yet (a golden file `--update` may write).
+    fn resolve(&self, written: &str) -> Result<PathBuf, String> {
+        let w = Path::new(written);
+        if w.is_absolute() || w.has_root() {
+            return Err("a path in a case file must be relative to the case file, not absolute".into());
+        }
+        let joined = self.base.join(w);
+        let target = if std::fs::symlink_metadata(&joined).is_ok() {
+            std::fs::canonicalize(&joined).map_err(|e| format!("it cannot be resolved: {e}"))?
+        } else {
+            // Not there yet: the deepest folder that exists, resolved, then plain names only.
+            let mut missing = Vec::new();
+            let mut at = joined.as_path();
+            let found = loop {
+                match (at.parent(), at.file_name()) {
+                    (Some(parent), Some(name)) => {
+                        missing.push(name.to_owned());
+                        if std::fs::symlink_metadata(parent).is_ok() {
+                            break parent;
+                        }
+                        at = parent;
+                    }
+                    _ => return Err("it names no file".into()),
+                }
+            };
+            let mut t = std::fs::canonicalize(found).map_err(|e| format!("it cannot be resolved: {e}"))?;
+            if missing.iter().any(|n| n == "." || n == "..") {
+                return Err("it climbs out of a folder that does not exist".into());
+            }
+            t.extend(missing.iter().rev());
+            t
+        };
+        if !target.starts_with(&self.root) {
+            return Err(format!(
+                "it resolves to `{}`, outside `{}`, the folder tree a case file's paths must stay in (--include-root DIR allows another)",
+                target.display(),
+                self.shown
+            ));
+        }
+        if target.exists() && !target.is_file() {
+            return Err(match self.base.join(w) == target {
+                true => "not a regular file".into(),
+                false => format!("it resolves to `{}`, not a regular file", target.display()),
+            });
+        }
+        Ok(target)
+    }
 }
 
 fn io(path: &Path, e: impl std::fmt::Display) -> CaseError {
@@ -305,7 +427,7 @@ fn io(path: &Path, e: impl std::fmt::Display) -> CaseError {
     }
 }
 
-fn read_case_file(path: &Path) -> Result<CaseFile, CaseError> {
+fn read_case_file(path: &Path, root: Option<&Path>) -> Result<CaseFile, CaseError> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| io(path, e))?;
     let mut text = String::new();
@@ -316,12 +438,18 @@ fn read_case_file(path: &Path) -> Result<CaseFile, CaseError> {
         return Err(io(path, "too large for a case file"));
     }
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    parse(&path.display().to_string(), &text, Some(dir))
+    parse_in(&path.display().to_string(), &text, Some(dir), root)
 }
 
 /// The case files a list of paths means: a folder is every `*.cases.toml` in it (sorted by name);
-/// no path at all is the shipped suites.
+/// no path at all is the shipped suites. The paths each names stay in its folder's tree.
 pub fn load(paths: &[PathBuf]) -> Result<Vec<CaseFile>, CaseError> {
+    load_in(paths, None)
+}
+
+/// The case files as [`load`] reads them, the paths they name confined to `root`'s folder tree
+/// when it is given (`kibitzer test --include-root DIR`).
+pub fn load_in(paths: &[PathBuf], root: Option<&Path>) -> Result<Vec<CaseFile>, CaseError> {
     if paths.is_empty() {
         return SHIPPED_CASES
             .iter()
@@ -341,10 +469,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<CaseFile>, CaseError> {
                 return Err(io(p, "no *.cases.toml file in this folder"));
             }
             for f in found {
-                files.push(read_case_file(&f)?);
+                files.push(read_case_file(&f, root)?);
             }
         } else {
-            files.push(read_case_file(p)?);
+            files.push(read_case_file(p, root)?);
         }
     }
     Ok(files)
@@ -375,12 +503,16 @@ pub fn resolve_rules(file: &CaseFile, rules_override: Option<&Path>) -> Result<(
             .map(|p| (file.rules.clone(), p))
             .map_err(|e| err(file.rules.clone(), e));
     }
-    let Some(dir) = &file.dir else {
+    let (Some(dir), Some(_)) = (&file.dir, &file.rules_path) else {
         let known = crate::library::shipped_names().join(", ");
         return Err(err(file.rules.clone(), LoadError::Unknown(file.rules.clone(), known)));
     };
+    // Checked inside the case file's tree when parsed; its includes stay in that tree too.
     let path = dir.join(&file.rules);
-    load_file(&path)
+    let opts = LoadOptions {
+        include_root: file.root.clone(),
+    };
+    load_file_with(&path, &opts)
         .map(|p| (path.display().to_string(), p))
         .map_err(|e| err(file.rules.clone(), e))
 }
@@ -389,32 +521,43 @@ pub fn resolve_rules(file: &CaseFile, rules_override: Option<&Path>) -> Result<(
 /// the included file's text so that the result loads on its own.
 pub fn rule_source(name: &str) -> Result<String, LoadError> {
     if let Some(file) = shipped_file(name) {
-        let read = |inc: &str| {
+        let read = |_: &Path, inc: &str| {
             let base = Path::new(inc).file_name().and_then(|f| f.to_str()).unwrap_or(inc);
-            shipped_text(base).map(str::to_string)
+            shipped_text(base).map(|t| (t.to_string(), PathBuf::new()))
         };
-        return Ok(inline(shipped_text(&file).unwrap_or_default(), &read, 0));
+        return Ok(inline(shipped_text(&file).unwrap_or_default(), Path::new(""), &read, 0));
     }
     let path = Path::new(name);
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io {
+    // Loaded first, as `ask` loads it: a file that is not a rule file (a `.txt`, a FIFO, a link to
+    // one) or an include that leaves the folder tree is refused before any text is printed.
+    load_file(path)?;
+    let io = |e: std::io::Error| LoadError::Io {
         path: name.to_string(),
         why: e.to_string(),
-    })?;
-    if !path.is_file() {
-        return Err(LoadError::Unknown(
-            name.into(),
-            crate::library::shipped_names().join(", "),
-        ));
-    }
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let read = |inc: &str| std::fs::read_to_string(dir.join(inc)).ok();
-    Ok(inline(&text, &read, 0))
+    };
+    let canonical = std::fs::canonicalize(path).map_err(io)?;
+    let text = std::fs::read_to_string(&canonical).map_err(io)?;
+    let root = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
+    // Each include relative to the file that includes it, and only the rule files the load read.
+    let read = |from: &Path, inc: &str| {
+        let target = std::fs::canonicalize(from.join(inc)).ok()?;
+        let allowed = target.starts_with(&root) && target.extension().is_some_and(|x| x == "rules") && target.is_file();
+        if !allowed {
+            return None;
+        }
+        Some((std::fs::read_to_string(&target).ok()?, target.parent()?.to_path_buf()))
+    };
+    Ok(inline(&text, &root, &read, 0))
 }
+
+/// Reads an include for [`inline`]: given the including file's folder and the path written, the
+/// included text and its own folder.
+type InlineReader<'a> = dyn Fn(&Path, &str) -> Option<(String, PathBuf)> + 'a;
 
 /// Include depth past which lines are left as written (an include cycle stops here).
 const MAX_INCLUDE_DEPTH: usize = 16;
 
-fn inline(text: &str, read: &dyn Fn(&str) -> Option<String>, depth: usize) -> String {
+fn inline(text: &str, dir: &Path, read: &InlineReader<'_>, depth: usize) -> String {
     let mut out = String::new();
     for line in text.split_inclusive('\n') {
         let t = line.trim();
@@ -425,11 +568,11 @@ fn inline(text: &str, read: &dyn Fn(&str) -> Option<String>, depth: usize) -> St
             .and_then(|r| r.strip_suffix('"'));
         match target
             .filter(|_| depth < MAX_INCLUDE_DEPTH)
-            .and_then(|f| Some((f, read(f)?)))
+            .and_then(|f| Some((f, read(dir, f)?)))
         {
-            Some((f, included)) => {
+            Some((f, (included, folder))) => {
                 out.push_str(&format!("# ---- included from {f} ----\n"));
-                out.push_str(&inline(&included, read, depth + 1));
+                out.push_str(&inline(&included, &folder, read, depth + 1));
                 if !out.ends_with('\n') {
                     out.push('\n');
                 }
@@ -519,11 +662,26 @@ pub fn explanation_text(s: &mut Session) -> String {
     render_derivation(&s.explain_all(&facts, Default::default()))
 }
 
-/// A case's golden explanation: beside its case file, or embedded with a shipped suite.
-fn golden_text(file: &CaseFile, name: &str) -> Option<String> {
-    match &file.dir {
-        Some(d) => std::fs::read_to_string(d.join(name)).ok(),
-        None => SHIPPED_GOLDEN
+/// A case's golden explanation: beside its case file (a regular file, resolved inside its tree when
+/// parsed), or embedded with a shipped suite.
+fn golden_text(file: &CaseFile, case: &Case, name: &str) -> Option<String> {
+    use std::io::Read;
+    match (&file.dir, &case.explanation_path) {
+        (Some(_), Some(path)) => {
+            // Checked before opening: opening a FIFO for reading blocks until a writer comes.
+            if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+                return None;
+            }
+            let mut text = String::new();
+            std::fs::File::open(path)
+                .ok()?
+                .take(MAX_CASE_FILE_BYTES)
+                .read_to_string(&mut text)
+                .ok()?;
+            Some(text)
+        }
+        (Some(_), None) => None,
+        (None, _) => SHIPPED_GOLDEN
             .iter()
             .find(|(p, _)| *p == name)
             .map(|(_, t)| t.to_string()),
@@ -601,7 +759,7 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
     }
     if let Some(name) = &case.explanation {
         let text = explanation_text(&mut s);
-        let expected = golden_text(file, name);
+        let expected = golden_text(file, case, name);
         if expected.as_deref().map(normalise) != Some(normalise(&text)) {
             out.failures.push(Failure::Golden {
                 file: name.clone(),
@@ -882,11 +1040,7 @@ pub fn update(file: &CaseFile, outcomes: &[&Outcome]) -> Result<usize, CaseError
                 }
                 Failure::Golden { file: name, got, .. } => {
                     touched = true;
-                    let path = dir.join(name);
-                    if let Some(parent) = path.parent() {
-                        std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
-                    }
-                    std::fs::write(&path, got).map_err(|e| io(&path, e))?;
+                    write_golden(dir, name, file.cases[o.case].explanation_path.as_deref(), got)?;
                 }
                 // What a rule's why-not should mention is the author's choice, not an answer.
                 Failure::WhyNot { .. } => {}
@@ -899,6 +1053,33 @@ pub fn update(file: &CaseFile, outcomes: &[&Outcome]) -> Result<usize, CaseError
         std::fs::write(&path, doc.to_string()).map_err(|e| io(&path, e))?;
     }
     Ok(changed)
+}
+
+/// Writes a golden file where its case's path resolved (inside the case file's tree), only into a
+/// folder that exists and never over anything but a regular file. Errors name the path as written,
+/// and where it leads when that differs.
+fn write_golden(dir: &Path, written: &str, target: Option<&Path>, text: &str) -> Result<(), CaseError> {
+    let as_written = dir.join(written);
+    let named = |target: &Path| match as_written == target {
+        true => as_written.display().to_string(),
+        false => format!("{} (→ {})", as_written.display(), target.display()),
+    };
+    let Some(target) = target else {
+        return Err(io(&as_written, "not resolved inside the case file's folder tree"));
+    };
+    let fail = |why: &str| CaseError::Io {
+        path: named(target),
+        why: why.to_string(),
+    };
+    if !target.parent().is_some_and(Path::is_dir) {
+        return Err(fail("its folder does not exist (--update creates no folder)"));
+    }
+    // A link is followed only to a regular file: the path resolved when the case file was read.
+    match std::fs::symlink_metadata(target) {
+        Ok(m) if !m.is_file() => return Err(fail("not a regular file")),
+        _ => {}
+    }
+    std::fs::write(target, text).map_err(|e| fail(&e.to_string()))
 }
 
 /// Conclusions as a TOML array, one per line when there are several.

@@ -157,8 +157,12 @@ impl IncludeTree {
         }
     }
 
-    /// The display name of a canonical path (recorded for later includes from it).
+    /// The display name of a canonical path (recorded for later includes from it); a file read
+    /// before keeps the name it was first given.
     fn name(&self, canonical: &Path) -> String {
+        if let Some((n, _)) = self.files.borrow().iter().find(|(_, p)| p == canonical) {
+            return n.clone();
+        }
         let shown = match canonical.strip_prefix(&self.root) {
             Ok(rel) => self.shown_root.join(rel),
             Err(_) => canonical.to_path_buf(),
@@ -240,18 +244,26 @@ pub fn load_file(path: &Path) -> Result<Arc<Program>, LoadError> {
 /// file's folder). Only `.rules` files are read, so no message can quote another file's line.
 pub fn load_file_with(path: &Path, opts: &LoadOptions) -> Result<Arc<Program>, LoadError> {
     let shown = path.display().to_string();
-    let io = |why: String| LoadError::Io {
-        path: shown.clone(),
-        why,
-    };
     if !is_rules_name(path) {
         return Err(LoadError::NotRules(shown));
     }
-    let canonical = std::fs::canonicalize(path).map_err(|e| io(e.to_string()))?;
+    let canonical = std::fs::canonicalize(path).map_err(|e| LoadError::Io {
+        // A dangling link: where it leads is what is missing.
+        path: match std::fs::read_link(path) {
+            Ok(target) => format!("{shown} (→ {})", target.display()),
+            Err(_) => shown.clone(),
+        },
+        why: e.to_string(),
+    })?;
+    // A link is named as given, with where it leads, so that a message names a file that exists.
+    let shown_both = as_given_and_target(path, &canonical);
     if !is_rules_name(&canonical) {
-        return Err(LoadError::NotRules(shown));
+        return Err(LoadError::NotRules(shown_both));
     }
-    let text = read_rule_file(&canonical).map_err(io)?;
+    let text = read_rule_file(&canonical).map_err(|why| LoadError::Io {
+        path: shown_both.clone(),
+        why,
+    })?;
     let tree = match &opts.include_root {
         Some(root) => {
             let canonical_root = std::fs::canonicalize(root).map_err(|e| LoadError::Io {
@@ -262,17 +274,41 @@ pub fn load_file_with(path: &Path, opts: &LoadOptions) -> Result<Arc<Program>, L
         }
         None => {
             let root = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
-            IncludeTree::new(root, path.parent().map(Path::to_path_buf).unwrap_or_default())
+            // Included files are named under the folder as the user wrote it, unless the file
+            // given is a link into another folder: then under the folder they really are in.
+            let given = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let given_dir = if given.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                given.as_path()
+            };
+            let shown_root = match std::fs::canonicalize(given_dir) {
+                Ok(d) if d == root => given,
+                _ => root.clone(),
+            };
+            IncludeTree::new(root, shown_root)
         }
     };
-    let name = match canonical.starts_with(&tree.root) {
-        true => tree.name(&canonical),
-        false => {
-            tree.files.borrow_mut().push((shown.clone(), canonical.clone()));
-            shown.clone()
-        }
-    };
-    load_in_tree(registry(), &name, &text, &tree)
+    // The main file keeps the name it was given: that is the file the user knows.
+    tree.files.borrow_mut().push((shown.clone(), canonical));
+    load_in_tree(registry(), &shown, &text, &tree)
+}
+
+/// A path as given, followed by the file it resolves to when that is another file (a link).
+fn as_given_and_target(path: &Path, canonical: &Path) -> String {
+    let shown = path.display().to_string();
+    let plain = std::fs::canonicalize(
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new(".")),
+    )
+    .ok()
+    .zip(path.file_name())
+    .map(|(dir, file)| dir.join(file));
+    match plain.as_deref() == Some(canonical) {
+        true => shown,
+        false => format!("{shown} (→ {})", canonical.display()),
+    }
 }
 
 /// Loads rule text as if it were the file `name`: includes relative to `name`'s folder and

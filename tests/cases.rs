@@ -108,6 +108,8 @@ fn a_golden_explanation_is_written_by_update_and_then_compared() {
     let first = kibitzer(&["test", "g.cases.toml"], dir.path());
     assert_eq!(first.status.code(), Some(1), "{}", text(&first));
     assert!(text(&first).contains("golden file golden/straight.txt is missing"));
+    // `--update` writes into folders that exist; it creates none.
+    std::fs::create_dir(dir.path().join("golden")).unwrap();
     let up = kibitzer(&["test", "g.cases.toml", "--update"], dir.path());
     assert_eq!(up.status.code(), Some(0), "{}", text(&up));
     let golden = std::fs::read_to_string(dir.path().join("golden/straight.txt")).unwrap();
@@ -201,8 +203,14 @@ fn an_edited_copy_of_a_shipped_suite_fails_with_the_case_named() {
     let shipped = include_str!("../rules/stud.cases.toml");
     let edited = shipped.replace("'category(5, \"straight\")'", "'category(6, \"straight\")'");
     assert_ne!(edited, shipped);
-    std::fs::write(dir.path().join("stud.cases.toml"), edited).unwrap();
-    let out = kibitzer(&["test", "stud.cases.toml"], dir.path());
+    // Where it sits in a checkout: its golden files are named `../tests/golden/…`, outside its
+    // folder, so the tree they may come from is widened to the checkout's.
+    std::fs::create_dir(dir.path().join("rules")).unwrap();
+    std::fs::write(dir.path().join("rules/stud.cases.toml"), &edited).unwrap();
+    let out = kibitzer(&["test", "rules/stud.cases.toml"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("--include-root"), "{}", text(&out));
+    let out = kibitzer(&["test", "rules/stud.cases.toml", "--include-root", "."], dir.path());
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
     let line = shipped
@@ -210,7 +218,10 @@ fn an_edited_copy_of_a_shipped_suite_fails_with_the_case_named() {
         .position(|l| l.starts_with("name") && l.contains("\"straight\""))
         .unwrap()
         + 1;
-    assert!(t.contains(&format!("FAIL straight (stud.cases.toml:{line})")), "{t}");
+    assert!(
+        t.contains(&format!("FAIL straight (rules/stud.cases.toml:{line})")),
+        "{t}"
+    );
     assert!(
         t.contains("- category(6, \"straight\")") && t.contains("+ category(5, \"straight\")"),
         "{t}"

@@ -571,3 +571,310 @@ fn a_byte_order_mark_before_a_rule_file_is_ignored() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout.contains("verdict: big, 12\n"), "{}", r.stdout);
 }
+
+// ---- version and help -------------------------------------------------------------------------
+
+#[test]
+fn version_and_help_to_a_full_disk_fail_with_one_line() {
+    let r = run(&["--version"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.starts_with("kibitzer "), "{}", r.stdout);
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [&["--version"][..], &["--help"], &["ask", "--help"], &["help", "test"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let r = run_to(args, b"", Some(Stdio::from(full)));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        no_crash(&r, &format!("{args:?}"));
+        assert!(
+            r.stderr.starts_with("kibitzer: cannot write standard output"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+// ---- counts -----------------------------------------------------------------------------------
+
+#[test]
+fn counts_outside_their_domain_are_usage_errors_naming_the_option_and_domain() {
+    let huge = "18446744073709551615";
+    // (arguments, the option or setting the error must name, the range it must give)
+    let cases: [(&[&str], &str, &str); 14] = [
+        (
+            &["diff", "stud", "stud", "--positions", huge],
+            "--positions",
+            "1..=100000",
+        ),
+        (
+            &["diff", "stud", "stud", "--positions", "1000000000"],
+            "--positions",
+            "1..=100000",
+        ),
+        (
+            &["diff", "stud", "stud", "--positions", "0"],
+            "--positions",
+            "1..=100000",
+        ),
+        (
+            &["play", "durak", "--seats", "random,random", "--games", "0"],
+            "--games",
+            "1..=4294967295",
+        ),
+        (
+            &["play", "durak", "--seats", "random,random", "--games", huge],
+            "--games",
+            "1..=4294967295",
+        ),
+        (
+            &["ask", "stud", "hand=8S TD TS 8H 8C", "--max-firings", "0"],
+            "--max-firings",
+            "1..=1000000000000000",
+        ),
+        (
+            &["batch", "stud", "--max-firings", huge],
+            "--max-firings",
+            "1..=1000000000000000",
+        ),
+        (
+            &["ask", "stud", "hand=8S TD TS 8H 8C", "--whatif-depth", "7"],
+            "--whatif-depth",
+            "0..=6",
+        ),
+        (&["test", "--min-coverage", "101"], "--min-coverage", "0 to 100"),
+        (&["test", "--min-coverage", "NaN"], "--min-coverage", "0 to 100"),
+        (&["bench", "stud-odds", "runs=0"], "runs=0", "1 to 1000000"),
+        (
+            &["bench", "mahjong", "only=rules", "games=-1"],
+            "games=-1",
+            "0 to 100000",
+        ),
+        (
+            &["play", "mahjong", "--seats", "lookahead-999999999-6,random"],
+            "lookahead-B-H",
+            "0 to 100000",
+        ),
+        (
+            &["play", "mahjong", "--seats", "lookahead-20-0,random"],
+            "lookahead-B-H",
+            "1 to 68",
+        ),
+    ];
+    for (args, option, domain) in cases {
+        let r = run(args, b"");
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        no_crash(&r, &format!("{args:?}"));
+        assert!(
+            r.stderr.contains(option) && r.stderr.contains(domain),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+// ---- a rule file given through a link ---------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn a_linked_rule_file_is_named_as_given_and_its_includes_where_they_are() {
+    use std::os::unix::fs::symlink;
+    let l = Layout::new();
+    std::fs::write(
+        l.path("outside/real.rules"),
+        "ruleset r \"r\"\ninput n: int\noutput x\ninclude \"part.rules\"\nrule A when n(?n) then assert x(?q) end\n",
+    )
+    .expect("real.rules");
+    std::fs::write(
+        l.path("outside/part.rules"),
+        "rule B when n(?n) then assert x(?p) end\n",
+    )
+    .expect("part");
+    symlink(l.path("outside/real.rules"), l.path("tree/link.rules")).expect("link");
+    let link = l.path("tree/link.rules");
+    let r = run(&["check", s(&link)], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let named: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": error: "))
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .collect();
+    assert_eq!(named.len(), 2, "{}", r.stderr);
+    for file in named {
+        assert!(
+            Path::new(file).exists(),
+            "a message names `{file}`, which does not exist:\n{}",
+            r.stderr
+        );
+    }
+    assert!(r.stderr.contains(&format!("{}:5:", s(&link))), "{}", r.stderr);
+    // A link to a file that is not there names where it leads.
+    symlink(l.path("outside/gone.rules"), l.path("tree/dangling.rules")).expect("link");
+    let r = run(&["check", s(&l.path("tree/dangling.rules"))], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("dangling.rules (→ ") && r.stderr.contains("gone.rules"),
+        "{}",
+        r.stderr
+    );
+}
+
+// ---- paths named by case files ----------------------------------------------------------------
+
+/// `tree/NAME.cases.toml`: one stud case pinning the explanation file `golden`.
+fn case_file(l: &Layout, name: &str, golden: &str) -> PathBuf {
+    let p = l.path(&format!("tree/{name}.cases.toml"));
+    let text = format!(
+        "rules = \"stud\"\n[[case]]\nname = \"pinned\"\ninputs = {{ hand = \"2S 3D 4S 5H 6C\" }}\nexplanation = {golden:?}\n"
+    );
+    std::fs::write(&p, text).expect("case file");
+    p
+}
+
+#[cfg(unix)]
+#[test]
+fn a_case_file_reads_and_writes_only_inside_its_folder_tree() {
+    use std::os::unix::fs::symlink;
+    let l = Layout::new();
+    symlink(l.path("outside/secret.txt"), l.path("tree/link.txt")).expect("link");
+    symlink(l.path("outside"), l.path("tree/out")).expect("folder link");
+    let secret_abs = l.path("outside/secret.txt");
+    let cases = [
+        ("up", "../outside/secret.txt".to_string(), "resolves to"),
+        ("absolute", s(&secret_abs).to_string(), "not absolute"),
+        ("etc", "/etc/passwd".to_string(), "not absolute"),
+        ("through_a_link", "link.txt".to_string(), "resolves to"),
+        ("through_a_folder_link", "out/new.txt".to_string(), "resolves to"),
+        ("a_new_file_outside", "../outside/new/x.txt".to_string(), "resolves to"),
+        ("a_folder", ".".to_string(), "not a regular file"),
+    ];
+    for (name, golden, why) in cases {
+        let file = case_file(&l, name, &golden);
+        for update in [false, true] {
+            let mut args = vec!["test", s(&file)];
+            if update {
+                args.push("--update");
+            }
+            let r = run(&args, b"");
+            assert_eq!(r.code, Some(2), "{name}: {}", r.stderr);
+            no_secret(&r, name);
+            no_crash(&r, name);
+            assert!(
+                r.stderr.contains(&format!("explanation {golden:?}")),
+                "{name}: {}",
+                r.stderr
+            );
+            assert!(r.stderr.contains(why), "{name}: {}", r.stderr);
+        }
+    }
+    assert!(!l.path("outside/new.txt").exists() && !l.path("outside/new").exists());
+    assert_eq!(
+        std::fs::read_to_string(&secret_abs).expect("secret"),
+        format!("{SECRET} is not a rule\n")
+    );
+    // A rule file named outside is refused the same way.
+    let p = l.path("tree/rules.cases.toml");
+    std::fs::write(&p, "rules = \"../outside/secret.rules\"\n").expect("case file");
+    let r = run(&["test", s(&p)], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    no_secret(&r, "rules");
+    assert!(
+        r.stderr.contains("rules \"../outside/secret.rules\": it resolves to"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn update_creates_no_folder_and_include_root_widens_the_tree() {
+    let l = Layout::new();
+    let file = case_file(&l, "g", "golden/straight.txt");
+    let r = run(&["test", s(&file), "--update"], b"");
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("creates no folder"), "{}", r.stderr);
+    assert!(!l.path("tree/golden").exists());
+    // Beside the case file, or in a folder that exists.
+    std::fs::create_dir(l.path("tree/golden")).expect("golden");
+    let r = run(&["test", s(&file), "--update"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(l.path("tree/golden/straight.txt").is_file());
+    // Another folder of a wider tree, with --include-root.
+    let wide = case_file(&l, "wide", "../outside/straight.txt");
+    let root = l.path("");
+    let r = run(&["test", s(&wide), "--update", "--include-root", s(&root)], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run(&["test", s(&wide), "--include-root", s(&root)], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(l.path("outside/straight.txt").is_file());
+}
+
+// ---- memory -----------------------------------------------------------------------------------
+
+/// The durak endgame's table grows as the search needs it, so its largest setting is no
+/// up-front allocation that a machine with less memory refuses (an abort).
+#[cfg(unix)]
+#[test]
+fn the_largest_endgame_table_setting_answers_within_three_gib_of_address_space() {
+    let (hand, opponent) = (["AH", "TS", "TD", "6C"], ["JS", "KD", "QC"]);
+    let out: Vec<String> = "SHDC"
+        .chars()
+        .flat_map(|suit| "6789TJQKA".chars().map(move |rank| format!("{rank}{suit}")))
+        .filter(|c| !hand.contains(&c.as_str()) && !opponent.contains(&c.as_str()))
+        .collect();
+    let args = [
+        "ask".to_string(),
+        "durak".into(),
+        format!("hand={}", hand.join(" ")),
+        "trump=H".into(),
+        "stock=0".into(),
+        "hands=4,3".into(),
+        "role=attack".into(),
+        format!("out={}", out.join(" ")),
+        "--param".into(),
+        "endgame_table_mb=4096".into(),
+        "--explain".into(),
+        "none".into(),
+    ];
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 3000000 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(&args)
+        .output()
+        .expect("run sh");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("play: attack"), "{stdout}{stderr}");
+}
+
+// ---- rules --source ---------------------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn rules_source_prints_only_rule_files_of_the_folder_tree() {
+    use std::os::unix::fs::symlink;
+    let l = Layout::new();
+    symlink(l.path("outside/secret.txt"), l.path("tree/disguised.rules")).expect("link");
+    let escaping = l.including("escaping", "../outside/secret.txt");
+    let txt = l.path("outside/secret.txt");
+    for file in [&txt, &l.path("tree/disguised.rules"), &escaping] {
+        let r = run(&["rules", s(file), "--source"], b"");
+        assert_eq!(r.code, Some(2), "{file:?}: {}{}", r.stdout, r.stderr);
+        no_secret(&r, &format!("{file:?}"));
+    }
+    // An include is read relative to the file that includes it, as the load reads it.
+    std::fs::create_dir(l.path("tree/sub")).expect("sub");
+    std::fs::write(l.path("tree/sub/part.rules"), "include \"../leaf.rules\"\n").expect("part");
+    std::fs::write(l.path("tree/leaf.rules"), "# the leaf\n").expect("leaf");
+    let main = l.including("nested", "sub/part.rules");
+    let r = run(&["rules", s(&main), "--source"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("# the leaf\n"), "{}", r.stdout);
+}

@@ -192,3 +192,73 @@ fn a_join_that_tries_billions_of_combinations_and_fires_nothing_stops_on_the_clo
         assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
     }
 }
+
+/// Game inputs and parameters outside what the game allows are refused before the rules run,
+/// naming the input or parameter and its range.
+#[test]
+fn out_of_range_game_inputs_and_parameters_are_bad_inputs_in_game_terms() {
+    let mahjong = kibitzer::library::load_shipped("mahjong").expect("mahjong");
+    for (input, value, says) in [
+        ("wall", "-5", "wall must be from 0 to 136"),
+        ("wall", "137", "wall must be from 0 to 136"),
+        ("opponent_melds", "99", "opponent_melds must be from 0 to 4"),
+        ("opponent_melds", "-1", "opponent_melds must be from 0 to 4"),
+    ] {
+        let mut s = Session::new(mahjong.clone());
+        let err = s.set_input_text(input, value).expect_err(input).to_string();
+        assert!(err.contains(says) && err.contains(value), "{input}={value}: {err}");
+    }
+    let seed = kibitzer::library::load_shipped("mahjong_seed").expect("mahjong_seed");
+    let err = Session::new(seed)
+        .set_input_text("wall", "-5")
+        .expect_err("wall")
+        .to_string();
+    assert!(err.contains("wall must be from 0 to 136"), "{err}");
+    for (param, value) in [("horizon", "-1"), ("horizon", "0"), ("horizon", "69"), ("budget", "-1")] {
+        let mut s = Session::new(mahjong.clone());
+        let err = s.set_param(param, value).expect_err(param).to_string();
+        assert!(err.contains(param), "{param}={value}: {err}");
+    }
+    let durak = kibitzer::library::load_shipped("durak").expect("durak");
+    // A turned-up card of another suit than the trump, whatever the stock.
+    for stock in ["0", "12"] {
+        let mut s = Session::new(durak.clone());
+        for (k, v) in [
+            ("hand", "AS 9D 7C"),
+            ("trump", "D"),
+            ("stock", stock),
+            ("hands", "3,3"),
+            ("trump_card", "7S"),
+        ] {
+            s.set_input_text(k, v).expect(k);
+        }
+        let err = s.run().expect_err("a trump card of another suit").to_string();
+        assert!(
+            err.contains("trump_card") && err.contains("not of the trump suit"),
+            "stock={stock}: {err}"
+        );
+    }
+}
+
+/// A path a case file names resolves inside its folder tree: a golden file elsewhere is a located
+/// error when the file is read, before anything runs.
+#[test]
+fn a_case_file_names_no_path_outside_its_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let case = |golden: &str| {
+        format!("rules = \"stud\"\n[[case]]\nname = \"c\"\ninputs = {{ hand = \"2S 3D 4S 5H 6C\" }}\nexplanation = {golden:?}\n")
+    };
+    for (golden, says) in [
+        ("/etc/passwd", "not absolute"),
+        ("../x.txt", "resolves to"),
+        ("../../../../../../etc/passwd", "resolves to"),
+    ] {
+        let err = kibitzer::cases::parse("c.cases.toml", &case(golden), Some(dir.path().to_path_buf()))
+            .expect_err(golden)
+            .to_string();
+        assert!(err.starts_with("c.cases.toml:5:15: explanation "), "{golden}: {err}");
+        assert!(err.contains(says), "{golden}: {err}");
+    }
+    let ok = kibitzer::cases::parse("c.cases.toml", &case("golden/x.txt"), Some(dir.path().to_path_buf()));
+    assert!(ok.is_ok(), "{:?}", ok.err());
+}

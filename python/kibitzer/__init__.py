@@ -7,8 +7,8 @@ durak and two-player mahjong as environments for self-play.
 [['bet big']]
 
 Errors are exceptions of the ``KibitzerError`` hierarchy (``BadInput``, ``BadRules``,
-``BudgetExceeded``); a message is the line the command-line tool prints for the same problem,
-without its ``kibitzer: `` prefix.
+``BudgetExceeded``, and ``InternalError`` for a bug caught at the boundary); a message is the
+line the command-line tool prints for the same problem, without its ``kibitzer: `` prefix.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ._native import (
     BadRules,
     BudgetExceeded,
     DurakGame,
+    InternalError,
     KibitzerError,
     MahjongGame,
     Session,
@@ -45,6 +46,7 @@ __all__ = [
     "BudgetExceeded",
     "Diagnostic",
     "DurakGame",
+    "InternalError",
     "KibitzerError",
     "MahjongGame",
     "Session",

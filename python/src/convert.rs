@@ -2,6 +2,7 @@
 //! as strings, numbers as numbers, lists as lists), Python input values to the text the CLI
 //! would be given.
 
+use crate::errors::bad_input;
 use kibitzer::Value;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -128,8 +129,20 @@ fn py_scalar_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(v.str()?.to_str()?.to_string())
 }
 
-/// A Python value as JSON (for rows given as dicts): what `batch` would have parsed.
+/// How deep a row may nest dicts and lists: the row itself and its `params`, then values as
+/// deep as the library's values may nest.
+const MAX_ROW_DEPTH: usize = kibitzer::value::MAX_VALUE_DEPTH + 2;
+
+/// A Python value as JSON (for rows given as dicts): what `batch` would have parsed. A value
+/// that contains itself, or nests deeper than any value may, is a `BadInput`, checked as it is
+/// read (not by recursing until the stack runs out).
 pub fn py_to_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
+    py_to_json_in(v, &mut Vec::new())
+}
+
+/// `py_to_json` with the containers being read, outermost first (their addresses: a cycle
+/// shows as one seen again).
+fn py_to_json_in(v: &Bound<'_, PyAny>, open: &mut Vec<usize>) -> PyResult<Json> {
     if v.is_none() {
         return Ok(Json::Null);
     }
@@ -149,19 +162,37 @@ pub fn py_to_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(Json::String(s.to_str()?.to_string()));
     }
-    if let Ok(d) = v.cast::<PyDict>() {
-        let mut map = serde_json::Map::new();
-        for (k, item) in d.iter() {
-            map.insert(k.str()?.to_str()?.to_string(), py_to_json(&item)?);
-        }
-        return Ok(Json::Object(map));
+    let is_dict = v.is_instance_of::<PyDict>();
+    if !is_dict && !v.is_instance_of::<PyList>() && !v.is_instance_of::<PyTuple>() {
+        return Ok(Json::String(v.str()?.to_str()?.to_string()));
     }
-    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
-        let mut items = Vec::new();
-        for item in v.try_iter()? {
-            items.push(py_to_json(&item?)?);
-        }
-        return Ok(Json::Array(items));
+    let address = v.as_ptr() as usize;
+    if open.contains(&address) {
+        return Err(bad_input("a row contains itself (a dict or list inside its own value)"));
     }
-    Ok(Json::String(v.str()?.to_str()?.to_string()))
+    if open.len() >= MAX_ROW_DEPTH {
+        return Err(bad_input(format!(
+            "a row nests dicts and lists more than {MAX_ROW_DEPTH} deep (values nest at most {})",
+            kibitzer::value::MAX_VALUE_DEPTH
+        )));
+    }
+    open.push(address);
+    let json = match v.cast::<PyDict>() {
+        Ok(d) => {
+            let mut map = serde_json::Map::new();
+            for (k, item) in d.iter() {
+                map.insert(k.str()?.to_str()?.to_string(), py_to_json_in(&item, open)?);
+            }
+            Json::Object(map)
+        }
+        Err(_) => {
+            let mut items = Vec::new();
+            for item in v.try_iter()? {
+                items.push(py_to_json_in(&item?, open)?);
+            }
+            Json::Array(items)
+        }
+    };
+    open.pop();
+    Ok(json)
 }

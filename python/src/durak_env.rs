@@ -5,6 +5,7 @@
 
 use crate::engine::load_py;
 use crate::errors::{self, bad_input};
+use crate::guard::{guard, ThreadBound};
 use kibitzer::games::durak::{
     self, apply, legal_actions, Action, Card, CardSet, Deck, GameOptions, GameState, Outcome, Player,
 };
@@ -129,32 +130,36 @@ impl DurakGame {
     #[new]
     #[pyo3(signature = (players=2, deck=36, transfer=false, max_actions=20_000))]
     fn new(players: usize, deck: usize, transfer: bool, max_actions: u64) -> PyResult<DurakGame> {
-        let options = GameOptions {
-            players,
-            deck: deck_of(deck)?,
-            transfer,
-            max_actions,
-            ..GameOptions::default()
-        };
-        if !(2..=6).contains(&players) || players * durak::HAND_SIZE > options.deck.size() {
-            return Err(bad_input(format!(
-                "{players} players with a {deck}-card deck: durak is played by 2 to 6, six cards each"
-            )));
-        }
-        Ok(DurakGame {
-            layout: Layout::of(options.deck),
-            options,
-            state: None,
-            seed: 0,
+        guard(|| {
+            let options = GameOptions {
+                players,
+                deck: deck_of(deck)?,
+                transfer,
+                max_actions,
+                ..GameOptions::default()
+            };
+            if !(2..=6).contains(&players) || players * durak::HAND_SIZE > options.deck.size() {
+                return Err(bad_input(format!(
+                    "{players} players with a {deck}-card deck: durak is played by 2 to 6, six cards each"
+                )));
+            }
+            Ok(DurakGame {
+                layout: Layout::of(options.deck),
+                options,
+                state: None,
+                seed: 0,
+            })
         })
     }
 
     /// Deals a new game shuffled by `seed`.
     #[pyo3(signature = (seed=0))]
     fn reset(&mut self, seed: u64) -> PyResult<()> {
-        self.state = Some(GameState::new(&self.options, seed).map_err(bad_input)?);
-        self.seed = seed;
-        Ok(())
+        guard(|| {
+            self.state = Some(GameState::new(&self.options, seed).map_err(bad_input)?);
+            self.seed = seed;
+            Ok(())
+        })
     }
 
     #[getter]
@@ -176,102 +181,108 @@ impl DurakGame {
 
     /// The seat to act, or None when the game is over.
     fn to_act(&self) -> PyResult<Option<usize>> {
-        Ok(self.state()?.to_act())
+        guard(|| Ok(self.state()?.to_act()))
     }
 
     fn is_over(&self) -> PyResult<bool> {
-        Ok(self.state()?.is_over())
+        guard(|| Ok(self.state()?.is_over()))
     }
 
     /// The legal actions of the seat to act, as text, in the engine's order.
     fn legal_actions(&self) -> PyResult<Vec<String>> {
-        Ok(self.legal()?.iter().map(|a| a.to_string()).collect())
+        guard(|| Ok(self.legal()?.iter().map(|a| a.to_string()).collect()))
     }
 
     /// The legal actions as numbers of the fixed encoding (for action masks).
     fn legal_ids(&self) -> PyResult<Vec<usize>> {
-        Ok(self.legal()?.iter().map(|a| self.layout.encode(*a)).collect())
+        guard(|| Ok(self.legal()?.iter().map(|a| self.layout.encode(*a)).collect()))
     }
 
     /// The text of action number `id` (legal or not).
     fn action_text(&self, id: usize) -> PyResult<String> {
-        let n = self.layout.n();
-        let card = |i: usize| {
-            self.layout
-                .cards
-                .get(i)
-                .copied()
-                .ok_or_else(|| bad_input(format!("action number {id} is out of range")))
-        };
-        let a = if id < n {
-            Action::Attack(card(id)?)
-        } else if id < 2 * n {
-            Action::Transfer(card(id - n)?)
-        } else if id < 2 * n + n * n {
-            let k = id - 2 * n;
-            Action::Defend {
-                attack: card(k / n)?,
-                with: card(k % n)?,
-            }
-        } else if id == 2 * n + n * n {
-            Action::Pass
-        } else if id == 2 * n + n * n + 1 {
-            Action::Take
-        } else {
-            return Err(bad_input(format!("action number {id} is out of range")));
-        };
-        Ok(a.to_string())
+        guard(|| {
+            let n = self.layout.n();
+            let card = |i: usize| {
+                self.layout
+                    .cards
+                    .get(i)
+                    .copied()
+                    .ok_or_else(|| bad_input(format!("action number {id} is out of range")))
+            };
+            let a = if id < n {
+                Action::Attack(card(id)?)
+            } else if id < 2 * n {
+                Action::Transfer(card(id - n)?)
+            } else if id < 2 * n + n * n {
+                let k = id - 2 * n;
+                Action::Defend {
+                    attack: card(k / n)?,
+                    with: card(k % n)?,
+                }
+            } else if id == 2 * n + n * n {
+                Action::Pass
+            } else if id == 2 * n + n * n + 1 {
+                Action::Take
+            } else {
+                return Err(bad_input(format!("action number {id} is out of range")));
+            };
+            Ok(a.to_string())
+        })
     }
 
     /// Plays an action (text or number) for the seat to act; an illegal one is refused with
     /// `BadInput` and the game is unchanged.
     fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = self.read_action(action)?;
-        let state = self
-            .state
-            .as_mut()
-            .ok_or_else(|| bad_input("no game yet: call reset(seed) first"))?;
-        let player = state.to_act().ok_or_else(|| bad_input("the game is over"))?;
-        apply(state, player, a).map_err(bad_input)
+        guard(|| {
+            let a = self.read_action(action)?;
+            let state = self
+                .state
+                .as_mut()
+                .ok_or_else(|| bad_input("no game yet: call reset(seed) first"))?;
+            let player = state.to_act().ok_or_else(|| bad_input("the game is over"))?;
+            apply(state, player, a).map_err(bad_input)
+        })
     }
 
     /// What `player` (default: the seat to act) sees: own hand, trump, table, counts.
     #[pyo3(signature = (player=None))]
     fn observation<'py>(&self, py: Python<'py>, player: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
-        let state = self.state()?;
-        let p = match player.or(state.to_act()) {
-            Some(p) if p < state.players() => p,
-            _ => return Err(bad_input("no player to observe: the game is over (name a seat)")),
-        };
-        let v = state.view(p);
-        let d = PyDict::new(py);
-        d.set_item("player", v.me)?;
-        d.set_item(
-            "role",
-            match v.role {
-                durak::Role::Leader => "leader",
-                durak::Role::Thrower => "thrower",
-                durak::Role::Defender => "defender",
-            },
-        )?;
-        d.set_item("hand", cards_list(v.hand))?;
-        d.set_item("trump", v.trump.letter().to_string())?;
-        d.set_item("trump_card", v.trump_card.to_string())?;
-        let table = PyList::empty(py);
-        for pair in &v.table {
-            table.append((pair.attack.to_string(), pair.defence.map(|c| c.to_string())))?;
-        }
-        d.set_item("table", table)?;
-        d.set_item("stock", v.stock)?;
-        d.set_item("hand_sizes", v.hand_sizes.to_vec())?;
-        d.set_item("out", v.out.to_vec())?;
-        d.set_item("discard", v.discard)?;
-        d.set_item("leader", v.leader)?;
-        d.set_item("attacker", v.attacker)?;
-        d.set_item("defender", v.defender)?;
-        d.set_item("defender_taking", v.defender_taking)?;
-        d.set_item("attack_limit", v.attack_limit)?;
-        Ok(d)
+        guard(|| {
+            let state = self.state()?;
+            let p = match player.or(state.to_act()) {
+                Some(p) if p < state.players() => p,
+                _ => return Err(bad_input("no player to observe: the game is over (name a seat)")),
+            };
+            let v = state.view(p);
+            let d = PyDict::new(py);
+            d.set_item("player", v.me)?;
+            d.set_item(
+                "role",
+                match v.role {
+                    durak::Role::Leader => "leader",
+                    durak::Role::Thrower => "thrower",
+                    durak::Role::Defender => "defender",
+                },
+            )?;
+            d.set_item("hand", cards_list(v.hand))?;
+            d.set_item("trump", v.trump.letter().to_string())?;
+            d.set_item("trump_card", v.trump_card.to_string())?;
+            let table = PyList::empty(py);
+            for pair in &v.table {
+                table.append((pair.attack.to_string(), pair.defence.map(|c| c.to_string())))?;
+            }
+            d.set_item("table", table)?;
+            d.set_item("stock", v.stock)?;
+            d.set_item("hand_sizes", v.hand_sizes.to_vec())?;
+            d.set_item("out", v.out.to_vec())?;
+            d.set_item("discard", v.discard)?;
+            d.set_item("leader", v.leader)?;
+            d.set_item("attacker", v.attacker)?;
+            d.set_item("defender", v.defender)?;
+            d.set_item("defender_taking", v.defender_taking)?;
+            d.set_item("attack_limit", v.attack_limit)?;
+            Ok(d)
+        })
     }
 
     /// The observation of `player` as numbers: own hand, table attack cards, table defence
@@ -279,44 +290,46 @@ impl DurakGame {
     /// discard pile and each seat's hand size (relative to this seat), all over the deck size,
     /// and the role (leader, thrower, defender).
     fn observation_vector(&self, player: usize) -> PyResult<Vec<f32>> {
-        let state = self.state()?;
-        if player >= state.players() {
-            return Err(bad_input(format!("no seat {player}")));
-        }
-        let v = state.view(player);
-        let n = self.layout.n();
-        let mut out = vec![0f32; 3 * n + 4 + 2 + 6 + 3];
-        for c in v.hand.iter() {
-            if let Some(x) = out.get_mut(self.layout.pos(c)) {
-                *x = 1.0;
+        guard(|| {
+            let state = self.state()?;
+            if player >= state.players() {
+                return Err(bad_input(format!("no seat {player}")));
             }
-        }
-        for pair in &v.table {
-            if let Some(x) = out.get_mut(n.saturating_add(self.layout.pos(pair.attack))) {
-                *x = 1.0;
-            }
-            if let Some(d) = pair.defence {
-                if let Some(x) = out.get_mut((2 * n).saturating_add(self.layout.pos(d))) {
+            let v = state.view(player);
+            let n = self.layout.n();
+            let mut out = vec![0f32; 3 * n + 4 + 2 + 6 + 3];
+            for c in v.hand.iter() {
+                if let Some(x) = out.get_mut(self.layout.pos(c)) {
                     *x = 1.0;
                 }
             }
-        }
-        let base = 3 * n;
-        out[base + v.trump.index()] = 1.0;
-        let size = n as f32;
-        out[base + 4] = v.stock as f32 / size;
-        out[base + 5] = v.discard as f32 / size;
-        let seats = v.hand_sizes.len();
-        for k in 0..seats.min(6) {
-            out[base + 6 + k] = v.hand_sizes[(player + k) % seats] as f32 / size;
-        }
-        let role = match v.role {
-            durak::Role::Leader => 0,
-            durak::Role::Thrower => 1,
-            durak::Role::Defender => 2,
-        };
-        out[base + 12 + role] = 1.0;
-        Ok(out)
+            for pair in &v.table {
+                if let Some(x) = out.get_mut(n.saturating_add(self.layout.pos(pair.attack))) {
+                    *x = 1.0;
+                }
+                if let Some(d) = pair.defence {
+                    if let Some(x) = out.get_mut((2 * n).saturating_add(self.layout.pos(d))) {
+                        *x = 1.0;
+                    }
+                }
+            }
+            let base = 3 * n;
+            out[base + v.trump.index()] = 1.0;
+            let size = n as f32;
+            out[base + 4] = v.stock as f32 / size;
+            out[base + 5] = v.discard as f32 / size;
+            let seats = v.hand_sizes.len();
+            for k in 0..seats.min(6) {
+                out[base + 6 + k] = v.hand_sizes[(player + k) % seats] as f32 / size;
+            }
+            let role = match v.role {
+                durak::Role::Leader => 0,
+                durak::Role::Thrower => 1,
+                durak::Role::Defender => 2,
+            };
+            out[base + 12 + role] = 1.0;
+            Ok(out)
+        })
     }
 
     /// Length of `observation_vector`.
@@ -328,52 +341,56 @@ impl DurakGame {
     /// None while the game runs; else `{"durak": seat or None, "draw": bool, "aborted": bool,
     /// "rewards": [...]}` (the durak −1, the others share +1; a draw or an aborted game 0).
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let state = self.state()?;
-        let Some(outcome) = state.outcome() else {
-            return Ok(None);
-        };
-        let n = state.players();
-        let d = PyDict::new(py);
-        let mut rewards = vec![0f64; n];
-        match outcome {
-            Outcome::Durak(loser) => {
-                for (p, r) in rewards.iter_mut().enumerate() {
-                    *r = if p == loser { -1.0 } else { 1.0 / (n - 1) as f64 };
+        guard(|| {
+            let state = self.state()?;
+            let Some(outcome) = state.outcome() else {
+                return Ok(None);
+            };
+            let n = state.players();
+            let d = PyDict::new(py);
+            let mut rewards = vec![0f64; n];
+            match outcome {
+                Outcome::Durak(loser) => {
+                    for (p, r) in rewards.iter_mut().enumerate() {
+                        *r = if p == loser { -1.0 } else { 1.0 / (n - 1) as f64 };
+                    }
+                    d.set_item("durak", loser)?;
+                    d.set_item("draw", false)?;
+                    d.set_item("aborted", false)?;
                 }
-                d.set_item("durak", loser)?;
-                d.set_item("draw", false)?;
-                d.set_item("aborted", false)?;
+                Outcome::Draw => {
+                    d.set_item("durak", py.None())?;
+                    d.set_item("draw", true)?;
+                    d.set_item("aborted", false)?;
+                }
+                Outcome::Aborted => {
+                    d.set_item("durak", py.None())?;
+                    d.set_item("draw", false)?;
+                    d.set_item("aborted", true)?;
+                }
             }
-            Outcome::Draw => {
-                d.set_item("durak", py.None())?;
-                d.set_item("draw", true)?;
-                d.set_item("aborted", false)?;
-            }
-            Outcome::Aborted => {
-                d.set_item("durak", py.None())?;
-                d.set_item("draw", false)?;
-                d.set_item("aborted", true)?;
-            }
-        }
-        d.set_item("rewards", rewards)?;
-        d.set_item("actions", state.actions())?;
-        Ok(Some(d))
+            d.set_item("rewards", rewards)?;
+            d.set_item("actions", state.actions())?;
+            Ok(Some(d))
+        })
     }
 
     /// The referee's view (every hand, the stock and the discard pile): for tests and
     /// debugging, not for agents.
     fn full_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let state = self.state()?;
-        let d = PyDict::new(py);
-        let hands: Vec<Vec<String>> = (0..state.players()).map(|p| cards_list(state.hand(p))).collect();
-        d.set_item("hands", hands)?;
-        d.set_item("stock", state.stock().iter().map(|c| c.to_string()).collect::<Vec<_>>())?;
-        d.set_item("discard", cards_list(state.discard()))?;
-        d.set_item("table", cards_list(state.table_cards()))?;
-        d.set_item("trump_card", state.trump_card().to_string())?;
-        d.set_item("out", (0..state.players()).map(|p| state.is_out(p)).collect::<Vec<_>>())?;
-        d.set_item("seed", self.seed)?;
-        Ok(d)
+        guard(|| {
+            let state = self.state()?;
+            let d = PyDict::new(py);
+            let hands: Vec<Vec<String>> = (0..state.players()).map(|p| cards_list(state.hand(p))).collect();
+            d.set_item("hands", hands)?;
+            d.set_item("stock", state.stock().iter().map(|c| c.to_string()).collect::<Vec<_>>())?;
+            d.set_item("discard", cards_list(state.discard()))?;
+            d.set_item("table", cards_list(state.table_cards()))?;
+            d.set_item("trump_card", state.trump_card().to_string())?;
+            d.set_item("out", (0..state.players()).map(|p| state.is_out(p)).collect::<Vec<_>>())?;
+            d.set_item("seed", self.seed)?;
+            Ok(d)
+        })
     }
 }
 
@@ -389,19 +406,21 @@ impl DurakNativeAgent {
     #[new]
     #[pyo3(signature = (name, seed=0))]
     fn new(name: &str, seed: u64) -> PyResult<DurakNativeAgent> {
-        let player: Box<dyn Player + Send> = match name {
-            "random" => Box::new(durak::RandomPlayer::new(seed)),
-            "lowest" => Box::new(durak::LowestPlayer),
-            "reference" => Box::new(durak::ReferencePlayer::default()),
-            other => {
-                return Err(bad_input(format!(
-                    "unknown durak player `{other}` (random, lowest, reference)"
-                )))
-            }
-        };
-        Ok(DurakNativeAgent {
-            name: name.to_string(),
-            player: std::sync::Mutex::new(player),
+        guard(|| {
+            let player: Box<dyn Player + Send> = match name {
+                "random" => Box::new(durak::RandomPlayer::new(seed)),
+                "lowest" => Box::new(durak::LowestPlayer),
+                "reference" => Box::new(durak::ReferencePlayer::default()),
+                other => {
+                    return Err(bad_input(format!(
+                        "unknown durak player `{other}` (random, lowest, reference)"
+                    )))
+                }
+            };
+            Ok(DurakNativeAgent {
+                name: name.to_string(),
+                player: std::sync::Mutex::new(player),
+            })
         })
     }
 
@@ -412,23 +431,26 @@ impl DurakNativeAgent {
 
     /// The player's action for the seat to act, as text.
     fn act(&self, game: PyRef<'_, DurakGame>) -> PyResult<String> {
-        let state = game.state()?;
-        let p = state.to_act().ok_or_else(|| bad_input("the game is over"))?;
-        let legal = legal_actions(state);
-        let mut player = self
-            .player
-            .lock()
-            .map_err(|_| errors::KibitzerError::new_err("the player failed earlier"))?;
-        let a = player.act(&state.view(p), &legal).map_err(bad_input)?;
-        Ok(a.to_string())
+        guard(|| {
+            let state = game.state()?;
+            let p = state.to_act().ok_or_else(|| bad_input("the game is over"))?;
+            let legal = legal_actions(state);
+            let mut player = self
+                .player
+                .lock()
+                .map_err(|_| errors::KibitzerError::new_err("the player failed earlier"))?;
+            let a = player.act(&state.view(p), &legal).map_err(bad_input)?;
+            Ok(a.to_string())
+        })
     }
 }
 
 /// The rule AI (`rules/durak.rules`, or a file in its place) as an agent; each decision is one
 /// run of the rules, explained on request.
-#[pyclass(module = "kibitzer", unsendable)]
+#[pyclass(module = "kibitzer")]
 pub struct DurakRulesAgent {
-    player: durak::RulePlayer,
+    /// Kept on the thread that made the agent (see `guard::ThreadBound`).
+    player: ThreadBound<durak::RulePlayer>,
 }
 
 #[pymethods]
@@ -436,19 +458,23 @@ impl DurakRulesAgent {
     #[new]
     #[pyo3(signature = (rules=None, params=None))]
     fn new(py: Python<'_>, rules: Option<&str>, params: Option<&Bound<'_, PyDict>>) -> PyResult<DurakRulesAgent> {
-        let program = load_py(py, "durak", rules, None)?;
-        let mut player = durak::RulePlayer::new(program, "rules");
-        if let Some(p) = params {
-            for (k, v) in p.iter() {
-                let name: String = k.extract()?;
-                let text = crate::convert::py_input_text(&v)?;
-                player
-                    .session()
-                    .set_param(&name, &text)
-                    .map_err(|e| errors::run_error(&e))?;
+        guard(|| {
+            let program = load_py(py, "durak", rules, None)?;
+            let mut player = durak::RulePlayer::new(program, "rules");
+            if let Some(p) = params {
+                for (k, v) in p.iter() {
+                    let name: String = k.extract()?;
+                    let text = crate::convert::py_input_text(&v)?;
+                    player
+                        .session()
+                        .set_param(&name, &text)
+                        .map_err(|e| errors::run_error(&e))?;
+                }
             }
-        }
-        Ok(DurakRulesAgent { player })
+            Ok(DurakRulesAgent {
+                player: ThreadBound::new(player, "DurakRulesAgent"),
+            })
+        })
     }
 
     #[getter]
@@ -465,25 +491,26 @@ impl DurakRulesAgent {
         game: PyRef<'py, DurakGame>,
         explain: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let state = game.state()?;
-        let p = state.to_act().ok_or_else(|| bad_input("the game is over"))?;
-        let legal = legal_actions(state);
-        let view = state.view(p);
-        let a = self
-            .player
-            .decide(&view, &legal)
-            .map_err(|e| errors::BadRules::new_err(e.to_string()))?;
-        if !legal.contains(&a) {
-            return Err(errors::BadRules::new_err(format!(
-                "the rules chose `{a}`, which is not legal here"
-            )));
-        }
-        let text = a.to_string();
-        let mode = match explain {
-            None => return Ok(text.into_pyobject(py)?.into_any()),
-            Some(e) => crate::engine::explain_mode(Some(e))?,
-        };
-        let e = crate::engine::explain_relation(py, self.player.session(), "play", mode, ExplainLimits::default())?;
-        Ok((text, e).into_pyobject(py)?.into_any())
+        self.player.with(|player| {
+            let state = game.state()?;
+            let p = state.to_act().ok_or_else(|| bad_input("the game is over"))?;
+            let legal = legal_actions(state);
+            let view = state.view(p);
+            let a = player
+                .decide(&view, &legal)
+                .map_err(|e| errors::BadRules::new_err(e.to_string()))?;
+            if !legal.contains(&a) {
+                return Err(errors::BadRules::new_err(format!(
+                    "the rules chose `{a}`, which is not legal here"
+                )));
+            }
+            let text = a.to_string();
+            let mode = match explain {
+                None => return Ok(text.into_pyobject(py)?.into_any()),
+                Some(e) => crate::engine::explain_mode(Some(e))?,
+            };
+            let e = crate::engine::explain_relation(py, player.session(), "play", mode, ExplainLimits::default())?;
+            Ok((text, e).into_pyobject(py)?.into_any())
+        })
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::convert::{json_to_py, py_input_text, py_to_json, value_to_py};
 use crate::errors::{self, bad_input};
+use crate::guard::{guard, ThreadBound};
 use kibitzer::library::{load_file_with, load_ruleset, shipped_library, shipped_text, LoadError, LoadOptions};
 use kibitzer::{answer_texts, WhyNotError};
 use kibitzer::{Conclusion, ExplainLimits, Program, RunError, RunOptions, RunResult, Session, StopReason};
@@ -356,37 +357,39 @@ fn ask<'py>(
     include_root: Option<&str>,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mode = explain.0;
-    let timeout = timeout_of(timeout)?;
-    let program = load_py(py, ruleset, rules, include_root)?;
-    let params = gather_params(params)?;
-    let inputs = gather_inputs(inputs, kwargs)?;
-    let options = RunOptions {
-        firing_limit: max_firings,
-        trace,
-        why_not: why_not.as_ref().is_some_and(|w| !w.is_empty()),
-        timeout,
-        ..RunOptions::default()
-    };
-    let limits = limits_of(whatif_depth);
-    let why_not = why_not.unwrap_or_default();
-    let go = |s: &mut Session| -> PyResult<Bound<'py, PyDict>> {
-        s.reset();
-        s.set_options(options.clone());
-        give(s, &params, &inputs).map_err(|e| errors::run_error(&e))?;
-        let result = s.run().map_err(|e| errors::run_error(&e))?;
-        answer_py(py, s, &program, &result, mode, limits, trace, &why_not)
-    };
-    let cached = params.is_empty() && rules.is_none() && is_shipped(ruleset);
-    if !cached {
-        return go(&mut new_session(&program, options.clone()));
-    }
-    let key = Arc::as_ptr(&program) as usize;
-    let taken = ASK_SESSIONS.with(|m| m.borrow_mut().remove(&key));
-    let mut s = taken.unwrap_or_else(|| new_session(&program, options.clone()));
-    let answer = go(&mut s);
-    ASK_SESSIONS.with(|m| m.borrow_mut().insert(key, s));
-    answer
+    guard(|| {
+        let mode = explain.0;
+        let timeout = timeout_of(timeout)?;
+        let program = load_py(py, ruleset, rules, include_root)?;
+        let params = gather_params(params)?;
+        let inputs = gather_inputs(inputs, kwargs)?;
+        let options = RunOptions {
+            firing_limit: max_firings,
+            trace,
+            why_not: why_not.as_ref().is_some_and(|w| !w.is_empty()),
+            timeout,
+            ..RunOptions::default()
+        };
+        let limits = limits_of(whatif_depth);
+        let why_not = why_not.unwrap_or_default();
+        let go = |s: &mut Session| -> PyResult<Bound<'py, PyDict>> {
+            s.reset();
+            s.set_options(options.clone());
+            give(s, &params, &inputs).map_err(|e| errors::run_error(&e))?;
+            let result = s.run().map_err(|e| errors::run_error(&e))?;
+            answer_py(py, s, &program, &result, mode, limits, trace, &why_not)
+        };
+        let cached = params.is_empty() && rules.is_none() && is_shipped(ruleset);
+        if !cached {
+            return go(&mut new_session(&program, options.clone()));
+        }
+        let key = Arc::as_ptr(&program) as usize;
+        let taken = ASK_SESSIONS.with(|m| m.borrow_mut().remove(&key));
+        let mut s = taken.unwrap_or_else(|| new_session(&program, options.clone()));
+        let answer = go(&mut s);
+        ASK_SESSIONS.with(|m| m.borrow_mut().insert(key, s));
+        answer
+    })
 }
 
 /// The Rust side of the `ask` overhead figure: the same query through a reused session, the
@@ -400,23 +403,25 @@ fn rust_ask_seconds(
     n: u32,
     explain: ExplainArg,
 ) -> PyResult<f64> {
-    let mode = explain.0;
-    let program = load_py(py, ruleset, None, None)?;
-    let inputs = gather_inputs(Some(inputs), None)?;
-    let mut s = new_session(&program, RunOptions::default());
-    let limits = ExplainLimits::default();
-    let mut sink = 0usize;
-    let start = Instant::now();
-    for _ in 0..n.max(1) {
-        s.reset();
-        give(&mut s, &[], &inputs).map_err(|e| errors::run_error(&e))?;
-        let result = s.run().map_err(|e| errors::run_error(&e))?;
-        let answer = answer_json(&mut s, &program, &result, mode, limits);
-        sink += answer["conclusions"].as_array().map_or(0, Vec::len);
-    }
-    let secs = start.elapsed().as_secs_f64() / f64::from(n.max(1));
-    std::hint::black_box(sink);
-    Ok(secs)
+    guard(|| {
+        let mode = explain.0;
+        let program = load_py(py, ruleset, None, None)?;
+        let inputs = gather_inputs(Some(inputs), None)?;
+        let mut s = new_session(&program, RunOptions::default());
+        let limits = ExplainLimits::default();
+        let mut sink = 0usize;
+        let start = Instant::now();
+        for _ in 0..n.max(1) {
+            s.reset();
+            give(&mut s, &[], &inputs).map_err(|e| errors::run_error(&e))?;
+            let result = s.run().map_err(|e| errors::run_error(&e))?;
+            let answer = answer_json(&mut s, &program, &result, mode, limits);
+            sink += answer["conclusions"].as_array().map_or(0, Vec::len);
+        }
+        let secs = start.elapsed().as_secs_f64() / f64::from(n.max(1));
+        std::hint::black_box(sink);
+        Ok(secs)
+    })
 }
 
 // ---- check ------------------------------------------------------------------------------------
@@ -430,38 +435,40 @@ fn check_file<'py>(
     path: &str,
     include_root: Option<&str>,
 ) -> PyResult<(Option<String>, usize, Bound<'py, PyList>)> {
-    let options = LoadOptions {
-        include_root: include_root.map(PathBuf::from),
-    };
-    let list = PyList::empty(py);
-    match load_file_with(Path::new(path), &options) {
-        Ok(p) => {
-            for w in p.warnings() {
-                list.append(crate::diagnostic_dict!(py, w, p.sources())?)?;
+    guard(|| {
+        let options = LoadOptions {
+            include_root: include_root.map(PathBuf::from),
+        };
+        let list = PyList::empty(py);
+        match load_file_with(Path::new(path), &options) {
+            Ok(p) => {
+                for w in p.warnings() {
+                    list.append(crate::diagnostic_dict!(py, w, p.sources())?)?;
+                }
+                Ok((Some(p.name().to_string()), p.rules().len(), list))
             }
-            Ok((Some(p.name().to_string()), p.rules().len(), list))
-        }
-        Err(LoadError::Rules(d)) => {
-            let mut sorted: Vec<&kibitzer::Diagnostic> = d.items.iter().collect();
-            sorted.sort_by_key(|x| (x.severity, x.span.file, x.span.start));
-            for item in sorted {
-                list.append(crate::diagnostic_dict!(py, item, &d.sources)?)?;
+            Err(LoadError::Rules(d)) => {
+                let mut sorted: Vec<&kibitzer::Diagnostic> = d.items.iter().collect();
+                sorted.sort_by_key(|x| (x.severity, x.span.file, x.span.start));
+                for item in sorted {
+                    list.append(crate::diagnostic_dict!(py, item, &d.sources)?)?;
+                }
+                Ok((None, 0, list))
             }
-            Ok((None, 0, list))
+            Err(other) => {
+                let item = PyDict::new(py);
+                item.set_item("file", path)?;
+                item.set_item("line", 0)?;
+                item.set_item("col", 0)?;
+                item.set_item("severity", "error")?;
+                item.set_item("message", other.to_string())?;
+                item.set_item("source_line", "")?;
+                item.set_item("rendered", other.to_string())?;
+                list.append(item)?;
+                Ok((None, 0, list))
+            }
         }
-        Err(other) => {
-            let item = PyDict::new(py);
-            item.set_item("file", path)?;
-            item.set_item("line", 0)?;
-            item.set_item("col", 0)?;
-            item.set_item("severity", "error")?;
-            item.set_item("message", other.to_string())?;
-            item.set_item("source_line", "")?;
-            item.set_item("rendered", other.to_string())?;
-            list.append(item)?;
-            Ok((None, 0, list))
-        }
-    }
+    })
 }
 
 /// The shipped rule sets' names.
@@ -475,10 +482,17 @@ fn rulesets() -> Vec<String> {
 /// One rule set loaded once, for hot loops: give inputs, run, read conclusions and
 /// explanations. Parameters and options hold until changed; inputs until `reset` (or until
 /// given again).
-#[pyclass(name = "Session", module = "kibitzer", unsendable)]
+///
+/// The engine session stays on the thread that made the object (see `guard::ThreadBound`).
+#[pyclass(name = "Session", module = "kibitzer")]
 pub struct PySession {
-    inner: Session,
+    state: ThreadBound<SessionState>,
     program: Arc<Program>,
+}
+
+/// What a `Session` object keeps on its thread.
+struct SessionState {
+    inner: Session,
     last: Option<RunResult>,
 }
 
@@ -497,22 +511,23 @@ impl PySession {
         trace: bool,
         include_root: Option<&str>,
     ) -> PyResult<PySession> {
-        let timeout = timeout_of(timeout)?;
-        let program = load_py(py, ruleset, rules, include_root)?;
-        let mut inner = new_session(
-            &program,
-            RunOptions {
-                firing_limit: max_firings,
-                trace,
-                timeout,
-                ..RunOptions::default()
-            },
-        );
-        give(&mut inner, &gather_params(params)?, &[]).map_err(|e| errors::run_error(&e))?;
-        Ok(PySession {
-            inner,
-            program,
-            last: None,
+        guard(|| {
+            let timeout = timeout_of(timeout)?;
+            let program = load_py(py, ruleset, rules, include_root)?;
+            let mut inner = new_session(
+                &program,
+                RunOptions {
+                    firing_limit: max_firings,
+                    trace,
+                    timeout,
+                    ..RunOptions::default()
+                },
+            );
+            give(&mut inner, &gather_params(params)?, &[]).map_err(|e| errors::run_error(&e))?;
+            Ok(PySession {
+                state: ThreadBound::new(SessionState { inner, last: None }, "Session"),
+                program,
+            })
         })
     }
 
@@ -541,50 +556,61 @@ impl PySession {
     /// The parameters (constants left out) with their current values.
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
-        for (decl, v) in self.program.params().iter().zip(self.inner.params()) {
-            if !decl.constant {
-                out.set_item(decl.name, value_to_py(py, v)?)?;
+        self.state.with(|st| {
+            let out = PyDict::new(py);
+            for (decl, v) in self.program.params().iter().zip(st.inner.params()) {
+                if !decl.constant {
+                    out.set_item(decl.name, value_to_py(py, v)?)?;
+                }
             }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// Gives inputs by name: `s.set(hand="8S TD TS 8H 8C")`; strings, lists of strings,
     /// numbers and booleans are read as the CLI reads them.
     #[pyo3(signature = (**inputs))]
     fn set(&mut self, inputs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
-        let inputs = gather_inputs(inputs, None)?;
-        give(&mut self.inner, &[], &inputs).map_err(|e| errors::run_error(&e))
+        self.state.with(|st| {
+            let inputs = gather_inputs(inputs, None)?;
+            give(&mut st.inner, &[], &inputs).map_err(|e| errors::run_error(&e))
+        })
     }
 
     /// Overrides one parameter.
     fn set_param(&mut self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let text = py_input_text(value)?;
-        self.inner.set_param(name, &text).map_err(|e| errors::run_error(&e))
+        self.state.with(|st| {
+            let text = py_input_text(value)?;
+            st.inner.set_param(name, &text).map_err(|e| errors::run_error(&e))
+        })
     }
 
     /// Forgets the inputs given so far (parameters stay).
-    fn reset(&mut self) {
-        self.inner.reset();
+    fn reset(&mut self) -> PyResult<()> {
+        self.state.with(|st| {
+            st.inner.reset();
+            Ok(())
+        })
     }
 
     /// Runs the rules on the inputs; returns why the run ended (`"quiescent"`, `"halted"`,
     /// `"timeout"`, `"memory_limit"`).
     fn run(&mut self) -> PyResult<String> {
-        let result = self.inner.run().map_err(|e| errors::run_error(&e))?;
-        let stop = stop_text(result.stop);
-        self.last = Some(result);
-        Ok(stop)
+        self.state.with(|st| {
+            let result = st.inner.run().map_err(|e| errors::run_error(&e))?;
+            let stop = stop_text(result.stop);
+            st.last = Some(result);
+            Ok(stop)
+        })
     }
 
     /// The last run's statistics (firings, activations, facts, µs, what-if counts).
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.last {
+        self.state.with(|st| match &st.last {
             Some(r) => json_to_py(py, &serde_json::to_value(&r.stats).unwrap_or(Json::Null)),
             None => Ok(py.None().into_bound(py)),
-        }
+        })
     }
 
     /// The last run's conclusions: dicts with `relation`, `args` and (unless `explain` is None)
@@ -596,17 +622,19 @@ impl PySession {
         explain: Option<&Bound<'py, PyAny>>,
         whatif_depth: usize,
     ) -> PyResult<Bound<'py, PyList>> {
-        let mode = match explain {
-            None => Explain::Off,
-            Some(e) => explain_mode(Some(e))?,
-        };
-        conclusions_py(py, &mut self.inner, mode, limits_of(whatif_depth))
+        self.state.with(|st| {
+            let mode = match explain {
+                None => Explain::Off,
+                Some(e) => explain_mode(Some(e))?,
+            };
+            conclusions_py(py, &mut st.inner, mode, limits_of(whatif_depth))
+        })
     }
 
     /// The arguments of the first live fact of `relation` (any relation, not only outputs), or
     /// None: the cheapest read for a loop that wants one answer.
     fn first<'py>(&self, py: Python<'py>, relation: &str) -> PyResult<Option<Bound<'py, PyList>>> {
-        match self.inner.first_fact_of(relation) {
+        self.state.with(|st| match st.inner.first_fact_of(relation) {
             None => Ok(None),
             Some(args) => {
                 let list = PyList::empty(py);
@@ -615,20 +643,22 @@ impl PySession {
                 }
                 Ok(Some(list))
             }
-        }
+        })
     }
 
     /// Every live fact of `relation`, as lists of arguments.
     fn facts<'py>(&self, py: Python<'py>, relation: &str) -> PyResult<Bound<'py, PyList>> {
-        let out = PyList::empty(py);
-        for args in self.inner.facts_of(relation) {
-            let list = PyList::empty(py);
-            for a in &args {
-                list.append(value_to_py(py, a)?)?;
+        self.state.with(|st| {
+            let out = PyList::empty(py);
+            for args in st.inner.facts_of(relation) {
+                let list = PyList::empty(py);
+                for a in &args {
+                    list.append(value_to_py(py, a)?)?;
+                }
+                out.append(list)?;
             }
-            out.append(list)?;
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// The explanation of conclusion number `index` of the last run (in `conclusions()` order),
@@ -642,55 +672,59 @@ impl PySession {
         mode: &str,
         whatif_depth: usize,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let m = explain_mode(Some(&PyString::new(py, mode).into_any()))?;
-        let all = self.inner.conclusions();
-        let chosen = match relation {
-            Some(r) => all.iter().filter(|c| c.relation == r).nth(index),
-            None => all.get(index),
-        };
-        let Some(c) = chosen else {
-            return Err(bad_input(match relation {
-                Some(r) => format!("no conclusion `{r}` number {index} in the last run"),
-                None => format!("no conclusion number {index} in the last run"),
-            }));
-        };
-        let fact = c.fact;
-        let explained = match m {
-            // One conclusion's derivation on its own, numbered from 1.
-            Explain::Full => {
-                vec![
-                    explanations_json(&mut self.inner, std::slice::from_ref(c), m, limits_of(whatif_depth))
-                        .pop()
-                        .flatten(),
-                ]
+        self.state.with(|st| {
+            let m = explain_mode(Some(&PyString::new(py, mode).into_any()))?;
+            let all = st.inner.conclusions();
+            let chosen = match relation {
+                Some(r) => all.iter().filter(|c| c.relation == r).nth(index),
+                None => all.get(index),
+            };
+            let Some(c) = chosen else {
+                return Err(bad_input(match relation {
+                    Some(r) => format!("no conclusion `{r}` number {index} in the last run"),
+                    None => format!("no conclusion number {index} in the last run"),
+                }));
+            };
+            let fact = c.fact;
+            let explained = match m {
+                // One conclusion's derivation on its own, numbered from 1.
+                Explain::Full => {
+                    vec![
+                        explanations_json(&mut st.inner, std::slice::from_ref(c), m, limits_of(whatif_depth))
+                            .pop()
+                            .flatten(),
+                    ]
+                }
+                _ => explanations_json(&mut st.inner, &all, m, limits_of(whatif_depth)),
+            };
+            let at = match m {
+                Explain::Full => 0,
+                _ => all.iter().position(|x| x.fact == fact).unwrap_or(0),
+            };
+            match explained.into_iter().nth(at).flatten() {
+                Some(e) => json_to_py(py, &e),
+                None => Ok(py.None().into_bound(py)),
             }
-            _ => explanations_json(&mut self.inner, &all, m, limits_of(whatif_depth)),
-        };
-        let at = match m {
-            Explain::Full => 0,
-            _ => all.iter().position(|x| x.fact == fact).unwrap_or(0),
-        };
-        match explained.into_iter().nth(at).flatten() {
-            Some(e) => json_to_py(py, &e),
-            None => Ok(py.None().into_bound(py)),
-        }
+        })
     }
 
     /// Why `rule` (a rule's name or title, or a move a rule could conclude) did not fire in the
     /// last run, as `ask --why-not --json` reports it: a dict when it names one rule, a list of
     /// them when it names several.
     fn why_not<'py>(&mut self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyAny>> {
-        let mut w = self.inner.why_not_query(rule).map_err(|e| why_not_error(&e))?;
-        let json = match w.len() {
-            1 => serde_json::to_value(w.pop()),
-            _ => serde_json::to_value(&w),
-        };
-        json_to_py(py, &json.unwrap_or(Json::Null))
+        self.state.with(|st| {
+            let mut w = st.inner.why_not_query(rule).map_err(|e| why_not_error(&e))?;
+            let json = match w.len() {
+                1 => serde_json::to_value(w.pop()),
+                _ => serde_json::to_value(&w),
+            };
+            json_to_py(py, &json.unwrap_or(Json::Null))
+        })
     }
 
     /// The trace of the last run (with `trace=True`), one line per firing.
-    fn trace(&self) -> Vec<String> {
-        self.inner.trace_text()
+    fn trace(&self) -> PyResult<Vec<String>> {
+        self.state.with(|st| Ok(st.inner.trace_text()))
     }
 
     /// The last run's whole answer, as `ask` returns it.
@@ -701,20 +735,22 @@ impl PySession {
         explain: ExplainArg,
         whatif_depth: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let mode = explain.0;
-        let Some(result) = self.last.clone() else {
-            return Err(bad_input("no run yet: call run() first"));
-        };
-        answer_py(
-            py,
-            &mut self.inner,
-            &self.program,
-            &result,
-            mode,
-            limits_of(whatif_depth),
-            false,
-            &[],
-        )
+        self.state.with(|st| {
+            let mode = explain.0;
+            let Some(result) = st.last.clone() else {
+                return Err(bad_input("no run yet: call run() first"));
+            };
+            answer_py(
+                py,
+                &mut st.inner,
+                &self.program,
+                &result,
+                mode,
+                limits_of(whatif_depth),
+                false,
+                &[],
+            )
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -774,91 +810,93 @@ fn batch<'py>(
     include_root: Option<&str>,
     as_json: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let settings = BatchSettings {
-        explain,
-        timeout: timeout_of(timeout)?,
-        max_firings,
-    };
-    let program = load_py(py, ruleset, rules, include_root)?;
-    let mut items = Vec::new();
-    for row in rows.try_iter()? {
-        let row = row?;
-        items.push(match row.cast::<PyString>() {
-            Ok(s) => Row::Line(s.to_str()?.to_string()),
-            Err(_) => Row::Parsed(py_to_json(&row)?),
-        });
-    }
-    let key = Arc::as_ptr(&program) as usize;
-    let answer_row = |row: &Row| -> Answer {
-        // Each worker answers its rows with the session it keeps (as the CLI's workers do, so a
-        // session's what-if memo serves all its rows); answers are written as text there too.
-        BATCH_SESSION.with(|cell| {
-            let mut slot = cell.borrow_mut();
-            let s = match &mut *slot {
-                Some((k, s)) if *k == key => s,
-                other => &mut other.insert((key, new_session(&program, s_options(settings)))).1,
-            };
-            s.set_options(s_options(settings));
-            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match row {
-                Row::Line(line) => kibitzer::batch::answer_line(s, line, settings.explain),
-                Row::Parsed(row) => kibitzer::batch::answer_row(s, row, settings.explain),
-            }));
-            let json = answered.unwrap_or_else(|_| {
-                *s = new_session(&program, s_options(settings));
-                json!({"error": "internal error (a bug: please report this line)"})
+    guard(|| {
+        let settings = BatchSettings {
+            explain,
+            timeout: timeout_of(timeout)?,
+            max_firings,
+        };
+        let program = load_py(py, ruleset, rules, include_root)?;
+        let mut items = Vec::new();
+        for row in rows.try_iter()? {
+            let row = row?;
+            items.push(match row.cast::<PyString>() {
+                Ok(s) => Row::Line(s.to_str()?.to_string()),
+                Err(_) => Row::Parsed(py_to_json(&row)?),
             });
-            if as_json {
-                Answer::Text(json.to_string())
-            } else {
-                Answer::Json(json)
-            }
-        })
-    };
-    let mut done: Vec<Option<Bound<'py, PyAny>>> = (0..items.len()).map(|_| None).collect();
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Answer)>();
-    // Behind a lock only so that waiting can let go of the GIL (a receiver is not `Sync`).
-    let rx = Mutex::new(rx);
-    let items = &items;
-    let converted: PyResult<()> = std::thread::scope(|scope| {
-        // The rows run on all cores while this thread turns finished answers into Python
-        // objects (holding the GIL only for that), so the conversion overlaps the work.
-        scope.spawn(move || {
-            items.par_iter().enumerate().for_each_with(tx, |tx, (i, row)| {
-                let _ = tx.send((i, answer_row(row)));
-            });
-        });
-        loop {
-            let ready = rx.lock().map(|r| r.try_recv());
-            let next = match ready {
-                Ok(Ok(x)) => Some(x),
-                Ok(Err(std::sync::mpsc::TryRecvError::Empty)) => {
-                    py.detach(|| rx.lock().ok().and_then(|r| r.recv().ok()))
+        }
+        let key = Arc::as_ptr(&program) as usize;
+        let answer_row = |row: &Row| -> Answer {
+            // Each worker answers its rows with the session it keeps (as the CLI's workers do, so a
+            // session's what-if memo serves all its rows); answers are written as text there too.
+            BATCH_SESSION.with(|cell| {
+                let mut slot = cell.borrow_mut();
+                let s = match &mut *slot {
+                    Some((k, s)) if *k == key => s,
+                    other => &mut other.insert((key, new_session(&program, s_options(settings)))).1,
+                };
+                s.set_options(s_options(settings));
+                let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match row {
+                    Row::Line(line) => kibitzer::batch::answer_line(s, line, settings.explain),
+                    Row::Parsed(row) => kibitzer::batch::answer_row(s, row, settings.explain),
+                }));
+                let json = answered.unwrap_or_else(|_| {
+                    *s = new_session(&program, s_options(settings));
+                    json!({"error": "internal error (a bug: please report this line)"})
+                });
+                if as_json {
+                    Answer::Text(json.to_string())
+                } else {
+                    Answer::Json(json)
                 }
-                _ => None,
-            };
-            let Some((i, answer)) = next else { break };
-            let obj = match &answer {
-                Answer::Text(t) => PyString::new(py, t).into_any(),
-                Answer::Json(j) => json_to_py(py, j)?,
-            };
-            if let Some(slot) = done.get_mut(i) {
-                *slot = Some(obj);
+            })
+        };
+        let mut done: Vec<Option<Bound<'py, PyAny>>> = (0..items.len()).map(|_| None).collect();
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, Answer)>();
+        // Behind a lock only so that waiting can let go of the GIL (a receiver is not `Sync`).
+        let rx = Mutex::new(rx);
+        let items = &items;
+        let converted: PyResult<()> = std::thread::scope(|scope| {
+            // The rows run on all cores while this thread turns finished answers into Python
+            // objects (holding the GIL only for that), so the conversion overlaps the work.
+            scope.spawn(move || {
+                items.par_iter().enumerate().for_each_with(tx, |tx, (i, row)| {
+                    let _ = tx.send((i, answer_row(row)));
+                });
+            });
+            loop {
+                let ready = rx.lock().map(|r| r.try_recv());
+                let next = match ready {
+                    Ok(Ok(x)) => Some(x),
+                    Ok(Err(std::sync::mpsc::TryRecvError::Empty)) => {
+                        py.detach(|| rx.lock().ok().and_then(|r| r.recv().ok()))
+                    }
+                    _ => None,
+                };
+                let Some((i, answer)) = next else { break };
+                let obj = match &answer {
+                    Answer::Text(t) => PyString::new(py, t).into_any(),
+                    Answer::Json(j) => json_to_py(py, j)?,
+                };
+                if let Some(slot) = done.get_mut(i) {
+                    *slot = Some(obj);
+                }
+            }
+            Ok(())
+        });
+        converted?;
+        let out = PyList::empty(py);
+        for obj in done {
+            match obj {
+                Some(o) => out.append(o)?,
+                None => out.append(json_to_py(
+                    py,
+                    &json!({"error": "internal error (a bug: please report this line)"}),
+                )?)?,
             }
         }
-        Ok(())
-    });
-    converted?;
-    let out = PyList::empty(py);
-    for obj in done {
-        match obj {
-            Some(o) => out.append(o)?,
-            None => out.append(json_to_py(
-                py,
-                &json!({"error": "internal error (a bug: please report this line)"}),
-            )?)?,
-        }
-    }
-    Ok(out)
+        Ok(out)
+    })
 }
 
 /// The explanation of the first conclusion of `relation` of a session's last run, in the asked

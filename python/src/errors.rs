@@ -1,4 +1,4 @@
-//! The exception hierarchy: `KibitzerError` and its three kinds. A message is the line the CLI
+//! The exception hierarchy: `KibitzerError` and its four kinds. A message is the line the CLI
 //! prints for the same problem, without the CLI's `kibitzer: ` prefix (rendered rule-file
 //! diagnostics are kept whole, as the CLI prints them).
 
@@ -34,12 +34,20 @@ create_exception!(
     "A run stopped by its firing limit or by a budget of a what-if sub-query."
 );
 
+create_exception!(
+    kibitzer,
+    InternalError,
+    KibitzerError,
+    "A bug in kibitzer (a panic caught at the boundary): please report it with the call that caused it."
+);
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("KibitzerError", py.get_type::<KibitzerError>())?;
     m.add("BadInput", py.get_type::<BadInput>())?;
     m.add("BadRules", py.get_type::<BadRules>())?;
     m.add("BudgetExceeded", py.get_type::<BudgetExceeded>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
     Ok(())
 }
 

@@ -15,6 +15,7 @@ mod convert;
 mod durak_env;
 mod engine;
 mod errors;
+mod guard;
 mod mahjong_env;
 mod native;
 

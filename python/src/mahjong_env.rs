@@ -6,6 +6,7 @@
 
 use crate::engine::load_py;
 use crate::errors::{self, bad_input};
+use crate::guard::{guard, ThreadBound};
 use kibitzer::games::mahjong::{
     self, is_win, shanten, CallAction, Game, GameResult, Meld, Player, PlayerView, Tile, TurnAction, KINDS,
 };
@@ -313,49 +314,51 @@ impl MahjongGame {
     /// is abandoned.
     #[pyo3(signature = (seed=0, dealer=0))]
     fn reset(&mut self, seed: u64, dealer: usize) -> PyResult<()> {
-        let (msg_tx, msg_rx) = channel();
-        let (r0_tx, r0_rx) = channel();
-        let (r1_tx, r1_rx) = channel();
-        let mut game = Game::new(seed, dealer % 2);
-        if !self.chow {
-            game = game.without_chows();
-        }
-        let over_tx = msg_tx.clone();
-        let mut seats = [
-            ChannelSeat {
-                seat: 0,
-                asks: msg_tx.clone(),
-                replies: r0_rx,
-            },
-            ChannelSeat {
-                seat: 1,
-                asks: msg_tx,
-                replies: r1_rx,
-            },
-        ];
-        std::thread::Builder::new()
-            .name("kibitzer-mahjong".to_string())
-            .spawn(move || {
-                let [a, b] = &mut seats;
-                let result = game.play(&mut [a as &mut dyn Player, b as &mut dyn Player]);
-                let _ = over_tx.send(Msg::Over(result));
-            })
-            .map_err(|e| errors::KibitzerError::new_err(format!("cannot start the game thread: {e}")))?;
-        {
-            let mut guard = self
-                .live
-                .lock()
-                .map_err(|_| errors::KibitzerError::new_err("the game thread failed"))?;
-            *guard = Some(Live {
-                msgs: msg_rx,
-                replies: [r0_tx, r1_tx],
-            });
-        }
-        self.pending = None;
-        self.result = None;
-        self.seed = seed;
-        self.decisions = 0;
-        self.advance()
+        guard(|| {
+            let (msg_tx, msg_rx) = channel();
+            let (r0_tx, r0_rx) = channel();
+            let (r1_tx, r1_rx) = channel();
+            let mut game = Game::new(seed, dealer % 2);
+            if !self.chow {
+                game = game.without_chows();
+            }
+            let over_tx = msg_tx.clone();
+            let mut seats = [
+                ChannelSeat {
+                    seat: 0,
+                    asks: msg_tx.clone(),
+                    replies: r0_rx,
+                },
+                ChannelSeat {
+                    seat: 1,
+                    asks: msg_tx,
+                    replies: r1_rx,
+                },
+            ];
+            std::thread::Builder::new()
+                .name("kibitzer-mahjong".to_string())
+                .spawn(move || {
+                    let [a, b] = &mut seats;
+                    let result = game.play(&mut [a as &mut dyn Player, b as &mut dyn Player]);
+                    let _ = over_tx.send(Msg::Over(result));
+                })
+                .map_err(|e| errors::KibitzerError::new_err(format!("cannot start the game thread: {e}")))?;
+            {
+                let mut guard = self
+                    .live
+                    .lock()
+                    .map_err(|_| errors::KibitzerError::new_err("the game thread failed"))?;
+                *guard = Some(Live {
+                    msgs: msg_rx,
+                    replies: [r0_tx, r1_tx],
+                });
+            }
+            self.pending = None;
+            self.result = None;
+            self.seed = seed;
+            self.decisions = 0;
+            self.advance()
+        })
     }
 
     #[getter]
@@ -387,114 +390,124 @@ impl MahjongGame {
     }
 
     fn legal_actions(&self) -> PyResult<Vec<String>> {
-        let (_, ask) = self.pending()?;
-        Ok(legal(ask).into_iter().map(text).collect())
+        guard(|| {
+            let (_, ask) = self.pending()?;
+            Ok(legal(ask).into_iter().map(text).collect())
+        })
     }
 
     fn legal_ids(&self) -> PyResult<Vec<usize>> {
-        let (_, ask) = self.pending()?;
-        Ok(legal(ask).into_iter().map(encode).collect())
+        guard(|| {
+            let (_, ask) = self.pending()?;
+            Ok(legal(ask).into_iter().map(encode).collect())
+        })
     }
 
     /// Answers the pending decision (text or number) and runs the engine to the next one.
     fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = self.read_action(action)?;
-        let (seat, _) = *self.pending()?;
-        let reply = match a {
-            Action::Turn(t) => Reply::Turn(t),
-            Action::Call(c) => Reply::Call(c),
-        };
-        {
-            let guard = self
-                .live
-                .lock()
-                .map_err(|_| errors::KibitzerError::new_err("the game thread failed"))?;
-            let live = guard
-                .as_ref()
-                .ok_or_else(|| bad_input("no game yet: call reset(seed) first"))?;
-            live.replies[seat]
-                .send(reply)
-                .map_err(|_| errors::KibitzerError::new_err("internal error: the game thread is gone"))?;
-        }
-        self.decisions += 1;
-        self.advance()
+        guard(|| {
+            let a = self.read_action(action)?;
+            let (seat, _) = *self.pending()?;
+            let reply = match a {
+                Action::Turn(t) => Reply::Turn(t),
+                Action::Call(c) => Reply::Call(c),
+            };
+            {
+                let guard = self
+                    .live
+                    .lock()
+                    .map_err(|_| errors::KibitzerError::new_err("the game thread failed"))?;
+                let live = guard
+                    .as_ref()
+                    .ok_or_else(|| bad_input("no game yet: call reset(seed) first"))?;
+                live.replies[seat]
+                    .send(reply)
+                    .map_err(|_| errors::KibitzerError::new_err("internal error: the game thread is gone"))?;
+            }
+            self.decisions += 1;
+            self.advance()
+        })
     }
 
     /// What the seat to decide sees (only that seat: the engine shows a seat its view when it
     /// asks it to decide).
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let (v, offered) = self.view_and_offer()?;
-        let d = PyDict::new(py);
-        d.set_item("player", v.seat)?;
-        d.set_item("phase", if offered.is_some() { "call" } else { "turn" })?;
-        d.set_item("dealer", v.dealer)?;
-        d.set_item("hand", counts_tiles(&v.hand))?;
-        d.set_item("drawn", v.drawn.map(|t| t.to_string()))?;
-        d.set_item("offered", offered.map(|t| t.to_string()))?;
-        d.set_item("melds", mahjong::format_melds(&v.melds))?;
-        d.set_item("opponent_melds", mahjong::format_melds(&v.opponent_melds))?;
-        d.set_item("discards", mahjong::format_tiles(&v.own_discards))?;
-        d.set_item("opponent_discards", mahjong::format_tiles(&v.opponent_discards))?;
-        d.set_item("wall", v.wall_remaining)?;
-        d.set_item("ready", v.ready)?;
-        d.set_item("opponent_ready", v.opponent_ready)?;
-        d.set_item("shanten", shanten(&v.hand, &v.melds))?;
-        let tiles = |c: &mahjong::Counts| c.to_vec();
-        d.set_item("hand_counts", tiles(&v.hand))?;
-        d.set_item("meld_counts", tiles(&mahjong::meld_counts(&v.melds)).to_vec())?;
-        d.set_item(
-            "opponent_meld_counts",
-            tiles(&mahjong::meld_counts(&v.opponent_melds)).to_vec(),
-        )?;
-        let discards = |ts: &[Tile]| {
-            let mut c = [0u8; KINDS];
-            for t in ts {
-                c[t.index()] += 1;
-            }
-            c.to_vec()
-        };
-        d.set_item("discard_counts", discards(&v.own_discards))?;
-        d.set_item("opponent_discard_counts", discards(&v.opponent_discards))?;
-        Ok(d)
+        guard(|| {
+            let (v, offered) = self.view_and_offer()?;
+            let d = PyDict::new(py);
+            d.set_item("player", v.seat)?;
+            d.set_item("phase", if offered.is_some() { "call" } else { "turn" })?;
+            d.set_item("dealer", v.dealer)?;
+            d.set_item("hand", counts_tiles(&v.hand))?;
+            d.set_item("drawn", v.drawn.map(|t| t.to_string()))?;
+            d.set_item("offered", offered.map(|t| t.to_string()))?;
+            d.set_item("melds", mahjong::format_melds(&v.melds))?;
+            d.set_item("opponent_melds", mahjong::format_melds(&v.opponent_melds))?;
+            d.set_item("discards", mahjong::format_tiles(&v.own_discards))?;
+            d.set_item("opponent_discards", mahjong::format_tiles(&v.opponent_discards))?;
+            d.set_item("wall", v.wall_remaining)?;
+            d.set_item("ready", v.ready)?;
+            d.set_item("opponent_ready", v.opponent_ready)?;
+            d.set_item("shanten", shanten(&v.hand, &v.melds))?;
+            let tiles = |c: &mahjong::Counts| c.to_vec();
+            d.set_item("hand_counts", tiles(&v.hand))?;
+            d.set_item("meld_counts", tiles(&mahjong::meld_counts(&v.melds)).to_vec())?;
+            d.set_item(
+                "opponent_meld_counts",
+                tiles(&mahjong::meld_counts(&v.opponent_melds)).to_vec(),
+            )?;
+            let discards = |ts: &[Tile]| {
+                let mut c = [0u8; KINDS];
+                for t in ts {
+                    c[t.index()] += 1;
+                }
+                c.to_vec()
+            };
+            d.set_item("discard_counts", discards(&v.own_discards))?;
+            d.set_item("opponent_discard_counts", discards(&v.opponent_discards))?;
+            Ok(d)
+        })
     }
 
     /// The observation as numbers: hand, own melds, opponent's melds, own and opponent's
     /// discards (34 counts each, over 4), the drawn and the offered tile (34 each), then the
     /// wall over 64, ready, opponent ready, dealer, and the phase (turn, call).
     fn observation_vector(&self) -> PyResult<Vec<f32>> {
-        let (v, offered) = self.view_and_offer()?;
-        let mut out = vec![0f32; 7 * KINDS + 6];
-        let mut put = |block: usize, counts: &[u8]| {
-            for (i, &n) in counts.iter().enumerate().take(KINDS) {
-                out[block * KINDS + i] = f32::from(n) / 4.0;
+        guard(|| {
+            let (v, offered) = self.view_and_offer()?;
+            let mut out = vec![0f32; 7 * KINDS + 6];
+            let mut put = |block: usize, counts: &[u8]| {
+                for (i, &n) in counts.iter().enumerate().take(KINDS) {
+                    out[block * KINDS + i] = f32::from(n) / 4.0;
+                }
+            };
+            put(0, &v.hand);
+            put(1, &mahjong::meld_counts(&v.melds));
+            put(2, &mahjong::meld_counts(&v.opponent_melds));
+            let mut own = [0u8; KINDS];
+            for t in &v.own_discards {
+                own[t.index()] += 1;
             }
-        };
-        put(0, &v.hand);
-        put(1, &mahjong::meld_counts(&v.melds));
-        put(2, &mahjong::meld_counts(&v.opponent_melds));
-        let mut own = [0u8; KINDS];
-        for t in &v.own_discards {
-            own[t.index()] += 1;
-        }
-        put(3, &own);
-        let mut theirs = [0u8; KINDS];
-        for t in &v.opponent_discards {
-            theirs[t.index()] += 1;
-        }
-        put(4, &theirs);
-        if let Some(t) = v.drawn {
-            out[5 * KINDS + t.index()] = 1.0;
-        }
-        if let Some(t) = offered {
-            out[6 * KINDS + t.index()] = 1.0;
-        }
-        let base = 7 * KINDS;
-        out[base] = v.wall_remaining as f32 / 64.0;
-        out[base + 1] = f32::from(u8::from(v.ready));
-        out[base + 2] = f32::from(u8::from(v.opponent_ready));
-        out[base + 3] = f32::from(u8::from(v.dealer));
-        out[base + 4 + usize::from(offered.is_some())] = 1.0;
-        Ok(out)
+            put(3, &own);
+            let mut theirs = [0u8; KINDS];
+            for t in &v.opponent_discards {
+                theirs[t.index()] += 1;
+            }
+            put(4, &theirs);
+            if let Some(t) = v.drawn {
+                out[5 * KINDS + t.index()] = 1.0;
+            }
+            if let Some(t) = offered {
+                out[6 * KINDS + t.index()] = 1.0;
+            }
+            let base = 7 * KINDS;
+            out[base] = v.wall_remaining as f32 / 64.0;
+            out[base + 1] = f32::from(u8::from(v.ready));
+            out[base + 2] = f32::from(u8::from(v.opponent_ready));
+            out[base + 3] = f32::from(u8::from(v.dealer));
+            out[base + 4 + usize::from(offered.is_some())] = 1.0;
+            Ok(out)
+        })
     }
 
     #[getter]
@@ -505,60 +518,64 @@ impl MahjongGame {
     /// The text of action number `id`.
     #[staticmethod]
     fn action_text(id: usize) -> PyResult<String> {
-        let tile =
-            |i: usize| Tile::from_index(i).ok_or_else(|| bad_input(format!("action number {id} is out of range")));
-        let a = match id {
-            i if i < KINDS => Action::Turn(TurnAction::Discard(tile(i)?)),
-            i if i < 2 * KINDS => Action::Turn(TurnAction::DeclareReady(tile(i - KINDS)?)),
-            i if i < 3 * KINDS => Action::Turn(TurnAction::Kong(tile(i - 2 * KINDS)?)),
-            i if i < 4 * KINDS => Action::Call(CallAction::Chow(tile(i - 3 * KINDS)?)),
-            i if i == 4 * KINDS => Action::Turn(TurnAction::Win),
-            i if i == 4 * KINDS + 1 => Action::Call(CallAction::Pong),
-            i if i == 4 * KINDS + 2 => Action::Call(CallAction::Kong),
-            i if i == 4 * KINDS + 3 => Action::Call(CallAction::Pass),
-            _ => return Err(bad_input(format!("action number {id} is out of range"))),
-        };
-        Ok(text(a))
+        guard(|| {
+            let tile =
+                |i: usize| Tile::from_index(i).ok_or_else(|| bad_input(format!("action number {id} is out of range")));
+            let a = match id {
+                i if i < KINDS => Action::Turn(TurnAction::Discard(tile(i)?)),
+                i if i < 2 * KINDS => Action::Turn(TurnAction::DeclareReady(tile(i - KINDS)?)),
+                i if i < 3 * KINDS => Action::Turn(TurnAction::Kong(tile(i - 2 * KINDS)?)),
+                i if i < 4 * KINDS => Action::Call(CallAction::Chow(tile(i - 3 * KINDS)?)),
+                i if i == 4 * KINDS => Action::Turn(TurnAction::Win),
+                i if i == 4 * KINDS + 1 => Action::Call(CallAction::Pong),
+                i if i == 4 * KINDS + 2 => Action::Call(CallAction::Kong),
+                i if i == 4 * KINDS + 3 => Action::Call(CallAction::Pass),
+                _ => return Err(bad_input(format!("action number {id} is out of range"))),
+            };
+            Ok(text(a))
+        })
     }
 
     /// None while the game runs; else `{"winner": seat or None, "form", "self_drawn",
     /// "turns", "misplays", "rewards"}` (the winner +1, the other −1; a draw 0).
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(r) = &self.result else {
-            return Ok(None);
-        };
-        let d = PyDict::new(py);
-        match r.outcome {
-            mahjong::Outcome::Win { seat, form, self_drawn } => {
-                d.set_item("winner", seat)?;
-                d.set_item(
-                    "form",
-                    match form {
-                        mahjong::WinForm::Standard => "standard",
-                        mahjong::WinForm::SevenPairs => "seven pairs",
-                    },
-                )?;
-                d.set_item("self_drawn", self_drawn)?;
-                let mut rewards = [-1.0f64; 2];
-                rewards[seat % 2] = 1.0;
-                d.set_item("rewards", rewards.to_vec())?;
+        guard(|| {
+            let Some(r) = &self.result else {
+                return Ok(None);
+            };
+            let d = PyDict::new(py);
+            match r.outcome {
+                mahjong::Outcome::Win { seat, form, self_drawn } => {
+                    d.set_item("winner", seat)?;
+                    d.set_item(
+                        "form",
+                        match form {
+                            mahjong::WinForm::Standard => "standard",
+                            mahjong::WinForm::SevenPairs => "seven pairs",
+                        },
+                    )?;
+                    d.set_item("self_drawn", self_drawn)?;
+                    let mut rewards = [-1.0f64; 2];
+                    rewards[seat % 2] = 1.0;
+                    d.set_item("rewards", rewards.to_vec())?;
+                }
+                mahjong::Outcome::Draw => {
+                    d.set_item("winner", py.None())?;
+                    d.set_item("form", py.None())?;
+                    d.set_item("self_drawn", false)?;
+                    d.set_item("rewards", vec![0.0f64, 0.0])?;
+                }
             }
-            mahjong::Outcome::Draw => {
-                d.set_item("winner", py.None())?;
-                d.set_item("form", py.None())?;
-                d.set_item("self_drawn", false)?;
-                d.set_item("rewards", vec![0.0f64, 0.0])?;
-            }
-        }
-        d.set_item("turns", r.turns)?;
-        let misplays: Vec<(usize, String, String)> = r
-            .misplays
-            .iter()
-            .map(|m| (m.seat, m.action.clone(), m.reason.clone()))
-            .collect();
-        d.set_item("misplays", misplays)?;
-        d.set_item("decisions", self.decisions)?;
-        Ok(Some(d))
+            d.set_item("turns", r.turns)?;
+            let misplays: Vec<(usize, String, String)> = r
+                .misplays
+                .iter()
+                .map(|m| (m.seat, m.action.clone(), m.reason.clone()))
+                .collect();
+            d.set_item("misplays", misplays)?;
+            d.set_item("decisions", self.decisions)?;
+            Ok(Some(d))
+        })
     }
 }
 
@@ -591,19 +608,21 @@ impl MahjongNativeAgent {
     #[new]
     #[pyo3(signature = (name, seed=0))]
     fn new(name: &str, seed: u64) -> PyResult<MahjongNativeAgent> {
-        let player: Box<dyn Player + Send> = match name {
-            "random" => Box::new(mahjong::RandomPlayer::new(seed)),
-            "seed" => Box::new(mahjong::SeedPlayer::default()),
-            "strong" => Box::new(mahjong::StrongPlayer::default()),
-            other => {
-                return Err(bad_input(format!(
-                    "unknown mahjong player `{other}` (random, seed, strong)"
-                )))
-            }
-        };
-        Ok(MahjongNativeAgent {
-            name: name.to_string(),
-            player: Mutex::new(player),
+        guard(|| {
+            let player: Box<dyn Player + Send> = match name {
+                "random" => Box::new(mahjong::RandomPlayer::new(seed)),
+                "seed" => Box::new(mahjong::SeedPlayer::default()),
+                "strong" => Box::new(mahjong::StrongPlayer::default()),
+                other => {
+                    return Err(bad_input(format!(
+                        "unknown mahjong player `{other}` (random, seed, strong)"
+                    )))
+                }
+            };
+            Ok(MahjongNativeAgent {
+                name: name.to_string(),
+                player: Mutex::new(player),
+            })
         })
     }
 
@@ -613,23 +632,26 @@ impl MahjongNativeAgent {
     }
 
     fn act(&self, game: PyRef<'_, MahjongGame>) -> PyResult<String> {
-        let (view, offered) = game.view_and_offer()?;
-        let mut p = self
-            .player
-            .lock()
-            .map_err(|_| errors::KibitzerError::new_err("the player failed earlier"))?;
-        Ok(match offered {
-            None => action_of_turn(p.on_draw(&view)),
-            Some(t) => action_of_call(p.on_discard(&view, t)),
+        guard(|| {
+            let (view, offered) = game.view_and_offer()?;
+            let mut p = self
+                .player
+                .lock()
+                .map_err(|_| errors::KibitzerError::new_err("the player failed earlier"))?;
+            Ok(match offered {
+                None => action_of_turn(p.on_draw(&view)),
+                Some(t) => action_of_call(p.on_discard(&view, t)),
+            })
         })
     }
 }
 
 /// A mahjong rule set (`mahjong`, the strong bot, or `mahjong-seed`) as an agent, its decisions
 /// explained on request.
-#[pyclass(module = "kibitzer", unsendable)]
+#[pyclass(module = "kibitzer")]
 pub struct MahjongRulesAgent {
-    player: mahjong::rule_player::RulePlayer,
+    /// Kept on the thread that made the agent (see `guard::ThreadBound`).
+    player: ThreadBound<mahjong::rule_player::RulePlayer>,
 }
 
 #[pymethods]
@@ -642,19 +664,23 @@ impl MahjongRulesAgent {
         rules: Option<&str>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<MahjongRulesAgent> {
-        let program = load_py(py, ruleset, rules, None)?;
-        let mut player = mahjong::rule_player::RulePlayer::new(ruleset, program);
-        if let Some(p) = params {
-            for (k, v) in p.iter() {
-                let name: String = k.extract()?;
-                let text = crate::convert::py_input_text(&v)?;
-                player
-                    .session()
-                    .set_param(&name, &text)
-                    .map_err(|e| errors::run_error(&e))?;
+        guard(|| {
+            let program = load_py(py, ruleset, rules, None)?;
+            let mut player = mahjong::rule_player::RulePlayer::new(ruleset, program);
+            if let Some(p) = params {
+                for (k, v) in p.iter() {
+                    let name: String = k.extract()?;
+                    let text = crate::convert::py_input_text(&v)?;
+                    player
+                        .session()
+                        .set_param(&name, &text)
+                        .map_err(|e| errors::run_error(&e))?;
+                }
             }
-        }
-        Ok(MahjongRulesAgent { player })
+            Ok(MahjongRulesAgent {
+                player: ThreadBound::new(player, "MahjongRulesAgent"),
+            })
+        })
     }
 
     #[getter]
@@ -671,28 +697,30 @@ impl MahjongRulesAgent {
         game: PyRef<'py, MahjongGame>,
         explain: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (view, offered) = game.view_and_offer()?;
-        let (action, relation) = match offered {
-            None => {
-                let a = self.player.decide_turn(&view).map_err(errors::BadRules::new_err)?;
-                let rel = match a {
-                    TurnAction::Win => "win",
-                    TurnAction::Kong(_) => "kong",
-                    TurnAction::Discard(_) | TurnAction::DeclareReady(_) => "discard",
-                };
-                (action_of_turn(a), rel)
-            }
-            Some(t) => {
-                let a = self.player.decide_call(&view, t).map_err(errors::BadRules::new_err)?;
-                let rel = if a == CallAction::Win { "win" } else { "call" };
-                (action_of_call(a), rel)
-            }
-        };
-        let mode = match explain {
-            None => return Ok(action.into_pyobject(py)?.into_any()),
-            Some(e) => crate::engine::explain_mode(Some(e))?,
-        };
-        let e = crate::engine::explain_relation(py, self.player.session(), relation, mode, ExplainLimits::default())?;
-        Ok((action, e).into_pyobject(py)?.into_any())
+        self.player.with(|player| {
+            let (view, offered) = game.view_and_offer()?;
+            let (action, relation) = match offered {
+                None => {
+                    let a = player.decide_turn(&view).map_err(errors::BadRules::new_err)?;
+                    let rel = match a {
+                        TurnAction::Win => "win",
+                        TurnAction::Kong(_) => "kong",
+                        TurnAction::Discard(_) | TurnAction::DeclareReady(_) => "discard",
+                    };
+                    (action_of_turn(a), rel)
+                }
+                Some(t) => {
+                    let a = player.decide_call(&view, t).map_err(errors::BadRules::new_err)?;
+                    let rel = if a == CallAction::Win { "win" } else { "call" };
+                    (action_of_call(a), rel)
+                }
+            };
+            let mode = match explain {
+                None => return Ok(action.into_pyobject(py)?.into_any()),
+                Some(e) => crate::engine::explain_mode(Some(e))?,
+            };
+            let e = crate::engine::explain_relation(py, player.session(), relation, mode, ExplainLimits::default())?;
+            Ok((action, e).into_pyobject(py)?.into_any())
+        })
     }
 }

@@ -3,10 +3,15 @@
 //! with the module's message.
 
 use crate::errors::bad_input;
+use crate::guard::guard;
 use kibitzer::games::{doudizhu, durak, mahjong, rummy, stud};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::time::Duration;
+
+/// The longest `time_limit` a search takes: a day (a longer one is a slip, and a limit past
+/// what a `Duration` holds would not be one).
+const MAX_TIME_LIMIT_SECS: f64 = 86_400.0;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stud_equity, m)?)?;
@@ -59,39 +64,41 @@ fn stud_equity<'py>(
     samples: u64,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let me = stud_cards(&text_of(hand)?)?;
-    let seats: Vec<String> = if let Ok(s) = opponents.cast::<PyString>() {
-        vec![s.to_str()?.to_string()]
-    } else {
-        opponents
-            .try_iter()?
-            .map(|o| o.and_then(|o| text_of(&o)))
-            .collect::<PyResult<_>>()?
-    };
-    let opps = seats.iter().map(|t| stud_cards(t)).collect::<PyResult<Vec<_>>>()?;
-    let dead = stud_cards(dead)?;
-    if samples == 0 {
-        return Err(bad_input(
-            "samples must be at least 1: the Monte Carlo estimate needs a deal",
-        ));
-    }
-    let situation = stud::Situation::new(me, opps, dead).map_err(bad_input)?;
-    let odds = py.detach(|| stud::equity(&situation, budget, samples, seed));
-    let out = PyDict::new(py);
-    out.set_item("wins", odds.wins)?;
-    out.set_item("ties", odds.ties)?;
-    out.set_item("losses", odds.losses)?;
-    out.set_item("total", odds.total)?;
-    out.set_item("ties_split", odds.ties_split.to_vec())?;
-    out.set_item("p_win", odds.p_win)?;
-    out.set_item("p_tie", odds.p_tie)?;
-    out.set_item("p_loss", odds.p_loss)?;
-    out.set_item("equity", odds.equity)?;
-    out.set_item("std_error", odds.std_error)?;
-    out.set_item("ci95", odds.ci95)?;
-    out.set_item("exact", odds.exact)?;
-    out.set_item("deals", odds.deals)?;
-    Ok(out)
+    guard(|| {
+        let me = stud_cards(&text_of(hand)?)?;
+        let seats: Vec<String> = if let Ok(s) = opponents.cast::<PyString>() {
+            vec![s.to_str()?.to_string()]
+        } else {
+            opponents
+                .try_iter()?
+                .map(|o| o.and_then(|o| text_of(&o)))
+                .collect::<PyResult<_>>()?
+        };
+        let opps = seats.iter().map(|t| stud_cards(t)).collect::<PyResult<Vec<_>>>()?;
+        let dead = stud_cards(dead)?;
+        if samples == 0 {
+            return Err(bad_input(
+                "samples must be at least 1: the Monte Carlo estimate needs a deal",
+            ));
+        }
+        let situation = stud::Situation::new(me, opps, dead).map_err(bad_input)?;
+        let odds = py.detach(|| stud::equity(&situation, budget, samples, seed));
+        let out = PyDict::new(py);
+        out.set_item("wins", odds.wins)?;
+        out.set_item("ties", odds.ties)?;
+        out.set_item("losses", odds.losses)?;
+        out.set_item("total", odds.total)?;
+        out.set_item("ties_split", odds.ties_split.to_vec())?;
+        out.set_item("p_win", odds.p_win)?;
+        out.set_item("p_tie", odds.p_tie)?;
+        out.set_item("p_loss", odds.p_loss)?;
+        out.set_item("equity", odds.equity)?;
+        out.set_item("std_error", odds.std_error)?;
+        out.set_item("ci95", odds.ci95)?;
+        out.set_item("exact", odds.exact)?;
+        out.set_item("deals", odds.deals)?;
+        Ok(out)
+    })
 }
 
 /// The category and deciding ranks of five stud cards.
@@ -100,16 +107,18 @@ fn stud_equity<'py>(
 /// 'full house'
 #[pyfunction]
 fn stud_describe<'py>(py: Python<'py>, hand: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    let cards = stud_cards(&text_of(hand)?)?;
-    let rank = stud::rank5_checked(&cards).map_err(bad_input)?;
-    let d = stud::describe(rank);
-    let out = PyDict::new(py);
-    out.set_item("category", d.category)?;
-    out.set_item("name", d.name)?;
-    out.set_item("deciding_ranks", d.deciding_ranks.clone())?;
-    out.set_item("rank", rank.value())?;
-    out.set_item("text", d.to_string())?;
-    Ok(out)
+    guard(|| {
+        let cards = stud_cards(&text_of(hand)?)?;
+        let rank = stud::rank5_checked(&cards).map_err(bad_input)?;
+        let d = stud::describe(rank);
+        let out = PyDict::new(py);
+        out.set_item("category", d.category)?;
+        out.set_item("name", d.name)?;
+        out.set_item("deciding_ranks", d.deciding_ranks.clone())?;
+        out.set_item("rank", rank.value())?;
+        out.set_item("text", d.to_string())?;
+        Ok(out)
+    })
 }
 
 // ---- dou dizhu --------------------------------------------------------------------------------
@@ -141,64 +150,70 @@ fn doudizhu_solve<'py>(
     pair_chains: Option<bool>,
     airplanes: Option<bool>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut rules = match variant {
-        "standard" => doudizhu::Rules::standard(),
-        "seed" => doudizhu::Rules::seed(),
-        other => return Err(bad_input(format!("unknown variant `{other}` (standard or seed)"))),
-    };
-    for (switch, field) in [
-        (three_one, &mut rules.three_one),
-        (three_two, &mut rules.three_two),
-        (four_two, &mut rules.four_two),
-        (pair_chains, &mut rules.pair_chains),
-        (airplanes, &mut rules.airplanes),
-    ] {
-        if let Some(on) = switch {
-            *field = on;
+    guard(|| {
+        let mut rules = match variant {
+            "standard" => doudizhu::Rules::standard(),
+            "seed" => doudizhu::Rules::seed(),
+            other => return Err(bad_input(format!("unknown variant `{other}` (standard or seed)"))),
+        };
+        for (switch, field) in [
+            (three_one, &mut rules.three_one),
+            (three_two, &mut rules.three_two),
+            (four_two, &mut rules.four_two),
+            (pair_chains, &mut rules.pair_chains),
+            (airplanes, &mut rules.airplanes),
+        ] {
+            if let Some(on) = switch {
+                *field = on;
+            }
         }
-    }
-    let mine = doudizhu::parse_hand(me).map_err(bad_input)?;
-    let theirs = doudizhu::parse_hand(enemy).map_err(bad_input)?;
-    let last = if last.trim().is_empty() || last.trim().eq_ignore_ascii_case("pass") {
-        None
-    } else {
-        Some(doudizhu::parse_play(last, &rules).map_err(bad_input)?)
-    };
-    let time_limit = match time_limit {
-        None => None,
-        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
-        Some(s) => return Err(bad_input(format!("time_limit {s}: must be more than 0 seconds"))),
-    };
-    let budget = doudizhu::Budget {
-        max_nodes,
-        max_table_bytes: table_mb.saturating_mul(1 << 20),
-        time_limit,
-        line_nodes,
-    };
-    let s = py.detach(|| doudizhu::solve(mine, theirs, last.as_ref(), &rules, &budget));
-    let out = PyDict::new(py);
-    out.set_item("outcome", s.outcome.as_str())?;
-    let (play, kind) = match (&s.best, s.pass) {
-        (Some(p), _) => (Some(p.to_string()), Some(p.name().to_string())),
-        (None, true) => (Some("pass".to_string()), Some("pass".to_string())),
-        (None, false) => (None, None),
-    };
-    out.set_item("play", play)?;
-    out.set_item("kind", kind)?;
-    out.set_item("pass", s.pass)?;
-    let line = PyList::empty(py);
-    for (i, turn) in s.line.iter().enumerate() {
-        let who = if i % 2 == 0 { "me" } else { "enemy" };
-        match turn {
-            Some(p) => line.append(format!("{who}: {p}"))?,
-            None => line.append(format!("{who}: pass"))?,
+        let mine = doudizhu::parse_hand(me).map_err(bad_input)?;
+        let theirs = doudizhu::parse_hand(enemy).map_err(bad_input)?;
+        let last = if last.trim().is_empty() || last.trim().eq_ignore_ascii_case("pass") {
+            None
+        } else {
+            Some(doudizhu::parse_play(last, &rules).map_err(bad_input)?)
+        };
+        let time_limit = match time_limit {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME_LIMIT_SECS => Some(Duration::from_secs_f64(s)),
+            Some(s) => {
+                return Err(bad_input(format!(
+                    "time_limit {s}: must be more than 0 and at most {MAX_TIME_LIMIT_SECS} seconds"
+                )))
+            }
+        };
+        let budget = doudizhu::Budget {
+            max_nodes,
+            max_table_bytes: table_mb.saturating_mul(1 << 20),
+            time_limit,
+            line_nodes,
+        };
+        let s = py.detach(|| doudizhu::solve(mine, theirs, last.as_ref(), &rules, &budget));
+        let out = PyDict::new(py);
+        out.set_item("outcome", s.outcome.as_str())?;
+        let (play, kind) = match (&s.best, s.pass) {
+            (Some(p), _) => (Some(p.to_string()), Some(p.name().to_string())),
+            (None, true) => (Some("pass".to_string()), Some("pass".to_string())),
+            (None, false) => (None, None),
+        };
+        out.set_item("play", play)?;
+        out.set_item("kind", kind)?;
+        out.set_item("pass", s.pass)?;
+        let line = PyList::empty(py);
+        for (i, turn) in s.line.iter().enumerate() {
+            let who = if i % 2 == 0 { "me" } else { "enemy" };
+            match turn {
+                Some(p) => line.append(format!("{who}: {p}"))?,
+                None => line.append(format!("{who}: pass"))?,
+            }
         }
-    }
-    out.set_item("line", line)?;
-    out.set_item("nodes", s.proof_nodes)?;
-    out.set_item("line_nodes", s.nodes.saturating_sub(s.proof_nodes))?;
-    out.set_item("line_measured", s.line_measured)?;
-    Ok(out)
+        out.set_item("line", line)?;
+        out.set_item("nodes", s.proof_nodes)?;
+        out.set_item("line_nodes", s.nodes.saturating_sub(s.proof_nodes))?;
+        out.set_item("line_measured", s.line_measured)?;
+        Ok(out)
+    })
 }
 
 // ---- mahjong ----------------------------------------------------------------------------------
@@ -224,60 +239,62 @@ fn mahjong_analyse<'py>(
     visible: &str,
     two_player: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let counts = mahjong::parse_counts(hand).map_err(bad_input)?;
-    let called = mahjong::parse_melds(melds).map_err(bad_input)?;
-    let mut seen = mahjong::parse_counts(visible).map_err(bad_input)?;
-    let own_melds = mahjong::meld_counts(&called);
-    mahjong::check_copies(&[&counts, &own_melds, &seen]).map_err(bad_input)?;
-    let size = mahjong::hand_size(&counts, called.len()).map_err(bad_input)?;
-    let untouched = |c: &mahjong::Counts| c[9..27].iter().all(|&n| n == 0);
-    if two_player && untouched(&counts) && untouched(&own_melds) && untouched(&seen) {
-        seen[9..27].fill(4);
-    }
-    let out = PyDict::new(py);
-    out.set_item("shanten", mahjong::shanten(&counts, &called))?;
-    out.set_item("shanten_standard", mahjong::shanten_standard(&counts, &called))?;
-    out.set_item("shanten_seven_pairs", mahjong::shanten_seven_pairs(&counts, &called))?;
-    let drawn = matches!(size, mahjong::HandSize::Drawn);
-    out.set_item("drawn", drawn)?;
-    let win = mahjong::is_win(&counts, &called).map(|f| match f {
-        mahjong::WinForm::Standard => "standard",
-        mahjong::WinForm::SevenPairs => "seven pairs",
-    });
-    out.set_item("win", win)?;
-    let waits = PyList::empty(py);
-    let useful = PyList::empty(py);
-    if !drawn {
-        for w in mahjong::waits(&counts, &called, &seen) {
-            let d = PyDict::new(py);
-            d.set_item("tile", w.tile.to_string())?;
-            d.set_item("live", w.live)?;
-            waits.append(d)?;
+    guard(|| {
+        let counts = mahjong::parse_counts(hand).map_err(bad_input)?;
+        let called = mahjong::parse_melds(melds).map_err(bad_input)?;
+        let mut seen = mahjong::parse_counts(visible).map_err(bad_input)?;
+        let own_melds = mahjong::meld_counts(&called);
+        mahjong::check_copies(&[&counts, &own_melds, &seen]).map_err(bad_input)?;
+        let size = mahjong::hand_size(&counts, called.len()).map_err(bad_input)?;
+        let untouched = |c: &mahjong::Counts| c[9..27].iter().all(|&n| n == 0);
+        if two_player && untouched(&counts) && untouched(&own_melds) && untouched(&seen) {
+            seen[9..27].fill(4);
         }
-        let (_, draws) = mahjong::useful_draws(&counts, &called, &seen);
-        for (t, live) in draws {
-            let d = PyDict::new(py);
-            d.set_item("tile", t.to_string())?;
-            d.set_item("live", live)?;
-            useful.append(d)?;
+        let out = PyDict::new(py);
+        out.set_item("shanten", mahjong::shanten(&counts, &called))?;
+        out.set_item("shanten_standard", mahjong::shanten_standard(&counts, &called))?;
+        out.set_item("shanten_seven_pairs", mahjong::shanten_seven_pairs(&counts, &called))?;
+        let drawn = matches!(size, mahjong::HandSize::Drawn);
+        out.set_item("drawn", drawn)?;
+        let win = mahjong::is_win(&counts, &called).map(|f| match f {
+            mahjong::WinForm::Standard => "standard",
+            mahjong::WinForm::SevenPairs => "seven pairs",
+        });
+        out.set_item("win", win)?;
+        let waits = PyList::empty(py);
+        let useful = PyList::empty(py);
+        if !drawn {
+            for w in mahjong::waits(&counts, &called, &seen) {
+                let d = PyDict::new(py);
+                d.set_item("tile", w.tile.to_string())?;
+                d.set_item("live", w.live)?;
+                waits.append(d)?;
+            }
+            let (_, draws) = mahjong::useful_draws(&counts, &called, &seen);
+            for (t, live) in draws {
+                let d = PyDict::new(py);
+                d.set_item("tile", t.to_string())?;
+                d.set_item("live", live)?;
+                useful.append(d)?;
+            }
         }
-    }
-    out.set_item("waits", waits)?;
-    out.set_item("useful", useful)?;
-    let discards = PyList::empty(py);
-    if drawn {
-        for o in mahjong::discard_options(&counts, &called, &seen) {
-            let d = PyDict::new(py);
-            d.set_item("tile", o.tile.to_string())?;
-            d.set_item("shanten_after", o.shanten_after)?;
-            d.set_item("useful", tile_names(o.useful_kinds.iter().copied()))?;
-            d.set_item("useful_live", o.useful_live)?;
-            d.set_item("waits", tile_names(o.waits.iter().map(|w| w.tile)))?;
-            discards.append(d)?;
+        out.set_item("waits", waits)?;
+        out.set_item("useful", useful)?;
+        let discards = PyList::empty(py);
+        if drawn {
+            for o in mahjong::discard_options(&counts, &called, &seen) {
+                let d = PyDict::new(py);
+                d.set_item("tile", o.tile.to_string())?;
+                d.set_item("shanten_after", o.shanten_after)?;
+                d.set_item("useful", tile_names(o.useful_kinds.iter().copied()))?;
+                d.set_item("useful_live", o.useful_live)?;
+                d.set_item("waits", tile_names(o.waits.iter().map(|w| w.tile)))?;
+                discards.append(d)?;
+            }
         }
-    }
-    out.set_item("discards", discards)?;
-    Ok(out)
+        out.set_item("discards", discards)?;
+        Ok(out)
+    })
 }
 
 // ---- rummy ------------------------------------------------------------------------------------
@@ -352,41 +369,43 @@ fn rummy_evaluate<'py>(
     list_limit: usize,
     node_budget: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cards = rummy::Hand::parse(&text_of(hand)?).map_err(bad_input)?;
-    let options = rummy::Options {
-        ace_high,
-        split_runs,
-        wild_rank: wild.map(rummy_rank).transpose()?,
-        joker_points,
-        list_limit,
-        node_budget,
-    };
-    options.validate().map_err(bad_input)?;
-    let e = py.detach(|| rummy::evaluate(&cards, &options));
-    let out = PyDict::new(py);
-    out.set_item("exact", e.exact)?;
-    out.set_item("min_deadwood_cards", e.exact.then(|| e.min_deadwood_cards()))?;
-    out.set_item("min_deadwood_points", e.exact.then(|| e.min_deadwood_points()))?;
-    out.set_item("arrangements", e.maximal_count())?;
-    out.set_item("saturated", e.saturated)?;
-    out.set_item(
-        "control_points",
-        e.control_points()
-            .iter()
-            .map(|c| rummy::format_cards(&[*c]))
-            .collect::<Vec<_>>(),
-    )?;
-    match e.min_points_arrangement() {
-        Some(a) => out.set_item("best", arrangement_dict(py, &a, &options)?)?,
-        None => out.set_item("best", py.None())?,
-    }
-    let listed = PyList::empty(py);
-    let mut iter = e.arrangements();
-    for a in iter.by_ref().take(list_limit.max(1)) {
-        listed.append(arrangement_dict(py, &a, &options)?)?;
-    }
-    out.set_item("listed", listed)?;
-    Ok(out)
+    guard(|| {
+        let cards = rummy::Hand::parse(&text_of(hand)?).map_err(bad_input)?;
+        let options = rummy::Options {
+            ace_high,
+            split_runs,
+            wild_rank: wild.map(rummy_rank).transpose()?,
+            joker_points,
+            list_limit,
+            node_budget,
+        };
+        options.validate().map_err(bad_input)?;
+        let e = py.detach(|| rummy::evaluate(&cards, &options));
+        let out = PyDict::new(py);
+        out.set_item("exact", e.exact)?;
+        out.set_item("min_deadwood_cards", e.exact.then(|| e.min_deadwood_cards()))?;
+        out.set_item("min_deadwood_points", e.exact.then(|| e.min_deadwood_points()))?;
+        out.set_item("arrangements", e.maximal_count())?;
+        out.set_item("saturated", e.saturated)?;
+        out.set_item(
+            "control_points",
+            e.control_points()
+                .iter()
+                .map(|c| rummy::format_cards(&[*c]))
+                .collect::<Vec<_>>(),
+        )?;
+        match e.min_points_arrangement() {
+            Some(a) => out.set_item("best", arrangement_dict(py, &a, &options)?)?,
+            None => out.set_item("best", py.None())?,
+        }
+        let listed = PyList::empty(py);
+        let mut iter = e.arrangements();
+        for a in iter.by_ref().take(list_limit.max(1)) {
+            listed.append(arrangement_dict(py, &a, &options)?)?;
+        }
+        out.set_item("listed", listed)?;
+        Ok(out)
+    })
 }
 
 // ---- durak ------------------------------------------------------------------------------------
@@ -408,48 +427,50 @@ fn durak_hand_value<'py>(
     hands: Option<&Bound<'py, PyAny>>,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cards = durak::parse_cards(&text_of(hand)?).map_err(bad_input)?;
-    let trump: durak::Suit = trump.parse().map_err(bad_input)?;
-    let sizes_text = match hands {
-        None => String::new(),
-        Some(h) => match h.extract::<Vec<usize>>() {
-            Ok(v) => v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" "),
-            Err(_) => text_of(h)?,
-        },
-    };
-    let sizes = if sizes_text.trim().is_empty() {
-        Vec::new()
-    } else {
-        durak::parse_hand_sizes(&sizes_text).map_err(bad_input)?
-    };
-    let mut value_params = durak::ValueParams::default();
-    if let Some(p) = params {
-        for (k, v) in p.iter() {
-            let name: String = k.extract()?;
-            let text = crate::convert::py_input_text(&v)?;
-            value_params.set(&name, &text).map_err(bad_input)?;
-        }
-    }
-    let v = durak::hand_value(&cards, trump, stock, &sizes, &value_params);
-    let out = PyDict::new(py);
-    out.set_item("total", v.total)?;
-    let terms = PyList::empty(py);
-    for t in &v.terms {
-        let d = PyDict::new(py);
-        d.set_item("label", &t.label)?;
-        d.set_item("value", t.value)?;
-        d.set_item(
-            "kind",
-            match t.kind {
-                durak::TermKind::OutOfPlay => "out of play",
-                durak::TermKind::Card(_) => "card",
-                durak::TermKind::SameRank { .. } => "same rank",
-                durak::TermKind::SuitBalance { .. } => "suit balance",
-                durak::TermKind::HandSize => "hand size",
+    guard(|| {
+        let cards = durak::parse_cards(&text_of(hand)?).map_err(bad_input)?;
+        let trump: durak::Suit = trump.parse().map_err(bad_input)?;
+        let sizes_text = match hands {
+            None => String::new(),
+            Some(h) => match h.extract::<Vec<usize>>() {
+                Ok(v) => v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" "),
+                Err(_) => text_of(h)?,
             },
-        )?;
-        terms.append(d)?;
-    }
-    out.set_item("terms", terms)?;
-    Ok(out)
+        };
+        let sizes = if sizes_text.trim().is_empty() {
+            Vec::new()
+        } else {
+            durak::parse_hand_sizes(&sizes_text).map_err(bad_input)?
+        };
+        let mut value_params = durak::ValueParams::default();
+        if let Some(p) = params {
+            for (k, v) in p.iter() {
+                let name: String = k.extract()?;
+                let text = crate::convert::py_input_text(&v)?;
+                value_params.set(&name, &text).map_err(bad_input)?;
+            }
+        }
+        let v = durak::hand_value(&cards, trump, stock, &sizes, &value_params);
+        let out = PyDict::new(py);
+        out.set_item("total", v.total)?;
+        let terms = PyList::empty(py);
+        for t in &v.terms {
+            let d = PyDict::new(py);
+            d.set_item("label", &t.label)?;
+            d.set_item("value", t.value)?;
+            d.set_item(
+                "kind",
+                match t.kind {
+                    durak::TermKind::OutOfPlay => "out of play",
+                    durak::TermKind::Card(_) => "card",
+                    durak::TermKind::SameRank { .. } => "same rank",
+                    durak::TermKind::SuitBalance { .. } => "suit balance",
+                    durak::TermKind::HandSize => "hand size",
+                },
+            )?;
+            terms.append(d)?;
+        }
+        out.set_item("terms", terms)?;
+        Ok(out)
+    })
 }

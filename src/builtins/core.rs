@@ -230,7 +230,7 @@ fn register_inputs(r: &mut Registry) {
         (
             "int",
             T::Int,
-            "an integer: `12`, `-3`",
+            "an integer: `12`, `-3`; `int(LOW..HIGH)` takes only LOW to HIGH",
             parse_int as super::registry::InputParser,
         ),
         ("decimal", T::Num, "a number: `0.75`", parse_decimal),
@@ -247,7 +247,7 @@ fn register_inputs(r: &mut Registry) {
         r.input_type(InputType {
             name,
             keys: &[],
-            max_positional: if name == "ints" { 1 } else { 0 },
+            max_positional: if name == "ints" || name == "int" { 1 } else { 0 },
             value_type,
             parse,
             doc,
@@ -255,11 +255,13 @@ fn register_inputs(r: &mut Registry) {
     }
 }
 
-fn parse_int(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
-    text.trim()
-        .parse::<i64>()
-        .map(Value::Int)
-        .map_err(|_| bad(text, "not an integer"))
+fn parse_int(text: &str, args: &TypeArgs, what: &str) -> Result<Value, NotationError> {
+    let n = text.trim().parse::<i64>().map_err(|_| bad(text, "not an integer"))?;
+    // `int(LOW..HIGH)`: a count the game bounds (tiles in the wall, melds), refused before rules run.
+    match args.positional.first() {
+        Some(&(lo, hi)) if !(lo..=hi).contains(&n) => Err(bad(text, &format!("{what} must be from {lo} to {hi}"))),
+        _ => Ok(Value::Int(n)),
+    }
 }
 
 fn parse_decimal(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {

@@ -37,20 +37,20 @@ pub struct AskArgs {
     #[arg(long, value_name = "PATH")]
     rules: Option<PathBuf>,
     /// Stop with an error after this many firings.
-    #[arg(long = "max-firings", default_value_t = 100_000)]
+    #[arg(long = "max-firings", default_value_t = 100_000, value_parser = super::max_firings())]
     max_firings: u64,
     /// Stop, with the conclusions so far, when more facts than this are live at once.
-    #[arg(long = "max-facts", value_name = "N", default_value_t = RunOptions::default().max_facts)]
+    #[arg(long = "max-facts", value_name = "N", default_value_t = RunOptions::default().max_facts, value_parser = super::max_firings())]
     max_facts: u64,
     /// Stop, with the conclusions so far, when more activations than this wait at once.
-    #[arg(long = "max-activations", value_name = "N", default_value_t = RunOptions::default().max_activations)]
+    #[arg(long = "max-activations", value_name = "N", default_value_t = RunOptions::default().max_activations, value_parser = super::max_firings())]
     max_activations: u64,
     /// Stop, with the conclusions so far, when the live facts hold more value cells than this.
-    #[arg(long = "max-cells", value_name = "N", default_value_t = RunOptions::default().max_cells)]
+    #[arg(long = "max-cells", value_name = "N", default_value_t = RunOptions::default().max_cells, value_parser = super::max_firings())]
     max_cells: u64,
-    /// How deep to expand what-if sub-queries in explanations.
-    #[arg(long = "whatif-depth", default_value_t = 1)]
-    whatif_depth: usize,
+    /// How deep to expand what-if sub-queries in explanations (0 to 6, the deepest what-ifs nest).
+    #[arg(long = "whatif-depth", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=6))]
+    whatif_depth: u8,
     /// Stop after this many seconds (decimal) with what was concluded so far, and exit 2.
     #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
     timeout: Option<Duration>,
@@ -108,7 +108,7 @@ pub fn run(a: AskArgs) -> i32 {
         Err(e) => return fail(e),
     };
     let limits = ExplainLimits {
-        whatif_depth: a.whatif_depth,
+        whatif_depth: usize::from(a.whatif_depth),
         ..ExplainLimits::default()
     };
     let mut why_nots = Vec::new();

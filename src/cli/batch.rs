@@ -29,7 +29,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
     timeout: Option<Duration>,
     /// Stop each line's run after this many firings (its answer is then that line's error).
-    #[arg(long = "max-firings", default_value_t = 100_000)]
+    #[arg(long = "max-firings", default_value_t = 100_000, value_parser = super::max_firings())]
     max_firings: u64,
     /// Let includes come from this folder tree (default: the rule file's own folder).
     #[arg(long = "include-root", value_name = "DIR")]

@@ -25,10 +25,14 @@ pub struct DiffArgs {
     /// Seed of the random positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// How many random positions.
-    #[arg(long, default_value_t = 200)]
-    positions: usize,
+    /// How many random positions (1 to 100,000).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=MAX_POSITIONS))]
+    positions: u64,
 }
+
+/// The most positions one diff answers (generated or read from a corpus): both answers of every
+/// position are held until the report, so the count bounds the memory it takes.
+const MAX_POSITIONS: u64 = 100_000;
 
 /// Examples shown per relation.
 const EXAMPLES: usize = 3;
@@ -100,7 +104,9 @@ pub fn run(a: DiffArgs) -> i32 {
 /// The corpus's positions, or the game's random ones.
 fn positions(a: &DiffArgs, game: &str) -> Result<Vec<Position>, String> {
     let Some(path) = &a.corpus else {
-        return cases::random_positions(game, a.seed, a.positions).ok_or_else(|| {
+        // In range by the option's parser, so it fits.
+        let n = usize::try_from(a.positions).unwrap_or(0);
+        return cases::random_positions(game, a.seed, n).ok_or_else(|| {
             format!(
                 "no position generator for the game `{game}` (there is one for {}): give --corpus FILE.jsonl",
                 cases::GENERATED_GAMES.join(", ")
@@ -108,9 +114,16 @@ fn positions(a: &DiffArgs, game: &str) -> Result<Vec<Position>, String> {
         });
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).collect();
+    if lines.len() as u64 > MAX_POSITIONS {
+        return Err(format!(
+            "{}: {} positions; a corpus holds 1 to {MAX_POSITIONS}",
+            path.display(),
+            lines.len()
+        ));
+    }
+    lines
+        .into_iter()
         .map(|(i, line)| cases::position_of_json(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1)))
         .collect()
 }

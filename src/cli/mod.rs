@@ -54,12 +54,20 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
-                _ => EXIT_BAD_INPUT,
+            use clap::error::ErrorKind;
+            if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return EXIT_BAD_INPUT;
+            }
+            // Written here, not by clap, so that a failed write (a full disk) is not exit 0.
+            let mut out = std::io::stdout().lock();
+            let text = e.render().to_string();
+            return match std::io::Write::write_all(&mut out, text.as_bytes())
+                .and_then(|()| std::io::Write::flush(&mut out))
+            {
+                Ok(()) => 0,
+                Err(e) => write_failed(&e),
             };
-            let _ = e.print();
-            return code;
         }
     };
     quiet_on_stdout_failure();
@@ -165,6 +173,12 @@ pub(crate) fn parse_timeout(s: &str) -> Result<std::time::Duration, TimeoutError
         return Err(TimeoutError::NotPositive(s.to_string()));
     }
     std::time::Duration::try_from_secs_f64(secs).map_err(|_| TimeoutError::TooLong(s.to_string()))
+}
+
+/// `--max-firings N`: 1 to 10^15 firings (a limit only: with `--timeout` a run may be let go on
+/// until the clock stops it).
+pub(crate) fn max_firings() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=1_000_000_000_000_000)
 }
 
 /// The line that says why a run stopped early (text output), or `None` when it finished.

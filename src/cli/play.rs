@@ -13,8 +13,8 @@ pub struct PlayArgs {
     /// Comma-separated seats: rule sets or built-in players (random, lowest, …).
     #[arg(long, value_delimiter = ',')]
     seats: Vec<String>,
-    /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    /// Number of games (1 to 4,294,967,295; with `--timeout`, as many as fit).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
     games: u64,
     /// Seed of the deals (the same seed plays the same games).
     #[arg(long, default_value_t = 1)]

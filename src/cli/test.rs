@@ -29,15 +29,19 @@ pub struct TestArgs {
     #[arg(long)]
     coverage: bool,
     /// Fail when a rule set has fewer than N% of its rules fired by some case.
-    #[arg(long = "min-coverage", value_name = "N")]
+    #[arg(long = "min-coverage", value_name = "N", value_parser = parse_percent)]
     min_coverage: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Let the paths a case file names (its rule file, its golden files, their includes) come
+    /// from `DIR`'s folder tree instead of the case file's folder's.
+    #[arg(long = "include-root", value_name = "DIR")]
+    include_root: Option<PathBuf>,
 }
 
 pub fn run(a: TestArgs) -> i32 {
-    let files = match cases::load(&a.paths) {
+    let files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
         Ok(f) => f,
         Err(e @ CaseError::Malformed { .. }) => {
             say(e);
@@ -91,6 +95,14 @@ pub fn run(a: TestArgs) -> i32 {
         }
     }
     code
+}
+
+/// `--min-coverage N`: a percentage, 0 to 100.
+fn parse_percent(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(n) if (0.0..=100.0).contains(&n) => Ok(n),
+        _ => Err(format!("`{s}`: expected a percentage from 0 to 100")),
+    }
 }
 
 /// Where a case is written: `file:line`.

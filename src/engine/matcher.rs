@@ -473,10 +473,13 @@ fn solve_pattern<S: Steps + ?Sized>(
     })
 }
 
-/// The facts a pattern step tries: through an index on the first argument whose value is known,
-/// else every fact of the relation.
+/// The facts a pattern step tries: the fewest that an index on an argument whose value is known
+/// offers (a constant such as `"L"` may pick out most of a relation, a bound variable a few),
+/// else every fact of the relation. Every list is in the relation's order, so the matches and
+/// their order do not depend on the index chosen.
 fn pattern_facts<'m>(ctx: &mut Ctx<'m>, frame: &Frame, rel: RelId, args: &[PatArg]) -> Result<&'m [FactId], EvalError> {
     let mem = ctx.mem;
+    let mut best: Option<&'m [FactId]> = None;
     for (pos, a) in args.iter().enumerate() {
         let probe = match a {
             PatArg::Var(s) if frame.bound(*s) => mem.candidates(rel, pos, &frame.vars[*s as usize]),
@@ -486,9 +489,16 @@ fn pattern_facts<'m>(ctx: &mut Ctx<'m>, frame: &Frame, rel: RelId, args: &[PatAr
             }
             _ => continue,
         };
-        return Ok(probe.unwrap_or_else(|| mem.of_relation(rel)));
+        if let Some(ids) = probe {
+            if best.is_none_or(|b| ids.len() < b.len()) {
+                best = Some(ids);
+                if ids.len() <= 1 {
+                    break;
+                }
+            }
+        }
     }
-    Ok(mem.of_relation(rel))
+    Ok(best.unwrap_or_else(|| mem.of_relation(rel)))
 }
 
 /// Calls `then` with each live fact of `rel` (but `skip`) that matches `args`, the fact recorded

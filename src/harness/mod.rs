@@ -79,6 +79,19 @@ pub fn arenas() -> Vec<Arena> {
     vec![durak::ARENA, mahjong::ARENA]
 }
 
+/// A count setting (`passes=N`, `runs=N`, `games=N`) read in its documented domain, so a slip
+/// of the keyboard is an error before any work, not a run that never ends or cannot allocate.
+pub(crate) fn count_setting(name: &str, text: &str, domain: std::ops::RangeInclusive<u64>) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if domain.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{name}={text}`: expected a whole number from {} to {}",
+            domain.start(),
+            domain.end()
+        )),
+    }
+}
+
 /// The median and the 90th percentile of decision times (0 for none).
 fn median_and_p90(times: &mut [f64]) -> (f64, f64) {
     times.sort_by(f64::total_cmp);

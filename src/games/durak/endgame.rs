@@ -4,8 +4,9 @@
 //! Values are for player `me`: a win (the other is the durak) in d actions is `WIN − d`, a loss
 //! in d actions `−(WIN − d)`, a draw 0, so the maximum wins fastest and loses slowest. A value
 //! is relative to its position (a child's value moves one step toward 0 on its way up), which
-//! keeps transposition-table entries valid wherever the position recurs. The table is a fixed
-//! array reused by every search on the thread (its size bounded by the caller), the node count
+//! keeps transposition-table entries valid wherever the position recurs. The table is an array
+//! reused by every search on the thread that starts small and doubles as it fills, up to the
+//! caller's bound; memory it cannot have leaves it as it is (a smaller cache), and the node count
 //! and the run's deadline bound the time, and the game's own finiteness (plus a ply limit)
 //! bounds the recursion. Without transfers the game is finite: a taken bout shrinks the
 //! attacker's hand, a beaten one the cards in play. With transfers it is not (two players can
@@ -72,7 +73,7 @@ pub struct EndgameAnswer {
 pub struct EndgameBudget {
     /// Positions each of the two searches may visit.
     pub max_nodes: u64,
-    /// Transposition-table entries (16 bytes each).
+    /// The most transposition-table entries (16 bytes each); the table grows to it as needed.
     pub table_entries: usize,
     /// Longest principal line reported.
     pub line_len: usize,
@@ -94,6 +95,9 @@ thread_local! {
     static TABLE: RefCell<(Vec<Entry>, u16)> = const { RefCell::new((Vec::new(), 0)) };
 }
 
+/// Entries a new table starts with (64 KiB): most endgames never fill it.
+const FIRST_ENTRIES: usize = 1 << 12;
+
 /// A win or loss seen one action earlier.
 fn shift(v: i32) -> i32 {
     v - v.signum()
@@ -113,7 +117,11 @@ fn terminal(outcome: Outcome, me: usize) -> i32 {
 }
 
 struct Search<'t> {
-    table: &'t mut [Entry],
+    table: &'t mut Vec<Entry>,
+    /// The most entries the table may grow to.
+    max_entries: usize,
+    /// Entries written into an empty or stale slot since the table last grew.
+    filled: usize,
     generation: u16,
     /// Values scored by distance (win fast, lose slowly); else win/draw/loss only (1, 0, −1),
     /// which prunes far more and proves the outcome first.
@@ -127,6 +135,41 @@ struct Search<'t> {
 impl Search<'_> {
     fn slot(&self, key: u64) -> usize {
         (key as usize) % self.table.len().max(1)
+    }
+
+    /// Stores an entry; past half full, the table doubles (up to its bound).
+    fn store(&mut self, e: Entry) {
+        let slot = self.slot(e.key);
+        let generation = self.generation;
+        if let Some(old) = self.table.get_mut(slot) {
+            if old.bound == 0 || old.generation != generation {
+                self.filled += 1;
+            }
+            *old = e;
+        }
+        if self.filled * 2 > self.table.len() && self.table.len() < self.max_entries {
+            self.grow();
+        }
+    }
+
+    /// Doubles the table and files the current search's entries again. Memory that cannot be
+    /// had (`try_reserve`) stops the growth there: the search goes on with the table it has.
+    fn grow(&mut self) {
+        let len = self.table.len().saturating_mul(2).min(self.max_entries);
+        let mut bigger: Vec<Entry> = Vec::new();
+        if bigger.try_reserve_exact(len).is_err() {
+            self.max_entries = self.table.len();
+            return;
+        }
+        bigger.resize(len, Entry::default());
+        let generation = self.generation;
+        self.filled = 0;
+        for e in self.table.iter().filter(|e| e.bound != 0 && e.generation == generation) {
+            let slot = (e.key as usize) % len;
+            self.filled += usize::from(bigger[slot].bound == 0);
+            bigger[slot] = *e;
+        }
+        *self.table = bigger;
     }
 
     fn moves(state: &GameState) -> Vec<Action> {
@@ -185,13 +228,12 @@ impl Search<'_> {
             return 0;
         }
         let key = state.search_key();
-        let slot = self.slot(key);
         let (mut alpha, mut beta) = (alpha, beta);
         let mut first = 255u8;
         let generation = self.generation;
         if let Some(e) = self
             .table
-            .get(slot)
+            .get(self.slot(key))
             .filter(|e| e.bound != 0 && e.key == key && e.generation == generation)
         {
             first = e.best;
@@ -244,15 +286,14 @@ impl Search<'_> {
         } else {
             1
         };
-        if let Some(e) = self.table.get_mut(slot) {
-            *e = Entry {
-                key,
-                value: best,
-                bound,
-                best: best_index,
-                generation,
-            };
-        }
+        // The slot is found again: the table may have grown while the children were searched.
+        self.store(Entry {
+            key,
+            value: best,
+            bound,
+            best: best_index,
+            generation,
+        });
         best
     }
 
@@ -310,13 +351,23 @@ pub fn solve(state: &GameState, me: usize, budget: &EndgameBudget) -> EndgameAns
             return;
         };
         let (table, generation) = &mut *guard;
-        let entries = budget.table_entries.max(1);
-        if table.len() != entries || *generation > u16::MAX - 4 {
-            *table = vec![Entry::default(); entries];
+        let max_entries = budget.table_entries.max(1);
+        if table.len() > max_entries || *generation > u16::MAX - 4 {
+            *table = Vec::new();
             *generation = 0;
+        }
+        if table.is_empty() {
+            let first = FIRST_ENTRIES.min(max_entries);
+            // No memory for even a small table: no answer, as when the node budget runs out.
+            if table.try_reserve_exact(first).is_err() {
+                return;
+            }
+            table.resize(first, Entry::default());
         }
         let mut search = Search {
             table,
+            max_entries,
+            filled: 0,
             generation: *generation + 1,
             distance: false,
             me,
@@ -378,6 +429,12 @@ fn principal_line(search: &mut Search<'_>, state: &GameState, first: Action, len
         next = st.to_act().and_then(|q| search.best(&st, q).map(|(m, _)| m));
     }
     line
+}
+
+/// The length of this thread's table now (tests watch it grow).
+#[cfg(test)]
+pub fn table_len() -> usize {
+    TABLE.with(|t| t.borrow().0.len())
 }
 
 /// Plain minimax without table or pruning: the oracle the solver is tested against.

@@ -615,12 +615,21 @@ fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Va
             .filter(|p| *p < n)
             .ok_or_else(|| BuiltinError::input("defender", format!("{p}: a place in `hands`, 1 to {n}")))?,
     };
+    let trump = super::cards::Suit::from_index(suit_arg(&a[2], NAME, 3)?.index() as usize)
+        .unwrap_or(super::cards::Suit::Spades);
     let trump_card = set(9, "trump_card")?.iter().next();
+    // Checked here as well as by the world: with the stock empty the card is dropped below, and
+    // a card that contradicts the trump is a bad position whatever the stock.
+    if let Some(c) = trump_card.filter(|c| c.suit() != trump) {
+        return Err(BuiltinError::input(
+            "trump_card",
+            format!("{} is not of the trump suit", c.pretty()),
+        ));
+    }
     let stock = a[4].as_int().unwrap_or(0).max(0) as usize;
     let world = super::world::World {
         deck,
-        trump: super::cards::Suit::from_index(suit_arg(&a[2], NAME, 3)?.index() as usize)
-            .unwrap_or(super::cards::Suit::Spades),
+        trump,
         hand: set(0, "hand")?,
         sizes: sizes.iter().map(|v| v.as_int().unwrap_or(0).max(0) as usize).collect(),
         known,

@@ -2,7 +2,7 @@
 //! estimates against exact expectations over every deal, and the arena view against peeking.
 
 use super::cards::{Card, CardSet, Deck};
-use super::endgame::{brute_force, solve, EndgameBudget, Solved, WIN};
+use super::endgame::{brute_force, solve, table_len, EndgameBudget, Solved, WIN};
 use super::game::{
     apply, legal_actions, legal_actions_into, Action, GameOptions, GameState, Outcome, Position, TablePair,
 };
@@ -110,6 +110,19 @@ fn the_endgame_solver_equals_brute_force() {
 /// A solver with too few nodes says it does not know, rather than guessing.
 #[test]
 fn the_endgame_solver_stops_at_its_budget() {
+    let state = big_endgame();
+    let budget = EndgameBudget {
+        max_nodes: 50,
+        table_entries: 1024,
+        line_len: 10,
+    };
+    let answer = solve(&state, 0, &budget);
+    assert_eq!(answer.outcome, Solved::Unknown);
+    assert!(answer.nodes <= 51);
+}
+
+/// A 12-against-12 endgame of the 36-card deck: far more positions than a small table holds.
+fn big_endgame() -> GameState {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut deck = Deck::Cards36.cards();
     deck.shuffle(&mut rng);
@@ -127,15 +140,31 @@ fn the_endgame_solver_stops_at_its_budget() {
         to_throw: 0,
         public: vec![CardSet::EMPTY; 2],
     };
-    let state = GameState::from_position(&GameOptions::default(), &position).unwrap();
-    let budget = EndgameBudget {
-        max_nodes: 50,
-        table_entries: 1024,
+    GameState::from_position(&GameOptions::default(), &position).unwrap()
+}
+
+/// The table is not allocated whole: it starts small and grows as the search fills it, never past
+/// its bound, so a bound larger than memory (or than the address space) is no abort, and the
+/// answer is the one a fixed table gives.
+#[test]
+fn the_endgame_table_grows_as_needed_within_its_bound() {
+    let state = big_endgame();
+    let budget = |table_entries| EndgameBudget {
+        max_nodes: 300_000,
+        table_entries,
         line_len: 10,
     };
-    let answer = solve(&state, 0, &budget);
-    assert_eq!(answer.outcome, Solved::Unknown);
-    assert!(answer.nodes <= 51);
+    let unbounded = solve(&state, 0, &budget(usize::MAX));
+    let grown = table_len();
+    assert!(grown > 1 << 12, "the table stayed at {grown} entries");
+    let bounded = solve(&state, 0, &budget(10_000));
+    assert!(table_len() <= 10_000, "{} entries", table_len());
+    let fixed = solve(&state, 0, &budget(grown));
+    for a in [&unbounded, &bounded] {
+        if a.outcome != Solved::Unknown && fixed.outcome != Solved::Unknown {
+            assert_eq!(a.outcome, fixed.outcome);
+        }
+    }
 }
 
 /// A small hidden-information position: 24 cards, two players, a short stock.

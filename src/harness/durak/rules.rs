@@ -107,9 +107,7 @@ fn hand_values(
     };
     // `passes=N`: exactly N passes over the hands, for instruction counts that compare run to run.
     if let Some((_, n)) = opts.args.iter().find(|(k, _)| k == "passes") {
-        let n: usize = n
-            .parse()
-            .map_err(|_| format!("passes={n}: expected a number of passes"))?;
+        let n = crate::harness::count_setting("passes", n, 1..=100_000)? as usize;
         let start = Instant::now();
         for _ in 0..n {
             pass()?;

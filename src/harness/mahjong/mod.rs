@@ -44,16 +44,20 @@ impl Seat {
             "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
             "lookahead" => Seat::Native(Box::new(LookaheadPlayer::default())),
             tuned if tuned.starts_with("lookahead-") => {
+                // The ranges of `mahjong.rules`'s `budget` and `horizon` parameters.
                 let bad = || {
                     format!(
-                        "seat {}: `lookahead-B-H` takes a search budget B and a horizon H",
+                        "seat {}: `lookahead-B-H` takes a search budget B from 0 to 100000 and a horizon H from 1 to 68",
                         index + 1
                     )
                 };
                 let (b, h) = tuned["lookahead-".len()..].split_once('-').ok_or_else(bad)?;
+                let in_range = |text: &str, range: std::ops::RangeInclusive<usize>| {
+                    text.parse().ok().filter(|n| range.contains(n)).ok_or_else(bad)
+                };
                 Seat::Native(Box::new(LookaheadPlayer {
-                    budget: b.parse().map_err(|_| bad())?,
-                    horizon: h.parse().map_err(|_| bad())?,
+                    budget: in_range(b, 0..=100_000)?,
+                    horizon: in_range(h, 1..=68)?,
                     ..LookaheadPlayer::default()
                 }))
             }
@@ -161,10 +165,7 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
             ("only", "rules") => rules_only = true,
             ("rules", path) => edited = Some(path),
             ("games", n) => {
-                let n: u32 = n
-                    .parse()
-                    .map_err(|_| format!("`games=` takes a number of games, not `{n}`"))?;
-                match_games = Some(n);
+                match_games = Some(super::count_setting("games", n, 0..=100_000)? as u32);
             }
             _ => {
                 return Err(format!(

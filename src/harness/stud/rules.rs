@@ -11,6 +11,13 @@ pub const SEED_OPPONENT: &str = "XX 3C 5D 4H 6H";
 
 /// Runs the benchmark.
 pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
+    // Read before any work, so that a bad count is the first thing said.
+    let setting = |name: &str| options.args.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let runs = match setting("runs") {
+        Some(n) => crate::harness::count_setting("runs", n, 1..=1_000_000)? as usize,
+        None if options.quick => 50,
+        None => 2000,
+    };
     // `rules=PATH` times an edited copy of the rule set instead of the shipped one.
     let program = match options.args.iter().find(|(k, _)| k == "rules") {
         Some((_, path)) => (options.load)(path),
@@ -35,12 +42,6 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
         return Err(format!("the seed query answered {answer:?}"));
     }
     // Each run starts from a fresh working memory and an empty what-if memo: the whole query.
-    let setting = |name: &str| options.args.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
-    let runs = match setting("runs") {
-        Some(n) => n.parse().map_err(|_| format!("runs={n}: not a number"))?,
-        None if options.quick => 50,
-        None => 2000,
-    };
     let mut times = Vec::with_capacity(runs.max(1));
     for _ in 0..runs {
         let t = Instant::now();
