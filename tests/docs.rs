@@ -21,6 +21,8 @@ use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_kibitzer");
 
+mod tree;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -48,18 +50,14 @@ const TESTED_PAGES: &[&str] = &[
     "docs/doudizhu.md",
 ];
 
-/// README.md and every page of docs/, as paths relative to the repository root.
+/// README.md and every page of docs/ (those git tracks, see `tests/tree/`), as paths relative to
+/// the repository root.
 fn pages() -> Vec<String> {
     let mut pages = vec!["README.md".to_string()];
-    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n.ends_with(".md"))
-        .map(|n| format!("docs/{n}"))
-        .collect();
-    docs.sort();
-    pages.extend(docs);
+    pages.extend(tree::files(root()).into_iter().filter(|p| {
+        p.strip_prefix("docs/")
+            .is_some_and(|n| !n.contains('/') && n.ends_with(".md"))
+    }));
     pages
 }
 
@@ -220,7 +218,7 @@ const SETUP_COMMANDS: &[&str] = &[
     "cargo test",
     "pip install",
     "python -m venv",
-    "v/bin/pip install",
+    ".venv/bin/pip install",
     "maturin build",
 ];
 
