@@ -336,6 +336,37 @@ fn play_stops_between_games_at_its_timeout() {
 }
 
 #[test]
+fn every_error_starts_with_kibitzer() {
+    for args in [
+        &["check", "nosuch.rules"][..],
+        &["check", "nosuch"],
+        &["ask", "nosuch.rules", "hand=8S"],
+        &["ask", "stud", "hand=8S 1X"],
+        &["ask"],
+        &["ask", "stud", "--explain", "everything"],
+        &["nosuch"],
+        &["rules", "nosuch"],
+        &["test", "nosuch.cases.toml"],
+        &["batch", "nosuch"],
+        &["diff", "stud", "nosuch"],
+        &["bench", "nosuch"],
+        &["play", "nosuch"],
+        &["play", "durak", "--seats", "durak"],
+    ] {
+        let r = run(args, b"");
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        no_crash(&r, &format!("{args:?}"));
+        assert!(r.stderr.starts_with("kibitzer: "), "{args:?}: {}", r.stderr);
+    }
+    // A missing rule file is one line: no count of errors after it.
+    let r = run(&["check", "nosuch.rules"], b"");
+    assert_eq!(
+        r.stderr,
+        "kibitzer: cannot read nosuch.rules: No such file or directory (os error 2)\n"
+    );
+}
+
+#[test]
 fn bad_timeouts_are_usage_errors_naming_the_value() {
     for bad in ["0", "-1", "abc", "NaN", "inf", "1e400", ""] {
         for cmd in [

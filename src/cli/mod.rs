@@ -54,12 +54,23 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
-                _ => EXIT_BAD_INPUT,
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp
+                | clap::error::ErrorKind::DisplayVersion
+                | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = e.print();
+                    e.exit_code()
+                }
+                // A usage error, as every error: `kibitzer: …`, then clap's usage and hint.
+                _ => {
+                    let text = e.render().to_string();
+                    say(format_args!(
+                        "kibitzer: {}",
+                        text.trim_end().strip_prefix("error: ").unwrap_or(text.trim_end())
+                    ));
+                    EXIT_BAD_INPUT
+                }
             };
-            let _ = e.print();
-            return code;
         }
     };
     quiet_on_stdout_failure();
