@@ -1,5 +1,7 @@
 //! The command line (docs/cli.md): argument parsing and dispatch. Only this module prints or picks
-//! exit codes: 0 answered, 2 bad input / bad rule file / bad usage, 1 internal error.
+//! exit codes: 0 answered, 2 bad input / bad rule file / bad usage, 1 internal error, 130 a `play`
+//! match ended by Ctrl-C. Every error line starts with `kibitzer:` (rule-file diagnostics with their
+//! `file:line:col`).
 
 mod ask;
 mod batch;
