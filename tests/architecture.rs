@@ -1,42 +1,28 @@
 //! ARCHITECTURE.md stays true: every file and folder of the repository is listed there (golden
-//! files by their folder), and every path it lists exists.
+//! files by their folder), and every path it lists exists. The repository is what git tracks
+//! (`tests/tree/`), so a user's own untracked files never fail these checks.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::process::Command;
 
-/// Folders that are not part of the source: build output, version control, local tool state.
-const SKIPPED: &[&str] = &[
-    "target",
-    ".git",
-    ".idea",
-    ".vscode",
-    "fuzz/target",
-    "proptest-regressions",
-];
+mod tree;
 
-fn walk(root: &Path, rel: &Path, out: &mut BTreeSet<String>) {
-    let Ok(entries) = std::fs::read_dir(root.join(rel)) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().to_string();
-        let path: PathBuf = rel.join(&name);
-        let shown = path.to_string_lossy().replace('\\', "/");
-        let skipped = SKIPPED.contains(&shown.as_str()) || SKIPPED.contains(&name.as_str());
-        // Editor droppings and proptest's failure records are not part of the source either.
-        if skipped || name.starts_with(".#") || name.ends_with('~') || name.ends_with(".proptest-regressions") {
-            continue;
-        }
-        let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
-        // Golden answers are listed by folder: there is one per query and they come and go.
-        let in_golden = shown.starts_with("tests/golden/") && shown.matches('/').count() >= 3;
-        if !in_golden {
-            out.insert(shown.clone());
-        }
-        if is_dir {
-            walk(root, &path, out);
+/// The paths the map must list: the repository's files (those git tracks, see `tests/tree/`) and
+/// their folders, without proptest's failure records, and golden answers by their folder only
+/// (there is one per query and they come and go).
+fn map_entries(root: &Path) -> BTreeSet<String> {
+    let files = tree::files(root);
+    let mut out = BTreeSet::new();
+    for path in files.iter().chain(tree::folders(&files).iter()) {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let recorded = path.starts_with("proptest-regressions") || name.ends_with(".proptest-regressions");
+        let in_golden = path.starts_with("tests/golden/") && path.matches('/').count() >= 3;
+        if !recorded && !in_golden {
+            out.insert(path.clone());
         }
     }
+    out
 }
 
 /// The paths the map lists: the first `code` span of each `- ` item and of each heading.
@@ -56,8 +42,7 @@ fn every_file_is_in_the_architecture_map_and_every_entry_exists() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
     let names = listed(&map);
-    let mut files = BTreeSet::new();
-    walk(root, Path::new(""), &mut files);
+    let files = map_entries(root);
     let missing: Vec<&String> = files.iter().filter(|f| !names.contains(*f)).collect();
     assert!(missing.is_empty(), "not in ARCHITECTURE.md: {missing:#?}");
     let stale: Vec<&String> = names.iter().filter(|n| !root.join(n).exists()).collect();
@@ -125,10 +110,11 @@ fn crate_imports(text: &str) -> Vec<(usize, String)> {
 #[test]
 fn every_import_respects_the_layers() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = BTreeSet::new();
-    walk(root, Path::new("src"), &mut files);
     let mut broken = Vec::new();
-    for file in files.iter().filter(|f| f.ends_with(".rs")) {
+    for file in tree::files(root)
+        .iter()
+        .filter(|f| f.starts_with("src/") && f.ends_with(".rs"))
+    {
         let Some((_, allowed)) = LAYERS.iter().find(|(prefix, _)| file.starts_with(prefix)) else {
             broken.push(format!("{file}: in no layer of tests/architecture.rs"));
             continue;
@@ -152,4 +138,48 @@ fn the_layer_check_sees_an_import_that_breaks_a_layer() {
     let text = "use crate::value::Value;\nfn f() { crate::engine::session::Session::new(p); }\n#[cfg(test)]\nmod t { use crate::library::x; }\n";
     let names: Vec<String> = crate_imports(text).into_iter().map(|(_, n)| n).collect();
     assert_eq!(names, ["value", "engine"]);
+}
+
+#[test]
+fn a_stray_untracked_file_is_not_listed_and_a_tree_without_git_is_walked() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src/deep")).unwrap();
+    std::fs::create_dir_all(root.join(".venv/bin")).unwrap();
+    for f in [
+        "README.md",
+        "src/deep/a.rs",
+        "notes.txt",
+        ".venv/bin/python",
+        "src/scratch.rules",
+    ] {
+        std::fs::write(root.join(f), "x").unwrap();
+    }
+    // Without a checkout every file counts.
+    let walked = tree::files(root);
+    assert!(
+        walked.contains("notes.txt") && walked.contains("src/deep/a.rs"),
+        "{walked:?}"
+    );
+    // In a checkout only what git tracks does; a tracked file deleted since is gone.
+    let git = |args: &[&str]| {
+        let ok = Command::new("git").arg("-C").arg(root).args(args).output();
+        ok.is_ok_and(|o| o.status.success())
+    };
+    if !git(&["init", "-q"]) {
+        eprintln!("git is not available: the walk above is what the checks use");
+        return;
+    }
+    std::fs::write(root.join("gone.rs"), "x").unwrap();
+    assert!(git(&["add", "README.md", "src/deep/a.rs", "gone.rs"]));
+    std::fs::remove_file(root.join("gone.rs")).unwrap();
+    let listed = tree::files(root);
+    assert_eq!(
+        listed.iter().map(String::as_str).collect::<Vec<_>>(),
+        ["README.md", "src/deep/a.rs"]
+    );
+    assert_eq!(
+        tree::folders(&listed).iter().map(String::as_str).collect::<Vec<_>>(),
+        ["src", "src/deep"]
+    );
 }

@@ -1,7 +1,9 @@
 //! The binary on hostile input, as a user runs it: `batch` streaming, per-line errors and line
 //! counts, failed writes, `--timeout`, `check` on folders with symlinks and FIFOs, includes that
 //! try to leave the rule set's folder or to quote a file that is not a rule file, `--rules` with
-//! another rule set, byte-order marks. Symlinks, FIFOs and secrets are made at test time.
+//! another rule set, byte-order marks, the `kibitzer:` every error starts with, and `play`: its first
+//! line at once, Ctrl-C and SIGTERM, column names, a seat no player fills. Symlinks, FIFOs and
+//! secrets are made at test time.
 //! Every run is bounded by [`LIMIT`]: a hang fails the test instead of blocking it.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -326,13 +328,162 @@ fn play_stops_between_games_at_its_timeout() {
     );
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("stopped: the --timeout ran out"), "{}", r.stderr);
-    let first = r.stdout.lines().next().unwrap_or("");
-    let played: u64 = first
-        .strip_prefix("durak: ")
+    let played = games_played(&r.stdout);
+    assert!(played > 0 && played < 1_000_000_000, "{}", r.stdout);
+}
+
+/// The games a durak match played, from its last line of figures (`games=N …`).
+fn games_played(stdout: &str) -> u64 {
+    stdout
+        .lines()
+        .last()
+        .and_then(|l| l.strip_prefix("games="))
         .and_then(|rest| rest.split(' ').next())
         .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no games line: {}", r.stdout));
-    assert!(played > 0 && played < 1_000_000_000, "{first}");
+        .unwrap_or_else(|| panic!("no figures line: {stdout}"))
+}
+
+/// Starts a long durak match, reads its first line, sends `signal` a second later, and returns
+/// the first line, the exit code, the rest of standard output, and standard error.
+#[cfg(unix)]
+fn play_until(signal: &str) -> (String, Option<i32>, String, String) {
+    let args = ["play", "durak", "--seats", "durak,durak", "--games", "100000"];
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start kibitzer");
+    let out = child.stdout.take().expect("stdout");
+    let err = drain(child.stderr.take().expect("stderr"));
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut out = BufReader::new(out);
+        let mut first = String::new();
+        let _ = out.read_line(&mut first);
+        let _ = tx.send(first);
+        let mut rest = String::new();
+        let _ = out.read_to_string(&mut rest);
+        rest
+    });
+    let Ok(first) = rx.recv_timeout(LIMIT) else {
+        let _ = child.kill();
+        panic!("no first line within {LIMIT:?}");
+    };
+    assert!(child.try_wait().expect("wait").is_none(), "the match ended early");
+    std::thread::sleep(Duration::from_secs(1));
+    let sent = Command::new("kill").args([signal, &child.id().to_string()]).status();
+    assert!(sent.is_ok_and(|s| s.success()), "kill {signal}");
+    let code = finish(&mut child, &args);
+    let rest = reader.join().expect("stdout reader");
+    (first, code, rest, err.join().expect("stderr reader"))
+}
+
+#[cfg(unix)]
+#[test]
+fn play_prints_its_first_line_at_once_and_ctrl_c_prints_the_games_finished() {
+    for signal in ["-INT", "-TERM"] {
+        let (first, code, rest, stderr) = play_until(signal);
+        assert!(first.starts_with("durak: 100000 games, 2 players"), "{signal}: {first}");
+        assert_eq!(code, Some(130), "{signal}: {stderr}");
+        let played = games_played(&rest);
+        assert!(played > 0 && played < 100_000, "{signal}: {rest}");
+        assert!(rest.contains("seat 1 durak "), "{signal}: {rest}");
+        let said =
+            format!("stopped: interrupted after {played} of 100000 games; the figures above are for those {played}");
+        assert!(stderr.contains(&said), "{signal}: {stderr}");
+        // Standard error is no terminal here: no progress bar.
+        assert_eq!(stderr.lines().count(), 1, "{signal}: {stderr}");
+    }
+}
+
+#[test]
+fn play_puts_column_names_above_the_result_rows() {
+    for (game, seats) in [("durak", "random,lowest"), ("mahjong", "random,strong")] {
+        let r = run(&["play", game, "--seats", seats, "--games", "4", "--quiet"], b"");
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        let lines: Vec<&str> = r.stdout.lines().collect();
+        let at = lines.iter().position(|l| l.starts_with("seat 1 ")).expect("a seat row");
+        assert!(lines[at - 1].starts_with("seat   player"), "{}", r.stdout);
+        assert!(lines[at + 1].starts_with("seat 2 "), "{}", r.stdout);
+    }
+}
+
+#[test]
+fn a_seat_no_player_fills_lists_the_games_players_and_rule_sets() {
+    for (game, seats, players, rule_sets) in [
+        (
+            "durak",
+            "durak,nobody",
+            "players: random, lowest, reference",
+            "rule sets: durak, or a path",
+        ),
+        (
+            "durak",
+            "stud,random",
+            "players: random, lowest, reference",
+            "rule sets: durak, or a path",
+        ),
+        (
+            "mahjong",
+            "nobody,seed",
+            "players: random, seed, strong",
+            "rule sets: mahjong, mahjong_seed, or a path",
+        ),
+        (
+            "mahjong",
+            "rummy,seed",
+            "players: random, seed, strong",
+            "rule sets: mahjong, mahjong_seed, or a path",
+        ),
+    ] {
+        let r = run(&["play", game, "--seats", seats, "--games", "1"], b"");
+        assert_eq!(r.code, Some(2), "{seats}: {}", r.stderr);
+        assert_eq!(r.stdout, "", "{seats}");
+        assert!(r.stderr.starts_with("kibitzer: seat "), "{seats}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(players) && r.stderr.contains(rule_sets),
+            "{seats}: {}",
+            r.stderr
+        );
+        assert!(
+            !r.stderr.contains("doudizhu"),
+            "{seats}: another game's rule sets: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn every_error_starts_with_kibitzer() {
+    for args in [
+        &["check", "nosuch.rules"][..],
+        &["check", "nosuch"],
+        &["ask", "nosuch.rules", "hand=8S"],
+        &["ask", "stud", "hand=8S 1X"],
+        &["ask"],
+        &["ask", "stud", "--explain", "everything"],
+        &["nosuch"],
+        &["rules", "nosuch"],
+        &["test", "nosuch.cases.toml"],
+        &["batch", "nosuch"],
+        &["diff", "stud", "nosuch"],
+        &["bench", "nosuch"],
+        &["play", "nosuch"],
+        &["play", "durak", "--seats", "durak"],
+    ] {
+        let r = run(args, b"");
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        no_crash(&r, &format!("{args:?}"));
+        assert!(r.stderr.starts_with("kibitzer: "), "{args:?}: {}", r.stderr);
+    }
+    // A missing rule file is one line: no count of errors after it.
+    let r = run(&["check", "nosuch.rules"], b"");
+    assert_eq!(
+        r.stderr,
+        "kibitzer: cannot read nosuch.rules: No such file or directory (os error 2)\n"
+    );
 }
 
 #[test]

@@ -3,11 +3,13 @@
 //! - Every ```console block of README.md and the manual's pages (`TESTED_PAGES`) runs, through
 //!   trycmd: `$ kibitzer …` lines, an optional `? CODE` line for the exit code, then the expected
 //!   output (standard output and standard error together), where `...` on its own line stands for any
-//!   lines and `[..]` for any text within a line. trycmd cannot give a command standard input, so a
-//!   block whose command pipes text in (`$ echo '…' | kibitzer batch …`) is marked
-//!   ```console,ignore for trycmd and run here, with the same conventions. Snapshots are refreshed
-//!   with `TRYCMD=overwrite cargo test --test docs` (then review the diff: elisions may need
-//!   restoring).
+//!   lines and `[..]` for any text within a line. trycmd cannot give a command standard input, nor
+//!   run cargo, so a block whose command pipes text in (`$ echo '…' | kibitzer batch …`) or runs the
+//!   binary through cargo (`$ cargo run --release -- ask …`, the README's first command) is marked
+//!   ```console,ignore for trycmd and run here with the binary the tests built, with the same
+//!   conventions. Snapshots are refreshed with `TRYCMD=overwrite cargo test --test docs` (then
+//!   review the diff: elisions may need restoring).
+//! - README.md opens with what works on a fresh clone: `cargo run --release -- …`, then `cargo test`.
 //! - Every other fenced block that runs commands (```sh) holds install or test steps only.
 //! - The README's Rust example is `examples/embed.rs` (which `cargo test` builds), and
 //!   docs/language.md shows `examples/pocket.rules` as it is.
@@ -18,6 +20,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+mod tree;
 
 const BIN: &str = env!("CARGO_BIN_EXE_kibitzer");
 
@@ -48,18 +52,14 @@ const TESTED_PAGES: &[&str] = &[
     "docs/doudizhu.md",
 ];
 
-/// README.md and every page of docs/, as paths relative to the repository root.
+/// README.md and every page of docs/ (those git tracks, see `tests/tree/`), as paths relative to
+/// the repository root.
 fn pages() -> Vec<String> {
     let mut pages = vec!["README.md".to_string()];
-    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n.ends_with(".md"))
-        .map(|n| format!("docs/{n}"))
-        .collect();
-    docs.sort();
-    pages.extend(docs);
+    pages.extend(tree::files(root()).into_iter().filter(|p| {
+        p.strip_prefix("docs/")
+            .is_some_and(|n| !n.contains('/') && n.ends_with(".md"))
+    }));
     pages
 }
 
@@ -129,16 +129,46 @@ fn lines_match(expected: &[String], got: &[&str]) -> bool {
     }
 }
 
-/// Runs `echo 'TEXT' | kibitzer ARGS…`, returning the exit code and the output.
-fn run_piped(command: &str) -> (i32, String) {
-    let (echo, kibitzer) = command.split_once(" | ").expect("a piped command");
-    let input = echo.strip_prefix("echo ").expect("`echo '…' | kibitzer …`");
-    let input = input.trim().trim_matches('\'');
-    let mut args: Vec<String> = Vec::new();
-    for word in kibitzer.split_whitespace() {
-        args.push(word.trim_matches('"').to_string());
+/// Splits a command line into words as a shell does for the commands shown: spaces separate words,
+/// except within '…' or "…", and the quotes go.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
     }
-    assert_eq!(args.remove(0), "kibitzer", "{command}");
+    words.extend(word);
+    words
+}
+
+/// Runs a command trycmd cannot: `echo 'TEXT' | kibitzer ARGS…` (TEXT on standard input) or
+/// `cargo run --release -- ARGS…` (the binary the tests built, as cargo would run it), returning
+/// the exit code and the output.
+fn run_shown(command: &str) -> (i32, String) {
+    let (input, args) = match command.split_once(" | ") {
+        Some((echo, kibitzer)) => {
+            let input = echo.strip_prefix("echo ").expect("`echo '…' | kibitzer …`");
+            let mut args = shell_words(kibitzer);
+            assert_eq!(args.remove(0), "kibitzer", "{command}");
+            (Some(input.trim().trim_matches('\'').to_string()), args)
+        }
+        None => {
+            let args = command
+                .strip_prefix("cargo run --release -- ")
+                .unwrap_or_else(|| panic!("`{command}`: trycmd runs this; mark the block ```console"));
+            (None, shell_words(args))
+        }
+    };
     let mut child = Command::new(BIN)
         .args(&args)
         .current_dir(root())
@@ -147,14 +177,50 @@ fn run_piped(command: &str) -> (i32, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run kibitzer");
-    writeln!(child.stdin.take().unwrap(), "{input}").unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    if let Some(input) = input {
+        writeln!(stdin, "{input}").unwrap();
+    }
+    drop(stdin);
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code().unwrap_or(-1), text)
 }
 
 #[test]
-fn documented_pipes_run_as_shown() {
+fn the_shell_words_are_split_as_a_shell_splits_them() {
+    assert_eq!(
+        shell_words(r#"ask stud hand="8S 10D" --why-not 'Rule 1' x"#),
+        ["ask", "stud", "hand=8S 10D", "--why-not", "Rule 1", "x"]
+    );
+    assert_eq!(shell_words("a ''  b"), ["a", "", "b"]);
+}
+
+#[test]
+fn the_readme_opens_with_what_works_on_a_fresh_clone() {
+    let readme = read("README.md");
+    let all = blocks(&readme);
+    let (first, second) = (&all[0], &all[1]);
+    assert_eq!(
+        first.info, "console,ignore",
+        "README.md:{}: the first block",
+        first.line
+    );
+    assert!(
+        first.lines[0].starts_with("$ cargo run --release -- ask "),
+        "README.md:{}: the first command runs the example through cargo, as a fresh clone can",
+        first.line
+    );
+    assert_eq!(
+        (second.info.as_str(), second.lines.join("\n").trim()),
+        ("sh", "cargo test"),
+        "README.md:{}: the second block runs the tests",
+        second.line
+    );
+}
+
+#[test]
+fn documented_pipes_and_cargo_runs_run_as_shown() {
     let mut ran = 0;
     for page in TESTED_PAGES {
         for block in blocks(&read(page)) {
@@ -181,7 +247,7 @@ fn documented_pipes_run_as_shown() {
                 while expected.last().is_some_and(|l| l.is_empty()) {
                     expected.pop();
                 }
-                let (status, output) = run_piped(command);
+                let (status, output) = run_shown(command);
                 let got: Vec<&str> = output.lines().collect();
                 assert_eq!(
                     status, code,
@@ -198,7 +264,7 @@ fn documented_pipes_run_as_shown() {
             }
         }
     }
-    assert!(ran > 0, "no piped example found");
+    assert!(ran > 1, "no piped example or cargo run found");
 }
 
 #[test]
@@ -220,7 +286,7 @@ const SETUP_COMMANDS: &[&str] = &[
     "cargo test",
     "pip install",
     "python -m venv",
-    "v/bin/pip install",
+    ".venv/bin/pip install",
     "maturin build",
 ];
 

@@ -687,13 +687,15 @@ fn arena_smoke() {
         games: 12,
         seed: 5,
         args: vec![("transfer".into(), "true".into())],
+        watch: Default::default(),
     };
     (arena.run)(&opts, &mut |l: &str| lines.push(l.to_string())).unwrap();
     assert!(
         lines[0].starts_with("durak: 12 games, 3 players, 36-card deck, transfer on"),
         "{lines:?}"
     );
-    assert!(lines[1].starts_with("seat 1 durak"), "{lines:?}");
+    assert!(lines[1].starts_with("seat   player"), "{lines:?}");
+    assert!(lines[2].starts_with("seat 1 durak"), "{lines:?}");
     assert!(lines.last().unwrap().contains("games_per_s="), "{lines:?}");
     // Same seed, same games.
     let mut again = Vec::new();
@@ -706,6 +708,7 @@ fn arena_smoke() {
         games: 1,
         seed: 1,
         args: vec![],
+        watch: Default::default(),
     };
     assert!((arena.run)(&bad, &mut |_| {}).is_err());
     let bad = PlayOptions {
@@ -714,6 +717,7 @@ fn arena_smoke() {
         games: 1,
         seed: 1,
         args: vec![],
+        watch: Default::default(),
     };
     assert!((arena.run)(&bad, &mut |_| {}).is_err());
 }

@@ -344,6 +344,7 @@ fn run_arena(seats: &[&str], games: u64) -> Result<Vec<String>, String> {
         games,
         seed: 9,
         args: Vec::new(),
+        watch: Default::default(),
     };
     (arena.run)(&opts, &mut |l: &str| lines.push(l.to_string()))?;
     Ok(lines)
@@ -356,19 +357,34 @@ fn the_arena_reports_rates_with_intervals() {
     assert!(text.contains("seat 1 mahjong"), "{text}");
     assert!(text.contains("95% CI"), "{text}");
     assert!(text.contains("games/s"), "{text}");
-    assert!(text.contains("misplays 0"), "{text}");
+    // Under the column names, one row per seat: its figures, the misplays last.
+    let header = lines
+        .iter()
+        .position(|l| l.starts_with("seat   player"))
+        .expect("column names");
+    assert!(lines[header].ends_with("misplays"), "{text}");
+    assert!(
+        lines[header + 1].ends_with(" 0") && lines[header + 2].ends_with(" 0"),
+        "{text}"
+    );
     // The rule seats play exactly as their native twins: same deals, same results.
     let native = run_arena(&["lookahead", "seed"], 30).unwrap();
     let wins = |ls: &[String]| -> Vec<String> {
         ls.iter()
-            .filter(|l| l.starts_with("seat") || l.starts_with("draws"))
-            .map(|l| l.split_once("wins").map_or(l.clone(), |(_, r)| r.to_string()))
+            .filter(|l| l.starts_with("seat 1 ") || l.starts_with("seat 2 ") || l.starts_with("draws"))
+            .map(|l| {
+                // The figures without the seat's name (the third word).
+                let mut words: Vec<&str> = l.split_whitespace().collect();
+                words.remove(2);
+                words.join(" ")
+            })
             .map(|l| l.split(" games;").next().unwrap_or("").to_string())
             .collect()
     };
     assert_eq!(wins(&lines), wins(&native));
     let e = run_arena(&["mahjong", "nobody"], 2).unwrap_err();
-    assert!(e.contains("unknown rule set `nobody`"), "{e}");
+    assert!(e.contains("no mahjong player `nobody`"), "{e}");
+    assert!(e.contains("players: random, seed, strong"), "{e}");
     let e = run_arena(&["mahjong"], 2).unwrap_err();
     assert!(e.contains("exactly 2 seats"), "{e}");
     let e = run_arena(&["stud", "seed"], 2).unwrap_err();

@@ -1,4 +1,4 @@
-;;; The stud odds query (rules/stud.rules, the seed query) as CLIPS rules: my five cards against an
+;;; The stud odds query (rules/stud.rules, the stud example query) as CLIPS rules: my five cards against an
 ;;; opponent showing four with one card hidden. Every unseen card completes the opponent's hand;
 ;;; Rule1–Rule9 classify each hand, Rule10–Rule15 decide each showdown, Odds counts them, and
 ;;; Rule16–Rule18 advise. The comparison anchor for `kibitzer bench stud-odds` (see README.md beside

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CLIPS comparison for `kibitzer bench stud-odds`: the seed query (my 8S TD TS 8H 8C against
+# The CLIPS comparison for `kibitzer bench stud-odds`: the stud example query (my 8S TD TS 8H 8C against
 # XX 3C 5D 4H 6H: 43 showdowns, each hand classified by Rule1–Rule9, each showdown decided by
 # Rule10–Rule15, the odds counted, Rule16–Rule18 advising) in CLIPS 6.30, CLIPS 6.4x and kibitzer
 # (see README.md beside this file).
@@ -9,7 +9,7 @@
 #   benches/clips/odds.sh --quick   100 queries each: a smoke test
 #
 # First checks that CLIPS and kibitzer answer the same (wins, ties, losses and the advice) on the
-# seed query and eight more with ties, losses and every tie-break; exits 1 on a difference. Installs
+# example query and eight more with ties, losses and every tie-break; exits 1 on a difference. Installs
 # what is missing (setup.sh). The last line is NAME=VALUE pairs.
 set -euo pipefail
 
@@ -28,7 +28,7 @@ done
 
 # My five cards | the opponent's four visible cards (the fifth is hidden).
 queries=(
-    "8S TD TS 8H 8C|3C 5D 4H 6H"   # the seed: a full house against a straight draw
+    "8S TD TS 8H 8C|3C 5D 4H 6H"   # the example query: a full house against a straight draw
     "AS KD 7C 5H 3D|AH KC 7S 5D"   # high card against high card: ties and kickers
     "AS 2D 3C 4H 5S|AH 2S 3D 4C"   # wheels: A-2-3-4-5 is high card on both sides
     "5S 6D 7S 8H 9C|TC JD QH KH"   # a straight against a higher straight draw
@@ -62,20 +62,20 @@ for i in "${!queries[@]}"; do
         "${clips_answer//clips_/}" "${kib_answer//clips_/}" "$verdict"
 done
 
-# ---- the seed query, timed --------------------------------------------------------------------------
-seed_call="(odds-query $reps \"8S TD TS 8H 8C\" \"3C 5D 4H 6H\")"
-clips_both "$clp" "$seed_call" clips_query_us "the seed query $reps times inside CLIPS, timed with (time)"
+# ---- the stud example query, timed --------------------------------------------------------------------------
+example_call="(odds-query $reps \"8S TD TS 8H 8C\" \"3C 5D 4H 6H\")"
+clips_both "$clp" "$example_call" clips_query_us "the stud example query $reps times inside CLIPS, timed with (time)"
 clips630_us="$clips630_fig"
 clips642_us="$clips642_fig"
 
 echo "== kibitzer bench stud-odds native=no runs=$reps"
 kib_out="$("$kib" bench stud-odds native=no "runs=$reps")"
 printf '%s\n' "$kib_out"
-kib_us="$(value_of seed_query_us "$kib_out")"
+kib_us="$(value_of example_query_us "$kib_out")"
 cores="$(nproc)"
 
 r630="$(ratio "$clips630_us" "$kib_us")"
 r642="$(ratio "$clips642_us" "$kib_us")"
-print_figures "the seed query, µs per query, one thread" "$clips630_us" "$clips642_us" "$kib_us (median of $reps runs)" "$r630" "$r642"
+print_figures "the stud example query, µs per query, one thread" "$clips630_us" "$clips642_us" "$kib_us (median of $reps runs)" "$r630" "$r642"
 echo "answers_ok=$([ $status = 0 ] && echo true || echo false) queries=${#queries[@]} clips630_query_us=$clips630_us clips642_query_us=$clips642_us kibitzer_query_us=$kib_us ratio_vs_clips630=$r630 ratio_vs_clips642=$r642 cores=$cores"
 exit $status

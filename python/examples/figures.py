@@ -2,7 +2,7 @@
 
     python python/examples/figures.py --cli target/release/kibitzer
 
-1. ``ask`` overhead: the stud seed query through ``kibitzer.ask`` against the same query through
+1. ``ask`` overhead: the stud example query through ``kibitzer.ask`` against the same query through
    a reused Rust session that builds the ``ask --json`` answer (``_native.rust_ask_seconds``).
 2. ``batch`` throughput: the same JSON lines through ``kibitzer.batch`` and through
    ``kibitzer batch`` (the CLI, all cores, reading a file, writing to /dev/null).
@@ -22,7 +22,7 @@ import time
 import kibitzer
 from kibitzer import _native, envs
 
-SEED = {"hand": "8S 10D 10S 8H 8C", "opponent": "XX 3C 5D 4H 6H"}
+EXAMPLE = {"hand": "8S 10D 10S 8H 8C", "opponent": "XX 3C 5D 4H 6H"}
 
 
 def best_of(runs, f):
@@ -34,10 +34,10 @@ CLASSIFY = {"hand": "8S 10D 10S 8H 8C"}
 
 def ask_overhead(n=200, rounds=30):
     """Python and Rust timed in alternating blocks of `n` queries; the fastest block of each
-    (the machine is shared: the minimum is the least disturbed). The seed query, and the
+    (the machine is shared: the minimum is the least disturbed). The stud example query, and the
     classification alone (a query ten times cheaper, where the overhead shows more)."""
     out = {}
-    for name, query in (("seed", SEED), ("classify", CLASSIFY)):
+    for name, query in (("example", EXAMPLE), ("classify", CLASSIFY)):
         for mode in ("short", None, "full"):
             kibitzer.ask("stud", explain=mode, **query)
             py, rust = [], []

@@ -22,14 +22,15 @@ pub fn run(a: CheckArgs) -> i32 {
             }
             println!("ok: {label}: rule set `{}`, {} rules", p.name(), p.rules().len());
         }
+        Err(LoadError::Rules(d)) => {
+            failed = true;
+            // Diagnostics begin with their position (`file:line:col: error: …`), then a count.
+            super::say(&d);
+            super::say(format_args!("{label}: {} error(s)", d.errors().count()));
+        }
         Err(e) => {
             failed = true;
-            super::say(&e);
-            let n = match &e {
-                LoadError::Rules(d) => d.errors().count(),
-                _ => 1,
-            };
-            super::say(format_args!("{label}: {n} error(s)"));
+            super::say(format_args!("kibitzer: {e}"));
         }
     };
     if a.paths.is_empty() {

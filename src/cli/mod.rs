@@ -1,5 +1,7 @@
 //! The command line (docs/cli.md): argument parsing and dispatch. Only this module prints or picks
-//! exit codes: 0 answered, 2 bad input / bad rule file / bad usage, 1 internal error.
+//! exit codes: 0 answered, 2 bad input / bad rule file / bad usage, 1 internal error, 130 a `play`
+//! match ended by Ctrl-C. Every error line starts with `kibitzer:` (rule-file diagnostics with their
+//! `file:line:col`).
 
 mod ask;
 mod batch;
@@ -55,18 +57,29 @@ pub fn main() -> i32 {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
-            if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return EXIT_BAD_INPUT;
-            }
-            // Written here, not by clap, so that a failed write (a full disk) is not exit 0.
-            let mut out = std::io::stdout().lock();
-            let text = e.render().to_string();
-            return match std::io::Write::write_all(&mut out, text.as_bytes())
-                .and_then(|()| std::io::Write::flush(&mut out))
-            {
-                Ok(()) => 0,
-                Err(e) => write_failed(&e),
+            return match e.kind() {
+                // Written here, not by clap, so that a failed write (a full disk) is not exit 0.
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let mut out = std::io::stdout().lock();
+                    let text = e.render().to_string();
+                    match std::io::Write::write_all(&mut out, text.as_bytes()).and_then(|()| std::io::Write::flush(&mut out)) {
+                        Ok(()) => 0,
+                        Err(e) => write_failed(&e),
+                    }
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = e.print();
+                    e.exit_code()
+                }
+                // A usage error, as every error: `kibitzer: …`, then clap's usage and hint.
+                _ => {
+                    let text = e.render().to_string();
+                    say(format_args!(
+                        "kibitzer: {}",
+                        text.trim_end().strip_prefix("error: ").unwrap_or(text.trim_end())
+                    ));
+                    EXIT_BAD_INPUT
+                }
             };
         }
     };

@@ -1,8 +1,20 @@
 //! `kibitzer play GAME --seats A,B --games N --seed S`: self-play arenas (durak, mahjong). A seat is a
 //! rule set (shipped name or path) or a built-in player; the arena reports rates with 95% intervals.
+//!
+//! The first line is printed before the first game. On a terminal a progress bar runs on standard
+//! error (not with `--quiet`, nor when standard error is not a terminal). Ctrl-C (or SIGTERM)
+//! ends the match after the game being played: the figures of the games finished are printed,
+//! then how many, and the exit code is [`EXIT_INTERRUPTED`]; a second Ctrl-C ends it at once.
 
 use super::fail;
-use kibitzer::harness::{arenas, PlayOptions};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use kibitzer::harness::{arenas, PlayOptions, Watch};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Exit code of a match ended by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
@@ -23,6 +35,9 @@ pub struct PlayArgs {
     /// played, and the exit code is 2.
     #[arg(long, value_name = "SECS", value_parser = super::parse_timeout)]
     timeout: Option<std::time::Duration>,
+    /// No progress bar on standard error.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 pub fn run(a: PlayArgs) -> i32 {
@@ -44,24 +59,112 @@ pub fn run(a: PlayArgs) -> i32 {
             Err(e) => return fail(e),
         }
     }
+    let bar = progress_bar(a.games, a.quiet);
+    let stop = Arc::new(AtomicBool::new(false));
+    let (asked, shown) = (stop.clone(), bar.clone());
+    // The handler sets the flag the arena polls between games and takes the bar away (the
+    // terminal's `^C` would leave it behind); a second signal, while the game being played
+    // finishes, ends the process at once.
+    let handler = ctrlc::set_handler(move || {
+        if asked.swap(true, Ordering::Relaxed) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+        shown.finish_and_clear();
+        shown.set_draw_target(ProgressDrawTarget::hidden());
+    });
+    if let Err(e) = handler {
+        super::say(format_args!("kibitzer: Ctrl-C will end the match at once: {e}"));
+    }
+    let finished = Arc::new(AtomicU64::new(0));
+    let (count, ticks) = (finished.clone(), bar.clone());
     let options = PlayOptions {
         load: kibitzer::library::load_named,
         seats: a.seats,
         games: a.games,
         seed: a.seed,
         args,
+        watch: Watch {
+            stop: Some(stop.clone()),
+            on_game: Some(Arc::new(move |done| {
+                count.store(done, Ordering::Relaxed);
+                ticks.set_position(done);
+            })),
+        },
     };
-    let mut print = |line: &str| println!("{line}");
+    // Lines go to standard output with the bar out of the way.
+    let mut print = |line: &str| bar.suspend(|| println!("{line}"));
     let deadline = kibitzer::with_deadline(a.timeout);
     let result = (arena.run)(&options, &mut print);
-    let stopped = a.timeout.is_some() && kibitzer::expired();
+    let timed_out = a.timeout.is_some() && kibitzer::expired();
     drop(deadline);
+    bar.finish_and_clear();
     match result {
         Err(e) => fail(e),
-        Ok(()) if stopped => {
+        Ok(()) if stop.load(Ordering::Relaxed) => {
+            let done = finished.load(Ordering::Relaxed);
+            super::say(format_args!(
+                "stopped: interrupted after {done} of {} games; the figures above are for those {done}",
+                a.games
+            ));
+            EXIT_INTERRUPTED
+        }
+        Ok(()) if timed_out => {
             super::say("stopped: the --timeout ran out; the figures above are for the games played before it");
             super::EXIT_BAD_INPUT
         }
         Ok(()) => 0,
+    }
+}
+
+/// The progress bar on standard error: hidden unless standard error is a terminal and
+/// `--quiet` was not given.
+fn progress_bar(games: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let target = ProgressDrawTarget::term_like_with_hz(Box::new(ShortOfTheEdge(console::Term::stderr())), 20);
+    let bar = ProgressBar::with_draw_target(Some(games), target);
+    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed} elapsed, {eta} left")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
+
+/// Standard error as the bar sees it, two columns narrower than it is: the bar's line is padded
+/// to the width it is given, and the `^C` a terminal echoes would otherwise wrap past the edge
+/// onto a new line, leaving the bar behind when it is cleared.
+#[derive(Debug)]
+struct ShortOfTheEdge(console::Term);
+
+impl TermLike for ShortOfTheEdge {
+    fn width(&self) -> u16 {
+        TermLike::width(&self.0).saturating_sub(2).max(1)
+    }
+    fn height(&self) -> u16 {
+        TermLike::height(&self.0)
+    }
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        TermLike::move_cursor_up(&self.0, n)
+    }
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        TermLike::move_cursor_down(&self.0, n)
+    }
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        TermLike::move_cursor_right(&self.0, n)
+    }
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        TermLike::move_cursor_left(&self.0, n)
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        TermLike::write_line(&self.0, s)
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        TermLike::write_str(&self.0, s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        TermLike::clear_line(&self.0)
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        TermLike::flush(&self.0)
     }
 }

@@ -36,6 +36,47 @@ pub struct Workload {
     pub run: fn(&BenchOptions, Report) -> Result<(), String>,
 }
 
+/// How the caller follows a match and ends it early, between games: the arena reports each
+/// game finished, and plays no game after `stop` is set (nor after this thread's deadline).
+#[derive(Clone, Default)]
+pub struct Watch {
+    /// Set (by a Ctrl-C handler, say) to end the match after the game being played: the figures
+    /// are then for the games finished.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Called after each game with the number of games finished so far.
+    pub on_game: Option<OnGame>,
+}
+
+/// What a [`Watch`] calls after each game, with the number of games finished so far.
+pub type OnGame = std::sync::Arc<dyn Fn(u64) + Send + Sync>;
+
+impl Watch {
+    /// True when no further game may start: `stop` is set or the `--timeout` ran out.
+    pub(crate) fn stopped(&self) -> bool {
+        let asked = self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+        asked || crate::budget::expired()
+    }
+
+    /// Tells the caller that `games` games are finished.
+    pub(crate) fn finished(&self, games: u64) {
+        if let Some(f) = &self.on_game {
+            f(games);
+        }
+    }
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch")
+            .field("stop", &self.stop)
+            .field("on_game", &self.on_game.as_ref().map(|_| "Fn(u64)"))
+            .finish()
+    }
+}
+
 /// Options of `kibitzer play GAME`.
 #[derive(Debug, Clone)]
 pub struct PlayOptions {
@@ -50,6 +91,8 @@ pub struct PlayOptions {
     pub seed: u64,
     /// Extra `NAME=VALUE` arguments for the arena to read.
     pub args: Vec<(String, String)>,
+    /// Progress and early stop, between games.
+    pub watch: Watch,
 }
 
 /// A self-play arena of `kibitzer play`.
@@ -58,8 +101,24 @@ pub struct Arena {
     pub game: &'static str,
     /// One line on the game and its seats.
     pub about: &'static str,
-    /// Plays the games, reporting lines (rates with 95% intervals).
+    /// The built-in players a seat may name.
+    pub players: &'static [&'static str],
+    /// The shipped rule sets that play this game (a seat may also name a `.rules` path).
+    pub rule_sets: &'static [&'static str],
+    /// Plays the games, reporting lines: the match at once, then, after the games, the results
+    /// (rates with 95% intervals under a line of column names) and the speed.
     pub run: fn(&PlayOptions, Report) -> Result<(), String>,
+}
+
+impl Arena {
+    /// What a seat may name, for a message about a seat that names something else.
+    pub fn seat_choices(&self) -> String {
+        format!(
+            "players: {}; rule sets: {}, or a path to a .rules file",
+            self.players.join(", "),
+            self.rule_sets.join(", ")
+        )
+    }
 }
 
 /// Every game's benchmarks.

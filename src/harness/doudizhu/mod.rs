@@ -7,7 +7,8 @@ use std::io::Write;
 
 pub(super) const WORKLOAD: Workload = Workload {
     name: "doudizhu",
-    about: "endgame solver: the seed's puzzle under both rule sets, the published hard puzzle, random \
+    about:
+        "endgame solver: the original article's puzzle 1 under both rule variants, the published hard puzzle, random \
             deals 5v5..17v17 (median, p90, max)",
     run,
 };

@@ -1,4 +1,4 @@
-//! Benchmark: the seed's puzzle under both rule sets, the published hard puzzle, and
+//! Benchmark: the original article's puzzle 1 under both rule variants, the published hard puzzle, and
 //! random positions dealt from one shuffled deck at growing sizes.
 
 use std::hint::black_box;
@@ -153,7 +153,7 @@ fn run(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
     writeln!(out, "doudizhu endgame solver benchmark ({cores} cores)")?;
     let runs = if quick { 1 } else { PUZZLE_RUNS };
     let p1 = (P1_FARMER, P1_LANDLORD);
-    let p1_seed = puzzle(out, "puzzle 1, seed rules", p1, &Rules::seed(), runs)?;
+    let p1_seed = puzzle(out, "puzzle 1, original rules (variant=seed)", p1, &Rules::seed(), runs)?;
     let p1_std = puzzle(out, "puzzle 1, standard rules", p1, &Rules::default(), runs)?;
     let hard = puzzle(out, "hard puzzle", (HARD_ME, HARD_ENEMY), &hard_rules(), runs)?;
     let plan: &[(usize, usize, u64)] = if quick {

@@ -2,13 +2,15 @@
 //! (a seat named `durak`, or a path to an edited `.rules` file), the native players `random`,
 //! `lowest` and `reference`; per-seat durak rates with Wilson 95% intervals, draws, games/s.
 
-use crate::games::durak::play_match;
-use crate::games::durak::Deck;
-use crate::games::durak::GameOptions;
-use crate::games::durak::RulePlayer;
+use crate::games::durak::{play_game, wilson, Deck, GameOptions, GameState, MatchStats, Outcome, RulePlayer};
 use crate::games::durak::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
-use crate::harness::{Loader, PlayOptions, Report};
+use crate::harness::{Loader, PlayOptions, Report, Watch};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
+
+/// The built-in players a seat may name.
+pub(super) const PLAYERS: &[&str] = &["random", "lowest", "reference"];
 
 /// Builds the player of one seat.
 pub fn seat_player(
@@ -18,16 +20,24 @@ pub fn seat_player(
     params: &[(String, String)],
     load: Loader,
 ) -> Result<Box<dyn Player>, String> {
+    let choices = || super::ARENA.seat_choices();
     Ok(match name {
         "random" => Box::new(RandomPlayer::new(seed.wrapping_mul(31).wrapping_add(seat as u64 + 1))),
         "lowest" => Box::new(LowestPlayer),
         "reference" => Box::new(ReferencePlayer::default()),
         other => {
-            let program = load(other).map_err(|e| format!("seat {}: `{other}`: {e}", seat + 1))?;
+            let program = load(other).map_err(|e| {
+                if other.ends_with(".rules") || other.contains('/') {
+                    format!("seat {}: `{other}`: {e}", seat + 1)
+                } else {
+                    format!("seat {}: no durak player `{other}` ({})", seat + 1, choices())
+                }
+            })?;
             if program.relation("play").is_none() {
                 return Err(format!(
-                    "seat {}: rule set `{other}` has no `play` output (players: durak, random, lowest, reference, or a durak .rules file)",
-                    seat + 1
+                    "seat {}: rule set `{other}` has no `play` output: not a durak player ({})",
+                    seat + 1,
+                    choices()
                 ));
             }
             let mut player = RulePlayer::new(program, other).keep_records(false);
@@ -39,6 +49,52 @@ pub fn seat_player(
             Box::new(player)
         }
     })
+}
+
+/// Plays the match as `games::durak::play_match` does (the same deals, the same rotation of
+/// positions, so the same statistics), with `watch` between games: each game finished is
+/// reported, and no game starts once the caller or the `--timeout` stops the match.
+fn play_watched(
+    seats: &mut [Box<dyn Player>],
+    games: usize,
+    seed: u64,
+    options: &GameOptions,
+    watch: &Watch,
+) -> Result<MatchStats, String> {
+    let n = seats.len();
+    let opts = GameOptions { players: n, ..*options };
+    let mut stats = MatchStats {
+        games: 0,
+        durak: vec![0; n],
+        draws: 0,
+        aborted: 0,
+        actions: 0,
+    };
+    let mut deals = ChaCha8Rng::seed_from_u64(seed);
+    let mut seat_at = vec![0usize; n];
+    for g in 0..games {
+        if watch.stopped() {
+            break;
+        }
+        let mut state = GameState::new(&opts, deals.next_u64()).map_err(|e| e.to_string())?;
+        for (pos, slot) in seat_at.iter_mut().enumerate() {
+            *slot = (pos + n - g % n) % n;
+        }
+        let outcome = play_game(&mut state, seats, &seat_at).map_err(|e| e.to_string())?;
+        stats.games += 1;
+        stats.actions += state.actions();
+        match outcome {
+            Outcome::Durak(pos) => {
+                if let Some(d) = seat_at.get(pos).and_then(|s| stats.durak.get_mut(*s)) {
+                    *d += 1;
+                }
+            }
+            Outcome::Draw => stats.draws += 1,
+            Outcome::Aborted => stats.aborted += 1,
+        }
+        watch.finished(stats.games as u64);
+    }
+    Ok(stats)
 }
 
 /// Splits the arena settings into game options and rule-set parameters (any other `NAME=VALUE`,
@@ -89,13 +145,10 @@ pub fn run(opts: &PlayOptions, report: Report) -> Result<(), String> {
         .map(|(i, s)| seat_player(s.trim(), i, opts.seed, &params, opts.load))
         .collect::<Result<Vec<_>, _>>()?;
     let games = usize::try_from(opts.games).map_err(|_| "too many games".to_string())?;
-    let start = Instant::now();
-    let stats = play_match(&mut seats, games, opts.seed, &options).map_err(|e| e.to_string())?;
-    let secs = start.elapsed().as_secs_f64();
     let shown: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     report(&format!(
         "durak: {} games, {} players, {}-card deck{}{}, seed {}{}, positions rotate every game",
-        stats.games,
+        games,
         n,
         options.deck.size(),
         if options.transfer { ", transfer on" } else { "" },
@@ -111,20 +164,28 @@ pub fn run(opts: &PlayOptions, report: Report) -> Result<(), String> {
             format!(", rule parameters {}", shown.join(" "))
         }
     ));
+    let start = Instant::now();
+    let stats = play_watched(&mut seats, games, opts.seed, &options, &opts.watch)?;
+    let secs = start.elapsed().as_secs_f64();
+    let width = opts.seats.iter().map(|s| s.len()).max().unwrap_or(0).max(6);
+    report(&format!(
+        "{:<6} {:<width$}  {:>14}  {:>7}  95% CI",
+        "seat", "player", "durak (lost)", "rate"
+    ));
     for (i, name) in opts.seats.iter().enumerate() {
         let (lo, hi) = stats.durak_interval(i);
+        let lost = format!("{} of {}", stats.durak.get(i).copied().unwrap_or(0), stats.games);
         report(&format!(
-            "seat {} {:<10} durak {:>6} of {} = {:6.2}%  95% CI [{:.2}%, {:.2}%]",
+            "seat {:<1} {:<width$}  {:>14}  {:>6.2}%  [{:.2}%, {:.2}%]",
             i + 1,
             name,
-            stats.durak.get(i).copied().unwrap_or(0),
-            stats.games,
+            lost,
             100.0 * stats.durak_rate(i),
             100.0 * lo,
             100.0 * hi
         ));
     }
-    let (dlo, dhi) = crate::games::durak::wilson(stats.draws, stats.games);
+    let (dlo, dhi) = wilson(stats.draws, stats.games);
     report(&format!(
         "draws {} = {:.2}% [{:.2}%, {:.2}%], aborted {}",
         stats.draws,
@@ -154,4 +215,50 @@ pub fn run(opts: &PlayOptions, report: Report) -> Result<(), String> {
         stats.actions as f64 / stats.games.max(1) as f64
     ));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+
+    fn seats() -> Vec<Box<dyn Player>> {
+        vec![
+            Box::new(RandomPlayer::new(3)),
+            Box::new(LowestPlayer),
+            Box::new(ReferencePlayer::default()),
+        ]
+    }
+
+    #[test]
+    fn the_watched_match_plays_the_games_play_match_plays() {
+        let options = GameOptions::default();
+        for seed in [1, 7] {
+            let native = crate::games::durak::play_match(&mut seats(), 30, seed, &options).unwrap();
+            let watched = play_watched(&mut seats(), 30, seed, &options, &Watch::default()).unwrap();
+            assert_eq!(native, watched);
+        }
+    }
+
+    #[test]
+    fn a_stop_ends_the_match_after_the_game_being_played() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let seen = Arc::new(AtomicU64::new(0));
+        let (flag, count) = (stop.clone(), seen.clone());
+        let watch = Watch {
+            stop: Some(stop),
+            on_game: Some(Arc::new(move |done| {
+                count.store(done, Ordering::Relaxed);
+                if done == 4 {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            })),
+        };
+        let options = GameOptions::default();
+        let stats = play_watched(&mut seats(), 30, 1, &options, &watch).unwrap();
+        assert_eq!((stats.games, seen.load(Ordering::Relaxed)), (4, 4));
+        let first4 = crate::games::durak::play_match(&mut seats(), 4, 1, &options).unwrap();
+        assert_eq!(stats, first4);
+    }
 }

@@ -15,5 +15,7 @@ pub(super) const ARENA: Arena = Arena {
     game: "durak",
     about: "whole durak games: seats durak (the rule AI) or a .rules path, random, lowest, reference (native); \
             settings deck=24|32|36|52 transfer=true five_before_first_discard=false, any other NAME=VALUE is a rule parameter",
+    players: arena::PLAYERS,
+    rule_sets: &["durak"],
     run: arena::run,
 };

@@ -6,9 +6,10 @@ mod rules;
 
 use std::time::Instant;
 
-use super::{Arena, BenchOptions, Loader, PlayOptions, Report, Workload};
+use super::{Arena, BenchOptions, Loader, PlayOptions, Report, Watch, Workload};
 use crate::games::mahjong::rule_player::RulePlayer;
-use crate::games::mahjong::{play_match, LookaheadPlayer, Player, RandomPlayer, SeedPlayer, StrongPlayer};
+use crate::games::mahjong::{Game, MatchStats, Outcome};
+use crate::games::mahjong::{LookaheadPlayer, Player, RandomPlayer, SeedPlayer, StrongPlayer};
 use native::{run_bench, run_bench_quick};
 
 pub(super) const WORKLOAD: Workload = Workload {
@@ -19,12 +20,11 @@ pub(super) const WORKLOAD: Workload = Workload {
 
 pub(super) const ARENA: Arena = Arena {
     game: "mahjong",
-    about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, seed, strong, strong-plain, lookahead)",
+    about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, seed, strong, strong-plain, lookahead, lookahead-B-H)",
+    players: &["random", "seed", "strong", "strong-plain", "lookahead", "lookahead-B-H"],
+    rule_sets: &["mahjong", "mahjong_seed"],
     run: arena,
 };
-
-/// The native players a seat may name.
-const NATIVE_SEATS: [&str; 5] = ["random", "seed", "strong", "strong-plain", "lookahead"];
 
 /// A seat: native, or a rule set whose failed decisions are reported.
 enum Seat {
@@ -63,13 +63,23 @@ impl Seat {
             }
             other => {
                 let file = if other == "mahjong-seed" { "mahjong_seed" } else { other };
-                let program = load(file).map_err(|e| format!("seat {}: {e}", index + 1))?;
+                let program = load(file).map_err(|e| {
+                    if other.ends_with(".rules") || other.contains('/') {
+                        format!("seat {}: {e}", index + 1)
+                    } else {
+                        format!(
+                            "seat {}: no mahjong player `{other}` ({})",
+                            index + 1,
+                            ARENA.seat_choices()
+                        )
+                    }
+                })?;
                 if program.relation("discard").is_none() || program.relation("call").is_none() {
                     return Err(format!(
-                        "seat {}: rule set `{}` concludes no `discard` and `call`: not a mahjong player (native players: {})",
+                        "seat {}: rule set `{}` concludes no `discard` and `call`: not a mahjong player ({})",
                         index + 1,
                         program.name,
-                        NATIVE_SEATS.join(", ")
+                        ARENA.seat_choices()
                     ));
                 }
                 Seat::Rules(Box::new(RulePlayer::new(other, program)))
@@ -100,18 +110,43 @@ fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
     let games = u32::try_from(opts.games).map_err(|_| format!("--games {} is too many", opts.games))?;
     let mut a = Seat::by_name(&names[0], 0, opts.seed, opts.load)?;
     let mut b = Seat::by_name(&names[1], 1, opts.seed, opts.load)?;
-    let start = Instant::now();
-    let stats = play_match([a.player(), b.player()], games, opts.seed);
-    let secs = start.elapsed().as_secs_f64();
-    // The games played: fewer than asked when `--timeout` stopped the match.
-    let games = stats.games;
     report(&format!(
         "mahjong arena: {} vs {}, {} games, seed {}, dealer alternates",
         names[0], names[1], games, opts.seed
     ));
-    for line in stats.report().lines() {
-        report(line);
+    let start = Instant::now();
+    let stats = play_watched([a.player(), b.player()], games, opts.seed, &opts.watch);
+    let secs = start.elapsed().as_secs_f64();
+    // The games played: fewer than asked when the match was stopped.
+    let games = stats.games;
+    let width = names.iter().map(|s| s.len()).max().unwrap_or(0).max(6);
+    report(&format!(
+        "{:<6} {:<width$}  {:>6}  {:>6}  {:<14}  {:>10}  {:>8}",
+        "seat", "player", "wins", "rate", "95% CI", "self-drawn", "misplays"
+    ));
+    for (i, name) in names.iter().enumerate() {
+        let (rate, lo, hi) = stats.win_rate(i);
+        report(&format!(
+            "seat {} {:<width$}  {:>6}  {:>5.1}%  {:<14}  {:>10}  {:>8}",
+            i + 1,
+            name,
+            stats.wins[i],
+            100.0 * rate,
+            format!("[{:.1}%, {:.1}%]", 100.0 * lo, 100.0 * hi),
+            stats.self_drawn[i],
+            stats.misplays[i]
+        ));
     }
+    let (share, lo, hi) = stats.decisive_share();
+    report(&format!(
+        "draws {} of {} games; {} takes {:.1}% of decided games (95% CI {:.1}–{:.1}%)",
+        stats.draws,
+        games,
+        names[0],
+        100.0 * share,
+        100.0 * lo,
+        100.0 * hi
+    ));
     if let Some(m) = &stats.first_misplay {
         report(&format!("first misplay (replaced by a fallback): {m}"));
     }
@@ -136,6 +171,59 @@ fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
         secs
     ));
     Ok(())
+}
+
+/// SplitMix64: game `g`'s deal from the match seed, as `games::mahjong::play_match` deals it.
+fn game_seed(seed: u64, game: u64) -> u64 {
+    let mut z = seed.wrapping_add(game.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays the match as `games::mahjong::play_match` does (the same deals, the dealer
+/// alternating, so the same statistics), with `watch` between games: each game finished is
+/// reported, and no game starts once the caller or the `--timeout` stops the match.
+fn play_watched(seats: [&mut dyn Player; 2], games: u32, seed: u64, watch: &Watch) -> MatchStats {
+    let [a, b] = seats;
+    let mut seats: [&mut dyn Player; 2] = [a, b];
+    let mut stats = MatchStats {
+        names: [seats[0].name(), seats[1].name()],
+        games,
+        wins: [0; 2],
+        self_drawn: [0; 2],
+        draws: 0,
+        misplays: [0; 2],
+        first_misplay: None,
+        turns: 0,
+    };
+    for g in 0..u64::from(games) {
+        if watch.stopped() {
+            stats.games = g as u32;
+            break;
+        }
+        let s = game_seed(seed, g);
+        for (i, seat) in seats.iter_mut().enumerate() {
+            seat.start_game(i, s);
+        }
+        let result = Game::new(s, (g % 2) as usize).play(&mut seats);
+        stats.turns += u64::from(result.turns);
+        for m in &result.misplays {
+            stats.misplays[m.seat % 2] += 1;
+            if stats.first_misplay.is_none() {
+                stats.first_misplay = Some(format!("game {g}: seat {} {}: {}", m.seat + 1, m.action, m.reason));
+            }
+        }
+        match result.outcome {
+            Outcome::Win { seat, self_drawn, .. } => {
+                stats.wins[seat % 2] += 1;
+                stats.self_drawn[seat % 2] += u32::from(self_drawn);
+            }
+            Outcome::Draw => stats.draws += 1,
+        }
+        watch.finished(g + 1);
+    }
+    stats
 }
 
 fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
@@ -227,4 +315,37 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
     figures.push(format!("cores={cores}"));
     report(&figures.join(" "));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mahjong::play_match;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    #[test]
+    fn the_watched_match_plays_the_games_play_match_plays() {
+        for seed in [3, 11] {
+            let (mut a, mut b) = (SeedPlayer::default(), RandomPlayer::new(5));
+            let native = play_match([&mut a, &mut b], 24, seed);
+            let (mut a, mut b) = (SeedPlayer::default(), RandomPlayer::new(5));
+            let watched = play_watched([&mut a, &mut b], 24, seed, &Watch::default());
+            assert_eq!(native, watched);
+        }
+    }
+
+    #[test]
+    fn a_stop_ends_the_match_after_the_game_being_played() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let watch = Watch {
+            stop: Some(stop),
+            on_game: Some(Arc::new(move |done| flag.store(done == 3, Ordering::Relaxed))),
+        };
+        let (mut a, mut b) = (SeedPlayer::default(), RandomPlayer::new(5));
+        let stats = play_watched([&mut a, &mut b], 24, 3, &watch);
+        let (mut a, mut b) = (SeedPlayer::default(), RandomPlayer::new(5));
+        assert_eq!(stats, play_match([&mut a, &mut b], 3, 3));
+    }
 }

@@ -7,6 +7,6 @@ use super::Workload;
 
 pub(super) const WORKLOAD: Workload = Workload {
     name: "stud-odds",
-    about: "the seed query through the rules; native evaluator over all hands; exact equity at streets 2-4",
+    about: "the stud example query through the rules; native evaluator over all hands; exact equity at streets 2-4",
     run: rules::run,
 };

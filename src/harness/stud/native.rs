@@ -1,4 +1,4 @@
-//! `run_bench`: the native evaluator over all hands, exact heads-up equity by street, the seed query.
+//! `run_bench`: the native evaluator over all hands, exact heads-up equity by street, the example query.
 
 use crate::games::stud::equity_exact;
 use crate::games::stud::parse_cards;
@@ -16,8 +16,8 @@ const STREETS: [(&str, &str, &str); 3] = [
     ("street4", "AS KD 7C 7S", "QH QC 2D"),
 ];
 
-/// The seed's example position: my full house against an open straight draw.
-const SEED: (&str, &str) = ("8S TD TS 8H 8C", "3C 5D 4H 6H");
+/// The example query's position: my full house against an open straight draw.
+const EXAMPLE: (&str, &str) = ("8S TD TS 8H 8C", "3C 5D 4H 6H");
 
 fn situation(me: &str, opponent: &str) -> io::Result<Situation> {
     let bad = |e: crate::games::stud::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
@@ -128,20 +128,24 @@ fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
         odds_text(odds.as_ref())
     )?;
 
-    let seed_us = time_mean(equity_reps * 200, || {
-        situation(SEED.0, SEED.1).ok().and_then(|s| equity_exact(&s, u64::MAX))
+    let example_us = time_mean(equity_reps * 200, || {
+        situation(EXAMPLE.0, EXAMPLE.1)
+            .ok()
+            .and_then(|s| equity_exact(&s, u64::MAX))
     }) * 1e6;
-    let seed_odds = situation(SEED.0, SEED.1).ok().and_then(|s| equity_exact(&s, u64::MAX));
+    let example_odds = situation(EXAMPLE.0, EXAMPLE.1)
+        .ok()
+        .and_then(|s| equity_exact(&s, u64::MAX));
     writeln!(
         out,
-        "seed: me {} vs XX {}: {} in {seed_us:.2} µs (cards parsed too)",
-        SEED.0,
-        SEED.1,
-        odds_text(seed_odds.as_ref())
+        "example query: me {} vs XX {}: {} in {example_us:.2} µs (cards parsed too)",
+        EXAMPLE.0,
+        EXAMPLE.1,
+        odds_text(example_odds.as_ref())
     )?;
     writeln!(
         out,
-        "cores={cores} native_hands_per_s={hands_per_s:.0} native_histogram_hands_per_s={histogram_per_s:.0} street1_ms={street1_ms:.1} street2_ms={:.3} street3_ms={:.3} street4_ms={:.4} three_players_street4_ms={three_ms:.1} seed_native_us={seed_us:.2}",
+        "cores={cores} native_hands_per_s={hands_per_s:.0} native_histogram_hands_per_s={histogram_per_s:.0} street1_ms={street1_ms:.1} street2_ms={:.3} street3_ms={:.3} street4_ms={:.4} three_players_street4_ms={three_ms:.1} example_native_us={example_us:.2}",
         street_ms[0], street_ms[1], street_ms[2]
     )
 }
@@ -179,7 +183,7 @@ mod tests {
             "street2_ms=",
             "street3_ms=",
             "street4_ms=",
-            "seed_native_us=",
+            "example_native_us=",
         ] {
             assert!(last.contains(name), "{name} missing from {last}");
         }

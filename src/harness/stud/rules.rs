@@ -1,13 +1,13 @@
-//! `kibitzer bench stud-odds`: the seed query through the rules (43 what-if showdowns, explanations
+//! `kibitzer bench stud-odds`: the stud example query through the rules (43 what-if showdowns, explanations
 //! recorded), then the native evaluator's figures (all hands, exact equity at streets 2–4).
 
 use crate::engine::session::Session;
 use crate::harness::{BenchOptions, Report};
 use std::time::Instant;
 
-/// The seed's query: my full house against `XX 3C 5D 4H 6H`.
-pub const SEED_HAND: &str = "8S TD TS 8H 8C";
-pub const SEED_OPPONENT: &str = "XX 3C 5D 4H 6H";
+/// The example query: my full house against `XX 3C 5D 4H 6H`.
+pub const EXAMPLE_HAND: &str = "8S TD TS 8H 8C";
+pub const EXAMPLE_OPPONENT: &str = "XX 3C 5D 4H 6H";
 
 /// Runs the benchmark.
 pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
@@ -26,20 +26,22 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     let mut session = Session::new(program);
     session.set_timed(false);
-    session.set_input_text("hand", SEED_HAND).map_err(|e| e.to_string())?;
     session
-        .set_input_text("opponent", SEED_OPPONENT)
+        .set_input_text("hand", EXAMPLE_HAND)
+        .map_err(|e| e.to_string())?;
+    session
+        .set_input_text("opponent", EXAMPLE_OPPONENT)
         .map_err(|e| e.to_string())?;
     let result = session.run().map_err(|e| e.to_string())?;
     let answer: Vec<String> = session.conclusions().iter().map(|c| c.to_string()).collect();
     report(&format!(
-        "seed query: {} ({} firings, {} what-if sub-queries)",
+        "example query: {} ({} firings, {} what-if sub-queries)",
         answer.join(", "),
         result.stats.fired,
         result.stats.whatif_asked
     ));
     if !answer.iter().any(|c| c == "odds(43, 0, 0, 1.0)") {
-        return Err(format!("the seed query answered {answer:?}"));
+        return Err(format!("the example query answered {answer:?}"));
     }
     // Each run starts from a fresh working memory and an empty what-if memo: the whole query.
     let mut times = Vec::with_capacity(runs.max(1));
@@ -52,11 +54,11 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
     let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
     let best = times.first().copied().unwrap_or(0.0);
     report(&format!(
-        "seed query through the rules: median {median:.1} µs, best {best:.1} µs over {runs} runs (one thread)"
+        "example query through the rules: median {median:.1} µs, best {best:.1} µs over {runs} runs (one thread)"
     ));
 
     if setting("native") == Some("no") {
-        report(&format!("seed_query_us={median:.1}"));
+        report(&format!("example_query_us={median:.1}"));
         return Ok(());
     }
     let mut out = Vec::new();
@@ -78,6 +80,6 @@ pub fn run(options: &BenchOptions, report: Report) -> Result<(), String> {
     } else {
         format!(" cores={cores}")
     };
-    report(&format!("seed_query_us={median:.1} {last}{cores}"));
+    report(&format!("example_query_us={median:.1} {last}{cores}"));
     Ok(())
 }
