@@ -39,6 +39,15 @@ pub struct AskArgs {
     /// Stop with an error after this many firings.
     #[arg(long = "max-firings", default_value_t = 100_000)]
     max_firings: u64,
+    /// Stop, with the conclusions so far, when more facts than this are live at once.
+    #[arg(long = "max-facts", value_name = "N", default_value_t = RunOptions::default().max_facts)]
+    max_facts: u64,
+    /// Stop, with the conclusions so far, when more activations than this wait at once.
+    #[arg(long = "max-activations", value_name = "N", default_value_t = RunOptions::default().max_activations)]
+    max_activations: u64,
+    /// Stop, with the conclusions so far, when the live facts hold more value cells than this.
+    #[arg(long = "max-cells", value_name = "N", default_value_t = RunOptions::default().max_cells)]
+    max_cells: u64,
     /// How deep to expand what-if sub-queries in explanations.
     #[arg(long = "whatif-depth", default_value_t = 1)]
     whatif_depth: usize,
@@ -71,6 +80,11 @@ pub fn run(a: AskArgs) -> i32 {
         trace: a.trace,
         why_not: !a.why_not.is_empty(),
         timeout: a.timeout,
+        max_facts: a.max_facts,
+        max_activations: a.max_activations,
+        max_cells: a.max_cells,
+        // Unexplained answers need no record of the firings: memory then follows what is live.
+        record: a.explain != ExplainMode::None,
         ..RunOptions::default()
     });
     for p in &a.params {
@@ -116,7 +130,7 @@ pub fn run(a: AskArgs) -> i32 {
     if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
         return super::write_failed(&e);
     }
-    if let Some(note) = super::stop_note(result.stop) {
+    if let Some(note) = super::stop_note(&result) {
         if !a.json {
             super::say(note);
         }

@@ -11,7 +11,7 @@ mod rules;
 mod test;
 
 use clap::{Parser, Subcommand};
-use kibitzer::StopReason;
+use kibitzer::{MemoryBound, RunResult, StopReason};
 
 /// Exit code for bad input, a bad rule file or bad usage.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -168,12 +168,21 @@ pub(crate) fn parse_timeout(s: &str) -> Result<std::time::Duration, TimeoutError
 }
 
 /// The line that says why a run stopped early (text output), or `None` when it finished.
-pub(crate) fn stop_note(stop: StopReason) -> Option<&'static str> {
-    match stop {
-        StopReason::Quiescent | StopReason::Halted => None,
-        StopReason::Timeout => Some("stopped: the --timeout ran out; the conclusions above are partial"),
-        StopReason::MemoryLimit => Some("stopped: working memory reached its limit; the conclusions above are partial"),
-    }
+pub(crate) fn stop_note(result: &RunResult) -> Option<String> {
+    let limit = match (result.stop, result.bound) {
+        (StopReason::Quiescent | StopReason::Halted, _) => return None,
+        (StopReason::Timeout, _) => "the --timeout ran out".to_string(),
+        (StopReason::MemoryLimit, Some(bound)) => {
+            let (what, option) = match bound {
+                MemoryBound::Facts => ("live facts", "--max-facts"),
+                MemoryBound::Cells => ("value cells", "--max-cells"),
+                MemoryBound::Activations => ("waiting activations", "--max-activations"),
+            };
+            format!("working memory reached its limit of {what} (raise it with {option})")
+        }
+        (StopReason::MemoryLimit, None) => "working memory reached its limit".to_string(),
+    };
+    Some(format!("stopped: {limit}; the conclusions above are partial"))
 }
 
 /// Writes a line to standard error. A failed write is ignored, unlike `eprintln!`, which panics

@@ -84,6 +84,10 @@ pub fn run(a: RulesArgs) -> i32 {
             );
         }
     }
+    // Only a strategy other than the default is worth a line.
+    if p.strategy() != "file_order" {
+        println!("strategy: {}", p.strategy());
+    }
     println!("rules:");
     for r in p.rules() {
         println!("  {:<12} salience {:>4}  {}", r.name, r.salience, r.title.unwrap_or(""));

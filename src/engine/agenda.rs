@@ -1,12 +1,14 @@
 //! The agenda: activations waiting to fire, ordered by conflict resolution.
 //!
-//! Order (documented in the README): higher salience first; then the rule declared earlier in the
-//! file; then the activation created earlier. The order is total and deterministic. Bindings and
+//! Order (documented in docs/semantics.md): higher salience first; then, by the rule set's
+//! strategy, the rule declared earlier in the file and the activation created earlier
+//! (`file_order`), the activation created last (`depth`) or first (`breadth`). The order is total and deterministic. Bindings and
 //! matched facts live in flat arenas reused across runs; a firing's record points into them
 //! (`Session::record_and_act`), so an activation that fires as it was stored is recorded with no
 //! copy (its slots in the arena become the record's).
 
 use super::memory::FactId;
+use crate::lang::ir::Strategy;
 use crate::value::Value;
 
 /// A rule with a full set of bindings from its join conditions.
@@ -37,27 +39,43 @@ pub struct Agenda {
     acts: Vec<Activation>,
     values: Vec<Value>,
     facts: Vec<(u16, FactId)>,
-    /// Each rule's place in conflict-resolution order (0 fires first).
+    /// Each rule's place in conflict-resolution order (0 fires first): its own place in
+    /// `file_order`; under `depth` and `breadth`, its salience level's, shared by the rules of
+    /// equal salience.
     rank: Vec<u32>,
+    /// Whether a queue gives its newest activation first (`depth`).
+    newest_first: bool,
     /// By place: the rule's queue.
     queues: Vec<Queue>,
     /// By place: whether the queue holds a waiting activation, 64 places a word.
     waiting: Vec<u64>,
     pending: usize,
+    /// Activations made this run before the last `compact` (which renumbers the waiting ones).
+    compacted: usize,
 }
 
 impl Agenda {
     /// An empty agenda for rules of these saliences (in the order of the file).
-    pub fn new(saliences: &[i32]) -> Agenda {
+    pub fn new(saliences: &[i32], strategy: Strategy) -> Agenda {
         let mut order: Vec<usize> = (0..saliences.len()).collect();
         // Higher salience first; the rule written first among equals (the sort is stable).
         order.sort_by_key(|&r| std::cmp::Reverse(saliences[r]));
         let mut rank = vec![0u32; saliences.len()];
+        let mut level = 0;
         for (place, &r) in order.iter().enumerate() {
-            rank[r] = place as u32;
+            rank[r] = match strategy {
+                Strategy::FileOrder => place as u32,
+                _ => {
+                    if place > 0 && saliences[order[place - 1]] != saliences[r] {
+                        level += 1;
+                    }
+                    level
+                }
+            };
         }
         Agenda {
             rank,
+            newest_first: strategy == Strategy::Depth,
             queues: (0..saliences.len()).map(|_| Queue::default()).collect(),
             waiting: vec![0; saliences.len().div_ceil(64)],
             ..Agenda::default()
@@ -66,6 +84,7 @@ impl Agenda {
 
     /// Forgets everything, keeping allocations.
     pub fn reset(&mut self) {
+        self.compacted = 0;
         self.acts.clear();
         self.values.clear();
         self.facts.clear();
@@ -124,8 +143,13 @@ impl Agenda {
         let w = self.waiting.iter().position(|&word| word != 0)?;
         let place = w * 64 + self.waiting[w].trailing_zeros() as usize;
         let q = &mut self.queues[place];
-        let seq = q.items[q.head];
-        q.head += 1;
+        let seq = match self.newest_first {
+            true => q.items.pop().unwrap_or_default(),
+            false => {
+                q.head += 1;
+                q.items[q.head - 1]
+            }
+        };
         if q.head == q.items.len() {
             q.items.clear();
             q.head = 0;
@@ -169,11 +193,56 @@ impl Agenda {
 
     /// Activations created so far in this run.
     pub fn created(&self) -> usize {
-        self.acts.len()
+        self.compacted + self.acts.len()
+    }
+
+    /// Activations stored that no longer wait (fired or dropped), whose slots `compact` frees.
+    pub fn garbage(&self) -> usize {
+        self.acts.len() - self.pending
+    }
+
+    /// Keeps only the waiting activations, in their order, with their facts renumbered by
+    /// `remap` (a retracted fact becomes `FactId::MAX`, which is never live). Only for a run
+    /// that keeps no firing records: a record points into the arenas this rebuilds.
+    pub fn compact(&mut self, remap: impl Fn(FactId) -> FactId) {
+        let mut acts = Vec::with_capacity(self.pending);
+        let mut values = Vec::new();
+        let mut facts = Vec::new();
+        for (w, word) in self.waiting.iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let q = &mut self.queues[w * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                let waiting: Vec<u32> = q.items.drain(q.head..).collect();
+                q.items.clear();
+                q.head = 0;
+                for seq in waiting {
+                    let a = &self.acts[seq as usize];
+                    let v0 = values.len() as u32;
+                    for v in &mut self.values[a.vars.0 as usize..a.vars.1 as usize] {
+                        values.push(std::mem::replace(v, Value::Int(0)));
+                    }
+                    let f0 = facts.len() as u32;
+                    for &(c, f) in &self.facts[a.facts.0 as usize..a.facts.1 as usize] {
+                        facts.push((c, remap(f)));
+                    }
+                    q.items.push(acts.len() as u32);
+                    acts.push(Activation {
+                        rule: a.rule,
+                        mask: a.mask,
+                        vars: (v0, values.len() as u32),
+                        facts: (f0, facts.len() as u32),
+                    });
+                }
+            }
+        }
+        self.compacted += self.acts.len() - acts.len();
+        self.acts = acts;
+        self.values = values;
+        self.facts = facts;
     }
 
     /// Activations still waiting.
-    #[cfg(test)]
     pub fn pending(&self) -> usize {
         self.pending
     }
@@ -182,19 +251,23 @@ impl Agenda {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::ir::Strategy;
     use proptest::prelude::*;
 
     proptest! {
         /// Pushes and pops interleaved in any way select, at every pop, the waiting activation
-        /// the documented order puts first: salience high first, then the rule declared first,
-        /// then the activation created first (a model kept as a plain list, searched in full).
+        /// the documented order puts first: salience high first, then by the strategy the rule
+        /// declared first and the activation created first (`file_order`), the activation
+        /// created last (`depth`) or first (`breadth`) (a model kept as a plain list, searched
+        /// in full).
         #[test]
         fn pops_follow_conflict_resolution(
             saliences in proptest::collection::vec(prop_oneof![Just(i32::MIN), -3..3i32, Just(i32::MAX)], 1..70),
             script in proptest::collection::vec((any::<bool>(), 0..1000usize), 0..200),
             runs in 1..3usize,
+            strategy in prop_oneof![Just(Strategy::FileOrder), Just(Strategy::Depth), Just(Strategy::Breadth)],
         ) {
-            let mut agenda = Agenda::new(&saliences);
+            let mut agenda = Agenda::new(&saliences, strategy);
             for _ in 0..runs {
                 agenda.reset();
                 let mut model: Vec<(i32, u32, u32)> = Vec::new();
@@ -209,7 +282,14 @@ mod tests {
                         let best = model
                             .iter()
                             .enumerate()
-                            .max_by(|(_, a), (_, b)| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)))
+                            .max_by(|(_, a), (_, b)| {
+                                let by_salience = a.0.cmp(&b.0);
+                                match strategy {
+                                    Strategy::FileOrder => by_salience.then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)),
+                                    Strategy::Depth => by_salience.then(a.2.cmp(&b.2)),
+                                    Strategy::Breadth => by_salience.then(b.2.cmp(&a.2)),
+                                }
+                            })
                             .map(|(i, _)| i);
                         let popped = agenda.pop().map(|a| (a.rule, a.mask));
                         let expected = best.map(|i| model.remove(i)).map(|(_, r, q)| (r, u64::from(q)));

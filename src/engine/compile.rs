@@ -127,7 +127,8 @@ fn explanation_only(rule: &RuleIr) -> Vec<u16> {
         match a {
             Action::Assert { args, .. } => args.iter().for_each(|e| action_slots |= expr_slots(e)),
             Action::Retract { args, .. } => args.iter().for_each(|a| action_slots |= pat_slots(a)),
-            Action::Halt => {}
+            Action::Modify { args, .. } => args.iter().flatten().for_each(|e| action_slots |= expr_slots(e)),
+            Action::RetractFact { .. } | Action::Halt => {}
         }
     }
     (0..rule.conds.len())
@@ -189,6 +190,10 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
     }
     let restored = restorable(rule, &join, &select);
     RulePlan {
+        handles: rule
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::RetractFact { .. } | Action::Modify { .. })),
         join,
         select,
         seeds,
@@ -209,7 +214,8 @@ fn restorable(rule: &RuleIr, join: &[u16], select: &[u16]) -> Vec<(Slot, u16, u1
         match a {
             Action::Assert { args, .. } => args.iter().for_each(|e| read_late |= expr_slots(e)),
             Action::Retract { args, .. } => args.iter().for_each(|a| read_late |= pat_slots(a)),
-            Action::Halt => {}
+            Action::Modify { args, .. } => args.iter().flatten().for_each(|e| read_late |= expr_slots(e)),
+            Action::RetractFact { .. } | Action::Halt => {}
         }
     }
     // Slots some condition binds (or may bind) other than as a join pattern's argument.

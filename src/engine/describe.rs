@@ -121,7 +121,12 @@ impl Program {
             .collect()
     }
 
-    /// Its rules in the order written.
+    /// The conflict-resolution strategy it declares (`file_order`, `depth` or `breadth`).
+    pub fn strategy(&self) -> &'static str {
+        self.strategy.name()
+    }
+
+    /// Its rules, in the order written.
     pub fn rules(&self) -> Vec<RuleInfo<'_>> {
         self.rules
             .iter()

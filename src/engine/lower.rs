@@ -31,6 +31,7 @@ pub fn lower(rs: ir::RuleSet) -> Program {
         relations: rs.relations,
         params: rs.params,
         rules,
+        strategy: rs.strategy,
         plans: Vec::new(),
         triggers: Vec::new(),
         input_triggers: Vec::new(),

@@ -77,7 +77,17 @@ pub struct Memory {
     /// Whether a fact was retracted since the last reset: until one is, every fact is live and
     /// an activation's facts need no check before it fires.
     retracted: bool,
+    /// Facts live now.
+    live: usize,
+    /// Per relation: retracted facts still in its list (`by_rel`) and join indexes. Once they
+    /// are as many as the live ones the relation is compacted, so scans and joins never walk more
+    /// dead facts than live ones, and a long run of modifies does not slow down.
+    dead: Vec<u32>,
 }
+
+/// Retracted facts a relation may keep in its lists before they are compacted (below this, a
+/// compaction costs more than the scans it saves).
+const COMPACT_FROM: u32 = 16;
 
 /// Facts of one relation by the hash of the value at one argument position (most values pick
 /// out a few facts: kept inline, no allocation per value). Keyed by the hash, not the value: no
@@ -91,6 +101,7 @@ impl Memory {
         let relations = probed.len();
         Memory {
             by_rel: vec![Vec::new(); relations],
+            dead: vec![0; relations],
             indexed: vec![false; relations],
             deduped: vec![false; relations],
             dedupe: vec![FxHashMap::default(); relations],
@@ -107,9 +118,11 @@ impl Memory {
         self.facts.clear();
         self.args.clear();
         self.retracted = false;
+        self.live = 0;
         for r in self.touched.drain(..) {
             let r = r as usize;
             self.by_rel[r].clear();
+            self.dead[r] = 0;
             if std::mem::take(&mut self.deduped[r]) {
                 self.dedupe[r].clear();
             }
@@ -189,6 +202,7 @@ impl Memory {
             }
         }
         self.by_rel[r].push(id);
+        self.live += 1;
 
         let len = self.by_rel[r].len();
         if len >= DEDUPE_FROM {
@@ -246,7 +260,6 @@ impl Memory {
     }
 
     /// The live fact equal to `rel(args)`, if any.
-    #[cfg(test)]
     pub fn find(&self, rel: RelId, args: &[Value]) -> Option<FactId> {
         match self.lookup(rel, args) {
             Lookup::Found(f) => Some(f),
@@ -309,12 +322,84 @@ impl Memory {
         };
         self.facts[id as usize].alive = false;
         self.retracted = true;
+        self.live -= 1;
         if self.deduped.get(rel) == Some(&true) {
             if let Some(ids) = self.dedupe[rel].get_mut(&h) {
                 ids.retain(|x| *x != id);
             }
         }
+        self.dead[rel] += 1;
+        if self.dead[rel] >= COMPACT_FROM && self.dead[rel] as usize * 2 >= self.by_rel[rel].len() {
+            self.compact(rel);
+        }
         true
+    }
+
+    /// Drops the retracted facts from a relation's list and join indexes (keeping the order of
+    /// the live ones: joins see facts oldest first).
+    #[cold]
+    fn compact(&mut self, rel: usize) {
+        let facts = &self.facts;
+        self.by_rel[rel].retain(|&f| facts[f as usize].alive);
+        if self.indexed[rel] {
+            for (_, index) in self.indexes[rel].iter_mut() {
+                index.retain(|_, ids| {
+                    ids.retain(|f| facts[*f as usize].alive);
+                    !ids.is_empty()
+                });
+            }
+        }
+        self.dead[rel] = 0;
+    }
+
+    /// Facts live now.
+    pub fn live(&self) -> usize {
+        self.live
+    }
+
+    /// Retracted facts still stored.
+    pub fn garbage(&self) -> usize {
+        self.facts.len() - self.live
+    }
+
+    /// Frees the storage of every retracted fact: the live ones are renumbered in their order
+    /// (so a newer fact still has a larger id), and the returned table maps an old id to its new
+    /// one (`FactId::MAX` for a retracted fact). Whoever holds fact ids must renumber them.
+    pub fn compact_all(&mut self) -> Vec<FactId> {
+        let mut remap = vec![FactId::MAX; self.facts.len()];
+        let old_facts = std::mem::take(&mut self.facts);
+        let mut old_args = std::mem::take(&mut self.args);
+        for (id, f) in old_facts.into_iter().enumerate() {
+            if !f.alive {
+                continue;
+            }
+            let start = self.args.len() as u32;
+            let (a0, n) = (f.args_start as usize, f.args_len as usize);
+            for v in &mut old_args[a0..a0 + n] {
+                self.args.push(std::mem::replace(v, Value::Int(0)));
+            }
+            remap[id] = self.facts.len() as FactId;
+            self.facts.push(Fact { args_start: start, ..f });
+        }
+        let map = |f: &mut FactId| *f = remap[*f as usize];
+        for &r in &self.touched {
+            let r = r as usize;
+            self.by_rel[r].retain(|&f| remap[f as usize] != FactId::MAX);
+            self.by_rel[r].iter_mut().for_each(map);
+            self.dead[r] = 0;
+            for ids in self.dedupe[r].values_mut() {
+                ids.retain(|f| remap[*f as usize] != FactId::MAX);
+                ids.iter_mut().for_each(map);
+            }
+            for (_, index) in self.indexes[r].iter_mut() {
+                index.retain(|_, ids| {
+                    ids.retain(|f| remap[*f as usize] != FactId::MAX);
+                    ids.iter_mut().for_each(map);
+                    !ids.is_empty()
+                });
+            }
+        }
+        remap
     }
 
     /// The fact with this id.
@@ -338,7 +423,8 @@ impl Memory {
         &self.args[f.args_start as usize..f.args_start as usize + f.args_len as usize]
     }
 
-    /// Every fact ever asserted of a relation (live or not), oldest first.
+    /// The facts of a relation, oldest first: every live one, and retracted ones not yet compacted
+    /// away (at most as many as the live ones, plus a few).
     pub fn of_relation(&self, rel: RelId) -> &[FactId] {
         self.by_rel.get(rel as usize).map_or(&[], |v| v.as_slice())
     }

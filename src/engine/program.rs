@@ -72,6 +72,8 @@ pub struct RulePlan {
     pub restored: Vec<(Slot, u16, u16)>,
     /// The slots of `restored`, as bits.
     pub elided: u64,
+    /// Whether an action names a matched fact by its handle (`retract ?f`, `modify ?f`).
+    pub handles: bool,
 }
 
 /// The join order for one positive pattern receiving a new fact.
@@ -211,6 +213,8 @@ pub struct Program {
     pub(crate) relations: Vec<Relation>,
     pub(crate) params: Vec<ParamDecl>,
     pub(crate) rules: Vec<RuleIr>,
+    /// The order among activations of equal salience.
+    pub(crate) strategy: crate::lang::ir::Strategy,
     pub(crate) plans: Vec<RulePlan>,
     /// For each relation, the seeds a new fact of it starts, in rule order.
     pub(crate) triggers: Vec<Vec<Trigger>>,
@@ -275,7 +279,13 @@ impl Program {
                     continue;
                 }
                 let touches = rule.actions.iter().any(|a| match a {
-                    Action::Assert { rel, .. } | Action::Retract { rel, .. } => needed[*rel as usize],
+                    Action::Assert { rel, .. } | Action::Retract { rel, .. } | Action::Modify { rel, .. } => {
+                        needed[*rel as usize]
+                    }
+                    Action::RetractFact { cond } => match rule.conds.get(*cond as usize).map(|c| &c.cond) {
+                        Some(Cond::Pattern { rel, .. }) => needed[*rel as usize],
+                        _ => false,
+                    },
                     Action::Halt => true,
                 });
                 if touches {
@@ -356,7 +366,8 @@ impl Program {
                 match a {
                     Action::Assert { args: e, .. } => e.iter().for_each(|e| expr(e, f)),
                     Action::Retract { args: a, .. } => args(a, f),
-                    Action::Halt => {}
+                    Action::Modify { args: a, .. } => a.iter().flatten().for_each(|e| expr(e, f)),
+                    Action::RetractFact { .. } | Action::Halt => {}
                 }
             }
         }

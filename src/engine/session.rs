@@ -124,14 +124,20 @@ pub struct RunOptions {
     /// Wall-clock budget of the run, what-if sub-queries and native searches included: past it
     /// the run stops with [`StopReason::Timeout`] and the conclusions it has. `None`: no limit.
     pub timeout: Option<std::time::Duration>,
-    /// Most facts working memory may hold; past it the run stops with [`StopReason::MemoryLimit`].
+    /// Most live facts working memory may hold; past it the run stops with
+    /// [`StopReason::MemoryLimit`].
     pub max_facts: u64,
-    /// Most value cells (a number, a card or a list element each) the facts may hold in all;
-    /// past it the run stops with [`StopReason::MemoryLimit`].
+    /// Most value cells (a number, a card or a list element each) the live facts may hold in
+    /// all; past it the run stops with [`StopReason::MemoryLimit`].
     pub max_cells: u64,
-    /// Most activations a run may create (each keeps its bindings until the run ends); past it
-    /// the run stops with [`StopReason::MemoryLimit`].
+    /// Most activations that may wait on the agenda at once; past it the run stops with
+    /// [`StopReason::MemoryLimit`].
     pub max_activations: u64,
+    /// Keep each firing's record (its rule, bindings and matched facts), which explanations,
+    /// why-not and the trace read. On by default. Off, a run keeps nothing of what it has done:
+    /// its memory follows the facts and activations live now, not the firings so far, and its
+    /// conclusions cannot be explained.
+    pub record: bool,
 }
 
 impl Default for RunOptions {
@@ -144,6 +150,30 @@ impl Default for RunOptions {
             max_facts: 1_000_000,
             max_cells: 8_000_000,
             max_activations: 1_000_000,
+            record: true,
+        }
+    }
+}
+
+/// Which bound of [`RunOptions`] stopped a run with [`StopReason::MemoryLimit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryBound {
+    /// [`RunOptions::max_facts`]: live facts.
+    Facts,
+    /// [`RunOptions::max_cells`]: value cells of the live facts.
+    Cells,
+    /// [`RunOptions::max_activations`]: activations waiting on the agenda.
+    Activations,
+}
+
+impl MemoryBound {
+    /// The option of [`RunOptions`] that sets this bound.
+    pub fn option(self) -> &'static str {
+        match self {
+            MemoryBound::Facts => "max_facts",
+            MemoryBound::Cells => "max_cells",
+            MemoryBound::Activations => "max_activations",
         }
     }
 }
@@ -211,6 +241,18 @@ pub struct RunResult {
     pub stop: StopReason,
     /// Its counters.
     pub stats: Stats,
+    /// With [`StopReason::MemoryLimit`]: the bound reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<MemoryBound>,
+}
+
+/// Where the facts a firing matched are, for the actions that name one by its handle.
+#[derive(Clone, Copy)]
+enum Matched {
+    /// In the agenda's arena (an activation's, or a record's).
+    Stored((u32, u32)),
+    /// In `Session::frame.facts`, until the first action joins a new fact.
+    Frame,
 }
 
 /// Where the bindings a rule's actions read are.
@@ -254,6 +296,16 @@ pub enum TraceEvent {
         /// The fact.
         fact: FactId,
         /// The firing that retracted it.
+        firing: u32,
+    },
+    /// A firing modified a fact: `old` was retracted and `new` asserted in its place (`new` is
+    /// `None` when an equal fact was already there).
+    Modified {
+        /// The fact as it was.
+        old: FactId,
+        /// The fact as it is now.
+        new: Option<FactId>,
+        /// The firing that modified it.
         firing: u32,
     },
 }
@@ -348,6 +400,8 @@ pub struct Session {
     timed: bool,
     /// Keep each firing's record for explanations (see `set_recording`).
     recording: bool,
+    /// The memory bound that stopped this run, if one did.
+    bound: Option<MemoryBound>,
 }
 
 impl Session {
@@ -363,7 +417,10 @@ impl Session {
             params: program.default_params(),
             inputs: vec![None; program.inputs.len()],
             mem: Memory::new(program.probed.clone()),
-            agenda: Agenda::new(&program.rules.iter().map(|r| r.salience).collect::<Vec<_>>()),
+            agenda: Agenda::new(
+                &program.rules.iter().map(|r| r.salience).collect::<Vec<_>>(),
+                program.strategy,
+            ),
             firings: Vec::new(),
             fired_per_rule: vec![0; program.rules.len()],
             trace: Vec::new(),
@@ -389,6 +446,7 @@ impl Session {
             cells: 0,
             timed: true,
             recording: true,
+            bound: None,
             lent: Some(program.clone()),
             prog: program,
         }
@@ -401,6 +459,7 @@ impl Session {
 
     /// Sets limits and recording.
     pub fn set_options(&mut self, opts: RunOptions) {
+        self.recording = opts.record || opts.trace || opts.why_not;
         self.opts = opts;
     }
 
@@ -623,6 +682,7 @@ impl Session {
         // fields stored a moment before stalls on store forwarding (~2% of a classification).
         let counted = &self.stats;
         Ok(RunResult {
+            bound: self.bound.filter(|_| stop == StopReason::MemoryLimit),
             stop,
             stats: Stats {
                 fired: counted.fired,
@@ -650,10 +710,13 @@ impl Session {
             self.join_initial(prog, r)?;
         }
         let mut stop = StopReason::Quiescent;
-        while let Some(act) = self.agenda.pop() {
-            if self.stats.fired >= self.next_check {
+        loop {
+            if self.stats.fired >= self.next_check && self.agenda.pending() > 0 {
                 self.check_budgets()?;
             }
+            let Some(act) = self.agenda.pop() else {
+                break;
+            };
             let rule = &prog.rules[act.rule as usize];
             let plan = &prog.plans[act.rule as usize];
             // Every fact is live until one is retracted: only then can an activation be stale.
@@ -752,6 +815,7 @@ impl Session {
             *n = 0;
         }
         self.stats = Stats::default();
+        self.bound = None;
     }
 
     /// Asserts the inputs in declaration order, each joined as it arrives; an input neither
@@ -791,8 +855,26 @@ impl Session {
         if crate::budget::expired() {
             return Err(RunError::Budget(StopReason::Timeout));
         }
+        self.collect_garbage();
         self.next_check = (self.stats.fired + Self::CLOCK_EVERY).min(self.opts.firing_limit);
         Ok(())
+    }
+
+    /// Frees retracted facts and spent activations once they outnumber the live ones (amortised
+    /// O(1) a firing), so that a long run's memory follows what is live, not its history. Only
+    /// without firing records: those point at facts and activation slots.
+    fn collect_garbage(&mut self) {
+        const SLACK: usize = 4096;
+        if self.recording {
+            return;
+        }
+        if self.mem.garbage() > self.mem.live() + SLACK {
+            let remap = self.mem.compact_all();
+            self.agenda
+                .compact(|f| remap.get(f as usize).copied().unwrap_or(FactId::MAX));
+        } else if self.agenda.garbage() > self.agenda.pending() + SLACK {
+            self.agenda.compact(|f| f);
+        }
     }
 
     /// Brings `read_inputs` up to date with the `relevant` mask.
@@ -901,7 +983,7 @@ impl Session {
             // The bindings are lent to the actions by swapping the frame's vector with the spare
             // one `found` keeps (equally long): new facts are joined in the spare meanwhile.
             std::mem::swap(&mut self.frame.vars, &mut self.found.vars);
-            return self.act(prog, rule, UNRECORDED, Bindings::Spare(nvars));
+            return self.act(prog, rule_idx, UNRECORDED, Bindings::Spare(nvars), Matched::Frame);
         }
         // Moved out of the frame (which every later match rebinds before reading): recording the
         // explanation costs no copy of the bindings.
@@ -920,9 +1002,10 @@ impl Session {
         self.frame.mask = act.mask;
         self.act(
             prog,
-            &prog.rules[rule_idx as usize],
+            rule_idx,
             UNRECORDED,
             Bindings::Stored(act.vars),
+            Matched::Stored(act.facts),
         )
     }
 
@@ -950,12 +1033,27 @@ impl Session {
         }
         // A retraction's pattern reads which bindings are set from the frame's mask.
         self.frame.mask = mask;
-        self.act(prog, &prog.rules[rule_idx as usize], firing, Bindings::Stored(vars))
+        self.act(prog, rule_idx, firing, Bindings::Stored(vars), Matched::Stored(facts))
     }
 
-    fn act(&mut self, prog: &Arc<Program>, rule: &RuleIr, firing: u32, at: Bindings) -> Result<bool, RunError> {
+    fn act(
+        &mut self,
+        prog: &Arc<Program>,
+        rule_idx: u32,
+        firing: u32,
+        at: Bindings,
+        matched: Matched,
+    ) -> Result<bool, RunError> {
+        let rule = &prog.rules[rule_idx as usize];
         // Which bindings are set, read before an assert's joins reuse the frame.
         let mask = self.frame.mask;
+        // The facts the actions name by handle, read before an assert's joins reuse the frame.
+        let handles: smallvec::SmallVec<[(u16, FactId); 8]> = match (prog.plans[rule_idx as usize].handles, matched) {
+            (false, _) => smallvec::SmallVec::new(),
+            (true, Matched::Stored(range)) => self.agenda.facts_at(range).into(),
+            (true, Matched::Frame) => self.frame.facts.as_slice().into(),
+        };
+        let handle = |cond: u16| handles.iter().find(|(c, _)| *c == cond).map(|(_, f)| *f);
         for action in &rule.actions {
             // Read again for each action: the previous one's new facts may have grown the arena.
             let vars = match at {
@@ -978,35 +1076,90 @@ impl Session {
                             });
                         }
                     }
-                    let cells = self.weigh_staged(args.len()).ok_or_else(|| RunError::TooDeep {
-                        rule: rule.name.clone(),
-                        location: location(prog, rule.span),
-                    })?;
-                    if let Some(id) = self.mem.insert_staged(*rel, args.len(), Origin::Firing(firing)) {
-                        self.cells += cells;
-                        if self.cells > self.opts.max_cells || self.mem.len() as u64 > self.opts.max_facts {
-                            return Err(RunError::Budget(StopReason::MemoryLimit));
+                    self.add_staged(prog, rule, *rel, args.len(), firing)?;
+                }
+                Action::RetractFact { cond } => {
+                    if let Some(id) = handle(*cond) {
+                        self.retract_fact(id, firing);
+                    }
+                }
+                Action::Modify { cond, rel, args } => {
+                    let Some(old) = handle(*cond).filter(|&f| self.mem.is_alive(f)) else {
+                        return Err(RunError::InRule {
+                            rule: rule.name.clone(),
+                            location: location(prog, rule.span),
+                            message: "`modify` of a fact this firing already retracted".to_string(),
+                        });
+                    };
+                    for (k, a) in args.iter().enumerate() {
+                        let pushed = match a {
+                            Some(e) => {
+                                let staging = self.mem.staging();
+                                super::eval::push_value(staging, e, vars, &self.params, &mut self.stats.builtin_calls)
+                            }
+                            None => {
+                                let kept = self.mem.args_of(old)[k].clone();
+                                self.mem.staging().push(kept);
+                                Ok(())
+                            }
+                        };
+                        if let Err(e) = pushed {
+                            self.mem.unstage(k);
+                            return Err(RunError::InRule {
+                                rule: rule.name.clone(),
+                                location: location(prog, rule.span),
+                                message: e.to_string(),
+                            });
                         }
-                        // A relation no rule starts a join at (terms read by an aggregate only)
-                        // seeds nothing: no call. (Under a relevance mask the list is shorter
-                        // still; an empty one there is found by `on_new_fact`.)
-                        if !prog.triggers[*rel as usize].is_empty() {
-                            self.on_new_fact(prog, id, None)?;
-                        }
+                    }
+                    self.forget_cells(old);
+                    self.mem.retract(old);
+                    let new = self.add_staged(prog, rule, *rel, args.len(), firing)?;
+                    if self.opts.trace {
+                        self.trace.push(TraceEvent::Modified { old, new, firing });
                     }
                 }
                 Action::Retract { rel, args } => {
+                    let in_rule = |e: &dyn std::fmt::Display| RunError::InRule {
+                        rule: rule.name.clone(),
+                        location: location(prog, rule.span),
+                        message: e.to_string(),
+                    };
+                    // Every argument known: the one fact it can be is found by its hash.
+                    let bound = |a: &PatArg| match a {
+                        PatArg::Var(s) => *s < 64 && mask & (1u64 << s) != 0,
+                        PatArg::Expr(_) => true,
+                        PatArg::Wild => false,
+                    };
+                    if args.iter().all(bound) {
+                        let mut values = Vec::with_capacity(args.len());
+                        for a in args {
+                            match a {
+                                PatArg::Var(s) => values.push(vars[*s as usize].clone()),
+                                PatArg::Expr(e) => {
+                                    let v = super::eval::eval(e, vars, &self.params, &mut self.stats.builtin_calls);
+                                    values.push(v.map_err(|e| in_rule(&e))?);
+                                }
+                                PatArg::Wild => {}
+                            }
+                        }
+                        if let Some(id) = self.mem.find(*rel, &values) {
+                            self.retract_fact(id, firing);
+                        }
+                        continue;
+                    }
                     let ids: Vec<FactId> = self.mem.of_relation(*rel).to_vec();
+                    let mut frame = Frame {
+                        vars: vars.to_vec(),
+                        mask,
+                        facts: Default::default(),
+                        argv: Vec::new(),
+                    };
                     for id in ids {
                         if !self.mem.is_alive(id) {
                             continue;
                         }
-                        let mut frame = Frame {
-                            vars: vars.to_vec(),
-                            mask,
-                            facts: Default::default(),
-                            argv: Vec::new(),
-                        };
+                        frame.mask = mask;
                         let mut ctx = Ctx {
                             prog,
                             mem: &self.mem,
@@ -1017,13 +1170,9 @@ impl Session {
                             track_depth: false,
                             failure: None,
                         };
-                        let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| RunError::InRule {
-                            rule: rule.name.clone(),
-                            location: location(prog, rule.span),
-                            message: e.to_string(),
-                        })?;
-                        if ok && self.mem.retract(id) && self.opts.trace {
-                            self.trace.push(TraceEvent::Retracted { fact: id, firing });
+                        let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| in_rule(&e))?;
+                        if ok {
+                            self.retract_fact(id, firing);
                         }
                     }
                 }
@@ -1031,6 +1180,69 @@ impl Session {
             }
         }
         Ok(false)
+    }
+
+    /// Retracts a fact (if live), traced; its cells no longer count against the budget.
+    fn retract_fact(&mut self, id: FactId, firing: u32) {
+        if !self.mem.is_alive(id) {
+            return;
+        }
+        self.forget_cells(id);
+        self.mem.retract(id);
+        if self.opts.trace {
+            self.trace.push(TraceEvent::Retracted { fact: id, firing });
+        }
+    }
+
+    /// Takes a live fact's cells off the count of [`RunOptions::max_cells`].
+    fn forget_cells(&mut self, id: FactId) {
+        let cells: u64 = self
+            .mem
+            .args_of(id)
+            .iter()
+            .map(|v| v.cells(crate::value::MAX_VALUE_DEPTH).unwrap_or(0))
+            .sum();
+        self.cells = self.cells.saturating_sub(cells);
+    }
+
+    /// The stop for a memory bound reached, noted for [`RunResult::bound`].
+    #[cold]
+    fn memory_limit(&mut self, bound: MemoryBound) -> RunError {
+        self.bound = Some(bound);
+        RunError::Budget(StopReason::MemoryLimit)
+    }
+
+    /// Adds the fact whose `n` arguments are staged, within the memory budgets, and joins it: its
+    /// id, or `None` when an equal fact was there.
+    fn add_staged(
+        &mut self,
+        prog: &Arc<Program>,
+        rule: &RuleIr,
+        rel: RelId,
+        n: usize,
+        firing: u32,
+    ) -> Result<Option<FactId>, RunError> {
+        let cells = self.weigh_staged(n).ok_or_else(|| RunError::TooDeep {
+            rule: rule.name.clone(),
+            location: location(prog, rule.span),
+        })?;
+        let Some(id) = self.mem.insert_staged(rel, n, Origin::Firing(firing)) else {
+            return Ok(None);
+        };
+        self.cells += cells;
+        if self.cells > self.opts.max_cells {
+            return Err(self.memory_limit(MemoryBound::Cells));
+        }
+        if self.mem.live() as u64 > self.opts.max_facts {
+            return Err(self.memory_limit(MemoryBound::Facts));
+        }
+        // A relation no rule starts a join at (terms read by an aggregate only) seeds nothing: no
+        // call. (Under a relevance mask the list is shorter still; an empty one there is found
+        // by `on_new_fact`.)
+        if !prog.triggers[rel as usize].is_empty() {
+            self.on_new_fact(prog, id, None)?;
+        }
+        Ok(Some(id))
     }
 
     /// The cells the last `n` staged values hold, or `None` (and nothing staged) when one nests
@@ -1078,6 +1290,7 @@ impl Session {
             shared_solutions,
             shared_argv,
             opts,
+            bound,
             ..
         } = self;
         let max_activations = opts.max_activations as usize;
@@ -1150,8 +1363,8 @@ impl Session {
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
                 agenda.push(rule_idx, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
                 let created = agenda.created();
-                if created % 4096 == 0 || created > max_activations {
-                    over_budget = activation_budget(created, max_activations);
+                if created % 4096 == 0 || agenda.pending() > max_activations {
+                    over_budget = activation_budget(agenda.pending(), max_activations);
                     if over_budget.is_some() {
                         return Flow::Stop;
                     }
@@ -1165,6 +1378,9 @@ impl Session {
                 break;
             }
             if let Some(stop) = over_budget {
+                if stop == StopReason::MemoryLimit {
+                    *bound = Some(MemoryBound::Activations);
+                }
                 result = Err(RunError::Budget(stop));
                 break;
             }
@@ -1481,8 +1697,8 @@ impl SharedOutcomes {
 /// Whether a run that has created `created` activations must stop: past the bound, or past the
 /// deadline (looked at when called, every few thousand activations).
 #[cold]
-fn activation_budget(created: usize, max: usize) -> Option<StopReason> {
-    if created > max {
+fn activation_budget(pending: usize, max: usize) -> Option<StopReason> {
+    if pending > max {
         Some(StopReason::MemoryLimit)
     } else if crate::budget::expired() {
         Some(StopReason::Timeout)

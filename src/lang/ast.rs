@@ -52,6 +52,13 @@ pub enum AstItem {
         /// The whole line.
         span: Span,
     },
+    /// `strategy depth`: the conflict-resolution order among activations of equal salience.
+    Strategy {
+        /// The strategy named.
+        name: Ident,
+        /// The whole line.
+        span: Span,
+    },
     /// A rule.
     Rule(AstRule),
 }
@@ -182,6 +189,16 @@ pub enum AstCondition {
         /// The whole condition.
         span: Span,
     },
+    /// `?f <- relation(…)`: a pattern whose matched fact `?f` names, for `retract ?f` and
+    /// `modify ?f (…)`.
+    Handle {
+        /// The handle (`?f`).
+        var: Ident,
+        /// The pattern.
+        pattern: AstCall,
+        /// The whole condition.
+        span: Span,
+    },
     /// `whatif ruleset(input: expr, ...) yields relation(?a, ?b)`.
     WhatIf {
         /// The rule set run (`self` or another's name).
@@ -200,9 +217,10 @@ impl AstCondition {
     pub fn span(&self) -> Span {
         match self {
             AstCondition::Expr(e) => e.span,
-            AstCondition::Not { span, .. } | AstCondition::Bind { span, .. } | AstCondition::WhatIf { span, .. } => {
-                *span
-            }
+            AstCondition::Not { span, .. }
+            | AstCondition::Bind { span, .. }
+            | AstCondition::Handle { span, .. }
+            | AstCondition::WhatIf { span, .. } => *span,
         }
     }
 }
@@ -261,6 +279,18 @@ pub enum AstAction {
     Assert(AstCall),
     /// `retract fact(…)`.
     Retract(AstCall),
+    /// `retract ?f`: the fact a handle names.
+    RetractHandle(Ident),
+    /// `modify ?f (e1, _, e3)`: the fact `?f` names replaced by one of the same relation with
+    /// these arguments, `_` keeping the old value.
+    Modify {
+        /// The handle.
+        handle: Ident,
+        /// The new arguments (`_` where kept).
+        args: Vec<AstExpr>,
+        /// The whole action.
+        span: Span,
+    },
     /// `halt`: the run stops after this firing.
     Halt(Span),
 }

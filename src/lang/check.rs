@@ -32,6 +32,7 @@ struct Items {
     inputs: Vec<AstInput>,
     outputs: Vec<Ident>,
     rules: Vec<AstRule>,
+    strategy: Strategy,
 }
 
 /// Checks and resolves; `Err` holds every problem found (errors and warnings) when any is an error.
@@ -87,6 +88,11 @@ struct Scope {
     /// Variables known only when an activation is selected: an aggregate's result, and what is
     /// computed from one.
     late: FxHashSet<Slot>,
+    /// Fact handles (`?f <- rel(…)`): the condition each names (its index among the rule's
+    /// conditions) and its relation.
+    handles: FxHashMap<String, (u16, RelId)>,
+    /// Inside a `not` or an aggregate, where no handle may be taken.
+    nested: bool,
 }
 
 impl Scope {
@@ -142,6 +148,7 @@ impl<'a> Checker<'a> {
             relations: std::mem::take(&mut self.relations),
             params: std::mem::take(&mut self.params),
             rules,
+            strategy: items.strategy,
             sources: SourceMap::default(),
             warnings: Vec::new(),
         })
@@ -176,6 +183,17 @@ impl<'a> Checker<'a> {
                         self.declare_param(p.name, &p.value, domain, p.doc, false)
                     }
                     AstItem::Const { name, value, .. } => self.declare_param(name, &value, None, None, true),
+                    AstItem::Strategy { name, span } => match Strategy::from_name(&name.name) {
+                        Some(_) if i > 0 => self.error(span, "an included file cannot declare a `strategy`"),
+                        Some(st) => items.strategy = st,
+                        None => self.error(
+                            name.span,
+                            format!(
+                                "unknown strategy `{}` (known: file_order, depth, breadth)",
+                                name.name
+                            ),
+                        ),
+                    },
                     AstItem::Rule(r) => items.rules.push(r),
                 }
             }
@@ -439,6 +457,43 @@ impl<'a> Checker<'a> {
                         actions.push(Action::Retract { rel, args });
                     }
                 }
+                AstAction::RetractHandle(h) => {
+                    if let Some((cond, _)) = self.handle(h, &scope) {
+                        actions.push(Action::RetractFact { cond });
+                    }
+                }
+                AstAction::Modify { handle, args, span } => {
+                    let Some((cond, rel)) = self.handle(handle, &scope) else {
+                        continue;
+                    };
+                    let arity = self.relations[rel as usize].arity;
+                    if args.len() != arity {
+                        self.error(
+                            *span,
+                            format!(
+                                "`modify {}` gives {} argument(s), but `{}` has {arity} (write `_` to keep one)",
+                                handle.name,
+                                args.len(),
+                                self.relations[rel as usize].name
+                            ),
+                        );
+                        continue;
+                    }
+                    let args: Vec<Option<Option<Expr>>> = args
+                        .iter()
+                        .map(|e| match e.kind {
+                            AstExprKind::Wildcard => Some(None),
+                            _ => self.expr(e, &scope, "used in `then`").map(Some),
+                        })
+                        .collect();
+                    if args.iter().all(Option::is_some) {
+                        actions.push(Action::Modify {
+                            cond,
+                            rel,
+                            args: args.into_iter().flatten().collect(),
+                        });
+                    }
+                }
                 AstAction::Halt(_) => actions.push(Action::Halt),
             }
         }
@@ -501,6 +556,20 @@ impl<'a> Checker<'a> {
             let Some(cond) = self.condition(c, scope, set_name, inputs) else {
                 continue;
             };
+            if let (AstCondition::Handle { var, .. }, Cond::Pattern { rel, .. }) = (c, &cond) {
+                if scope.nested {
+                    let msg = format!(
+                        "`{}`: a handle names a fact the rule matched, and inside `not` or an aggregate there is none",
+                        var.name
+                    );
+                    self.error(var.span, msg);
+                } else if scope.handles.contains_key(&var.name) || scope.slots.contains_key(&var.name) {
+                    let msg = format!("`{}` is already used in this rule; a handle needs a name of its own", var.name);
+                    self.error(var.span, msg);
+                } else {
+                    scope.handles.insert(var.name.clone(), (out.len() as u16, *rel));
+                }
+            }
             let cond = match cond {
                 // A pattern that reads a late variable is matched at selection: what it binds is
                 // late too, and its computed arguments stay in place.
@@ -553,8 +622,13 @@ impl<'a> Checker<'a> {
                 }
                 _ => self.expr(e, scope, "compared").map(Cond::Test),
             },
+            AstCondition::Handle { pattern, .. } => {
+                let (rel, args) = self.pattern(pattern, scope, true)?;
+                Some(Cond::Pattern { rel, args })
+            }
             AstCondition::Not { body, .. } => {
                 let mut inner = scope.clone();
+                inner.nested = true;
                 let body = self.conditions(body, &mut inner, set_name, inputs);
                 // Variables first bound inside `not` stay local to it, but keep their slots.
                 for n in inner.names.iter().skip(scope.names.len()) {
@@ -686,6 +760,7 @@ impl<'a> Checker<'a> {
             return None;
         }
         let mut inner = scope.clone();
+        inner.nested = true;
         let body = self.conditions(&agg.body, &mut inner, set_name, inputs);
         let value = match (&agg.value, agg.op) {
             (None, AggregateOp::Count) => None,
@@ -778,6 +853,19 @@ impl<'a> Checker<'a> {
         );
     }
 
+    /// The condition and relation a handle names in an action (`retract ?f`, `modify ?f`).
+    fn handle(&mut self, h: &Ident, scope: &Scope) -> Option<(u16, RelId)> {
+        let found = scope.handles.get(&h.name).copied();
+        if found.is_none() {
+            let msg = match scope.slots.contains_key(&h.name) {
+                true => format!("`{}` is a variable, not a fact handle: take one with `{} <- relation(…)`", h.name, h.name),
+                false => format!("unknown fact handle `{}`: take it with `{} <- relation(…)` in `when`", h.name, h.name),
+            };
+            self.error(h.span, msg);
+        }
+        found
+    }
+
     fn pattern(&mut self, call: &AstCall, scope: &mut Scope, binds: bool) -> Option<(RelId, Vec<PatArg>)> {
         let name = &call.name.name;
         let Some(rel) = self.relations.iter().position(|r| &r.name == name) else {
@@ -861,6 +949,13 @@ impl<'a> Checker<'a> {
     fn expr(&mut self, e: &AstExpr, scope: &Scope, role: &str) -> Option<Expr> {
         Some(match &e.kind {
             AstExprKind::Literal(l) => Expr::Const(Constant::new(literal_value(l))),
+            AstExprKind::Var(v) if scope.handles.contains_key(v) => {
+                self.error(
+                    e.span,
+                    format!("`{v}` is a fact handle, not a value: only `retract {v}` and `modify {v} (…)` take it"),
+                );
+                return None;
+            }
             AstExprKind::Var(v) => {
                 if !scope.is_bound(v) {
                     self.error(
@@ -997,7 +1092,7 @@ impl<'a> Checker<'a> {
                     live[ri] = true;
                     changed = true;
                     for a in &r.actions {
-                        if let Action::Assert { rel, .. } = a {
+                        if let Action::Assert { rel, .. } | Action::Modify { rel, .. } = a {
                             produced[*rel as usize] = true;
                         }
                     }
@@ -1051,7 +1146,7 @@ impl<'a> Checker<'a> {
             let asserted_by_any = rules.iter().any(|r| {
                 r.actions
                     .iter()
-                    .any(|a| matches!(a, Action::Assert { rel, .. } if rel == o))
+                    .any(|a| matches!(a, Action::Assert { rel, .. } | Action::Modify { rel, .. } if rel == o))
             });
             let is_input = inputs.iter().any(|i| i.rel == *o) || asserted_by_failed.contains(o);
             if !produced[*o as usize] && asserted_by_any {

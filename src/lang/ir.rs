@@ -19,9 +19,45 @@ pub struct RuleSet {
     pub relations: Vec<Relation>,
     pub params: Vec<ParamDecl>,
     pub rules: Vec<RuleIr>,
+    /// The order among activations of equal salience (`strategy NAME`).
+    pub strategy: Strategy,
     pub sources: SourceMap,
     /// The checker's warnings (a rule set with errors is never made).
     pub warnings: Vec<Diagnostic>,
+}
+
+/// The conflict-resolution strategy: which of the waiting activations of the highest salience
+/// fires first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// The rule declared first, then the activation made first (the default).
+    #[default]
+    FileOrder,
+    /// The activation made last, whatever its rule (CLIPS's default, `strategy depth`).
+    Depth,
+    /// The activation made first, whatever its rule (`strategy breadth`).
+    Breadth,
+}
+
+impl Strategy {
+    /// The strategy of this name as a rule file writes it.
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        match name {
+            "file_order" => Some(Strategy::FileOrder),
+            "depth" => Some(Strategy::Depth),
+            "breadth" => Some(Strategy::Breadth),
+            _ => None,
+        }
+    }
+
+    /// Its name as a rule file writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::FileOrder => "file_order",
+            Strategy::Depth => "depth",
+            Strategy::Breadth => "breadth",
+        }
+    }
 }
 
 /// Relation number within one program.
@@ -193,7 +229,22 @@ pub struct CondAt<L = ()> {
 pub enum Action {
     Assert { rel: RelId, args: Vec<Expr> },
     Retract { rel: RelId, args: Vec<PatArg> },
+    /// `retract ?f`: the fact the rule's condition `cond` matched.
+    RetractFact { cond: u16 },
+    /// `modify ?f (…)`: the fact condition `cond` matched (of relation `rel`) replaced by
+    /// `rel(args)`, a `None` argument keeping the old value.
+    Modify { cond: u16, rel: RelId, args: Vec<Option<Expr>> },
     Halt,
+}
+
+impl Action {
+    /// The relation the action changes, if any.
+    pub fn relation(&self) -> Option<RelId> {
+        match self {
+            Action::Assert { rel, .. } | Action::Retract { rel, .. } | Action::Modify { rel, .. } => Some(*rel),
+            Action::RetractFact { .. } | Action::Halt => None,
+        }
+    }
 }
 
 /// A rule with names resolved.

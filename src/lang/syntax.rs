@@ -31,6 +31,7 @@ fn not_keyword(p: &P) -> bool {
             | Rule::kw_yields
             | Rule::kw_assert
             | Rule::kw_retract
+            | Rule::kw_modify
     )
 }
 
@@ -172,10 +173,11 @@ fn rule_name(which: Rule) -> &'static str {
         Rule::rule => "`rule`",
         Rule::salience => "`salience`",
         Rule::because => "`because`",
-        Rule::condition | Rule::not_cond | Rule::whatif_cond | Rule::binding => "a condition",
-        Rule::action | Rule::assert_action | Rule::retract_action | Rule::halt_action => {
-            "an action (`assert`, `retract`, `halt`)"
+        Rule::condition | Rule::not_cond | Rule::whatif_cond | Rule::binding | Rule::handle_cond => "a condition",
+        Rule::action | Rule::assert_action | Rule::retract_action | Rule::modify_action | Rule::halt_action => {
+            "an action (`assert`, `retract`, `modify`, `halt`)"
         }
+        Rule::strategy_decl => "`strategy`",
         Rule::expr
         | Rule::or_expr
         | Rule::and_expr
@@ -214,6 +216,14 @@ impl Builder {
     fn ident(&self, p: P) -> Ident {
         Ident {
             span: self.span(&p),
+            name: p.as_str().to_string(),
+        }
+    }
+
+    /// A `?name` token as written (with its `?`, as bindings keep it).
+    fn var(&self, p: &P) -> Ident {
+        Ident {
+            span: self.span(p),
             name: p.as_str().to_string(),
         }
     }
@@ -289,6 +299,10 @@ impl Builder {
                 let value = self.literal(next(&mut inner, span)?)?;
                 AstItem::Const { name, value, span }
             }
+            Rule::strategy_decl => AstItem::Strategy {
+                name: self.ident(next(&mut inner, span)?),
+                span,
+            },
             Rule::rule => AstItem::Rule(self.rule(inner, span)?),
             _ => return Err(Diagnostic::error(span, "unexpected declaration")),
         })
@@ -358,7 +372,21 @@ impl Builder {
                 }
                 Rule::retract_action => {
                     let c = next(&mut part.into_inner().filter(not_keyword), span)?;
-                    actions.push(AstAction::Retract(self.call(c)?));
+                    actions.push(match c.as_rule() {
+                        Rule::var => AstAction::RetractHandle(self.var(&c)),
+                        _ => AstAction::Retract(self.call(c)?),
+                    });
+                }
+                Rule::modify_action => {
+                    let mspan = self.span(&part);
+                    let mut inner = part.into_inner().filter(not_keyword);
+                    let handle = self.var(&next(&mut inner, mspan)?);
+                    let args = inner.map(|e| self.expr(e)).collect::<Result<Vec<_>, _>>()?;
+                    actions.push(AstAction::Modify {
+                        handle,
+                        args,
+                        span: mspan,
+                    });
                 }
                 Rule::halt_action => actions.push(AstAction::Halt(self.span(&part))),
                 _ => conditions.push(self.condition(part)?),
@@ -417,6 +445,12 @@ impl Builder {
                     pattern: pattern.ok_or_else(|| Diagnostic::error(span, "whatif without `yields`"))?,
                     span,
                 })
+            }
+            Rule::handle_cond => {
+                let mut inner = p.into_inner().filter(not_keyword);
+                let var = self.var(&next(&mut inner, span)?);
+                let pattern = self.call(next(&mut inner, span)?)?;
+                Ok(AstCondition::Handle { var, pattern, span })
             }
             Rule::binding => {
                 let mut inner = p.into_inner().filter(not_keyword);

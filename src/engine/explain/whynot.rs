@@ -216,6 +216,13 @@ impl Session {
                 TraceEvent::Retracted { fact, .. } => {
                     out.push(format!("RETRACT   {}", self.fact_text(*fact, limits)));
                 }
+                TraceEvent::Modified { old, new, .. } => {
+                    let now = match new {
+                        Some(f) => self.fact_text(*f, limits),
+                        None => "(a fact already there)".to_string(),
+                    };
+                    out.push(format!("MODIFY    {} → {now}", self.fact_text(*old, limits)));
+                }
             }
         }
         out
