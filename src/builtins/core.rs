@@ -399,7 +399,6 @@ pub fn one(o: &mut Solutions, v: Value) -> Result<(), BuiltinError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::builtins::registry::Builtin;
     use std::f64::consts::PI;
 
     /// `atan2(y, x)` is the direction of (x, y): on the axes, between them and behind, from ints
