@@ -7,8 +7,8 @@ out of h1..h5 at 128 guests and more), N seats. The same seed gives the same fil
 it writes into DIR (default: data/ beside this script):
 
   mannersN.clp    CLIPS: a deffacts of guest facts (one per hobby), last_seat, count and context
-  mannersN.rules  kibitzer: `const guests = [[name, sex, hobby], ...]` and `const seats = N`,
-                  for manners.rules to include
+  mannersN.rules  kibitzer: `const guests = [[name, sex, hobby], ...]` (last first, see
+                  kibitzer_text) and `const seats = N`, for manners.rules to include
 
 and `--check FILE N` reads a seating (lines `seat S NAME`) and checks it against mannersN's guests:
 every guest seated once in seats 1..N, neighbours of opposite sex sharing a hobby (see check()).
@@ -46,8 +46,14 @@ def clips_text(n, gs, seed):
 
 
 def kibitzer_text(n, gs, seed):
-    lines = [f"# Miss Manners, {n} guests (gen_manners.py, seed {seed}): included by manners.rules", "", "const guests = ["]
-    rows = [f'    ["{name}", "{sex}", "{h}"]' for name, sex, hobbies in gs for h in hobbies]
+    lines = [
+        f"# Miss Manners, {n} guests (gen_manners.py, seed {seed}): included by manners.rules.",
+        "# Listed last first: manners.rules asserts them under the depth strategy, the last listed",
+        "# first, so they are asserted in the order of the CLIPS deffacts.",
+        "",
+        "const guests = [",
+    ]
+    rows = [f'    ["{name}", "{sex}", "{h}"]' for name, sex, hobbies in gs for h in hobbies][::-1]
     lines.append(",\n".join(rows))
     lines += ["]", f"const seats = {n}", ""]
     return "\n".join(lines)

@@ -3,7 +3,8 @@
 Usage: python3 gen_waltz.py [--out DIR] [N ...]     (12 25 37 50 by default)
 
 A .fct file holds `(stage (value duplicate))` then `(line (p1 A) (p2 B))` facts; the .rules file holds
-`const lines = [[A, B], ...]` in the same order, for waltz.rules to include.
+`const lines = [[A, B], ...]`, last first (asserted under the depth strategy, they come in the
+file's order), for waltz.rules to include.
 """
 
 import re
@@ -26,8 +27,10 @@ def main(argv):
     out.mkdir(parents=True, exist_ok=True)
     for n in sizes or SIZES:
         lines = LINE.findall((here / "data" / f"waltz{n}.fct").read_text())
-        rows = ",\n".join(f"    [{a}, {b}]" for a, b in lines)
-        text = f"# Waltz data set waltz{n}.fct ({len(lines)} lines; gen_waltz.py): included by waltz.rules\n\n"
+        rows = ",\n".join(f"    [{a}, {b}]" for a, b in reversed(lines))
+        text = f"# Waltz data set waltz{n}.fct ({len(lines)} lines; gen_waltz.py): included by waltz.rules.\n"
+        text += "# Listed last first: waltz.rules asserts them under the depth strategy, the last listed first,\n"
+        text += "# so they are asserted in the order of the .fct file.\n\n"
         text += f"const lines = [\n{rows}\n]\n"
         (out / f"waltz{n}.rules").write_text(text)
 
