@@ -180,11 +180,18 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
                 })
                 .collect();
             let seed_binds = args.iter().fold(0, |m, a| m | pat_slots(a));
-            let (rest, fallback) = hoist_checks(rule, seed_binds, &written);
+            let planned = reorder_patterns(rule, seed_binds, &written);
+            let rebind = planned
+                .as_ref()
+                .map(|order| rebinding(rule, j, &written, order))
+                .unwrap_or_default();
+            let (rest, fallback) = hoist_checks(rule, seed_binds, planned.as_deref().unwrap_or(&written));
             seeds.push(Seed {
                 cond: j,
                 rest,
                 fallback,
+                reordered: planned.is_some(),
+                rebind,
             });
         }
     }
@@ -333,6 +340,90 @@ fn intern<T>(list: &mut Vec<T>, item: T, same: impl Fn(&T, &T) -> bool) -> Optio
 
 /// A join step: a condition's index and whether it skips the fact that started the join.
 type Step = (u16, bool);
+
+/// The join of a seed with its patterns reordered so that each one, where it can, shares a
+/// variable with what is matched before it (a lookup by value instead of a scan of the relation
+/// per partial match), or `None` when the order written is kept: it already does, or the rule has
+/// steps other than patterns and equality tests. Those tests cannot fail with an error and bind
+/// nothing, so the matches are the same in any order; the session puts them back in the order the
+/// written join makes them and rebinds each variable from the pattern written first (see
+/// `Seed::rebind`), so nothing of the new order shows.
+fn reorder_patterns(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> Option<Vec<Step>> {
+    let is_pattern = |&(k, _): &Step| matches!(rule.conds[k as usize].cond, Cond::Pattern { .. });
+    let patterns: Vec<Step> = written.iter().copied().filter(is_pattern).collect();
+    if patterns.len() < 2 {
+        return None;
+    }
+    let checks: Vec<Step> = written.iter().copied().filter(|s| !is_pattern(s)).collect();
+    if !checks
+        .iter()
+        .all(|&(k, _)| matches!(&rule.conds[k as usize].cond, Cond::Test(e) if equality_only(e)))
+    {
+        return None;
+    }
+    let mut order = Vec::with_capacity(written.len());
+    let mut bound = seed_binds;
+    let mut left = patterns;
+    let mut checks_placed = 0;
+    while !left.is_empty() {
+        let shares = |&(k, _): &Step| cond_uses(&rule.conds[k as usize].cond) & bound != 0;
+        let next = left.iter().position(shares).unwrap_or(0);
+        let step = left.remove(next);
+        bound |= cond_binds(&rule.conds[step.0 as usize].cond);
+        order.push(step);
+        // The checks whose variables are all bound now, in the order written.
+        while let Some(&(k, s)) = checks.get(checks_placed) {
+            let needs = cond_uses(&rule.conds[k as usize].cond);
+            if needs & bound != needs {
+                break;
+            }
+            order.push((k, s));
+            checks_placed += 1;
+        }
+    }
+    order.extend_from_slice(&checks[checks_placed..]);
+    (order != written).then_some(order)
+}
+
+/// A test that cannot fail with an error: `==`, `!=`, `and`, `or` and `!` over variables,
+/// parameters and constants.
+fn equality_only(e: &Expr) -> bool {
+    use crate::lang::ast::{BinaryOp, UnaryOp};
+    let operand = |e: &Expr| matches!(e, Expr::Var(_) | Expr::Const(_) | Expr::Param(_));
+    match e {
+        Expr::Binary(BinaryOp::Eq | BinaryOp::Ne, a, b) => operand(a) && operand(b),
+        Expr::Binary(BinaryOp::And | BinaryOp::Or, a, b) => equality_only(a) && equality_only(b),
+        Expr::Unary(UnaryOp::Not, a) => equality_only(a),
+        _ => false,
+    }
+}
+
+/// The variables whose first binding pattern differs between the order written and `order`, as
+/// (slot, the pattern written first to bind it, its argument position): a match of the
+/// reordered join takes each such value from that pattern's fact, as the written join would.
+fn rebinding(rule: &RuleIr, seed: u16, written: &[Step], order: &[Step]) -> Vec<(Slot, u16, u16)> {
+    let first_binders = |steps: &[Step]| {
+        let mut at: Vec<(Slot, u16, u16)> = Vec::new();
+        for k in std::iter::once(seed).chain(steps.iter().map(|&(k, _)| k)) {
+            let Cond::Pattern { args, .. } = &rule.conds[k as usize].cond else {
+                continue;
+            };
+            for (pos, a) in args.iter().enumerate() {
+                if let PatArg::Var(s) = a {
+                    if !at.iter().any(|(t, _, _)| t == s) {
+                        at.push((*s, k, pos as u16));
+                    }
+                }
+            }
+        }
+        at
+    };
+    let reordered = first_binders(order);
+    first_binders(written)
+        .into_iter()
+        .filter(|b| !reordered.contains(b))
+        .collect()
+}
 
 /// True for the steps the planner may move earlier: a test or a binding has one outcome, so
 /// moving it ahead of a step that can match several ways (a built-in with outputs, `in`, a

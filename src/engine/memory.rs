@@ -79,6 +79,8 @@ pub struct Memory {
     retracted: bool,
     /// Facts live now.
     live: usize,
+    /// Facts freed by `compact_all` since the last reset (counted in `made`).
+    freed: usize,
     /// Per relation: retracted facts still in its list (`by_rel`) and join indexes. Once they
     /// are as many as the live ones the relation is compacted, so scans and joins never walk more
     /// dead facts than live ones, and a long run of modifies does not slow down.
@@ -119,6 +121,7 @@ impl Memory {
         self.args.clear();
         self.retracted = false;
         self.live = 0;
+        self.freed = 0;
         for r in self.touched.drain(..) {
             let r = r as usize;
             self.by_rel[r].clear();
@@ -350,6 +353,21 @@ impl Memory {
             }
         }
         self.dead[rel] = 0;
+        self.below_thresholds(rel);
+    }
+
+    /// A relation compacted below the size its maps start at stops using them: `commit` files a
+    /// new fact in them only from that size on.
+    fn below_thresholds(&mut self, rel: usize) {
+        let len = self.by_rel[rel].len();
+        if len < DEDUPE_FROM && std::mem::take(&mut self.deduped[rel]) {
+            self.dedupe[rel].clear();
+        }
+        if len < INDEX_FROM && std::mem::take(&mut self.indexed[rel]) {
+            for (_, index) in self.indexes[rel].iter_mut() {
+                index.clear();
+            }
+        }
     }
 
     /// Facts live now.
@@ -366,6 +384,7 @@ impl Memory {
     /// (so a newer fact still has a larger id), and the returned table maps an old id to its new
     /// one (`FactId::MAX` for a retracted fact). Whoever holds fact ids must renumber them.
     pub fn compact_all(&mut self) -> Vec<FactId> {
+        self.freed += self.facts.len() - self.live;
         let mut remap = vec![FactId::MAX; self.facts.len()];
         let old_facts = std::mem::take(&mut self.facts);
         let mut old_args = std::mem::take(&mut self.args);
@@ -382,8 +401,11 @@ impl Memory {
             self.facts.push(Fact { args_start: start, ..f });
         }
         let map = |f: &mut FactId| *f = remap[*f as usize];
-        for &r in &self.touched {
-            let r = r as usize;
+        // A relation emptied by a compaction is listed again by its next fact.
+        self.touched.sort_unstable();
+        self.touched.dedup();
+        for t in 0..self.touched.len() {
+            let r = self.touched[t] as usize;
             self.by_rel[r].retain(|&f| remap[f as usize] != FactId::MAX);
             self.by_rel[r].iter_mut().for_each(map);
             self.dead[r] = 0;
@@ -398,6 +420,7 @@ impl Memory {
                     !ids.is_empty()
                 });
             }
+            self.below_thresholds(r);
         }
         remap
     }
@@ -442,9 +465,9 @@ impl Memory {
         Some(index.get(&hash_value(value)).map_or(&[], |v| v.as_slice()))
     }
 
-    /// Number of facts ever asserted (the next id).
-    pub fn len(&self) -> usize {
-        self.facts.len()
+    /// Facts asserted since the last reset, retracted ones included.
+    pub fn made(&self) -> usize {
+        self.freed + self.facts.len()
     }
 }
 
@@ -493,12 +516,24 @@ mod tests {
         /// finds exactly the live equal fact, a retracted fact can come back, and the join index
         /// offers every live fact with the value looked up.
         #[test]
-        fn the_memory_is_a_set_of_facts(ops in proptest::collection::vec((0u8..2, 0u8..12, 0u8..12, any::<bool>()), 0..300)) {
+        fn the_memory_is_a_set_of_facts(
+            ops in proptest::collection::vec((0u8..2, 0u8..12, 0u8..12, any::<bool>(), 0u8..24), 0..400),
+            span in 2u8..13,
+        ) {
             let mut mem = Memory::new(vec![vec![0], vec![]]);
             let mut model: Vec<(RelId, Vec<Value>, FactId)> = Vec::new();
             for round in 0..2 {
-                for (rel, a, b, retract) in &ops {
-                    let (rel, args) = (*rel as RelId, vec![value(*a), value(*b)]);
+                for (rel, a, b, retract, compact) in &ops {
+                    // Now and then every retracted fact is freed and the live ones renumbered.
+                    if *compact == 0 {
+                        let remap = mem.compact_all();
+                        for (_, _, id) in model.iter_mut() {
+                            *id = remap[*id as usize];
+                        }
+                        prop_assert_eq!(mem.garbage(), 0);
+                    }
+                    prop_assert_eq!(mem.live(), model.len());
+                    let (rel, args) = (*rel as RelId, vec![value(*a % span), value(*b % span)]);
                     let live = model.iter().find(|(r, x, _)| *r == rel && *x == args).map(|(_, _, id)| *id);
                     prop_assert_eq!(mem.find(rel, &args), live, "round {}", round);
                     // Where relation 0 is indexed by its first argument, the candidates for a

@@ -86,6 +86,12 @@ pub struct Seed {
     /// in a moved step resumes the search in that order, so that it surfaces exactly when (and
     /// as often as) the order written would have reached it.
     pub fallback: Vec<Vec<(u16, bool)>>,
+    /// Whether `rest` reorders the patterns written (see `compile::reorder_patterns`): the
+    /// matches are then put back in the order the written join makes them.
+    pub reordered: bool,
+    /// For a reordered join: the variables to take, after a match, from the pattern written
+    /// first to bind them, as (slot, condition, argument position).
+    pub rebind: Vec<(Slot, u16, u16)>,
 }
 
 /// A rule pattern that a new fact of one relation starts a join at (a seed), with what the

@@ -402,6 +402,65 @@ pub struct Session {
     recording: bool,
     /// The memory bound that stopped this run, if one did.
     bound: Option<MemoryBound>,
+    /// The matches of a reordered join, put back in the written join's order before they go on
+    /// the agenda (kept to reuse its allocation).
+    batch: Vec<Reordered>,
+}
+
+/// A match of a reordered join (`Seed::reordered`), waiting to be put in the written order.
+struct Reordered {
+    /// Its facts' ids in the order the written join iterates them: the seed's, then the other
+    /// patterns' by condition.
+    key: smallvec::SmallVec<[FactId; 8]>,
+    mask: u64,
+    vars: Vec<Value>,
+    /// (condition, fact), in the same order as `key`.
+    facts: Vec<(u16, FactId)>,
+}
+
+impl Reordered {
+    fn of(fr: &Frame, nvars: usize, seed: u16) -> Reordered {
+        let mut facts = fr.facts.clone();
+        facts.sort_by_key(|&(c, _)| (c != seed, c));
+        Reordered {
+            key: facts.iter().map(|&(_, f)| f).collect(),
+            mask: fr.mask,
+            vars: fr.vars[..nvars].to_vec(),
+            facts,
+        }
+    }
+}
+
+/// Pushes a reordered join's matches in the order the written join would have made them (each
+/// pattern's facts oldest first, patterns nested in the order written), each variable taken from
+/// the pattern written first to bind it. Returns a budget stop, if one was reached.
+fn push_in_written_order(
+    batch: &mut Vec<Reordered>,
+    rebind: &[(Slot, u16, u16)],
+    mem: &Memory,
+    agenda: &mut Agenda,
+    rule_idx: u32,
+    elided: u64,
+    max_activations: usize,
+) -> Option<StopReason> {
+    batch.sort_by(|a, b| a.key.cmp(&b.key));
+    for m in batch.iter_mut() {
+        for &(slot, cond, pos) in rebind {
+            if let Some(&(_, f)) = m.facts.iter().find(|(c, _)| *c == cond) {
+                if let (Some(v), Some(arg)) = (m.vars.get_mut(slot as usize), mem.args_of(f).get(pos as usize)) {
+                    *v = arg.clone();
+                }
+            }
+        }
+        agenda.push(rule_idx, m.mask, elided, &m.vars, &m.facts);
+        let created = agenda.created();
+        if created % 4096 == 0 || agenda.pending() > max_activations {
+            if let Some(stop) = activation_budget(agenda.pending(), max_activations) {
+                return Some(stop);
+            }
+        }
+    }
+    None
 }
 
 impl Session {
@@ -447,6 +506,7 @@ impl Session {
             timed: true,
             recording: true,
             bound: None,
+            batch: Vec::new(),
             lent: Some(program.clone()),
             prog: program,
         }
@@ -688,7 +748,7 @@ impl Session {
                 fired: counted.fired,
                 activations: self.agenda.created() as u64,
                 dropped: counted.dropped,
-                facts: self.mem.len() as u64,
+                facts: self.mem.made() as u64,
                 builtin_calls: counted.builtin_calls,
                 whatif_asked: self.whatif.asked,
                 whatif_memo_hits: self.whatif.memo_hits,
@@ -1291,6 +1351,7 @@ impl Session {
             shared_argv,
             opts,
             bound,
+            batch,
             ..
         } = self;
         let max_activations = opts.max_activations as usize;
@@ -1360,7 +1421,13 @@ impl Session {
                 fallback: &seed.fallback,
                 made: first_call.zip(trigger.again).map(|(c, at)| (at, &shared_solutions[c])),
             };
+            let reordered = seed.reordered;
+            batch.clear();
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
+                if reordered {
+                    batch.push(Reordered::of(fr, nvars, seed.cond));
+                    return Flow::Continue;
+                }
                 agenda.push(rule_idx, fr.mask, elided, &fr.vars[..nvars], &fr.facts);
                 let created = agenda.created();
                 if created % 4096 == 0 || agenda.pending() > max_activations {
@@ -1376,6 +1443,10 @@ impl Session {
             if let Err(e) = ctx.outcome(flow) {
                 result = Err(in_rule(prog, rule_idx, e));
                 break;
+            }
+            if reordered && !batch.is_empty() {
+                over_budget =
+                    push_in_written_order(batch, &seed.rebind, ctx.mem, agenda, rule_idx, elided, max_activations);
             }
             if let Some(stop) = over_budget {
                 if stop == StopReason::MemoryLimit {

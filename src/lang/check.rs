@@ -188,10 +188,7 @@ impl<'a> Checker<'a> {
                         Some(st) => items.strategy = st,
                         None => self.error(
                             name.span,
-                            format!(
-                                "unknown strategy `{}` (known: file_order, depth, breadth)",
-                                name.name
-                            ),
+                            format!("unknown strategy `{}` (known: file_order, depth, breadth)", name.name),
                         ),
                     },
                     AstItem::Rule(r) => items.rules.push(r),
@@ -564,7 +561,10 @@ impl<'a> Checker<'a> {
                     );
                     self.error(var.span, msg);
                 } else if scope.handles.contains_key(&var.name) || scope.slots.contains_key(&var.name) {
-                    let msg = format!("`{}` is already used in this rule; a handle needs a name of its own", var.name);
+                    let msg = format!(
+                        "`{}` is already used in this rule; a handle needs a name of its own",
+                        var.name
+                    );
                     self.error(var.span, msg);
                 } else {
                     scope.handles.insert(var.name.clone(), (out.len() as u16, *rel));
@@ -858,8 +858,14 @@ impl<'a> Checker<'a> {
         let found = scope.handles.get(&h.name).copied();
         if found.is_none() {
             let msg = match scope.slots.contains_key(&h.name) {
-                true => format!("`{}` is a variable, not a fact handle: take one with `{} <- relation(…)`", h.name, h.name),
-                false => format!("unknown fact handle `{}`: take it with `{} <- relation(…)` in `when`", h.name, h.name),
+                true => format!(
+                    "`{}` is a variable, not a fact handle: take one with `{} <- relation(…)`",
+                    h.name, h.name
+                ),
+                false => format!(
+                    "unknown fact handle `{}`: take it with `{} <- relation(…)` in `when`",
+                    h.name, h.name
+                ),
             };
             self.error(h.span, msg);
         }

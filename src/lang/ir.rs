@@ -227,13 +227,25 @@ pub struct CondAt<L = ()> {
 /// An action of a rule.
 #[derive(Clone)]
 pub enum Action {
-    Assert { rel: RelId, args: Vec<Expr> },
-    Retract { rel: RelId, args: Vec<PatArg> },
+    Assert {
+        rel: RelId,
+        args: Vec<Expr>,
+    },
+    Retract {
+        rel: RelId,
+        args: Vec<PatArg>,
+    },
     /// `retract ?f`: the fact the rule's condition `cond` matched.
-    RetractFact { cond: u16 },
+    RetractFact {
+        cond: u16,
+    },
     /// `modify ?f (…)`: the fact condition `cond` matched (of relation `rel`) replaced by
     /// `rel(args)`, a `None` argument keeping the old value.
-    Modify { cond: u16, rel: RelId, args: Vec<Option<Expr>> },
+    Modify {
+        cond: u16,
+        rel: RelId,
+        args: Vec<Option<Expr>>,
+    },
     Halt,
 }
 

@@ -49,6 +49,8 @@ enum Cond {
     Pattern {
         rel: String,
         args: Vec<AstExpr>,
+        /// `?f <- rel(…)`: the handle, bound to the matched fact's number.
+        handle: Option<String>,
     },
     Test(AstExpr),
     /// Binds, or compares when the variable is already bound.
@@ -87,6 +89,19 @@ struct Rule {
     /// Bindings nothing but an explanation reads: not made while matching.
     deferred: Vec<usize>,
     actions: Vec<AstAction>,
+    /// Its fact handles (bound like variables, to fact numbers, but never shown).
+    handles: Vec<String>,
+}
+
+/// Which waiting activation of the highest salience fires first.
+#[derive(Clone, Copy, PartialEq)]
+enum Strategy {
+    /// The rule written first, then the activation made first.
+    FileOrder,
+    /// The activation made last.
+    Depth,
+    /// The activation made first.
+    Breadth,
 }
 
 /// A rule set ready for the reference run.
@@ -96,6 +111,7 @@ pub struct RefProgram {
     inputs: Vec<(String, Option<Value>)>,
     params: Vec<(String, Value)>,
     program: Arc<Program>,
+    strategy: Strategy,
 }
 
 type Env = Vec<(String, Value)>;
@@ -116,8 +132,16 @@ impl RefProgram {
         let mut rules_ast = Vec::new();
         let mut outputs = Vec::new();
         let mut relations: Vec<String> = Vec::new();
+        let mut strategy = Strategy::FileOrder;
         for item in &ast.items {
             match item {
+                AstItem::Strategy { name, .. } => {
+                    strategy = match name.name.as_str() {
+                        "depth" => Strategy::Depth,
+                        "breadth" => Strategy::Breadth,
+                        _ => Strategy::FileOrder,
+                    }
+                }
                 AstItem::Output { names, .. } => outputs.extend(names.iter().map(|n| n.name.clone())),
                 AstItem::Include { .. } => return err("include"),
                 AstItem::Input(i) => relations.push(i.name.name.clone()),
@@ -167,6 +191,14 @@ impl RefProgram {
                 select,
                 deferred,
                 actions: r.actions.clone(),
+                handles: r
+                    .conditions
+                    .iter()
+                    .filter_map(|c| match c {
+                        AstCondition::Handle { var, .. } => Some(var.name.clone()),
+                        _ => None,
+                    })
+                    .collect(),
             });
         }
         let _ = relations;
@@ -186,6 +218,7 @@ impl RefProgram {
             inputs,
             params,
             program,
+            strategy,
         })
     }
 
@@ -231,6 +264,7 @@ fn resolve_conds(
                         Cond::Pattern {
                             rel: call.name.name.clone(),
                             args: call.args.clone(),
+                            handle: None,
                         }
                     }
                     Some(b) => {
@@ -304,10 +338,30 @@ fn resolve_conds(
                     }
                 }
             },
+            AstCondition::Handle { var, pattern, .. } => {
+                for a in &pattern.args {
+                    if let AstExprKind::Var(v) = &a.kind {
+                        bind_name(scope, v);
+                    }
+                }
+                Cond::Pattern {
+                    rel: pattern.name.name.clone(),
+                    args: pattern.args.clone(),
+                    handle: Some(var.name.clone()),
+                }
+            }
             AstCondition::WhatIf { .. } => return err("whatif"),
         });
     }
     Ok(out)
+}
+
+/// The fact a handle names (bound when its pattern matched).
+fn handle_of(env: &Env, name: &str) -> usize {
+    match lookup(env, name) {
+        Some(Value::Int(f)) => *f as usize,
+        _ => panic!("handle {name} unbound: the checker accepted what the reference cannot run"),
+    }
 }
 
 fn bind_name(scope: &mut Vec<String>, v: &str) {
@@ -361,7 +415,8 @@ fn explanation_only(conds: &[Cond], actions: &[AstAction]) -> Vec<usize> {
     for a in actions {
         match a {
             AstAction::Assert(c) | AstAction::Retract(c) => c.args.iter().for_each(|e| expr_vars(e, &mut in_actions)),
-            AstAction::Halt(_) => {}
+            AstAction::Modify { args, .. } => args.iter().for_each(|e| expr_vars(e, &mut in_actions)),
+            AstAction::RetractHandle(_) | AstAction::Halt(_) => {}
         }
     }
     (0..conds.len())
@@ -446,12 +501,20 @@ impl Machine<'_> {
             }
         }
         loop {
-            // Highest salience, then the rule written first, then the activation made first.
+            // Highest salience, then by the strategy: the rule written first and the activation
+            // made first, the activation made last, or the activation made first.
             let best = self
                 .agenda
                 .iter()
                 .enumerate()
-                .min_by_key(|(_, a)| (-p.rules[a.rule].salience, a.rule, a.seq))
+                .min_by_key(|(_, a)| {
+                    let salience = -i64::from(p.rules[a.rule].salience);
+                    match p.strategy {
+                        Strategy::FileOrder => (salience, a.rule as i64, a.seq as i64),
+                        Strategy::Depth => (salience, -(a.seq as i64), 0),
+                        Strategy::Breadth => (salience, a.seq as i64, 0),
+                    }
+                })
                 .map(|(i, _)| i);
             let Some(i) = best else { return End::Quiescent };
             let act = self.agenda.remove(i);
@@ -527,7 +590,7 @@ impl Machine<'_> {
         }
         let mut shown: Vec<(String, String)> = Vec::new();
         for (n, v) in env.iter().rev() {
-            if !shown.iter().any(|(m, _)| m == n) {
+            if !shown.iter().any(|(m, _)| m == n) && !rule.handles.contains(n) {
                 shown.push((n.clone(), v.to_string()));
             }
         }
@@ -554,7 +617,7 @@ impl Machine<'_> {
         let p = self.p;
         for (ri, rule) in p.rules.iter().enumerate() {
             for &c in &rule.join {
-                let Cond::Pattern { rel, args } = &rule.conds[c] else {
+                let Cond::Pattern { rel, args, .. } = &rule.conds[c] else {
                     continue;
                 };
                 if *rel != self.facts[f].rel || !own_checks(args, &self.facts[f].args) {
@@ -624,6 +687,34 @@ impl Machine<'_> {
                         }
                     }
                 }
+                AstAction::RetractHandle(h) => {
+                    let f = handle_of(env, &h.name);
+                    if self.facts[f].alive {
+                        self.facts[f].alive = false;
+                        self.out.trace.push(Event::Retracted(f));
+                    }
+                }
+                AstAction::Modify {
+                    handle, args: given, ..
+                } => {
+                    let f = handle_of(env, &handle.name);
+                    if !self.facts[f].alive {
+                        return Err(fail("`modify` of a fact this firing already retracted".to_string()));
+                    }
+                    let mut args = Vec::new();
+                    for (k, e) in given.iter().enumerate() {
+                        args.push(match e.kind {
+                            AstExprKind::Wildcard => self.facts[f].args[k].clone(),
+                            _ => self.eval(e, env).map_err(fail)?,
+                        });
+                    }
+                    self.facts[f].alive = false;
+                    self.out.trace.push(Event::Retracted(f));
+                    let rel = self.facts[f].rel.clone();
+                    if let Some(new) = self.insert(&rel, args) {
+                        self.on_new_fact(new)?;
+                    }
+                }
                 AstAction::Halt(_) => return Ok(true),
             }
         }
@@ -650,7 +741,7 @@ impl Machine<'_> {
             m.solve(conds, order, i + 1, seed, env, facts, sink)
         };
         let flow = match &conds[c] {
-            Cond::Pattern { rel, args } => {
+            Cond::Pattern { rel, args, handle } => {
                 let mut flow = Flow::Continue;
                 for f in 0..self.facts.len() {
                     let fact = &self.facts[f];
@@ -663,6 +754,9 @@ impl Machine<'_> {
                         _ => {}
                     }
                     if self.match_args(args, &fact.args, env)? {
+                        if let Some(h) = handle {
+                            env.push((h.clone(), Value::Int(f as i64)));
+                        }
                         facts.push(f);
                         flow = next(self, env, facts, sink)?;
                         facts.pop();
