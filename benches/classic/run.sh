@@ -2,7 +2,7 @@
 # Miss Manners and Waltz, the classic production-system benchmarks, in CLIPS 6.30 (Debian's `clips`),
 # CLIPS 6.4x (PyPI `clipspy`) and kibitzer (see README.md beside this file).
 #
-#   benches/classic/run.sh                 manners 16 32 64 128, waltz 12 25 37 50 (about a minute)
+#   benches/classic/run.sh                 manners 16 32 64 128, waltz 12 25 37 50 (about 25 s)
 #   benches/classic/run.sh --quick         manners 16 32, waltz 12: a smoke test
 #   benches/classic/run.sh --sizes 64,50   only these sizes (manners sizes are 16 32 64 128,
 #                                          waltz sizes 12 25 37 50, so one list names both)
@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
         --repeat)
             [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --repeat needs a count, e.g. --repeat 3" >&2; exit 2; }
             repeat="$2"; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown argument $1 (use --quick, --sizes LIST, --repeat N or nothing)" >&2; exit 2 ;;
     esac
     shift
