@@ -187,6 +187,13 @@ fn register_numbers(r: &mut Registry) {
         |a| to_int(num(&a[0], "round", 1)?.round(), "round"),
     );
     r.func(
+        "atan2",
+        &[("y", T::Num), ("x", T::Num)],
+        T::Num,
+        "the angle of the point (x, y) from the x axis, in radians, -π..π",
+        |a| Ok(Value::Num(num(&a[0], "atan2", 1)?.atan2(num(&a[1], "atan2", 2)?))),
+    );
+    r.func(
         "decimal",
         &[("x", T::Num)],
         T::Num,
@@ -389,4 +396,35 @@ fn extreme(v: &Value, builtin: &str, want: Ordering) -> Result<Value, BuiltinErr
 pub fn one(o: &mut Solutions, v: Value) -> Result<(), BuiltinError> {
     o.push1(v);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::PI;
+
+    /// `atan2(y, x)` is the direction of (x, y): on the axes, between them and behind, from ints
+    /// or decimals.
+    #[test]
+    fn atan2_gives_the_direction_of_a_point() {
+        let r = Registry::general();
+        let atan2 = r.get("atan2").expect("atan2 is registered");
+        let call = |y: Value, x: Value| match atan2.call_one(&[y, x]) {
+            Ok(Value::Num(a)) => a,
+            other => panic!("atan2 gave {other:?}"),
+        };
+        for (y, x, want) in [
+            (0, 1, 0.0),
+            (1, 0, PI / 2.0),
+            (0, -1, PI),
+            (-1, 0, -PI / 2.0),
+            (1, 1, PI / 4.0),
+            (-3, -3, -3.0 * PI / 4.0),
+        ] {
+            let got = call(Value::Int(y), Value::Int(x));
+            assert!((got - want).abs() < 1e-12, "atan2({y}, {x}) = {got}, want {want}");
+        }
+        assert_eq!(call(Value::Num(2.5), Value::Num(2.5)), PI / 4.0);
+        assert!(atan2.call_one(&[Value::str("a"), Value::Int(1)]).is_err());
+    }
 }
