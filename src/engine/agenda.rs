@@ -201,10 +201,12 @@ impl Agenda {
         self.acts.len() - self.pending
     }
 
-    /// Keeps only the waiting activations, in their order, with their facts renumbered by
-    /// `remap` (a retracted fact becomes `FactId::MAX`, which is never live). Only for a run
-    /// that keeps no firing records: a record points into the arenas this rebuilds.
-    pub fn compact(&mut self, remap: impl Fn(FactId) -> FactId) {
+    /// Keeps only the waiting activations that `keep` accepts (by their facts), in their order,
+    /// with their facts renumbered by `remap` (a retracted fact becomes `FactId::MAX`, which is
+    /// never live); returns how many waiting ones it let go. Only for a run that keeps no firing
+    /// records: a record points into the arenas this rebuilds.
+    pub fn compact(&mut self, keep: impl Fn(&[(u16, FactId)]) -> bool, remap: impl Fn(FactId) -> FactId) -> usize {
+        let mut let_go = 0;
         let mut acts = Vec::with_capacity(self.pending);
         let mut values = Vec::new();
         let mut facts = Vec::new();
@@ -218,6 +220,10 @@ impl Agenda {
                 q.head = 0;
                 for seq in waiting {
                     let a = &self.acts[seq as usize];
+                    if !keep(&self.facts[a.facts.0 as usize..a.facts.1 as usize]) {
+                        let_go += 1;
+                        continue;
+                    }
                     let v0 = values.len() as u32;
                     for v in &mut self.values[a.vars.0 as usize..a.vars.1 as usize] {
                         values.push(std::mem::replace(v, Value::Int(0)));
@@ -237,9 +243,21 @@ impl Agenda {
             }
         }
         self.compacted += self.acts.len() - acts.len();
+        self.pending -= let_go;
+        for (w, word) in self.waiting.iter_mut().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let place = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.queues[place].items.is_empty() {
+                    *word &= !(1u64 << (place % 64));
+                }
+            }
+        }
         self.acts = acts;
         self.values = values;
         self.facts = facts;
+        let_go
     }
 
     /// Activations still waiting.

@@ -81,6 +81,8 @@ pub struct Memory {
     live: usize,
     /// Facts freed by `compact_all` since the last reset (counted in `made`).
     freed: usize,
+    /// Facts retracted since the last reset.
+    retractions: usize,
     /// Per relation: retracted facts still in its list (`by_rel`) and join indexes. Once they
     /// are as many as the live ones the relation is compacted, so scans and joins never walk more
     /// dead facts than live ones, and a long run of modifies does not slow down.
@@ -122,6 +124,7 @@ impl Memory {
         self.retracted = false;
         self.live = 0;
         self.freed = 0;
+        self.retractions = 0;
         for r in self.touched.drain(..) {
             let r = r as usize;
             self.by_rel[r].clear();
@@ -326,6 +329,7 @@ impl Memory {
         self.facts[id as usize].alive = false;
         self.retracted = true;
         self.live -= 1;
+        self.retractions += 1;
         if self.deduped.get(rel) == Some(&true) {
             if let Some(ids) = self.dedupe[rel].get_mut(&h) {
                 ids.retain(|x| *x != id);
@@ -373,6 +377,11 @@ impl Memory {
     /// Facts live now.
     pub fn live(&self) -> usize {
         self.live
+    }
+
+    /// Facts retracted since the last reset.
+    pub fn retractions(&self) -> usize {
+        self.retractions
     }
 
     /// Retracted facts still stored.

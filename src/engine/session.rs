@@ -402,6 +402,8 @@ pub struct Session {
     recording: bool,
     /// The memory bound that stopped this run, if one did.
     bound: Option<MemoryBound>,
+    /// Retractions at the last sweep of waiting activations (see `collect_garbage`).
+    swept_at: usize,
     /// The matches of a reordered join, put back in the written join's order before they go on
     /// the agenda (kept to reuse its allocation).
     batch: Vec<Reordered>,
@@ -506,6 +508,7 @@ impl Session {
             timed: true,
             recording: true,
             bound: None,
+            swept_at: 0,
             batch: Vec::new(),
             lent: Some(program.clone()),
             prog: program,
@@ -763,7 +766,11 @@ impl Session {
     fn run_to_stop(&mut self, prog: &Arc<Program>) -> Result<StopReason, RunError> {
         self.clear_run();
         self.insert_inputs(prog)?;
-        for &r in &prog.initial {
+        let last_first = prog.strategy == crate::lang::ir::Strategy::Depth;
+        let n = prog.initial.len();
+        for k in 0..n {
+            // As for a new fact's rules: under `depth`, the rule declared first fires first.
+            let r = prog.initial[if last_first { n - 1 - k } else { k }];
             if self.relevant.as_ref().is_some_and(|m| !m[r as usize]) {
                 continue;
             }
@@ -876,6 +883,7 @@ impl Session {
         }
         self.stats = Stats::default();
         self.bound = None;
+        self.swept_at = 0;
     }
 
     /// Asserts the inputs in declaration order, each joined as it arrives; an input neither
@@ -928,12 +936,22 @@ impl Session {
         if self.recording {
             return;
         }
+        let all = |_: &[(u16, FactId)]| true;
+        let pending = self.agenda.pending();
         if self.mem.garbage() > self.mem.live() + SLACK {
             let remap = self.mem.compact_all();
             self.agenda
-                .compact(|f| remap.get(f as usize).copied().unwrap_or(FactId::MAX));
-        } else if self.agenda.garbage() > self.agenda.pending() + SLACK {
-            self.agenda.compact(|f| f);
+                .compact(all, |f| remap.get(f as usize).copied().unwrap_or(FactId::MAX));
+        } else if pending > SLACK && (self.mem.retractions() - self.swept_at) * 64 >= pending {
+            // Activations waiting on facts retracted since: let go now rather than when they
+            // come up (they would be dropped then), so they do not pile up.
+            let mem = &self.mem;
+            let live = |facts: &[(u16, FactId)]| facts.iter().all(|&(_, f)| mem.is_alive(f));
+            let let_go = self.agenda.compact(live, |f| f);
+            self.stats.dropped += let_go as u64;
+            self.swept_at = self.mem.retractions();
+        } else if self.agenda.garbage() > pending + SLACK {
+            self.agenda.compact(all, |f| f);
         }
     }
 
@@ -1374,7 +1392,12 @@ impl Session {
         };
         let values = mem.args_of(fact);
         let mut result = Ok(());
-        for trigger in triggers {
+        // Under `depth` the newest activation fires first: the rules a fact activates are joined
+        // last rule first, so that of those, the rule declared first fires first (as CLIPS does).
+        let last_first = prog.strategy == crate::lang::ir::Strategy::Depth;
+        let n = triggers.len();
+        for k in 0..n {
+            let trigger = &triggers[if last_first { n - 1 - k } else { k }];
             let Some(mut start) = said.start(trigger, shared, values, &mut ctx.calls) else {
                 continue;
             };

@@ -222,6 +222,15 @@ impl RefProgram {
         })
     }
 
+    /// The order rules are joined in when a fact arrives: as written, or last first under `depth`.
+    fn join_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.rules.len()).collect();
+        if self.strategy == Strategy::Depth {
+            order.reverse();
+        }
+        order
+    }
+
     /// Runs on inputs given as text (read per the declared input types).
     pub fn run(&self, given: &[(String, String)], firing_limit: u64) -> Outcome {
         let mut m = Machine {
@@ -492,7 +501,11 @@ impl Machine<'_> {
                 }
             }
         }
-        for (ri, rule) in p.rules.iter().enumerate() {
+        // Under `depth`, the rules made ready at one moment are joined last first, so that the rule
+        // declared first fires first.
+        let order = p.join_order();
+        for &ri in &order {
+            let rule = &p.rules[ri];
             let has_pattern = rule.join.iter().any(|&c| matches!(rule.conds[c], Cond::Pattern { .. }));
             if !has_pattern {
                 if let Err(e) = self.join(ri, None) {
@@ -615,8 +628,13 @@ impl Machine<'_> {
     /// rule order, then pattern order), if it passes what that pattern alone requires.
     fn on_new_fact(&mut self, f: usize) -> Result<(), End> {
         let p = self.p;
-        for (ri, rule) in p.rules.iter().enumerate() {
-            for &c in &rule.join {
+        for ri in p.join_order() {
+            let rule = &p.rules[ri];
+            let mut patterns = rule.join.clone();
+            if p.strategy == Strategy::Depth {
+                patterns.reverse();
+            }
+            for &c in &patterns {
                 let Cond::Pattern { rel, args, .. } = &rule.conds[c] else {
                     continue;
                 };
