@@ -402,8 +402,10 @@ pub struct Session {
     recording: bool,
     /// The memory bound that stopped this run, if one did.
     bound: Option<MemoryBound>,
-    /// Retractions at the last sweep of waiting activations (see `collect_garbage`).
+    /// Retractions at the last sweep of waiting activations, and the activations left waiting
+    /// (see `collect_garbage`).
     swept_at: usize,
+    swept_pending: usize,
     /// The matches of a reordered join, put back in the written join's order before they go on
     /// the agenda (kept to reuse its allocation).
     batch: Vec<Reordered>,
@@ -509,6 +511,7 @@ impl Session {
             recording: true,
             bound: None,
             swept_at: 0,
+            swept_pending: 0,
             batch: Vec::new(),
             lent: Some(program.clone()),
             prog: program,
@@ -884,6 +887,7 @@ impl Session {
         self.stats = Stats::default();
         self.bound = None;
         self.swept_at = 0;
+        self.swept_pending = 0;
     }
 
     /// Asserts the inputs in declaration order, each joined as it arrives; an input neither
@@ -942,14 +946,16 @@ impl Session {
             let remap = self.mem.compact_all();
             self.agenda
                 .compact(all, |f| remap.get(f as usize).copied().unwrap_or(FactId::MAX));
-        } else if pending > SLACK && (self.mem.retractions() - self.swept_at) * 64 >= pending {
+        } else if pending > SLACK && pending > 2 * self.swept_pending && self.mem.retractions() > self.swept_at {
             // Activations waiting on facts retracted since: let go now rather than when they
-            // come up (they would be dropped then), so they do not pile up.
+            // come up (they would be dropped then), so they do not pile up. A sweep when the
+            // waiting ones have doubled since the last costs O(1) per activation made.
             let mem = &self.mem;
             let live = |facts: &[(u16, FactId)]| facts.iter().all(|&(_, f)| mem.is_alive(f));
             let let_go = self.agenda.compact(live, |f| f);
             self.stats.dropped += let_go as u64;
             self.swept_at = self.mem.retractions();
+            self.swept_pending = self.agenda.pending();
         } else if self.agenda.garbage() > pending + SLACK {
             self.agenda.compact(all, |f| f);
         }
