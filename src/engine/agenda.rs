@@ -52,6 +52,9 @@ pub struct Agenda {
     pending: usize,
     /// Activations made this run before the last `compact` (which renumbers the waiting ones).
     compacted: usize,
+    /// The arenas the last `compact` moved out of, emptied, for the next one to fill: a long run
+    /// reuses the same memory instead of asking for fresh pages at every compaction.
+    spare: (Vec<Activation>, Vec<Value>, Vec<(u16, FactId)>),
 }
 
 impl Agenda {
@@ -207,9 +210,7 @@ impl Agenda {
     /// records: a record points into the arenas this rebuilds.
     pub fn compact(&mut self, keep: impl Fn(&[(u16, FactId)]) -> bool, remap: impl Fn(FactId) -> FactId) -> usize {
         let mut let_go = 0;
-        let mut acts = Vec::with_capacity(self.pending);
-        let mut values = Vec::new();
-        let mut facts = Vec::new();
+        let (mut acts, mut values, mut facts) = std::mem::take(&mut self.spare);
         for (w, word) in self.waiting.iter().enumerate() {
             let mut bits = *word;
             while bits != 0 {
@@ -254,9 +255,15 @@ impl Agenda {
                 }
             }
         }
-        self.acts = acts;
-        self.values = values;
-        self.facts = facts;
+        let mut old = (
+            std::mem::replace(&mut self.acts, acts),
+            std::mem::replace(&mut self.values, values),
+            std::mem::replace(&mut self.facts, facts),
+        );
+        old.0.clear();
+        old.1.clear();
+        old.2.clear();
+        self.spare = old;
         let_go
     }
 
