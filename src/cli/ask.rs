@@ -85,7 +85,6 @@ pub fn run(a: AskArgs) -> i32 {
         max_cells: a.max_cells,
         // Unexplained answers need no record of the firings: memory then follows what is live.
         record: a.explain != ExplainMode::None,
-        ..RunOptions::default()
     });
     for p in &a.params {
         let r = split_assignment(p)

@@ -62,7 +62,9 @@ pub fn main() -> i32 {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
                     let mut out = std::io::stdout().lock();
                     let text = e.render().to_string();
-                    match std::io::Write::write_all(&mut out, text.as_bytes()).and_then(|()| std::io::Write::flush(&mut out)) {
+                    match std::io::Write::write_all(&mut out, text.as_bytes())
+                        .and_then(|()| std::io::Write::flush(&mut out))
+                    {
                         Ok(()) => 0,
                         Err(e) => write_failed(&e),
                     }

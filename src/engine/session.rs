@@ -439,7 +439,7 @@ impl Reordered {
 /// pattern's facts oldest first, patterns nested in the order written), each variable taken from
 /// the pattern written first to bind it. Returns a budget stop, if one was reached.
 fn push_in_written_order(
-    batch: &mut Vec<Reordered>,
+    batch: &mut [Reordered],
     rebind: &[(Slot, u16, u16)],
     mem: &Memory,
     agenda: &mut Agenda,
@@ -458,7 +458,7 @@ fn push_in_written_order(
         }
         agenda.push(rule_idx, m.mask, elided, &m.vars, &m.facts);
         let created = agenda.created();
-        if created % 4096 == 0 || agenda.pending() > max_activations {
+        if created.is_multiple_of(4096) || agenda.pending() > max_activations {
             if let Some(stop) = activation_budget(agenda.pending(), max_activations) {
                 return Some(stop);
             }
