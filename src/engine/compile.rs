@@ -89,6 +89,13 @@ pub(super) fn compile(mut p: Program) -> Program {
         })
         .collect();
     p.probed = probed_positions(&p);
+    // Under `depth` the newest activation fires first: the rules a fact makes ready are joined last
+    // rule first, so that of those the rule declared first fires first (as in CLIPS).
+    if p.strategy == crate::lang::ir::Strategy::Depth {
+        p.triggers.iter_mut().for_each(|t| t.reverse());
+        p.input_triggers.iter_mut().for_each(|t| t.reverse());
+        p.initial.reverse();
+    }
     p
 }
 
@@ -197,10 +204,6 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
     }
     let restored = restorable(rule, &join, &select);
     RulePlan {
-        handles: rule
-            .actions
-            .iter()
-            .any(|a| matches!(a, Action::RetractFact { .. } | Action::Modify { .. })),
         join,
         select,
         seeds,

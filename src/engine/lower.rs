@@ -21,6 +21,7 @@ pub fn lower(rs: ir::RuleSet) -> Program {
             because: r.because,
             var_names: r.var_names,
             span: r.span,
+            handles: r.handles,
         })
         .collect();
     super::compile::compile(Program {

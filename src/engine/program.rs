@@ -72,8 +72,6 @@ pub struct RulePlan {
     pub restored: Vec<(Slot, u16, u16)>,
     /// The slots of `restored`, as bits.
     pub elided: u64,
-    /// Whether an action names a matched fact by its handle (`retract ?f`, `modify ?f`).
-    pub handles: bool,
 }
 
 /// The join order for one positive pattern receiving a new fact.

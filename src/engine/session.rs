@@ -769,11 +769,7 @@ impl Session {
     fn run_to_stop(&mut self, prog: &Arc<Program>) -> Result<StopReason, RunError> {
         self.clear_run();
         self.insert_inputs(prog)?;
-        let last_first = prog.strategy == crate::lang::ir::Strategy::Depth;
-        let n = prog.initial.len();
-        for k in 0..n {
-            // As for a new fact's rules: under `depth`, the rule declared first fires first.
-            let r = prog.initial[if last_first { n - 1 - k } else { k }];
+        for &r in &prog.initial {
             if self.relevant.as_ref().is_some_and(|m| !m[r as usize]) {
                 continue;
             }
@@ -1067,7 +1063,7 @@ impl Session {
             // The bindings are lent to the actions by swapping the frame's vector with the spare
             // one `found` keeps (equally long): new facts are joined in the spare meanwhile.
             std::mem::swap(&mut self.frame.vars, &mut self.found.vars);
-            return self.act(prog, rule_idx, UNRECORDED, Bindings::Spare(nvars), Matched::Frame);
+            return self.act(prog, rule, UNRECORDED, Bindings::Spare(nvars), Matched::Frame);
         }
         // Moved out of the frame (which every later match rebinds before reading): recording the
         // explanation costs no copy of the bindings.
@@ -1086,7 +1082,7 @@ impl Session {
         self.frame.mask = act.mask;
         self.act(
             prog,
-            rule_idx,
+            &prog.rules[rule_idx as usize],
             UNRECORDED,
             Bindings::Stored(act.vars),
             Matched::Stored(act.facts),
@@ -1117,22 +1113,27 @@ impl Session {
         }
         // A retraction's pattern reads which bindings are set from the frame's mask.
         self.frame.mask = mask;
-        self.act(prog, rule_idx, firing, Bindings::Stored(vars), Matched::Stored(facts))
+        self.act(
+            prog,
+            &prog.rules[rule_idx as usize],
+            firing,
+            Bindings::Stored(vars),
+            Matched::Stored(facts),
+        )
     }
 
     fn act(
         &mut self,
         prog: &Arc<Program>,
-        rule_idx: u32,
+        rule: &RuleIr,
         firing: u32,
         at: Bindings,
         matched: Matched,
     ) -> Result<bool, RunError> {
-        let rule = &prog.rules[rule_idx as usize];
         // Which bindings are set, read before an assert's joins reuse the frame.
         let mask = self.frame.mask;
         // The facts the actions name by handle, read before an assert's joins reuse the frame.
-        let handles: smallvec::SmallVec<[(u16, FactId); 8]> = match (prog.plans[rule_idx as usize].handles, matched) {
+        let handles: smallvec::SmallVec<[(u16, FactId); 8]> = match (rule.handles, matched) {
             (false, _) => smallvec::SmallVec::new(),
             (true, Matched::Stored(range)) => self.agenda.facts_at(range).into(),
             (true, Matched::Frame) => self.frame.facts.as_slice().into(),
@@ -1298,6 +1299,7 @@ impl Session {
 
     /// Adds the fact whose `n` arguments are staged, within the memory budgets, and joins it: its
     /// id, or `None` when an equal fact was there.
+    #[inline(always)]
     fn add_staged(
         &mut self,
         prog: &Arc<Program>,
@@ -1398,12 +1400,7 @@ impl Session {
         };
         let values = mem.args_of(fact);
         let mut result = Ok(());
-        // Under `depth` the newest activation fires first: the rules a fact activates are joined
-        // last rule first, so that of those, the rule declared first fires first (as CLIPS does).
-        let last_first = prog.strategy == crate::lang::ir::Strategy::Depth;
-        let n = triggers.len();
-        for k in 0..n {
-            let trigger = &triggers[if last_first { n - 1 - k } else { k }];
+        for trigger in triggers {
             let Some(mut start) = said.start(trigger, shared, values, &mut ctx.calls) else {
                 continue;
             };
@@ -1451,7 +1448,9 @@ impl Session {
                 made: first_call.zip(trigger.again).map(|(c, at)| (at, &shared_solutions[c])),
             };
             let reordered = seed.reordered;
-            batch.clear();
+            if reordered {
+                batch.clear();
+            }
             let mut sink = |_: &mut Ctx<'_>, fr: &Frame| {
                 if reordered {
                     batch.push(Reordered::of(fr, nvars, seed.cond));

@@ -522,6 +522,9 @@ impl<'a> Checker<'a> {
         if self.error_count() > errors_before {
             return None;
         }
+        let handles = actions
+            .iter()
+            .any(|a| matches!(a, Action::RetractFact { .. } | Action::Modify { .. }));
         Some(RuleIr {
             name: r.name.name.clone(),
             title: r.title.clone(),
@@ -531,6 +534,7 @@ impl<'a> Checker<'a> {
             because,
             var_names: scope.names,
             span: r.span,
+            handles,
         })
     }
 

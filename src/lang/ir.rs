@@ -270,4 +270,6 @@ pub struct RuleIr<L = ()> {
     pub because: Option<Template>,
     pub var_names: Vec<String>,
     pub span: Span,
+    /// Whether an action names a matched fact by its handle (`retract ?f`, `modify ?f`).
+    pub handles: bool,
 }
