@@ -83,6 +83,9 @@ pub struct Memory {
     freed: usize,
     /// Facts retracted since the last reset.
     retractions: usize,
+    /// The fact and value storage the last `compact_all` moved out of, emptied, for the next to
+    /// fill (a long run reuses its memory instead of asking for fresh pages each time).
+    spare: (Vec<Fact>, Vec<Value>),
     /// Per relation: retracted facts still in its list (`by_rel`) and join indexes. Once they
     /// are as many as the live ones the relation is compacted, so scans and joins never walk more
     /// dead facts than live ones, and a long run of modifies does not slow down.
@@ -395,9 +398,10 @@ impl Memory {
     pub fn compact_all(&mut self) -> Vec<FactId> {
         self.freed += self.facts.len() - self.live;
         let mut remap = vec![FactId::MAX; self.facts.len()];
-        let old_facts = std::mem::take(&mut self.facts);
-        let mut old_args = std::mem::take(&mut self.args);
-        for (id, f) in old_facts.into_iter().enumerate() {
+        let (spare_facts, spare_args) = std::mem::take(&mut self.spare);
+        let mut old_facts = std::mem::replace(&mut self.facts, spare_facts);
+        let mut old_args = std::mem::replace(&mut self.args, spare_args);
+        for (id, f) in old_facts.drain(..).enumerate() {
             if !f.alive {
                 continue;
             }
@@ -409,6 +413,8 @@ impl Memory {
             remap[id] = self.facts.len() as FactId;
             self.facts.push(Fact { args_start: start, ..f });
         }
+        old_args.clear();
+        self.spare = (old_facts, old_args);
         let map = |f: &mut FactId| *f = remap[*f as usize];
         // A relation emptied by a compaction is listed again by its next fact.
         self.touched.sort_unstable();
