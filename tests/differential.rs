@@ -816,3 +816,21 @@ fn a_pattern_argument_from_its_own_variable_is_evaluated_after_the_fact_binds_it
         &[("xs", "15")],
     );
 }
+
+/// An activation its negation dropped comes back when the blocking fact is retracted (as in
+/// CLIPS and Drools), and fires then; under `depth` too, with the fact retracted by a handle.
+#[test]
+fn a_negation_follows_the_retraction_of_what_blocked_it() {
+    for strategy in ["", "strategy depth\n"] {
+        let text = format!(
+            "ruleset t \"t\"\ninput n: int\noutput c\n{strategy}\
+             rule Block salience 10 when n(?x) then assert b(?x) end\n\
+             rule Free when n(?x) not b(?x) then assert c(?x) end\n\
+             rule Lift salience -5 when ?f <- b(_) then retract ?f end\n"
+        );
+        let (want, got) = both(&text, &[("n", "4")]);
+        assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
+        assert_eq!(got.conclusions, vec!["c(4)".to_string()], "{strategy}");
+        assert_eq!((got.fired, got.dropped, got.activations), (3, 1, 4), "{strategy}");
+    }
+}

@@ -20,10 +20,28 @@ pub(super) fn compile(mut p: Program) -> Program {
     for (i, d) in p.inputs.iter().enumerate() {
         input_rank[d.rel as usize] = i as u16 + 1;
     }
+    // Per relation: whether some action retracts its facts (only then can a negation on it come
+    // to hold again, see `RulePlan::negated`).
+    let mut retracted = vec![false; p.relations.len()];
+    for rule in &p.rules {
+        for a in &rule.actions {
+            let rel = match a {
+                Action::Retract { rel, .. } | Action::Modify { rel, .. } => Some(*rel),
+                Action::RetractFact { cond } => match rule.conds.get(*cond as usize).map(|c| &c.cond) {
+                    Some(Cond::Pattern { rel, .. }) => Some(*rel),
+                    _ => None,
+                },
+                Action::Assert { .. } | Action::Halt => None,
+            };
+            if let Some(r) = rel {
+                retracted[r as usize] = true;
+            }
+        }
+    }
     // Per rule: how many inputs must be in before it can match (see `Program::input_triggers`).
     let mut waits_for = Vec::with_capacity(p.rules.len());
     for (ri, rule) in p.rules.iter().enumerate() {
-        let plan = plan_rule(rule);
+        let plan = plan_rule(rule, &retracted);
         // A derived relation (rank 0) has no fact until a rule fires: never, while the inputs go in.
         let after = plan
             .seeds
@@ -156,7 +174,7 @@ fn explanation_only(rule: &RuleIr) -> Vec<u16> {
         .collect()
 }
 
-fn plan_rule(rule: &RuleIr) -> RulePlan {
+fn plan_rule(rule: &RuleIr, retracted: &[bool]) -> RulePlan {
     let deferred = explanation_only(rule);
     // Slots whose values exist only at selection time: aggregate results and what depends on them.
     let mut late: u64 = 0;
@@ -203,7 +221,18 @@ fn plan_rule(rule: &RuleIr) -> RulePlan {
         }
     }
     let restored = restorable(rule, &join, &select);
+    let mut negated = Vec::new();
+    for c in &rule.conds {
+        if let Cond::Not { body } = &c.cond {
+            super::program::mentions(body, &mut |r| {
+                if retracted[r as usize] && !negated.contains(&r) {
+                    negated.push(r);
+                }
+            });
+        }
+    }
     RulePlan {
+        negated,
         join,
         select,
         seeds,

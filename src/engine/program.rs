@@ -72,6 +72,9 @@ pub struct RulePlan {
     pub restored: Vec<(Slot, u16, u16)>,
     /// The slots of `restored`, as bits.
     pub elided: u64,
+    /// The relations the rule's negations read that some action retracts from: an activation a
+    /// negation dropped comes back when a fact of one of them is retracted.
+    pub negated: Vec<RelId>,
 }
 
 /// The join order for one positive pattern receiving a new fact.
@@ -390,7 +393,7 @@ impl std::fmt::Debug for Program {
 }
 
 /// Calls `f` with the relation of every pattern of `conds`, `not` and aggregate bodies included.
-fn mentions(conds: &[CondAt], f: &mut impl FnMut(RelId)) {
+pub(super) fn mentions(conds: &[CondAt], f: &mut impl FnMut(RelId)) {
     for c in conds {
         match &c.cond {
             Cond::Pattern { rel, .. } => f(*rel),

@@ -402,6 +402,13 @@ pub struct Session {
     recording: bool,
     /// The memory bound that stopped this run, if one did.
     bound: Option<MemoryBound>,
+    /// Activations dropped at selection by a negation, kept to come back when a fact their
+    /// negations read is retracted (see `park`); `waiting` false once they did.
+    parked: Vec<Parked>,
+    /// Per relation: the parked activations a retraction of one of its facts brings back.
+    parked_on: Vec<Vec<u32>>,
+    /// Parked activations still waiting.
+    parked_waiting: usize,
     /// Retractions at the last sweep of waiting activations, and the activations left waiting
     /// (see `collect_garbage`).
     swept_at: usize,
@@ -409,6 +416,15 @@ pub struct Session {
     /// The matches of a reordered join, put back in the written join's order before they go on
     /// the agenda (kept to reuse its allocation).
     batch: Vec<Reordered>,
+}
+
+/// An activation dropped by a negation, parked until a fact its negations read is retracted.
+struct Parked {
+    rule: u32,
+    mask: u64,
+    vars: Vec<Value>,
+    facts: Vec<(u16, FactId)>,
+    waiting: bool,
 }
 
 /// A match of a reordered join (`Seed::reordered`), waiting to be put in the written order.
@@ -510,6 +526,9 @@ impl Session {
             timed: true,
             recording: true,
             bound: None,
+            parked: Vec::new(),
+            parked_on: vec![Vec::new(); program.relations.len()],
+            parked_waiting: 0,
             swept_at: 0,
             swept_pending: 0,
             batch: Vec::new(),
@@ -854,6 +873,9 @@ impl Session {
                         if self.opts.why_not || self.opts.trace {
                             self.note_drop(prog, act.rule, deepest.map(|d| *d));
                         }
+                        if !plan.negated.is_empty() {
+                            self.park(prog, &act);
+                        }
                         continue;
                     }
                 }
@@ -883,6 +905,11 @@ impl Session {
         self.stats = Stats::default();
         self.bound = None;
         self.swept_at = 0;
+        if !self.parked.is_empty() {
+            self.parked.clear();
+            self.parked_on.iter_mut().for_each(Vec::clear);
+            self.parked_waiting = 0;
+        }
         self.swept_pending = 0;
     }
 
@@ -940,8 +967,11 @@ impl Session {
         let pending = self.agenda.pending();
         if self.mem.garbage() > self.mem.live() + SLACK {
             let remap = self.mem.compact_all();
-            self.agenda
-                .compact(all, |f| remap.get(f as usize).copied().unwrap_or(FactId::MAX));
+            let renumber = |f: FactId| remap.get(f as usize).copied().unwrap_or(FactId::MAX);
+            self.agenda.compact(all, renumber);
+            for p in self.parked.iter_mut().filter(|p| p.waiting) {
+                p.facts.iter_mut().for_each(|(_, f)| *f = renumber(*f));
+            }
         } else if pending > SLACK && pending > 2 * self.swept_pending && self.mem.retractions() > self.swept_at {
             // Activations waiting on facts retracted since: let go now rather than when they
             // come up (they would be dropped then), so they do not pile up. A sweep when the
@@ -1199,6 +1229,7 @@ impl Session {
                     }
                     self.forget_cells(old);
                     self.mem.retract(old);
+                    self.unpark(self.mem.fact(old).rel);
                     let new = self.add_staged(prog, rule, *rel, args.len(), firing)?;
                     if self.opts.trace {
                         self.trace.push(TraceEvent::Modified { old, new, firing });
@@ -1276,6 +1307,55 @@ impl Session {
         self.mem.retract(id);
         if self.opts.trace {
             self.trace.push(TraceEvent::Retracted { fact: id, firing });
+        }
+        self.unpark(self.mem.fact(id).rel);
+    }
+
+    /// Keeps an activation its negation dropped at selection, to come back when a fact of a
+    /// relation its negations read is retracted (the negation may hold then).
+    #[cold]
+    fn park(&mut self, prog: &Program, act: &Activation) {
+        let nvars = prog.rules[act.rule as usize].var_names.len();
+        let at = self.parked.len() as u32;
+        self.parked.push(Parked {
+            rule: act.rule,
+            mask: act.mask,
+            vars: self.frame.vars[..nvars].to_vec(),
+            facts: self.agenda.facts_at(act.facts).to_vec(),
+            waiting: true,
+        });
+        self.parked_waiting += 1;
+        for &rel in &prog.plans[act.rule as usize].negated {
+            self.parked_on[rel as usize].push(at);
+        }
+    }
+
+    /// Puts back on the agenda, as new activations in the order they were dropped, the
+    /// activations parked on `rel` whose facts are all still live.
+    fn unpark(&mut self, rel: RelId) {
+        if self.parked_waiting == 0 {
+            return;
+        }
+        let Some(list) = self.parked_on.get_mut(rel as usize) else {
+            return;
+        };
+        let list = std::mem::take(list);
+        let prog = self.prog.clone();
+        for &at in &list {
+            let p = &mut self.parked[at as usize];
+            if !p.waiting {
+                continue;
+            }
+            p.waiting = false;
+            self.parked_waiting -= 1;
+            if p.facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
+                let elided = prog.plans[p.rule as usize].elided;
+                self.agenda.push(p.rule, p.mask, elided, &p.vars, &p.facts);
+            }
+        }
+        if self.parked_waiting == 0 {
+            self.parked.clear();
+            self.parked_on.iter_mut().for_each(Vec::clear);
         }
     }
 

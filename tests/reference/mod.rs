@@ -91,6 +91,9 @@ struct Rule {
     actions: Vec<AstAction>,
     /// Its fact handles (bound like variables, to fact numbers, but never shown).
     handles: Vec<String>,
+    /// The relations its negations read: an activation a negation dropped comes back when one of
+    /// their facts is retracted.
+    negated: Vec<String>,
 }
 
 /// Which waiting activation of the highest salience fires first.
@@ -183,6 +186,12 @@ impl RefProgram {
                     join.push(i);
                 }
             }
+            let mut negated = Vec::new();
+            for c in &conds {
+                if let Cond::Not(body) = c {
+                    pattern_relations(body, &mut negated);
+                }
+            }
             rules.push(Rule {
                 name: r.name.name.clone(),
                 salience: r.salience,
@@ -191,6 +200,7 @@ impl RefProgram {
                 select,
                 deferred,
                 actions: r.actions.clone(),
+                negated,
                 handles: r
                     .conditions
                     .iter()
@@ -237,6 +247,7 @@ impl RefProgram {
             p: self,
             facts: Vec::new(),
             agenda: Vec::new(),
+            parked: Vec::new(),
             seq: 0,
             out: Outcome::default(),
         };
@@ -365,6 +376,17 @@ fn resolve_conds(
     Ok(out)
 }
 
+/// The relations of every pattern in `conds`, nested bodies included.
+fn pattern_relations(conds: &[Cond], out: &mut Vec<String>) {
+    for c in conds {
+        match c {
+            Cond::Pattern { rel, .. } if !out.contains(rel) => out.push(rel.clone()),
+            Cond::Not(body) | Cond::Aggregate { body, .. } => pattern_relations(body, out),
+            _ => {}
+        }
+    }
+}
+
 /// The fact a handle names (bound when its pattern matched).
 fn handle_of(env: &Env, name: &str) -> usize {
     match lookup(env, name) {
@@ -474,6 +496,9 @@ struct Machine<'p> {
     p: &'p RefProgram,
     facts: Vec<Fact>,
     agenda: Vec<Activation>,
+    /// Activations a negation dropped, in the order dropped, until a fact of a relation their
+    /// negations read is retracted.
+    parked: Vec<Activation>,
     seq: u64,
     out: Outcome,
 }
@@ -568,6 +593,9 @@ impl Machine<'_> {
                     }
                     None => {
                         self.drop_activation(act.rule);
+                        if !rule.negated.is_empty() {
+                            self.parked.push(act);
+                        }
                         continue;
                     }
                 }
@@ -581,6 +609,23 @@ impl Machine<'_> {
                 Ok(true) => return End::Halted,
                 Ok(false) => {}
                 Err(e) => return e,
+            }
+        }
+    }
+
+    /// A retraction of a fact of `rel`: the activations parked on it come back, as new ones in the
+    /// order they were dropped, those whose facts are all still live.
+    fn unpark(&mut self, rel: &str) {
+        let p = self.p;
+        let (back, keep): (Vec<Activation>, Vec<Activation>) = std::mem::take(&mut self.parked)
+            .into_iter()
+            .partition(|a| p.rules[a.rule].negated.iter().any(|r| r == rel));
+        self.parked = keep;
+        for a in back {
+            if a.facts.iter().all(|&f| self.facts[f].alive) {
+                self.seq += 1;
+                self.out.activations += 1;
+                self.agenda.push(Activation { seq: self.seq, ..a });
             }
         }
     }
@@ -702,6 +747,7 @@ impl Machine<'_> {
                         if self.match_args(&call.args, &args, &mut scratch).map_err(fail)? {
                             self.facts[f].alive = false;
                             self.out.trace.push(Event::Retracted(f));
+                            self.unpark(&call.name.name);
                         }
                     }
                 }
@@ -710,6 +756,8 @@ impl Machine<'_> {
                     if self.facts[f].alive {
                         self.facts[f].alive = false;
                         self.out.trace.push(Event::Retracted(f));
+                        let rel = self.facts[f].rel.clone();
+                        self.unpark(&rel);
                     }
                 }
                 AstAction::Modify {
@@ -729,6 +777,7 @@ impl Machine<'_> {
                     self.facts[f].alive = false;
                     self.out.trace.push(Event::Retracted(f));
                     let rel = self.facts[f].rel.clone();
+                    self.unpark(&rel);
                     if let Some(new) = self.insert(&rel, args) {
                         self.on_new_fact(new)?;
                     }
