@@ -663,6 +663,10 @@ fn the_engine_agrees_with_the_reference_on_random_rule_sets() {
     for i in 0..cases {
         let seed = base.wrapping_mul(1_000_003).wrapping_add(i);
         let case = generate(seed, all_shapes());
+        // `KIBITZER_DIFF_PRINT=1`: each case as it starts, to find one that does not end.
+        if std::env::var("KIBITZER_DIFF_PRINT").is_ok() {
+            eprintln!("case {i} (seed {seed})\n{}inputs {:?}", case.text(), case.inputs);
+        }
         if let Err(e) = load_text("fz.rules", &case.text()) {
             if std::env::var("KIBITZER_DIFF_SHOW_REFUSED").is_ok() {
                 eprintln!("refused: {e}");
