@@ -1169,6 +1169,11 @@ impl Session {
             (true, Matched::Frame) => self.frame.facts.as_slice().into(),
         };
         let handle = |cond: u16| handles.iter().find(|(c, _)| *c == cond).map(|(_, f)| *f);
+        let failed = |message: String| RunError::InRule {
+            rule: rule.name.clone(),
+            location: location(prog, rule.span),
+            message,
+        };
         for action in &rule.actions {
             // Read again for each action: the previous one's new facts may have grown the arena.
             let vars = match at {
@@ -1184,11 +1189,7 @@ impl Session {
                             super::eval::push_value(staging, a, vars, &self.params, &mut self.stats.builtin_calls);
                         if let Err(e) = pushed {
                             self.mem.unstage(k);
-                            return Err(RunError::InRule {
-                                rule: rule.name.clone(),
-                                location: location(prog, rule.span),
-                                message: e.to_string(),
-                            });
+                            return Err(failed(e.to_string()));
                         }
                     }
                     self.add_staged(prog, rule, *rel, args.len(), firing)?;
@@ -1200,18 +1201,12 @@ impl Session {
                 }
                 Action::Modify { cond, rel, args } => {
                     let Some(old) = handle(*cond).filter(|&f| self.mem.is_alive(f)) else {
-                        return Err(RunError::InRule {
-                            rule: rule.name.clone(),
-                            location: location(prog, rule.span),
-                            message: "`modify` of a fact this firing already retracted".to_string(),
-                        });
+                        return Err(failed("`modify` of a fact this firing already retracted".to_string()));
                     };
                     for (k, a) in args.iter().enumerate() {
+                        let calls = &mut self.stats.builtin_calls;
                         let pushed = match a {
-                            Some(e) => {
-                                let staging = self.mem.staging();
-                                super::eval::push_value(staging, e, vars, &self.params, &mut self.stats.builtin_calls)
-                            }
+                            Some(e) => super::eval::push_value(self.mem.staging(), e, vars, &self.params, calls),
                             None => {
                                 let kept = self.mem.args_of(old)[k].clone();
                                 self.mem.staging().push(kept);
@@ -1220,11 +1215,7 @@ impl Session {
                         };
                         if let Err(e) = pushed {
                             self.mem.unstage(k);
-                            return Err(RunError::InRule {
-                                rule: rule.name.clone(),
-                                location: location(prog, rule.span),
-                                message: e.to_string(),
-                            });
+                            return Err(failed(e.to_string()));
                         }
                     }
                     self.forget_cells(old);
@@ -1236,11 +1227,7 @@ impl Session {
                     }
                 }
                 Action::Retract { rel, args } => {
-                    let in_rule = |e: &dyn std::fmt::Display| RunError::InRule {
-                        rule: rule.name.clone(),
-                        location: location(prog, rule.span),
-                        message: e.to_string(),
-                    };
+                    let in_rule = |e: &dyn std::fmt::Display| failed(e.to_string());
                     // Every argument known: the one fact it can be is found by its hash.
                     let bound = |a: &PatArg| match a {
                         PatArg::Var(s) => *s < 64 && mask & (1u64 << s) != 0,
