@@ -88,6 +88,18 @@ pub fn play_match(
     seed: u64,
     options: &GameOptions,
 ) -> Result<MatchStats, DurakError> {
+    play_match_between(seats, games, seed, options, &mut |_| true)
+}
+
+/// [`play_match`], calling `between` after each game with the number of games finished: it
+/// returns false to end the match there (a caller showing progress, or stopped by the user).
+pub fn play_match_between(
+    seats: &mut [Box<dyn Player>],
+    games: usize,
+    seed: u64,
+    options: &GameOptions,
+    between: &mut dyn FnMut(u64) -> bool,
+) -> Result<MatchStats, DurakError> {
     let n = seats.len();
     let opts = GameOptions { players: n, ..*options };
     let mut stats = MatchStats {
@@ -119,6 +131,9 @@ pub fn play_match(
             }
             Outcome::Draw => stats.draws += 1,
             Outcome::Aborted => stats.aborted += 1,
+        }
+        if !between(stats.games as u64) {
+            break;
         }
     }
     Ok(stats)

@@ -87,7 +87,7 @@ mod search_tests;
 #[cfg(test)]
 mod tests;
 
-pub use arena::{play_game, play_match, wilson, MatchStats};
+pub use arena::{play_game, play_match, play_match_between, wilson, MatchStats};
 pub use cards::{format_cards, parse_cards, parse_cards_in_deck, pretty_cards, Card, CardSet, Deck, Suit};
 pub use endgame::{solve, EndgameAnswer, EndgameBudget, Solved};
 pub use error::DurakError;

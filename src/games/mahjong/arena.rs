@@ -106,6 +106,17 @@ fn game_seed(seed: u64, game: u64) -> u64 {
 /// Plays `games` games; the dealer alternates (seat 0 deals the even games). Deterministic in
 /// `seed`: game `g` is dealt from its own seed, so results do not depend on earlier games.
 pub fn play_match(seats: [&mut dyn Player; 2], games: u32, seed: u64) -> MatchStats {
+    play_match_between(seats, games, seed, &mut |_| true)
+}
+
+/// [`play_match`], calling `between` after each game with the number of games finished: it
+/// returns false to end the match there (a caller showing progress, or stopped by the user).
+pub fn play_match_between(
+    seats: [&mut dyn Player; 2],
+    games: u32,
+    seed: u64,
+    between: &mut dyn FnMut(u64) -> bool,
+) -> MatchStats {
     let [a, b] = seats;
     let mut seats: [&mut dyn Player; 2] = [a, b];
     let mut stats = MatchStats {
@@ -142,6 +153,10 @@ pub fn play_match(seats: [&mut dyn Player; 2], games: u32, seed: u64) -> MatchSt
                 stats.self_drawn[seat % 2] += self_drawn as u32;
             }
             Outcome::Draw => stats.draws += 1,
+        }
+        if !between(g + 1) {
+            stats.games = (g + 1) as u32;
+            break;
         }
     }
     stats

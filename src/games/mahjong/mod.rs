@@ -113,7 +113,7 @@ mod tables;
 mod tile;
 mod win;
 
-pub use arena::{play_match, wilson_interval, MatchStats};
+pub use arena::{play_match, play_match_between, wilson_interval, MatchStats};
 pub use call::{call_options, CallAnalysis, CallKind, CallOption, CallWeights};
 pub use discard::{discard_options, useful_draws, DiscardOption};
 pub use error::MahjongError;

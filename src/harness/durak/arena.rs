@@ -2,11 +2,9 @@
 //! (a seat named `durak`, or a path to an edited `.rules` file), the native players `random`,
 //! `lowest` and `reference`; per-seat durak rates with Wilson 95% intervals, draws, games/s.
 
-use crate::games::durak::{play_game, wilson, Deck, GameOptions, GameState, MatchStats, Outcome, RulePlayer};
+use crate::games::durak::{wilson, Deck, GameOptions, MatchStats, RulePlayer};
 use crate::games::durak::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
 use crate::harness::{Loader, PlayOptions, Report, Watch};
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
 /// The built-in players a seat may name.
@@ -51,9 +49,8 @@ pub fn seat_player(
     })
 }
 
-/// Plays the match as `games::durak::play_match` does (the same deals, the same rotation of
-/// positions, so the same statistics), with `watch` between games: each game finished is
-/// reported, and no game starts once the caller or the `--timeout` stops the match.
+/// Plays the match with `watch` between games: each game finished is reported, and no game
+/// starts once the caller or the `--timeout` stops the match.
 fn play_watched(
     seats: &mut [Box<dyn Player>],
     games: usize,
@@ -61,40 +58,12 @@ fn play_watched(
     options: &GameOptions,
     watch: &Watch,
 ) -> Result<MatchStats, String> {
-    let n = seats.len();
-    let opts = GameOptions { players: n, ..*options };
-    let mut stats = MatchStats {
-        games: 0,
-        durak: vec![0; n],
-        draws: 0,
-        aborted: 0,
-        actions: 0,
+    let games = if watch.stopped() { 0 } else { games };
+    let mut between = |done: u64| {
+        watch.finished(done);
+        !watch.stopped()
     };
-    let mut deals = ChaCha8Rng::seed_from_u64(seed);
-    let mut seat_at = vec![0usize; n];
-    for g in 0..games {
-        if watch.stopped() {
-            break;
-        }
-        let mut state = GameState::new(&opts, deals.next_u64()).map_err(|e| e.to_string())?;
-        for (pos, slot) in seat_at.iter_mut().enumerate() {
-            *slot = (pos + n - g % n) % n;
-        }
-        let outcome = play_game(&mut state, seats, &seat_at).map_err(|e| e.to_string())?;
-        stats.games += 1;
-        stats.actions += state.actions();
-        match outcome {
-            Outcome::Durak(pos) => {
-                if let Some(d) = seat_at.get(pos).and_then(|s| stats.durak.get_mut(*s)) {
-                    *d += 1;
-                }
-            }
-            Outcome::Draw => stats.draws += 1,
-            Outcome::Aborted => stats.aborted += 1,
-        }
-        watch.finished(stats.games as u64);
-    }
-    Ok(stats)
+    crate::games::durak::play_match_between(seats, games, seed, options, &mut between).map_err(|e| e.to_string())
 }
 
 /// Splits the arena settings into game options and rule-set parameters (any other `NAME=VALUE`,

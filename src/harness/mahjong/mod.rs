@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::{Arena, BenchOptions, Loader, PlayOptions, Report, Watch, Workload};
 use crate::games::mahjong::rule_player::RulePlayer;
-use crate::games::mahjong::{Game, MatchStats, Outcome};
+use crate::games::mahjong::MatchStats;
 use crate::games::mahjong::{LookaheadPlayer, Player, RandomPlayer, SeedPlayer, StrongPlayer};
 use native::{run_bench, run_bench_quick};
 
@@ -173,57 +173,15 @@ fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
     Ok(())
 }
 
-/// SplitMix64: game `g`'s deal from the match seed, as `games::mahjong::play_match` deals it.
-fn game_seed(seed: u64, game: u64) -> u64 {
-    let mut z = seed.wrapping_add(game.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// Plays the match as `games::mahjong::play_match` does (the same deals, the dealer
-/// alternating, so the same statistics), with `watch` between games: each game finished is
-/// reported, and no game starts once the caller or the `--timeout` stops the match.
+/// Plays the match with `watch` between games: each game finished is reported, and no game
+/// starts once the caller or the `--timeout` stops the match.
 fn play_watched(seats: [&mut dyn Player; 2], games: u32, seed: u64, watch: &Watch) -> MatchStats {
-    let [a, b] = seats;
-    let mut seats: [&mut dyn Player; 2] = [a, b];
-    let mut stats = MatchStats {
-        names: [seats[0].name(), seats[1].name()],
-        games,
-        wins: [0; 2],
-        self_drawn: [0; 2],
-        draws: 0,
-        misplays: [0; 2],
-        first_misplay: None,
-        turns: 0,
+    let games = if watch.stopped() { 0 } else { games };
+    let mut between = |done: u64| {
+        watch.finished(done);
+        !watch.stopped()
     };
-    for g in 0..u64::from(games) {
-        if watch.stopped() {
-            stats.games = g as u32;
-            break;
-        }
-        let s = game_seed(seed, g);
-        for (i, seat) in seats.iter_mut().enumerate() {
-            seat.start_game(i, s);
-        }
-        let result = Game::new(s, (g % 2) as usize).play(&mut seats);
-        stats.turns += u64::from(result.turns);
-        for m in &result.misplays {
-            stats.misplays[m.seat % 2] += 1;
-            if stats.first_misplay.is_none() {
-                stats.first_misplay = Some(format!("game {g}: seat {} {}: {}", m.seat + 1, m.action, m.reason));
-            }
-        }
-        match result.outcome {
-            Outcome::Win { seat, self_drawn, .. } => {
-                stats.wins[seat % 2] += 1;
-                stats.self_drawn[seat % 2] += u32::from(self_drawn);
-            }
-            Outcome::Draw => stats.draws += 1,
-        }
-        watch.finished(g + 1);
-    }
-    stats
+    crate::games::mahjong::play_match_between(seats, games, seed, &mut between)
 }
 
 fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
