@@ -88,6 +88,18 @@ pub fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny
     })
 }
 
+/// Gives a session the parameters of a `params={...}` argument, each as its text.
+pub fn set_params(session: &mut kibitzer::Session, params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    for (k, v) in params.into_iter().flat_map(|p| p.iter()) {
+        let name: String = k.extract()?;
+        let text = py_input_text(&v)?;
+        session
+            .set_param(&name, &text)
+            .map_err(|e| crate::errors::run_error(&e))?;
+    }
+    Ok(())
+}
+
 /// A Python value as an input's text, read the way `batch` reads the same value in JSON.
 pub fn py_input_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = v.cast::<PyString>() {

@@ -461,16 +461,7 @@ impl DurakRulesAgent {
         guard(|| {
             let program = load_py(py, "durak", rules, None)?;
             let mut player = durak::RulePlayer::new(program, "rules");
-            if let Some(p) = params {
-                for (k, v) in p.iter() {
-                    let name: String = k.extract()?;
-                    let text = crate::convert::py_input_text(&v)?;
-                    player
-                        .session()
-                        .set_param(&name, &text)
-                        .map_err(|e| errors::run_error(&e))?;
-                }
-            }
+            crate::convert::set_params(player.session(), params)?;
             Ok(DurakRulesAgent {
                 player: ThreadBound::new(player, "DurakRulesAgent"),
             })

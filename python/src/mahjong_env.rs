@@ -667,16 +667,7 @@ impl MahjongRulesAgent {
         guard(|| {
             let program = load_py(py, ruleset, rules, None)?;
             let mut player = mahjong::rule_player::RulePlayer::new(ruleset, program);
-            if let Some(p) = params {
-                for (k, v) in p.iter() {
-                    let name: String = k.extract()?;
-                    let text = crate::convert::py_input_text(&v)?;
-                    player
-                        .session()
-                        .set_param(&name, &text)
-                        .map_err(|e| errors::run_error(&e))?;
-                }
-            }
+            crate::convert::set_params(player.session(), params)?;
             Ok(MahjongRulesAgent {
                 player: ThreadBound::new(player, "MahjongRulesAgent"),
             })
