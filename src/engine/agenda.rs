@@ -2,10 +2,10 @@
 //!
 //! Order (documented in docs/semantics.md): higher salience first; then, by the rule set's
 //! strategy, the rule declared earlier in the file and the activation created earlier
-//! (`file_order`), the activation created last (`depth`) or first (`breadth`). The order is total and deterministic. Bindings and
-//! matched facts live in flat arenas reused across runs; a firing's record points into them
-//! (`Session::record_and_act`), so an activation that fires as it was stored is recorded with no
-//! copy (its slots in the arena become the record's).
+//! (`file_order`), the activation created last (`depth`) or first (`breadth`). The order is
+//! total and deterministic. Bindings and matched facts live in flat arenas reused across runs;
+//! a firing's record points into them (`Session::record_and_act`), so an activation that fires
+//! as it was stored is recorded with no copy (its slots in the arena become the record's).
 
 use super::memory::FactId;
 use crate::lang::ir::Strategy;
