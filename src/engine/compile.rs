@@ -189,6 +189,8 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
     let deferred = explanation_only(rule);
     // Slots whose values exist only at selection time: aggregate results and what depends on them.
     let mut late: u64 = 0;
+    // Slots the join conditions seen so far bind (or read).
+    let mut early: u64 = 0;
     let mut select = Vec::new();
     let mut join = Vec::new();
     for (i, c) in rule.conds.iter().enumerate() {
@@ -198,9 +200,11 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
         let uses = cond_uses(&c.cond);
         let is_late = matches!(c.cond, Cond::Not { .. } | Cond::Aggregate { .. }) || uses & late != 0;
         if is_late {
-            late |= cond_binds(&c.cond);
+            // What it binds that the join has not: a test after an aggregate makes nothing late.
+            late |= cond_binds(&c.cond) & !early;
             select.push(i as u16);
         } else {
+            early |= uses;
             join.push(i as u16);
         }
     }
@@ -261,7 +265,6 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
         }
     }
     let refires = rule.conds.iter().any(|c| matches!(c.cond, Cond::Aggregate { .. }));
-    let early = join.iter().fold(0, |m, &c| m | cond_uses(&rule.conds[c as usize].cond));
     let logical = rule
         .actions
         .iter()

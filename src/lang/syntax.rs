@@ -111,18 +111,80 @@ fn expr_depth(e: &AstExpr, limit: usize) -> usize {
 /// Parses one rule file. `file` is the id of `text` in the caller's source map.
 pub fn parse_rules(file: u32, text: &str) -> Result<AstFile, Diagnostic> {
     check_nesting(file, text)?;
-    let pairs = RuleParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
+    // Item by item: the parser's tokens for one item at a time, not for the whole file (ten
+    // thousand rules would hold some 70 MB of them at once).
     let mut out = AstFile::default();
-    let b = Builder { file };
-    for pair in pairs.flatten().take(1) {
-        for item in pair.into_inner().filter(not_keyword) {
-            if item.as_rule() == Rule::EOI {
-                continue;
-            }
-            out.items.push(b.item(item)?);
-        }
+    let mut pos = 0;
+    while RuleParser::parse(Rule::file_end, &text[pos..item_window(text, pos)]).is_err() {
+        // Parsed within its window when it fills it exactly (each parse costs the parser a scan
+        // of all the text it is given), else within the rest of the file.
+        let parse = |end: usize| {
+            RuleParser::parse(Rule::next_item, &text[pos..end])
+                .ok()
+                .and_then(|mut pairs| pairs.next())
+                .and_then(|p| p.into_inner().next())
+        };
+        let window = item_window(text, pos);
+        let item = parse(window)
+            .filter(|item| RuleParser::parse(Rule::file_end, &text[pos + item.as_span().end()..window]).is_ok())
+            .or_else(|| parse(text.len()));
+        let Some(item) = item else {
+            // The whole file's parse names what was expected as the grammar sees it there.
+            return Err(match RuleParser::parse(Rule::file, text) {
+                Err(e) => syntax_error(file, text, e),
+                Ok(_) => Diagnostic::error(Span::new(file, pos, pos), "syntax error"),
+            });
+        };
+        let end = pos + item.as_span().end();
+        out.items.push(Builder { file, offset: pos }.item(item)?);
+        pos = end;
     }
     Ok(out)
+}
+
+/// Where the item starting at or after `pos` (past space and comments) ends as far as its
+/// words show: after the `end` of a rule, else before the next word that starts an item (outside
+/// strings and comments), else at the end of the text. `parse_rules` checks the parse fills it.
+fn item_window(text: &str, pos: usize) -> usize {
+    const STARTS: [&str; 8] = [
+        "ruleset", "include", "input", "output", "param", "const", "strategy", "rule",
+    ];
+    let bytes = text.as_bytes();
+    let word_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+    let mut i = pos;
+    let mut first: Option<&str> = None;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b if word_char(b) => {
+                let start = i;
+                while i < bytes.len() && word_char(bytes[i]) {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                match first {
+                    None => first = Some(word),
+                    Some("rule") if word == "end" => return i,
+                    Some("rule") => {}
+                    Some(_) if STARTS.contains(&word) => return start,
+                    Some(_) => {}
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    text.len()
 }
 
 fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
@@ -206,12 +268,14 @@ fn rule_name(which: Rule) -> &'static str {
 
 struct Builder {
     file: u32,
+    /// Where in the file the text parsed starts (spans are the file's).
+    offset: usize,
 }
 
 impl Builder {
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        Span::new(self.file, self.offset + s.start(), self.offset + s.end())
     }
 
     fn ident(&self, p: P) -> Ident {
@@ -748,4 +812,59 @@ fn binary_op(text: &str) -> Option<BinaryOp> {
         "in" => BinaryOp::In,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole file in one parse, as the grammar's `file` rule reads it.
+    fn parse_whole(text: &str) -> Result<AstFile, Diagnostic> {
+        check_nesting(0, text)?;
+        let pairs = RuleParser::parse(Rule::file, text).map_err(|e| syntax_error(0, text, e))?;
+        let mut out = AstFile::default();
+        let b = Builder { file: 0, offset: 0 };
+        for pair in pairs.flatten().take(1) {
+            for item in pair.into_inner().filter(not_keyword) {
+                if item.as_rule() != Rule::EOI {
+                    out.items.push(b.item(item)?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn same(text: &str) {
+        let by_item = format!("{:?}", parse_rules(0, text));
+        let whole = format!("{:?}", parse_whole(text));
+        assert_eq!(by_item, whole, "{text}");
+    }
+
+    /// Reading item by item gives the whole file's parse: the shipped rules and examples, and
+    /// layouts that could mislead the window an item is parsed in.
+    #[test]
+    fn item_by_item_reads_as_the_whole_file_does() {
+        for dir in ["rules", "examples"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+            for entry in std::fs::read_dir(path).expect("the folder is there").flatten() {
+                let text = std::fs::read_to_string(entry.path()).expect("readable");
+                same(&text);
+            }
+        }
+        let tricky = [
+            "ruleset t \"a rule that ends\" input input: int output output, input\n\
+             rule R \"end rule input\" when input(?x) # end rule\n then assert output(?x) end",
+            "ruleset t\ninput n: int = 3 output a, b rule A when n(?x) then assert a(?x) end rule B when a(?x) then assert b(?x) end",
+            "ruleset t\noutput a,\nrule A when then end",
+            "ruleset t\nparam p = 3 in 1..5 \"an end\" const c = [1, 2]\nstrategy depth\n# trailing\n",
+            "ruleset t\nrule A when x(\"end\") then assert y(stud.rule) end",
+            "ruleset t\nrule A when x(1) then assert y(1)",
+            "ruleset t\n)",
+            "",
+            "# only a comment",
+        ];
+        for text in tricky {
+            same(text);
+        }
+    }
 }

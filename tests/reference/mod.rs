@@ -177,6 +177,7 @@ impl RefProgram {
             let conds = resolve_conds(&r.conditions, &mut scope, registry)?;
             let deferred = explanation_only(&conds, &r.actions);
             let mut late: Vec<String> = Vec::new();
+            let mut early: Vec<String> = Vec::new();
             let (mut join, mut select) = (Vec::new(), Vec::new());
             for (i, c) in conds.iter().enumerate() {
                 if deferred.contains(&i) {
@@ -187,13 +188,15 @@ impl RefProgram {
                 let is_late =
                     matches!(c, Cond::Not(_) | Cond::Aggregate { .. }) || uses.iter().any(|u| late.contains(u));
                 if is_late {
+                    // What it binds that the join conditions before it have not.
                     match c {
                         Cond::Not(_) => {}
                         Cond::Aggregate { var, .. } => late.push(var.clone()),
-                        _ => late.extend(uses),
+                        _ => late.extend(uses.into_iter().filter(|u| !early.contains(u))),
                     }
                     select.push(i);
                 } else {
+                    early.extend(uses);
                     join.push(i);
                 }
             }
