@@ -369,3 +369,26 @@ fn parameter_overrides_outside_their_domain_are_refused_naming_it() {
         path=native: ok"#]]
     .assert_eq(&tried.join("\n"));
 }
+
+/// A pattern joined to the rule's other patterns by no variable is a cross product, warned of;
+/// joined by a variable (directly or through a binding), or of a one-fact relation, it is not.
+#[test]
+fn a_pattern_sharing_no_variable_with_the_others_is_a_cross_product_warning() {
+    let head = "ruleset t \"t\"\ninput n: int\noutput c\n\
+                rule M when n(?n) ?i = range(1, ?n) then assert a(?i) assert b(?i) end\n";
+    check_warnings(
+        &format!("{head}rule X when a(?x) b(?y) ?x < ?y then assert c(?x, ?y) end\n"),
+        expect![[r#"
+            t.rules:5:13: warning: `a(…)` shares no variable with the rule's other patterns: every `a` fact is matched with every combination of theirs (a cross product); join it by a variable, or check the rule is meant so
+              |
+            5 | rule X when a(?x) b(?y) ?x < ?y then assert c(?x, ?y) end
+              |             ^^^^^"#]],
+    );
+    for joined in [
+        "rule X when a(?x) b(?x) then assert c(?x, ?x) end\n",
+        "rule X when a(?x) ?y = ?x + 1 b(?y) then assert c(?x, ?y) end\n",
+        "rule X when n(?y) a(?x) b(?x) then assert c(?x, ?y) end\n",
+    ] {
+        check_warnings(&format!("{head}{joined}"), expect![[""]]);
+    }
+}

@@ -110,11 +110,13 @@ impl Agenda {
 
     /// Adds an activation. `elided`: bound slots nothing reads after selection
     /// (`RulePlan::elided`), kept as placeholders.
+    #[inline(always)]
     pub fn push(&mut self, rule: u32, mask: u64, elided: u64, vars: &[Value], facts: &[(u16, FactId)]) {
         self.push_standing(rule, mask, elided, vars, facts, NOT_STANDING);
     }
 
     /// Adds an activation that brings back standing activation `standing`.
+    #[inline(always)]
     pub fn push_standing(
         &mut self,
         rule: u32,

@@ -435,6 +435,8 @@ pub struct Session {
     /// Standing activations no longer live (a fact they matched was retracted, or they can
     /// never fire again), freed by `collect_garbage`.
     standing_dead: usize,
+    stand_vals: Vec<Value>,
+    stand_facts: Vec<(u16, FactId)>,
     /// Retractions at the last sweep of waiting activations, and the activations left waiting
     /// (see `collect_garbage`).
     swept_at: usize,
@@ -471,11 +473,13 @@ struct Support {
 struct Standing {
     rule: u32,
     mask: u64,
-    /// Its bindings as the join made them (the late ones unset).
-    vars: Vec<Value>,
-    facts: Vec<(u16, FactId)>,
-    /// The values of its late bindings each time it fired (refraction is per value).
-    fired: Vec<Vec<Value>>,
+    /// Its bindings as the join made them, and its facts, at these ranges of
+    /// `Session::stand_vals` and `stand_facts` (one arena for all: no allocation each).
+    vars: (u32, u32),
+    facts: (u32, u32),
+    /// The values of its late bindings each time it fired, one after the other (refraction is
+    /// per value).
+    fired: Vec<Value>,
     /// Brought back and not yet selected again.
     queued: bool,
     live: bool,
@@ -584,6 +588,8 @@ impl Session {
             stand_on_retract: vec![Vec::new(); program.relations.len()],
             stand_on_assert: vec![Vec::new(); program.relations.len()],
             standing_dead: 0,
+            stand_vals: Vec::new(),
+            stand_facts: Vec::new(),
             supports: Vec::new(),
             logical: Default::default(),
             support_of_fact: Default::default(),
@@ -981,6 +987,8 @@ impl Session {
         self.swept_at = 0;
         if !self.standing.is_empty() {
             self.standing.clear();
+            self.stand_vals.clear();
+            self.stand_facts.clear();
             self.stand_on_retract.iter_mut().for_each(Vec::clear);
             self.stand_on_assert.iter_mut().for_each(Vec::clear);
             self.standing_dead = 0;
@@ -1053,8 +1061,9 @@ impl Session {
             let remap = self.mem.compact_all();
             let renumber = |f: FactId| remap.get(f as usize).copied().unwrap_or(FactId::MAX);
             for p in self.standing.iter_mut().filter(|p| p.live) {
-                p.facts.iter_mut().for_each(|(_, f)| *f = renumber(*f));
-                if p.facts.iter().any(|&(_, f)| f == FactId::MAX) {
+                let facts = &mut self.stand_facts[p.facts.0 as usize..p.facts.1 as usize];
+                facts.iter_mut().for_each(|(_, f)| *f = renumber(*f));
+                if facts.iter().any(|&(_, f)| f == FactId::MAX) {
                     p.live = false;
                     self.standing_dead += 1;
                 }
@@ -1442,18 +1451,22 @@ impl Session {
     /// same values before (refraction: it is dropped).
     fn stand(&mut self, prog: &Program, act: &Activation, fired: bool) -> bool {
         let plan = &prog.plans[act.rule as usize];
-        let values = || late_values(&self.frame.vars, plan.late);
+        let late = plan.late;
         if act.standing != NOT_STANDING {
             let s = &mut self.standing[act.standing as usize];
             s.queued = false;
             if !fired {
                 return false;
             }
-            let v = values();
-            if s.fired.contains(&v) {
+            // Without late values, one marker says it fired.
+            let mut v = late_values(&self.frame.vars, late);
+            if v.is_empty() {
+                v.push(Value::Int(0));
+            }
+            if s.fired.chunks(v.len()).any(|c| c == v.as_slice()) {
                 return true;
             }
-            s.fired.push(v);
+            s.fired.extend(v);
             if !plan.refires {
                 s.live = false;
                 self.standing_dead += 1;
@@ -1467,13 +1480,23 @@ impl Session {
         let at = self.standing.len() as u32;
         let nvars = prog.rules[act.rule as usize].var_names.len();
         // The late slots' values stay in the copy, unread: the mask says they are unbound.
-        let vars = self.frame.vars[..nvars].to_vec();
+        let v0 = self.stand_vals.len() as u32;
+        self.stand_vals.extend_from_slice(&self.frame.vars[..nvars]);
+        let f0 = self.stand_facts.len() as u32;
+        self.stand_facts.extend_from_slice(self.agenda.facts_at(act.facts));
+        let mut first = Vec::new();
+        if fired {
+            first = late_values(&self.frame.vars, late);
+            if first.is_empty() {
+                first.push(Value::Int(0));
+            }
+        }
         self.standing.push(Standing {
             rule: act.rule,
             mask: act.mask,
-            vars,
-            facts: self.agenda.facts_at(act.facts).to_vec(),
-            fired: if fired { vec![values()] } else { Vec::new() },
+            vars: (v0, self.stand_vals.len() as u32),
+            facts: (f0, self.stand_facts.len() as u32),
+            fired: first,
             queued: false,
             live: true,
         });
@@ -1510,14 +1533,16 @@ impl Session {
             if s.queued {
                 return true;
             }
-            if !s.facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
+            let facts = &self.stand_facts[s.facts.0 as usize..s.facts.1 as usize];
+            if !facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
                 s.live = false;
                 self.standing_dead += 1;
                 return false;
             }
             s.queued = true;
             let elided = prog.plans[s.rule as usize].elided;
-            self.agenda.push_standing(s.rule, s.mask, elided, &s.vars, &s.facts, at);
+            let vars = &self.stand_vals[s.vars.0 as usize..s.vars.1 as usize];
+            self.agenda.push_standing(s.rule, s.mask, elided, vars, facts, at);
             true
         });
         let lists = match asserted {
@@ -1542,6 +1567,17 @@ impl Session {
             }
         }
         self.standing.retain(|s| s.live);
+        let (mut vals, mut facts) = (Vec::new(), Vec::new());
+        for s in &mut self.standing {
+            let v0 = vals.len() as u32;
+            vals.extend_from_slice(&self.stand_vals[s.vars.0 as usize..s.vars.1 as usize]);
+            s.vars = (v0, vals.len() as u32);
+            let f0 = facts.len() as u32;
+            facts.extend_from_slice(&self.stand_facts[s.facts.0 as usize..s.facts.1 as usize]);
+            s.facts = (f0, facts.len() as u32);
+        }
+        self.stand_vals = vals;
+        self.stand_facts = facts;
         for list in self.stand_on_retract.iter_mut().chain(self.stand_on_assert.iter_mut()) {
             list.retain_mut(|at| {
                 *at = remap[*at as usize];

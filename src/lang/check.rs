@@ -1153,6 +1153,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.unread_relations(rules, inputs, outputs);
+        self.cross_products(rules, outputs);
         let present: Vec<Ident> = outputs_ast
             .iter()
             .filter(|i| self.relations.iter().any(|r| r.name == i.name))
@@ -1184,6 +1185,142 @@ impl<'a> Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// A pattern joined with the rule's other patterns by no variable, directly or through
+    /// bindings, is matched against every combination of theirs (a cross product). Only
+    /// relations that can hold many facts count: one a rule asserts more than twice (data), or
+    /// one asserted by a rule that can fire for many matches (an `in`, a built-in with several
+    /// solutions, or a pattern of such a relation). Inputs, outputs (a query's answer), state
+    /// facts and facts asserted only after a `not` of their relation are not counted.
+    fn cross_products(&mut self, rules: &[RuleIr], outputs: &[RelId]) {
+        let mut many = vec![false; self.relations.len()];
+        for r in rules {
+            let mut actions = std::collections::HashMap::new();
+            for a in &r.actions {
+                if let Action::Assert { rel, .. } = a {
+                    *actions.entry(*rel).or_insert(0) += 1;
+                }
+            }
+            for (rel, n) in actions {
+                many[rel as usize] |= n > 2;
+            }
+        }
+        loop {
+            let mut changed = false;
+            for r in rules {
+                let late = late_conditions(r);
+                let fans_out = r.conds.iter().zip(&late).any(|(at, &late)| {
+                    !late
+                        && match &at.cond {
+                            Cond::In { .. } => true,
+                            Cond::CallOut { builtin, .. } => builtin.signature().multi,
+                            Cond::Pattern { rel, .. } => many[*rel as usize],
+                            _ => false,
+                        }
+                });
+                if !fans_out {
+                    continue;
+                }
+                for a in &r.actions {
+                    if let Action::Assert { rel, .. } = a {
+                        if !many[*rel as usize] {
+                            many[*rel as usize] = true;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // Asserted only by rules that first check there is none yet (`not play(_, _)`): one fact.
+        let mut guarded = vec![true; self.relations.len()];
+        for r in rules {
+            for a in &r.actions {
+                let Action::Assert { rel, .. } = a else { continue };
+                let checks_none = r.conds.iter().any(|at| match &at.cond {
+                    Cond::Not { body } => matches!(body.as_slice(), [only] if matches!(&only.cond,
+                        Cond::Pattern { rel: b, args } if b == rel && args.iter().all(|a| matches!(a, PatArg::Wild)))),
+                    _ => false,
+                });
+                guarded[*rel as usize] &= checks_none;
+            }
+        }
+        // An output is the query's answer: a decision, a total, one or a few facts.
+        let one_fact = |rel: RelId| !many[rel as usize] || guarded[rel as usize] || outputs.contains(&rel);
+        for r in rules {
+            // Slots joined into groups by the conditions that bind them together.
+            let mut group: Vec<usize> = (0..r.var_names.len()).collect();
+            fn root(group: &mut [usize], s: usize) -> usize {
+                let mut s = s;
+                while group[s] != s {
+                    group[s] = group[group[s]];
+                    s = group[s];
+                }
+                s
+            }
+            let mut slots_of = Vec::new();
+            for at in &r.conds {
+                let mut slots = Vec::new();
+                match &at.cond {
+                    Cond::Pattern { args, .. } => args.iter().for_each(|a| pat_arg_slots(a, &mut slots)),
+                    Cond::Bind { slot, expr } => {
+                        slots.push(*slot);
+                        expr_slots(expr, &mut slots);
+                    }
+                    Cond::In { slot, list } => {
+                        slots.push(*slot);
+                        expr_slots(list, &mut slots);
+                    }
+                    Cond::CallOut { inputs, outputs, .. } => {
+                        inputs.iter().for_each(|e| expr_slots(e, &mut slots));
+                        outputs.iter().for_each(|a| pat_arg_slots(a, &mut slots));
+                    }
+                    _ => {}
+                }
+                slots.retain(|&s| (s as usize) < group.len());
+                for w in slots.windows(2) {
+                    let (a, b) = (root(&mut group, w[0] as usize), root(&mut group, w[1] as usize));
+                    group[a] = b;
+                }
+                slots_of.push(slots);
+            }
+            let late = late_conditions(r);
+            let joined: Vec<(usize, Option<usize>)> = r
+                .conds
+                .iter()
+                .enumerate()
+                .filter_map(|(i, at)| match &at.cond {
+                    Cond::Pattern { rel, .. } if !one_fact(*rel) && !late[i] => Some(i),
+                    _ => None,
+                })
+                .filter(|&i| !slots_of[i].is_empty())
+                .map(|i| (i, slots_of[i].first().map(|&s| root(&mut group, s as usize))))
+                .collect();
+            if joined.len() < 2 {
+                continue;
+            }
+            for &(i, g) in &joined {
+                let alone = joined.iter().all(|&(j, h)| j == i || g.is_none() || h != g);
+                if alone {
+                    let Cond::Pattern { rel, .. } = &r.conds[i].cond else {
+                        continue;
+                    };
+                    let name = &self.relations[*rel as usize].name;
+                    self.diags.push(Diagnostic::warning(
+                        r.conds[i].span,
+                        format!(
+                            "`{name}(…)` shares no variable with the rule's other patterns: every `{name}` fact \
+                             is matched with every combination of theirs (a cross product); join it by a \
+                             variable, or check the rule is meant so"
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+
     /// A relation that rules assert but no rule matches, retracts or asks a what-if for, and
     /// that is no output, is a conclusion nobody sees: most often a misspelt name.
     fn unread_relations(&mut self, rules: &[RuleIr], inputs: &[InputDecl], outputs: &[RelId]) {
@@ -1321,4 +1458,76 @@ pub fn literal_value(l: &AstLiteral) -> Value {
         // Frozen: a literal is kept by the program, which threads share (`Shared`).
         AstLiteral::List(items) => Value::list(items.iter().map(literal_value)).frozen(),
     }
+}
+
+fn pat_arg_slots(a: &PatArg, out: &mut Vec<Slot>) {
+    match a {
+        PatArg::Var(s) => out.push(*s),
+        PatArg::Expr(e) => expr_slots(e, out),
+        PatArg::Wild => {}
+    }
+}
+
+fn expr_slots(e: &Expr, out: &mut Vec<Slot>) {
+    match e {
+        Expr::Var(s) => out.push(*s),
+        Expr::Const(_) | Expr::Param(_) => {}
+        Expr::List(items) | Expr::Call { args: items, .. } => items.iter().for_each(|i| expr_slots(i, out)),
+        Expr::Unary(_, x) => expr_slots(x, out),
+        Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            expr_slots(a, out);
+            expr_slots(b, out);
+        }
+    }
+}
+
+/// Per condition: whether it is matched when the rule is selected rather than as facts arrive
+/// (a negation, an aggregate, or a condition reading what one binds): an extreme picked by an
+/// aggregate is one fact, not a join.
+fn late_conditions(r: &RuleIr) -> Vec<bool> {
+    let mut late_slots = vec![false; r.var_names.len()];
+    let mut early_slots = vec![false; r.var_names.len()];
+    let mut out = Vec::with_capacity(r.conds.len());
+    for at in &r.conds {
+        let mut slots = Vec::new();
+        let late = match &at.cond {
+            Cond::Not { .. } => true,
+            Cond::Aggregate { slot, .. } => {
+                slots.push(*slot);
+                true
+            }
+            Cond::Pattern { args, .. } => {
+                args.iter().for_each(|a| pat_arg_slots(a, &mut slots));
+                slots.iter().any(|&s| late_slots.get(s as usize) == Some(&true))
+            }
+            Cond::Test(e) => {
+                expr_slots(e, &mut slots);
+                slots.iter().any(|&s| late_slots.get(s as usize) == Some(&true))
+            }
+            Cond::Bind { slot, expr } | Cond::In { slot, list: expr } => {
+                expr_slots(expr, &mut slots);
+                let late = slots.iter().any(|&s| late_slots.get(s as usize) == Some(&true));
+                slots.push(*slot);
+                late
+            }
+            Cond::CallOut { inputs, outputs, .. } => {
+                inputs.iter().for_each(|e| expr_slots(e, &mut slots));
+                let late = slots.iter().any(|&s| late_slots.get(s as usize) == Some(&true));
+                outputs.iter().for_each(|a| pat_arg_slots(a, &mut slots));
+                late
+            }
+            Cond::WhatIf { .. } => false,
+        };
+        for s in slots {
+            let s = s as usize;
+            if s < late_slots.len() && !early_slots[s] {
+                match late {
+                    true => late_slots[s] = true,
+                    false => early_slots[s] = true,
+                }
+            }
+        }
+        out.push(late);
+    }
+    out
 }
