@@ -423,6 +423,45 @@ fn play_stops_between_games_at_its_timeout() {
     assert!(played > 0 && played < 1_000_000_000, "{}", r.stdout);
 }
 
+/// A rule seat whose decision the deadline cuts short ends the match with the games finished
+/// and their figures, not with an error about the plays the rules gave.
+#[test]
+fn play_with_rule_seats_stops_at_its_timeout_with_the_figures_of_the_games_finished() {
+    for (game, seats) in [("durak", "durak,durak"), ("mahjong", "mahjong,mahjong")] {
+        let mut played = Vec::new();
+        for timeout in ["0.7", "1.3"] {
+            let args = [
+                "play",
+                game,
+                "--seats",
+                seats,
+                "--games",
+                "1000000000",
+                "--timeout",
+                timeout,
+            ];
+            let r = run(&args, b"");
+            assert_eq!(r.code, Some(2), "{game}: {}", r.stderr);
+            assert!(
+                r.stderr.contains("stopped: the --timeout ran out"),
+                "{game}: {}",
+                r.stderr
+            );
+            assert!(
+                !r.stderr.contains("plays") && !r.stderr.contains("failed"),
+                "{game}: {}",
+                r.stderr
+            );
+            if game == "durak" {
+                played.push(games_played(&r.stdout));
+            } else {
+                assert!(r.stdout.contains("games"), "{}", r.stdout);
+            }
+        }
+        assert!(played.iter().all(|&n| n < 1_000_000_000), "{played:?}");
+    }
+}
+
 /// The games a durak match played, from its last line of figures (`games=N …`).
 fn games_played(stdout: &str) -> u64 {
     stdout
