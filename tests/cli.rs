@@ -1133,6 +1133,37 @@ fn the_largest_endgame_table_setting_answers_within_three_gib_of_address_space()
     );
     assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("play: attack"), "{stdout}{stderr}");
+    // In `batch`, the lines after it are answered too.
+    let row = serde_json::json!({
+        "hand": hand.join(" "), "trump": "H", "stock": 0, "hands": "4,3", "role": "attack",
+        "out": out.join(" "), "params": {"endgame_table_mb": 4096},
+    });
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 3000000 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(["batch", "durak", "--no-explain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sh");
+    let lines = format!("{row}\n{row}\n{{\"hand\": \"6S\", \"trump\": \"H\"}}\n");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(lines.as_bytes())
+        .expect("write");
+    let output = child.wait_with_output().expect("batch");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        3,
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.lines().take(2).all(|l| l.contains("attack")), "{stdout}");
 }
 
 // ---- rules --source ---------------------------------------------------------------------------
