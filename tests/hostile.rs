@@ -354,7 +354,8 @@ fn long_rule(n: usize, condition: impl Fn(usize) -> String) -> String {
 
 #[test]
 fn a_rule_of_ten_thousand_conditions_loads_in_well_under_a_second() {
-    let kinds: [(&str, fn(usize) -> String); 5] = [
+    type Condition = fn(usize) -> String;
+    let kinds: [(&str, Condition); 5] = [
         ("tests", |i| format!("?a >= {}", -(i as i64))),
         ("negations", |i| format!("not y({i})")),
         ("memberships", |i| format!("?a in [1, 2, {i}]")),

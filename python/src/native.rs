@@ -57,6 +57,7 @@ fn stud_cards(text: &str) -> PyResult<Vec<u8>> {
 /// 1.0
 #[pyfunction]
 #[pyo3(signature = (hand, opponents, dead="", budget=50_000_000, samples=200_000, seed=1, *, timeout=None))]
+#[allow(clippy::too_many_arguments)]
 fn stud_equity<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,

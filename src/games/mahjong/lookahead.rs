@@ -185,7 +185,7 @@ impl<'m> Lookahead<'m> {
     /// Whether the run's deadline has passed, looked at every 16 hands searched: past it, the
     /// budget shrinks to what was searched, so every hand left is valued by the estimate.
     fn past_deadline(&mut self) -> bool {
-        if self.expanded % 16 == 0 && crate::budget::expired() {
+        if self.expanded.is_multiple_of(16) && crate::budget::expired() {
             self.budget = self.expanded;
             return true;
         }
