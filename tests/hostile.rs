@@ -436,3 +436,18 @@ fn a_cancel_hook_stops_a_run_as_its_deadline_would() {
     assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
     assert!(result.stats.fired > 0);
 }
+
+/// `trunc`, `floor` and `round` of a whole number past 2^53 give it back exactly (through a
+/// decimal they lost its last digits; the differential test's own `trunc` found it).
+#[test]
+fn a_whole_number_past_two_to_the_53_is_its_own_trunc_floor_and_round() {
+    let rules = "ruleset whole \"w\"\ninput n: int\noutput r\n\
+                 rule R when n(?n) ?t = trunc(?n) ?f = floor(?n) ?o = round(?n) ?u = trunc(?n + 0) \
+                 then assert r(?t, ?f, ?o, ?u) end\n";
+    let mut s = session(rules, RunOptions::default());
+    s.set_input_text("n", "9007199254740993").expect("n");
+    s.run().expect("run");
+    let r = &s.conclusions()[0];
+    let n = kibitzer::Value::Int(9_007_199_254_740_993);
+    assert!(r.args.iter().all(|v| *v == n), "{:?}", r.args);
+}
