@@ -40,6 +40,26 @@ pub fn with_deadline(timeout: Option<Duration>) -> DeadlineGuard {
     DeadlineGuard { previous }
 }
 
+/// Lifts this thread's deadline while the guard lasts: for work whose cost is fixed and small
+/// and whose result is kept for every later run (a shipped rule set compiled once and cached), so
+/// that it never fails because the run that happened to ask first ran out of time.
+pub fn lifted() -> DeadlineGuard {
+    let previous = deadline();
+    DEADLINE.with(|d| d.set(None));
+    DeadlineGuard { previous }
+}
+
+/// Sets this thread's deadline to the instant `at` (an earlier deadline already in force stays),
+/// so that work done for a run after it ended (why-not, explanations) shares the run's deadline
+/// instead of getting a budget of its own. `None` keeps the one in force.
+pub fn with_deadline_at(at: Option<Instant>) -> DeadlineGuard {
+    let previous = deadline();
+    if let Some(a) = at {
+        DEADLINE.with(|d| d.set(Some(previous.map_or(a, |p| p.min(a)))));
+    }
+    DeadlineGuard { previous }
+}
+
 thread_local! {
     static WORK_LEFT: Cell<u64> = const { Cell::new(WORK_BETWEEN_LOOKS) };
 }
@@ -69,9 +89,35 @@ pub fn deadline() -> Option<Instant> {
     DEADLINE.with(|d| d.get())
 }
 
-/// True once this thread's deadline has passed (always false without one).
+/// True once this thread's deadline has passed or its cancel hook has asked to stop (always
+/// false without either).
 pub fn expired() -> bool {
-    deadline().is_some_and(|d| Instant::now() >= d)
+    deadline().is_some_and(|d| Instant::now() >= d) || CANCEL.with(|c| c.get()).is_some_and(|hook| hook())
+}
+
+thread_local! {
+    static CANCEL: Cell<Option<fn() -> bool>> = const { Cell::new(None) };
+}
+
+/// Restores the cancel hook that was in force before [`with_cancel`] when dropped.
+#[must_use = "the hook lasts only as long as the guard"]
+pub struct CancelGuard {
+    previous: Option<fn() -> bool>,
+}
+
+impl Drop for CancelGuard {
+    fn drop(&mut self) {
+        CANCEL.with(|c| c.set(self.previous));
+    }
+}
+
+/// Makes `hook` part of this thread's deadline for as long as the guard lasts: every look at the
+/// clock ([`expired`]) also calls it, and once it returns true the run stops as it would at its
+/// deadline (with `timeout` and what it has). An embedder's way to stop a run from outside, a
+/// Ctrl-C for instance; the hook should be cheap and, once true, stay true.
+pub fn with_cancel(hook: fn() -> bool) -> CancelGuard {
+    let previous = CANCEL.with(|c| c.replace(Some(hook)));
+    CancelGuard { previous }
 }
 
 #[cfg(test)]
@@ -93,6 +139,19 @@ mod tests {
         assert!(deadline().is_none());
         assert!(!expired());
         let _long = with_deadline(Some(Duration::from_secs(3600)));
+        assert!(!expired());
+    }
+
+    #[test]
+    fn a_cancel_hook_expires_the_deadline_while_its_guard_lasts() {
+        assert!(!expired());
+        {
+            let _cancel = with_cancel(|| true);
+            assert!(expired());
+            assert!(charge(usize::MAX), "a charge looks at the clock and the hook");
+        }
+        assert!(!expired());
+        let _never = with_cancel(|| false);
         assert!(!expired());
     }
 }

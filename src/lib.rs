@@ -151,7 +151,7 @@ pub mod lang;
 pub mod library;
 pub mod value;
 
-pub use budget::{expired, with_deadline, DeadlineGuard};
+pub use budget::{expired, with_cancel, with_deadline, CancelGuard, DeadlineGuard};
 pub use builtins::{Builtin, BuiltinError, Registry, Signature, Solutions};
 pub use cards::{parse_card, parse_cards, Card, Cards, NotationError, Suit};
 pub use engine::describe::{InputInfo, ParamInfo, RuleInfo};

@@ -228,7 +228,10 @@ pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
             .map(|t| (format!("<shipped>/{base}"), t.to_string()))
             .ok_or_else(|| "no such shipped file".to_string())
     };
-    let program = Arc::new(build(registry(), &format!("<shipped>/{file}"), text, &reader).map_err(LoadError::Rules)?);
+    let lifted = crate::budget::lifted();
+    let built = build(registry(), &format!("<shipped>/{file}"), text, &reader);
+    drop(lifted);
+    let program = Arc::new(built.map_err(LoadError::Rules)?);
     if let Ok(mut c) = cache.lock() {
         c.push((name.to_string(), program.clone()));
     }

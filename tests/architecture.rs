@@ -56,7 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("src/budget.rs", &[]),
     ("src/value/", &["cards", "value"]),
     ("src/builtins/", &["cards", "value", "builtins", "budget"]),
-    ("src/lang/", &["cards", "value", "builtins", "lang"]),
+    ("src/lang/", &["cards", "value", "builtins", "lang", "budget"]),
     (
         "src/engine/",
         &["cards", "value", "builtins", "lang", "engine", "budget"],

@@ -283,6 +283,97 @@ fn ask_past_its_timeout_prints_what_it_has_and_why_it_stopped() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
 
+/// Each game's most expensive documented input (its search parameters at the top of their
+/// domains) under `--timeout 1` ends within a second and a little, naming the timeout when it
+/// cut the run short. Measured by hand with a release build: every one ends in 1.00–1.02 s.
+#[test]
+fn every_games_most_expensive_input_ends_at_its_timeout() {
+    let inputs: [&[&str]; 6] = [
+        &[
+            "stud",
+            "hand=8S TD TS",
+            "opponent=XX 3C 5D",
+            "opponent2=XX 4C 6D",
+            "opponent3=XX 9C",
+            "opponent4=XX 2H",
+            "--param",
+            "exact_budget=0",
+            "--param",
+            "samples=1000000000",
+        ],
+        &[
+            "durak",
+            "hand=6S 7S KH AD 9C TC",
+            "trump=H",
+            "stock=12",
+            "hands=6 6",
+            "role=attack",
+            "--param",
+            "samples=100000",
+            "--param",
+            "endgame_nodes=1000000000",
+            "--param",
+            "endgame_table_mb=4096",
+        ],
+        &[
+            "mahjong",
+            "hand=147m 258p 369s ESWNC",
+            "wall=136",
+            "--param",
+            "budget=100000",
+            "--param",
+            "horizon=68",
+        ],
+        &[
+            "rummy",
+            "hand=AH 2H 4H 5H 7H 8H TH JH KH AS 3S 4S 6S 7S 9S TS QS KS 2D 3D 7C JK",
+            "wild=7",
+            "--param",
+            "node_budget=100000000000",
+        ],
+        &[
+            "rummy",
+            "hand=AH 2H 4H 5H 7H 8H TH JH KH AS 3S 4S 6S 7S 9S TS QS KS 2D 3D 7C JK",
+            "wild=7",
+        ],
+        &[
+            "doudizhu",
+            "me=3 3 4 5 6 7 8 9 10 J Q K A 2 2 BJ RJ",
+            "enemy=3 4 4 5 5 6 7 7 8 9 9 10 J Q K A A",
+            "--param",
+            "max_nodes=100000000000",
+            "--param",
+            "option_nodes=100000000000",
+            "--param",
+            "line_nodes=100000000000",
+            "--param",
+            "table_mb=65536",
+        ],
+    ];
+    for input in inputs {
+        let args = [&["ask"][..], input, &["--timeout", "1", "--explain", "none"]].concat();
+        let start = std::time::Instant::now();
+        let r = run(&args, b"");
+        let took = start.elapsed();
+        // Generous for a debug build on a machine shared with other work.
+        assert!(took < Duration::from_secs(4), "{input:?}: {took:?}");
+        match r.code {
+            Some(2) => assert!(
+                r.stderr.contains("stopped: the --timeout ran out"),
+                "{input:?}: {}",
+                r.stderr
+            ),
+            // A faster machine may answer within the second: then it says nothing of a stop.
+            Some(0) => assert!(
+                took < Duration::from_millis(1200) && r.stderr.is_empty(),
+                "{input:?}: {}",
+                r.stderr
+            ),
+            code => panic!("{input:?}: exit {code:?}: {}", r.stderr),
+        }
+    }
+}
+
 #[test]
 fn batch_lines_past_their_timeout_get_their_stop_and_the_run_goes_on() {
     let spin = tiny().with_file_name("spin.rules");
@@ -330,6 +421,45 @@ fn play_stops_between_games_at_its_timeout() {
     assert!(r.stderr.contains("stopped: the --timeout ran out"), "{}", r.stderr);
     let played = games_played(&r.stdout);
     assert!(played > 0 && played < 1_000_000_000, "{}", r.stdout);
+}
+
+/// A rule seat whose decision the deadline cuts short ends the match with the games finished
+/// and their figures, not with an error about the plays the rules gave.
+#[test]
+fn play_with_rule_seats_stops_at_its_timeout_with_the_figures_of_the_games_finished() {
+    for (game, seats) in [("durak", "durak,durak"), ("mahjong", "mahjong,mahjong")] {
+        let mut played = Vec::new();
+        for timeout in ["0.7", "1.3"] {
+            let args = [
+                "play",
+                game,
+                "--seats",
+                seats,
+                "--games",
+                "1000000000",
+                "--timeout",
+                timeout,
+            ];
+            let r = run(&args, b"");
+            assert_eq!(r.code, Some(2), "{game}: {}", r.stderr);
+            assert!(
+                r.stderr.contains("stopped: the --timeout ran out"),
+                "{game}: {}",
+                r.stderr
+            );
+            assert!(
+                !r.stderr.contains("plays") && !r.stderr.contains("failed"),
+                "{game}: {}",
+                r.stderr
+            );
+            if game == "durak" {
+                played.push(games_played(&r.stdout));
+            } else {
+                assert!(r.stdout.contains("games"), "{}", r.stdout);
+            }
+        }
+        assert!(played.iter().all(|&n| n < 1_000_000_000), "{played:?}");
+    }
 }
 
 /// The games a durak match played, from its last line of figures (`games=N …`).
@@ -1003,6 +1133,37 @@ fn the_largest_endgame_table_setting_answers_within_three_gib_of_address_space()
     );
     assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("play: attack"), "{stdout}{stderr}");
+    // In `batch`, the lines after it are answered too.
+    let row = serde_json::json!({
+        "hand": hand.join(" "), "trump": "H", "stock": 0, "hands": "4,3", "role": "attack",
+        "out": out.join(" "), "params": {"endgame_table_mb": 4096},
+    });
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 3000000 && exec \"$0\" \"$@\"")
+        .arg(BIN)
+        .args(["batch", "durak", "--no-explain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sh");
+    let lines = format!("{row}\n{row}\n{{\"hand\": \"6S\", \"trump\": \"H\"}}\n");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(lines.as_bytes())
+        .expect("write");
+    let output = child.wait_with_output().expect("batch");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        3,
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.lines().take(2).all(|l| l.contains("attack")), "{stdout}");
 }
 
 // ---- rules --source ---------------------------------------------------------------------------

@@ -693,7 +693,10 @@ fn the_engine_agrees_with_the_reference_on_random_rule_sets() {
         }
         let goal = i % 10 == 0;
         if differs(&case, goal).is_some() {
-            failures.push(report(seed, &case, goal));
+            failures.push(format!(
+                "KIBITZER_DIFF_SEED={base}, case {i}: {}",
+                report(seed, &case, goal)
+            ));
             if failures.len() >= 3 {
                 break;
             }
@@ -701,7 +704,7 @@ fn the_engine_agrees_with_the_reference_on_random_rule_sets() {
     }
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "differential: {cases} cases, {discarded} refused by the checker, {:.0} cases/s",
+        "differential: seed {base}, {cases} cases, {discarded} refused by the checker, {:.0} cases/s",
         cases as f64 / secs.max(1e-9)
     );
     assert!(

@@ -262,3 +262,192 @@ fn a_case_file_names_no_path_outside_its_folder() {
     let ok = kibitzer::cases::parse("c.cases.toml", &case("golden/x.txt"), Some(dir.path().to_path_buf()));
     assert!(ok.is_ok(), "{:?}", ok.err());
 }
+
+// ---- one deadline: why-not, explanations, loading --------------------------------------------
+
+/// A rule whose join (400 × 400 facts) matches nothing: the run tries it once, and a why-not
+/// asked after the run's deadline has passed may not search it again on a budget of its own.
+const NEVER: &str = "ruleset never \"n\"\ninput n: int\noutput r, done\n\
+                     rule Make when n(?n) ?i = range(1, ?n) then assert v(?i) end\n\
+                     rule Never when v(?a) v(?b) ?a + ?b < 0 then assert r(?a) end\n\
+                     rule Done when n(?n) then assert done(?n) end\n";
+
+#[test]
+fn a_why_not_asked_after_the_deadline_passed_is_not_searched_again() {
+    let options = RunOptions {
+        why_not: true,
+        timeout: Some(Duration::from_millis(400)),
+        ..RunOptions::default()
+    };
+    let mut s = session(NEVER, options.clone());
+    s.set_input_text("n", "400").expect("n");
+    assert_eq!(s.run().expect("run").stop, StopReason::Quiescent);
+    // Within the deadline the join is searched and the failing condition named.
+    let w = s.why_not("Never").expect("why-not");
+    assert!(w.summary.contains("condition 3"), "{}", w.summary);
+    std::thread::sleep(Duration::from_millis(450));
+    let w = s.why_not("Never").expect("why-not");
+    assert!(
+        w.summary.contains("why is not known") && w.summary.contains("timeout"),
+        "{}",
+        w.summary
+    );
+    assert!(w.failed.is_none());
+    // A run without a timeout has no deadline for its why-not either.
+    let mut s = session(
+        NEVER,
+        RunOptions {
+            timeout: None,
+            ..options
+        },
+    );
+    s.set_input_text("n", "400").expect("n");
+    s.run().expect("run");
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(s.why_not("Never").expect("why-not").summary.contains("condition 3"));
+}
+
+#[test]
+fn an_explanation_built_after_the_deadline_replays_no_what_if() {
+    let rules = "ruleset ask \"a\"\ninput n: int\noutput r\n\
+                 rule Sub when n(?n) ?n > 0 then assert r(?n) end\n\
+                 rule Top when n(?n) ?n == 0 whatif self(n: 1) yields r(?x) then assert r(?x + 1) end\n";
+    let mut s = session(
+        rules,
+        RunOptions {
+            timeout: Some(Duration::from_millis(300)),
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "0").expect("n");
+    assert_eq!(s.run().expect("run").stop, StopReason::Quiescent);
+    let fact = s.conclusions()[0].fact;
+    let limits = ExplainLimits {
+        whatif_depth: 1,
+        ..ExplainLimits::default()
+    };
+    assert_eq!(
+        s.explain(fact, limits).whatifs.len(),
+        1,
+        "within the deadline the what-if is replayed"
+    );
+    std::thread::sleep(Duration::from_millis(350));
+    let late = s.explain(fact, limits);
+    assert!(late.whatifs.is_empty(), "{late:?}");
+    assert!(
+        late.checks.iter().any(|c| c.contains("concluded r(")),
+        "{:?}",
+        late.checks
+    );
+}
+
+/// A rule of `n` conditions of one kind after `x(?a)`.
+fn long_rule(n: usize, condition: impl Fn(usize) -> String) -> String {
+    let mut text = String::from("ruleset long \"l\"\ninput x: int\noutput y\nrule R when x(?a)\n");
+    for i in 0..n {
+        text.push_str(&condition(i));
+        text.push('\n');
+    }
+    text.push_str("then assert y(?a) end\n");
+    text
+}
+
+#[test]
+fn a_rule_of_ten_thousand_conditions_loads_in_well_under_a_second() {
+    type Condition = fn(usize) -> String;
+    let kinds: [(&str, Condition); 5] = [
+        ("tests", |i| format!("?a >= {}", -(i as i64))),
+        ("negations", |i| format!("not y({i})")),
+        ("memberships", |i| format!("?a in [1, 2, {i}]")),
+        ("bindings", |i| format!("?b{} = ?a + {i}", i % 40)),
+        ("aggregates", |i| format!("?s{i} = count {{ y(?a) }}")),
+    ];
+    for (what, condition) in kinds {
+        let text = long_rule(10_000, condition);
+        let start = Instant::now();
+        let loaded = load_text("long.rules", &text);
+        let took = start.elapsed();
+        // A generous bound for a debug build on a loaded machine; a release build takes ~0.1 s.
+        assert!(took < Duration::from_secs(3), "{what}: {took:?}");
+        match what {
+            // `?b0` bound again is the checker's to judge; only the time matters here.
+            "bindings" => {}
+            "aggregates" => {
+                let e = loaded.err().map(|e| e.to_string()).unwrap_or_default();
+                assert!(e.contains("more than 64 variables"), "{e}");
+            }
+            _ => assert!(loaded.is_ok(), "{what}: {:?}", loaded.err().map(|e| e.to_string())),
+        }
+    }
+}
+
+#[test]
+fn a_rule_joining_more_than_64_patterns_is_a_located_error() {
+    let text = long_rule(64, |_| "x(?a)".to_string());
+    let e = load_text("long.rules", &text)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        e.contains("long.rules:4:6") && e.contains("joins 65 patterns, more than 64"),
+        "{e}"
+    );
+    assert!(load_text("long.rules", &long_rule(63, |_| "x(?a)".to_string())).is_ok());
+    // Patterns inside `not` and aggregates are not joined: they do not count.
+    assert!(load_text("long.rules", &long_rule(2000, |i| format!("not y({i})"))).is_ok());
+}
+
+#[test]
+fn loading_past_the_deadline_stops_with_a_located_error() {
+    let text = long_rule(10, |i| format!("?a >= {i}"));
+    let _deadline = kibitzer::with_deadline(Some(Duration::ZERO));
+    let e = load_text("late.rules", &text)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("late.rules:4:6") && e.contains("--timeout"), "{e}");
+    // A shipped rule set is compiled whatever the deadline (once, and kept for every run).
+    let shipped = kibitzer::library::load_shipped("doudizhu");
+    assert!(shipped.is_ok(), "{:?}", shipped.err().map(|e| e.to_string()));
+}
+
+#[test]
+fn a_cancel_hook_stops_a_run_as_its_deadline_would() {
+    let mut s = session(
+        "ruleset spin \"s\"\ninput n: int\noutput c\n\
+         rule Count when c(?k) then assert c(?k + 1) end\n\
+         rule Start when n(?n) then assert c(?n) end\n",
+        RunOptions {
+            firing_limit: u64::MAX,
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "0").expect("n");
+    fn after_a_moment() -> bool {
+        thread_local!(static START: Instant = Instant::now());
+        START.with(|s| s.elapsed() > Duration::from_millis(200))
+    }
+    let start = Instant::now();
+    let result = {
+        let _cancel = kibitzer::with_cancel(after_a_moment);
+        s.run().expect("a stop is an answer")
+    };
+    assert_eq!(result.stop, StopReason::Timeout);
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    assert!(result.stats.fired > 0);
+}
+
+/// `trunc`, `floor` and `round` of a whole number past 2^53 give it back exactly (through a
+/// decimal they lost its last digits; the differential test's own `trunc` found it).
+#[test]
+fn a_whole_number_past_two_to_the_53_is_its_own_trunc_floor_and_round() {
+    let rules = "ruleset whole \"w\"\ninput n: int\noutput r\n\
+                 rule R when n(?n) ?t = trunc(?n) ?f = floor(?n) ?o = round(?n) ?u = trunc(?n + 0) \
+                 then assert r(?t, ?f, ?o, ?u) end\n";
+    let mut s = session(rules, RunOptions::default());
+    s.set_input_text("n", "9007199254740993").expect("n");
+    s.run().expect("run");
+    let r = &s.conclusions()[0];
+    let n = kibitzer::Value::Int(9_007_199_254_740_993);
+    assert!(r.args.iter().all(|v| *v == n), "{:?}", r.args);
+}

@@ -205,6 +205,33 @@ fn a_passed_deadline_answers_unknown_within_budget() {
     }
 }
 
+/// A wild-rank hand whose joker search a short deadline cuts: the evaluation says unknown at
+/// once, and listing its arrangements does not search again (which ran the whole node budget
+/// with the deadline unseen, so that a shorter timeout made the answer slower).
+#[test]
+fn a_joker_search_cut_by_the_deadline_ends_at_once_and_is_not_searched_again() {
+    let hand = Hand::parse("AH 2H 4H 5H 7H 8H TH JH KH AS 3S 4S 6S 7S 9S TS QS KS 2D 3D 7C JK").expect("hand");
+    let options = Options {
+        // Sevens wild (ranks count from the ace, 0).
+        wild_rank: Some(6),
+        node_budget: 100_000_000_000,
+        ..Options::default()
+    };
+    let start = std::time::Instant::now();
+    let e = {
+        let _deadline = kibitzer::with_deadline(Some(std::time::Duration::from_millis(100)));
+        evaluate(&hand, &options)
+    };
+    assert!(!e.exact);
+    assert_eq!(e.arrangements().count(), 0);
+    assert!(e.min_points_arrangement().is_none());
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
 /// Inputs or parameters as (name, text).
 type Pairs<'a> = &'a [(&'a str, &'a str)];
 

@@ -15,6 +15,7 @@ use serde_json::{json, Value as Json};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -77,7 +78,7 @@ fn new_session(program: &Arc<Program>, options: RunOptions) -> Session {
     s
 }
 
-fn timeout_of(secs: Option<f64>) -> PyResult<Option<Duration>> {
+pub(crate) fn timeout_of(secs: Option<f64>) -> PyResult<Option<Duration>> {
     match secs {
         None => Ok(None),
         Some(s) if s.is_finite() && s > 0.0 => Duration::try_from_secs_f64(s)
@@ -381,12 +382,12 @@ fn ask<'py>(
         };
         let cached = params.is_empty() && rules.is_none() && is_shipped(ruleset);
         if !cached {
-            return go(&mut new_session(&program, options.clone()));
+            return crate::interrupt::interruptible(|| go(&mut new_session(&program, options.clone())));
         }
         let key = Arc::as_ptr(&program) as usize;
         let taken = ASK_SESSIONS.with(|m| m.borrow_mut().remove(&key));
         let mut s = taken.unwrap_or_else(|| new_session(&program, options.clone()));
-        let answer = go(&mut s);
+        let answer = crate::interrupt::interruptible(|| go(&mut s));
         ASK_SESSIONS.with(|m| m.borrow_mut().insert(key, s));
         answer
     })
@@ -596,11 +597,13 @@ impl PySession {
     /// Runs the rules on the inputs; returns why the run ended (`"quiescent"`, `"halted"`,
     /// `"timeout"`, `"memory_limit"`).
     fn run(&mut self) -> PyResult<String> {
-        self.state.with(|st| {
-            let result = st.inner.run().map_err(|e| errors::run_error(&e))?;
-            let stop = stop_text(result.stop);
-            st.last = Some(result);
-            Ok(stop)
+        crate::interrupt::interruptible(|| {
+            self.state.with(|st| {
+                let result = st.inner.run().map_err(|e| errors::run_error(&e))?;
+                let stop = stop_text(result.stop);
+                st.last = Some(result);
+                Ok(stop)
+            })
         })
     }
 
@@ -622,12 +625,14 @@ impl PySession {
         explain: Option<&Bound<'py, PyAny>>,
         whatif_depth: usize,
     ) -> PyResult<Bound<'py, PyList>> {
-        self.state.with(|st| {
-            let mode = match explain {
-                None => Explain::Off,
-                Some(e) => explain_mode(Some(e))?,
-            };
-            conclusions_py(py, &mut st.inner, mode, limits_of(whatif_depth))
+        crate::interrupt::interruptible(|| {
+            self.state.with(|st| {
+                let mode = match explain {
+                    None => Explain::Off,
+                    Some(e) => explain_mode(Some(e))?,
+                };
+                conclusions_py(py, &mut st.inner, mode, limits_of(whatif_depth))
+            })
         })
     }
 
@@ -672,39 +677,41 @@ impl PySession {
         mode: &str,
         whatif_depth: usize,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.state.with(|st| {
-            let m = explain_mode(Some(&PyString::new(py, mode).into_any()))?;
-            let all = st.inner.conclusions();
-            let chosen = match relation {
-                Some(r) => all.iter().filter(|c| c.relation == r).nth(index),
-                None => all.get(index),
-            };
-            let Some(c) = chosen else {
-                return Err(bad_input(match relation {
-                    Some(r) => format!("no conclusion `{r}` number {index} in the last run"),
-                    None => format!("no conclusion number {index} in the last run"),
-                }));
-            };
-            let fact = c.fact;
-            let explained = match m {
-                // One conclusion's derivation on its own, numbered from 1.
-                Explain::Full => {
-                    vec![
-                        explanations_json(&mut st.inner, std::slice::from_ref(c), m, limits_of(whatif_depth))
-                            .pop()
-                            .flatten(),
-                    ]
+        crate::interrupt::interruptible(|| {
+            self.state.with(|st| {
+                let m = explain_mode(Some(&PyString::new(py, mode).into_any()))?;
+                let all = st.inner.conclusions();
+                let chosen = match relation {
+                    Some(r) => all.iter().filter(|c| c.relation == r).nth(index),
+                    None => all.get(index),
+                };
+                let Some(c) = chosen else {
+                    return Err(bad_input(match relation {
+                        Some(r) => format!("no conclusion `{r}` number {index} in the last run"),
+                        None => format!("no conclusion number {index} in the last run"),
+                    }));
+                };
+                let fact = c.fact;
+                let explained = match m {
+                    // One conclusion's derivation on its own, numbered from 1.
+                    Explain::Full => {
+                        vec![
+                            explanations_json(&mut st.inner, std::slice::from_ref(c), m, limits_of(whatif_depth))
+                                .pop()
+                                .flatten(),
+                        ]
+                    }
+                    _ => explanations_json(&mut st.inner, &all, m, limits_of(whatif_depth)),
+                };
+                let at = match m {
+                    Explain::Full => 0,
+                    _ => all.iter().position(|x| x.fact == fact).unwrap_or(0),
+                };
+                match explained.into_iter().nth(at).flatten() {
+                    Some(e) => json_to_py(py, &e),
+                    None => Ok(py.None().into_bound(py)),
                 }
-                _ => explanations_json(&mut st.inner, &all, m, limits_of(whatif_depth)),
-            };
-            let at = match m {
-                Explain::Full => 0,
-                _ => all.iter().position(|x| x.fact == fact).unwrap_or(0),
-            };
-            match explained.into_iter().nth(at).flatten() {
-                Some(e) => json_to_py(py, &e),
-                None => Ok(py.None().into_bound(py)),
-            }
+            })
         })
     }
 
@@ -712,13 +719,15 @@ impl PySession {
     /// last run, as `ask --why-not --json` reports it: a dict when it names one rule, a list of
     /// them when it names several.
     fn why_not<'py>(&mut self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.state.with(|st| {
-            let mut w = st.inner.why_not_query(rule).map_err(|e| why_not_error(&e))?;
-            let json = match w.len() {
-                1 => serde_json::to_value(w.pop()),
-                _ => serde_json::to_value(&w),
-            };
-            json_to_py(py, &json.unwrap_or(Json::Null))
+        crate::interrupt::interruptible(|| {
+            self.state.with(|st| {
+                let mut w = st.inner.why_not_query(rule).map_err(|e| why_not_error(&e))?;
+                let json = match w.len() {
+                    1 => serde_json::to_value(w.pop()),
+                    _ => serde_json::to_value(&w),
+                };
+                json_to_py(py, &json.unwrap_or(Json::Null))
+            })
         })
     }
 
@@ -735,21 +744,23 @@ impl PySession {
         explain: ExplainArg,
         whatif_depth: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
-        self.state.with(|st| {
-            let mode = explain.0;
-            let Some(result) = st.last.clone() else {
-                return Err(bad_input("no run yet: call run() first"));
-            };
-            answer_py(
-                py,
-                &mut st.inner,
-                &self.program,
-                &result,
-                mode,
-                limits_of(whatif_depth),
-                false,
-                &[],
-            )
+        crate::interrupt::interruptible(|| {
+            self.state.with(|st| {
+                let mode = explain.0;
+                let Some(result) = st.last.clone() else {
+                    return Err(bad_input("no run yet: call run() first"));
+                };
+                answer_py(
+                    py,
+                    &mut st.inner,
+                    &self.program,
+                    &result,
+                    mode,
+                    limits_of(whatif_depth),
+                    false,
+                    &[],
+                )
+            })
         })
     }
 
@@ -763,6 +774,8 @@ impl PySession {
 thread_local! {
     /// The session a batch worker thread keeps for its rows (with the program it runs).
     static BATCH_SESSION: RefCell<Option<(usize, Session)>> = const { RefCell::new(None) };
+    /// The stop flag of the `batch` call this worker answers a row of.
+    static BATCH_STOP: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
 }
 
 /// One answer of a batch, as JSON text or as JSON to turn into Python objects.
@@ -775,6 +788,14 @@ enum Answer {
 enum Row {
     Line(String),
     Parsed(Json),
+}
+
+/// How often `batch` looks at Python's signals while it waits for its rows.
+const SIGNAL_LOOK: Duration = Duration::from_millis(20);
+
+/// A `batch` worker's cancel hook: whether its call was interrupted.
+fn batch_stopped() -> bool {
+    BATCH_STOP.with(|b| b.borrow().as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
 }
 
 #[derive(Clone, Copy)]
@@ -826,7 +847,15 @@ fn batch<'py>(
             });
         }
         let key = Arc::as_ptr(&program) as usize;
+        // Set on Ctrl-C: the rows running stop at their next look at the deadline, the rest are
+        // not started.
+        let stop = Arc::new(AtomicBool::new(false));
         let answer_row = |row: &Row| -> Answer {
+            if stop.load(Ordering::Relaxed) {
+                return Answer::Json(json!({"error": "interrupted"}));
+            }
+            BATCH_STOP.with(|b| *b.borrow_mut() = Some(Arc::clone(&stop)));
+            let _cancel = kibitzer::with_cancel(batch_stopped);
             // Each worker answers its rows with the session it keeps (as the CLI's workers do, so a
             // session's what-if memo serves all its rows); answers are written as text there too.
             BATCH_SESSION.with(|cell| {
@@ -856,6 +885,7 @@ fn batch<'py>(
         // Behind a lock only so that waiting can let go of the GIL (a receiver is not `Sync`).
         let rx = Mutex::new(rx);
         let items = &items;
+        let mut interrupted: Option<PyErr> = None;
         let converted: PyResult<()> = std::thread::scope(|scope| {
             // The rows run on all cores while this thread turns finished answers into Python
             // objects (holding the GIL only for that), so the conversion overlaps the work.
@@ -869,7 +899,18 @@ fn batch<'py>(
                 let next = match ready {
                     Ok(Ok(x)) => Some(x),
                     Ok(Err(std::sync::mpsc::TryRecvError::Empty)) => {
-                        py.detach(|| rx.lock().ok().and_then(|r| r.recv().ok()))
+                        let waited = py.detach(|| rx.lock().ok().map(|r| r.recv_timeout(SIGNAL_LOOK)));
+                        match waited {
+                            Some(Ok(x)) => Some(x),
+                            Some(Err(std::sync::mpsc::RecvTimeoutError::Timeout)) => {
+                                if let Err(e) = py.check_signals() {
+                                    stop.store(true, Ordering::Relaxed);
+                                    interrupted.get_or_insert(e);
+                                }
+                                continue;
+                            }
+                            _ => None,
+                        }
                     }
                     _ => None,
                 };
@@ -885,6 +926,9 @@ fn batch<'py>(
             Ok(())
         });
         converted?;
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
         let out = PyList::empty(py);
         for obj in done {
             match obj {

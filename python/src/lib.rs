@@ -16,6 +16,7 @@ mod durak_env;
 mod engine;
 mod errors;
 mod guard;
+mod interrupt;
 mod mahjong_env;
 mod native;
 

@@ -2,8 +2,10 @@
 //! its notation with the game module's own parser and reports a bad argument as `BadInput`
 //! with the module's message.
 
+use crate::engine::timeout_of;
 use crate::errors::bad_input;
 use crate::guard::guard;
+use crate::interrupt::interruptible;
 use kibitzer::games::{doudizhu, durak, mahjong, rummy, stud};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -54,7 +56,8 @@ fn stud_cards(text: &str) -> PyResult<Vec<u8>> {
 /// >>> kibitzer.stud_equity("8S TD TS 8H 8C", "XX 3C 5D 4H 6H")["p_win"]
 /// 1.0
 #[pyfunction]
-#[pyo3(signature = (hand, opponents, dead="", budget=50_000_000, samples=200_000, seed=1))]
+#[pyo3(signature = (hand, opponents, dead="", budget=50_000_000, samples=200_000, seed=1, *, timeout=None))]
+#[allow(clippy::too_many_arguments)]
 fn stud_equity<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
@@ -63,8 +66,10 @@ fn stud_equity<'py>(
     budget: u64,
     samples: u64,
     seed: u64,
+    timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
+        let timeout = timeout_of(timeout)?;
         let me = stud_cards(&text_of(hand)?)?;
         let seats: Vec<String> = if let Ok(s) = opponents.cast::<PyString>() {
             vec![s.to_str()?.to_string()]
@@ -82,7 +87,12 @@ fn stud_equity<'py>(
             ));
         }
         let situation = stud::Situation::new(me, opps, dead).map_err(bad_input)?;
-        let odds = py.detach(|| stud::equity(&situation, budget, samples, seed));
+        let (odds, timed_out) = interruptible(|| {
+            Ok(py.detach(|| {
+                let _deadline = kibitzer::with_deadline(timeout);
+                (stud::equity(&situation, budget, samples, seed), kibitzer::expired())
+            }))
+        })?;
         let out = PyDict::new(py);
         out.set_item("wins", odds.wins)?;
         out.set_item("ties", odds.ties)?;
@@ -97,6 +107,7 @@ fn stud_equity<'py>(
         out.set_item("ci95", odds.ci95)?;
         out.set_item("exact", odds.exact)?;
         out.set_item("deals", odds.deals)?;
+        out.set_item("timed_out", timed_out)?;
         Ok(out)
     })
 }
@@ -132,7 +143,7 @@ fn stud_describe<'py>(py: Python<'py>, hand: &Bound<'py, PyAny>) -> PyResult<Bou
 /// >>> kibitzer.doudizhu_solve("3 3 4 5 6 7 8", "9 9")["play"]
 /// '3 4 5 6 7 8'
 #[pyfunction]
-#[pyo3(signature = (me, enemy, last="", variant="standard", *, max_nodes=200_000_000, table_mb=1024, line_nodes=200_000, time_limit=None, three_one=None, three_two=None, four_two=None, pair_chains=None, airplanes=None))]
+#[pyo3(signature = (me, enemy, last="", variant="standard", *, max_nodes=200_000_000, table_mb=1024, line_nodes=200_000, time_limit=None, timeout=None, three_one=None, three_two=None, four_two=None, pair_chains=None, airplanes=None))]
 #[allow(clippy::too_many_arguments)]
 fn doudizhu_solve<'py>(
     py: Python<'py>,
@@ -144,6 +155,7 @@ fn doudizhu_solve<'py>(
     table_mb: usize,
     line_nodes: u64,
     time_limit: Option<f64>,
+    timeout: Option<f64>,
     three_one: Option<bool>,
     three_two: Option<bool>,
     four_two: Option<bool>,
@@ -189,7 +201,16 @@ fn doudizhu_solve<'py>(
             time_limit,
             line_nodes,
         };
-        let s = py.detach(|| doudizhu::solve(mine, theirs, last.as_ref(), &rules, &budget));
+        let timeout = timeout_of(timeout)?;
+        let (s, timed_out) = interruptible(|| {
+            Ok(py.detach(|| {
+                let _deadline = kibitzer::with_deadline(timeout);
+                let s = doudizhu::solve(mine, theirs, last.as_ref(), &rules, &budget);
+                // Cut short: the outcome unknown, or the line not measured to its end.
+                let cut = kibitzer::expired();
+                (s, cut)
+            }))
+        })?;
         let out = PyDict::new(py);
         out.set_item("outcome", s.outcome.as_str())?;
         let (play, kind) = match (&s.best, s.pass) {
@@ -212,6 +233,7 @@ fn doudizhu_solve<'py>(
         out.set_item("nodes", s.proof_nodes)?;
         out.set_item("line_nodes", s.nodes.saturating_sub(s.proof_nodes))?;
         out.set_item("line_measured", s.line_measured)?;
+        out.set_item("timed_out", timed_out)?;
         Ok(out)
     })
 }
@@ -357,7 +379,7 @@ fn arrangement_dict<'py>(
 /// >>> kibitzer.rummy_evaluate("2H 3H 4H 5H 7S 7D 7C 9D KD")["best"]["melds"]
 /// ['2H 3H 4H 5H', '7S 7D 7C']
 #[pyfunction]
-#[pyo3(signature = (hand, *, ace_high=false, split_runs=false, wild=None, joker_points=0, list_limit=10, node_budget=20_000_000))]
+#[pyo3(signature = (hand, *, ace_high=false, split_runs=false, wild=None, joker_points=0, list_limit=10, node_budget=20_000_000, timeout=None))]
 #[allow(clippy::too_many_arguments)]
 fn rummy_evaluate<'py>(
     py: Python<'py>,
@@ -368,8 +390,10 @@ fn rummy_evaluate<'py>(
     joker_points: u32,
     list_limit: usize,
     node_budget: u64,
+    timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
+        let timeout = timeout_of(timeout)?;
         let cards = rummy::Hand::parse(&text_of(hand)?).map_err(bad_input)?;
         let options = rummy::Options {
             ace_high,
@@ -380,7 +404,14 @@ fn rummy_evaluate<'py>(
             node_budget,
         };
         options.validate().map_err(bad_input)?;
-        let e = py.detach(|| rummy::evaluate(&cards, &options));
+        let (e, timed_out) = interruptible(|| {
+            Ok(py.detach(|| {
+                let _deadline = kibitzer::with_deadline(timeout);
+                let e = rummy::evaluate(&cards, &options);
+                let cut = !e.exact && kibitzer::expired();
+                (e, cut)
+            }))
+        })?;
         let out = PyDict::new(py);
         out.set_item("exact", e.exact)?;
         out.set_item("min_deadwood_cards", e.exact.then(|| e.min_deadwood_cards()))?;
@@ -404,6 +435,7 @@ fn rummy_evaluate<'py>(
             listed.append(arrangement_dict(py, &a, &options)?)?;
         }
         out.set_item("listed", listed)?;
+        out.set_item("timed_out", timed_out)?;
         Ok(out)
     })
 }

@@ -169,7 +169,7 @@ fn register_numbers(r: &mut Registry) {
         &[("x", T::Num)],
         T::Int,
         "the integer part, rounding toward zero",
-        |a| to_int(num(&a[0], "trunc", 1)?.trunc(), "trunc"),
+        |a| whole(&a[0], "trunc", f64::trunc),
         Intrinsic::Trunc,
     );
     r.func(
@@ -177,14 +177,14 @@ fn register_numbers(r: &mut Registry) {
         &[("x", T::Num)],
         T::Int,
         "the largest integer not above x",
-        |a| to_int(num(&a[0], "floor", 1)?.floor(), "floor"),
+        |a| whole(&a[0], "floor", f64::floor),
     );
     r.func(
         "round",
         &[("x", T::Num)],
         T::Int,
         "the nearest integer (halves away from zero)",
-        |a| to_int(num(&a[0], "round", 1)?.round(), "round"),
+        |a| whole(&a[0], "round", f64::round),
     );
     r.func(
         "atan2",
@@ -351,6 +351,15 @@ pub fn int(v: &Value, builtin: &str, position: usize) -> Result<i64, BuiltinErro
 pub fn num(v: &Value, builtin: &str, position: usize) -> Result<f64, BuiltinError> {
     v.as_f64()
         .ok_or_else(|| BuiltinError::bad_argument(builtin, position, "a number", v))
+}
+
+/// A number made whole by `f` (truncation, floor, rounding): a whole number is its own answer,
+/// exactly, however large (through a decimal it would lose its last digits past 2^53).
+fn whole(v: &Value, builtin: &str, f: fn(f64) -> f64) -> Result<Value, BuiltinError> {
+    match v {
+        Value::Int(i) => Ok(Value::Int(*i)),
+        v => to_int(f(num(v, builtin, 1)?), builtin),
+    }
 }
 
 fn to_int(x: f64, builtin: &str) -> Result<Value, BuiltinError> {

@@ -67,6 +67,8 @@ pub enum ExplainMode {
 }
 
 pub fn run(a: AskArgs) -> i32 {
+    // One deadline for the whole command: loading, the run, why-not and the explanations.
+    let _deadline = kibitzer::with_deadline(a.timeout);
     let options = LoadOptions {
         include_root: a.include_root.clone(),
     };
@@ -135,6 +137,13 @@ pub fn run(a: AskArgs) -> i32 {
         }
         return super::EXIT_BAD_INPUT;
     }
+    // The run finished in time, but its why-not or explanations ran into the deadline.
+    if a.timeout.is_some() && kibitzer::expired() {
+        if !a.json {
+            super::say("stopped: the --timeout ran out while explaining; the explanations above are partial");
+        }
+        return super::EXIT_BAD_INPUT;
+    }
     0
 }
 
@@ -177,6 +186,9 @@ fn json_answer(
     });
     if a.trace {
         out["trace"] = json!(s.trace_text());
+    }
+    if a.timeout.is_some() && kibitzer::expired() && !result.stop.is_budget() {
+        out["explanations_partial"] = json!(true);
     }
     if !why_nots.is_empty() {
         out["why_not"] = json!(why_nots);

@@ -167,19 +167,24 @@ fn explanation_only(rule: &RuleIr) -> Vec<u16> {
             Action::RetractFact { .. } | Action::Halt => {}
         }
     }
+    // Per variable: how many conditions use it (one pass, so that a long rule costs no square).
+    let uses: Vec<u64> = rule.conds.iter().map(|c| cond_uses(&c.cond)).collect();
+    let mut users = [0usize; 64];
+    for u in &uses {
+        for (slot, n) in users.iter_mut().enumerate() {
+            *n += usize::from(u & (1 << slot) != 0);
+        }
+    }
     (0..rule.conds.len())
         .filter(|&i| {
             let Cond::Bind { slot, .. } = &rule.conds[i].cond else {
                 return false;
             };
             let own = bit(*slot);
+            // No condition but this one uses it.
             own != 0
                 && action_slots & own == 0
-                && rule
-                    .conds
-                    .iter()
-                    .enumerate()
-                    .all(|(j, c)| j == i || cond_uses(&c.cond) & own == 0)
+                && users[own.trailing_zeros() as usize] == usize::from(uses[i] & own != 0)
         })
         .map(|i| i as u16)
         .collect()
@@ -193,8 +198,10 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
     let mut early: u64 = 0;
     let mut select = Vec::new();
     let mut join = Vec::new();
+    let mut is_deferred = vec![false; rule.conds.len()];
+    deferred.iter().for_each(|&i| is_deferred[i as usize] = true);
     for (i, c) in rule.conds.iter().enumerate() {
-        if deferred.contains(&(i as u16)) {
+        if is_deferred[i] {
             continue;
         }
         let uses = cond_uses(&c.cond);
@@ -450,12 +457,17 @@ fn reorder_patterns(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> Option<
     }
     let mut order = Vec::with_capacity(written.len());
     let mut bound = seed_binds;
-    let mut left = patterns;
+    // The patterns not placed yet (taken ones become `None`), from the first one left on.
+    let mut left: Vec<Option<Step>> = patterns.into_iter().map(Some).collect();
+    let mut first = 0;
     let mut checks_placed = 0;
-    while !left.is_empty() {
-        let shares = |&(k, _): &Step| cond_uses(&rule.conds[k as usize].cond) & bound != 0;
-        let next = left.iter().position(shares).unwrap_or(0);
-        let step = left.remove(next);
+    while first < left.len() {
+        let shares = |s: &Option<Step>| s.is_some_and(|(k, _)| cond_uses(&rule.conds[k as usize].cond) & bound != 0);
+        let next = left[first..].iter().position(shares).map_or(first, |p| first + p);
+        let Some(step) = left[next].take() else { break };
+        while first < left.len() && left[first].is_none() {
+            first += 1;
+        }
         bound |= cond_binds(&rule.conds[step.0 as usize].cond);
         order.push(step);
         // The checks whose variables are all bound now, in the order written.
@@ -544,15 +556,17 @@ fn hoist_checks(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> (Vec<Step>,
                 _ => 0,
             };
             let needs_bound = needs & !own;
-            let binders_of_own = |p: usize| -> bool {
-                // A step at or after p that binds `own` would have seen it bound in the order
-                // written only if it came after; it must stay ahead of this binding.
-                order[p..]
+            // A step that uses `own` would have seen it bound in the order written only if it
+            // came after: this binding must stay after the last such step.
+            let after_users = match own {
+                0 => 0,
+                _ => order
                     .iter()
-                    .any(|&(m, _)| cond_uses(&rule.conds[m as usize].cond) & own != 0)
+                    .rposition(|&(m, _)| cond_uses(&rule.conds[m as usize].cond) & own != 0)
+                    .map_or(0, |q| q + 1),
             };
-            (last_check_end..=order.len())
-                .find(|&p| bound_before[p] & needs_bound == needs_bound && !binders_of_own(p))
+            (last_check_end.max(after_users)..=order.len())
+                .find(|&p| bound_before[p] & needs_bound == needs_bound)
                 .unwrap_or(order.len())
         } else {
             order.len()
@@ -561,23 +575,30 @@ fn hoist_checks(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> (Vec<Step>,
         if is_check(c) || matches!(c, Cond::Pattern { .. }) {
             last_check_end = at + 1;
         }
-        bound_before.clear();
-        bound_before.push(seed_binds);
-        let mut m = seed_binds;
-        for &(s, _) in &order {
+        // Only the positions from the insertion on change.
+        bound_before.truncate(at + 1);
+        let mut m = bound_before[at];
+        for &(s, _) in &order[at..] {
             m |= cond_binds(&rule.conds[s as usize].cond);
             bound_before.push(m);
         }
     }
-    let position_written = |k: u16| written.iter().position(|&(w, _)| w == k).unwrap_or(usize::MAX);
-    let fallback = order
+    let mut written_at = vec![usize::MAX; rule.conds.len()];
+    for (i, &(w, _)) in written.iter().enumerate() {
+        written_at[w as usize] = i;
+    }
+    let position_written = |k: u16| written_at[k as usize];
+    // earliest_after[p]: the earliest written position among the steps after p in `order`.
+    let mut earliest_after = vec![usize::MAX; order.len() + 1];
+    for p in (0..order.len()).rev() {
+        earliest_after[p] = earliest_after[p + 1].min(position_written(order[p].0));
+    }
+    let fallback: Vec<Vec<Step>> = order
         .iter()
         .enumerate()
         .map(|(p, &(k, _))| {
             // Moved: some step after it in `order` was written before it.
-            let moved = order[p + 1..]
-                .iter()
-                .any(|&(m, _)| position_written(m) < position_written(k));
+            let moved = earliest_after[p + 1] < position_written(k);
             if !moved {
                 return Vec::new();
             }
@@ -586,6 +607,11 @@ fn hoist_checks(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> (Vec<Step>,
             tail
         })
         .collect();
+    // None moved: no fallbacks at all (the matcher reads a missing one as none).
+    let fallback = match fallback.iter().all(Vec::is_empty) {
+        true => Vec::new(),
+        false => fallback,
+    };
     (order, fallback)
 }
 
@@ -601,16 +627,19 @@ fn probed_positions(program: &Program) -> Vec<Vec<u16>> {
     for (r, plan) in program.rules.iter().zip(&program.plans) {
         let joined = plan.seeds.len() > 1;
         let uses: Vec<u64> = r.conds.iter().map(|c| cond_uses(&c.cond)).collect();
+        let others_of = all_but(&uses);
+        let mut selected = vec![false; r.conds.len()];
+        plan.select.iter().for_each(|&i| selected[i as usize] = true);
         for (i, c) in r.conds.iter().enumerate() {
             let iterated = match c.cond {
-                Cond::Pattern { .. } => joined || plan.select.contains(&(i as u16)),
+                Cond::Pattern { .. } => joined || selected[i],
                 Cond::Not { .. } | Cond::Aggregate { .. } => true,
                 _ => false,
             };
             if iterated {
                 // The slots the rule's other conditions use: only those can be bound when
                 // this pattern is matched (in any join order).
-                let others = all_but(&uses, i, 0);
+                let others = others_of[i];
                 collect_probes(std::slice::from_ref(c), others, &mut probed);
             }
         }
@@ -628,9 +657,10 @@ fn collect_probes(conds: &[CondAt], others: u64, probed: &mut [Vec<u16>]) {
         1 => vec![0],
         _ => conds.iter().map(|c| cond_uses(&c.cond)).collect(),
     };
+    let fellows = all_but(&uses);
     for (k, c) in conds.iter().enumerate() {
         // The conditions beside this one (in a body, its fellows) may bind a variable first too.
-        let outside = all_but(&uses, k, others);
+        let outside = others | fellows[k];
         match &c.cond {
             Cond::Pattern { rel, args } => {
                 for (i, a) in args.iter().enumerate() {
@@ -650,12 +680,20 @@ fn collect_probes(conds: &[CondAt], others: u64, probed: &mut [Vec<u16>]) {
     }
 }
 
-/// `init` with the slots of every entry of `uses` but the `k`th.
-fn all_but(uses: &[u64], k: usize, init: u64) -> u64 {
-    uses.iter()
-        .enumerate()
-        .filter(|&(j, _)| j != k)
-        .fold(init, |m, (_, u)| m | u)
+/// Per entry `k` of `uses`: the slots of every entry but the `k`th (from prefix and suffix
+/// unions, so that a long rule costs no square).
+fn all_but(uses: &[u64]) -> Vec<u64> {
+    let mut after = vec![0u64; uses.len() + 1];
+    for k in (0..uses.len()).rev() {
+        after[k] = after[k + 1] | uses[k];
+    }
+    let mut before = 0u64;
+    let mut out = Vec::with_capacity(uses.len());
+    for (k, u) in uses.iter().enumerate() {
+        out.push(before | after[k + 1]);
+        before |= u;
+    }
+    out
 }
 
 fn bit(s: Slot) -> u64 {

@@ -134,14 +134,12 @@ impl Native {
                 Num::Int(i) => Num::Int(i.checked_abs()?),
                 Num::Dec(x) => Num::Dec(x.abs()),
             },
-            // As the built-in computes it (the integer made a decimal, truncated, bounded, made
-            // an integer again), without the library call `f64::trunc` is on this target: an
-            // integer a decimal holds exactly is its own answer, and a bounded finite decimal
-            // converted to an integer is truncated toward zero by the conversion itself.
+            // As the built-in computes it, without the library call `f64::trunc` is on this
+            // target: an integer is its own answer, and a bounded finite decimal converted to an
+            // integer is truncated toward zero by the conversion itself.
             Native::Trunc => {
                 let x = match y {
-                    Num::Int(i) if i.unsigned_abs() <= 1 << 53 => return Some(Num::Int(i)),
-                    Num::Int(i) => i as f64,
+                    Num::Int(i) => return Some(Num::Int(i)),
                     Num::Dec(x) => x,
                 };
                 if !(x.is_finite() && x.abs() < 9.0e18) {

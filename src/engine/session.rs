@@ -361,6 +361,8 @@ pub struct Session {
     /// clone would cost an atomic increment and decrement per run, and a stud classification,
     /// or each what-if sub-query, is a run of a few hundred nanoseconds.
     lent: Option<Arc<Program>>,
+    /// The deadline the last run ran under, which its why-not and explanations share.
+    pub(crate) deadline: Option<Instant>,
     params: Vec<Value>,
     inputs: Vec<Option<Value>>,
     pub(crate) mem: Memory,
@@ -601,6 +603,7 @@ impl Session {
             swept_pending: 0,
             batch: Vec::new(),
             lent: Some(program.clone()),
+            deadline: None,
             prog: program,
         }
     }
@@ -812,6 +815,7 @@ impl Session {
     pub fn run(&mut self) -> Result<RunResult, RunError> {
         let prog = self.lent.take().unwrap_or_else(|| self.prog.clone());
         let deadline = crate::budget::with_deadline(self.opts.timeout);
+        self.deadline = crate::budget::deadline();
         let mut result = self.run_with(&prog);
         // A native search polls the deadline and, cut short, answers what it has: a run whose
         // deadline passed counts as timed out even when the engine finished its loop.

@@ -305,7 +305,11 @@ impl WhatIfRunner {
         for (name, v) in inputs {
             sub.set_input(name, v.clone())?;
         }
-        sub.run()?;
+        let result = sub.run()?;
+        // A sub-query a budget cut short concluded only part of what it would: not an explanation.
+        if result.stop.is_budget() {
+            return Err(RunError::Budget(result.stop));
+        }
         Ok(sub)
     }
 

@@ -14,6 +14,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Most variables one rule may use (bindings are tracked in a 64-bit mask).
 pub const MAX_VARS: usize = 64;
 
+/// Most patterns one rule may join (outside `not` and aggregates): each pattern starts a join
+/// of the others, so a rule's match plans grow with the square of its patterns.
+pub const MAX_PATTERNS: usize = 64;
+
 /// Everything needed to check one rule set.
 pub struct CheckInput<'a> {
     /// The main file first, then included files, each with its file id.
@@ -286,6 +290,11 @@ impl<'a> Checker<'a> {
         let mut seen_rules: FxHashMap<String, Span> = FxHashMap::default();
         let mut asserted_by_failed: Vec<RelId> = Vec::new();
         for r in rules_ast {
+            // Loading counts against the deadline of the command that loads (`--timeout`).
+            if crate::budget::expired() {
+                self.error(r.name.span, "loading stopped here: the deadline (--timeout) passed");
+                break;
+            }
             if let Some(prev) = seen_rules.get(&r.name.name) {
                 let first = self.sources.locate(*prev);
                 let first = format!("{}:{}:{}", first.file, first.line, first.col);
@@ -525,6 +534,16 @@ impl<'a> Checker<'a> {
                 format!("rule `{}` uses more than {MAX_VARS} variables", r.name.name),
             );
         }
+        let patterns = conds.iter().filter(|c| matches!(c.cond, Cond::Pattern { .. })).count();
+        if patterns > MAX_PATTERNS {
+            self.error(
+                r.name.span,
+                format!(
+                    "rule `{}` joins {patterns} patterns, more than {MAX_PATTERNS}",
+                    r.name.name
+                ),
+            );
+        }
         if self.error_count() > errors_before {
             return None;
         }
@@ -560,6 +579,11 @@ impl<'a> Checker<'a> {
     ) -> Vec<CondAt> {
         let mut out = Vec::new();
         for c in conds {
+            // Past the variable limit the rule is an error already: the rest is not looked at, so
+            // that a rule of thousands of variables costs no square (each `not` copies the scope).
+            if scope.names.len() > MAX_VARS {
+                break;
+            }
             let Some(cond) = self.condition(c, scope, set_name, inputs) else {
                 continue;
             };

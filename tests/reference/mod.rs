@@ -2,7 +2,9 @@
 //! clarity: it reads the rule text through the library's parser into the AST, resolves names
 //! itself, and matches naively — every join is a depth-first search in the order written over the
 //! whole working memory, with no index, no shared test, no pre-decoded form and no generated code.
-//! Only the input declarations and parameter values come from the checked `Program`.
+//! Only the input declarations and parameter values come from the checked `Program`. Literals,
+//! value equality and order and the general built-ins the generator writes (`abs`, `trunc`,
+//! `range`) are its own; other built-ins are called through the registry.
 
 use kibitzer::lang::ast::*;
 use kibitzer::{Builtin, Program, Solutions, Value};
@@ -1079,7 +1081,7 @@ impl Machine<'_> {
             Cond::Bind { var, expr } => {
                 let v = self.eval(expr, env)?;
                 match lookup(env, var) {
-                    Some(old) if !old.loose_eq(&v) => Flow::Continue,
+                    Some(old) if !same(old, &v) => Flow::Continue,
                     Some(_) => next(self, env, facts, sink)?,
                     None => {
                         env.push((var.clone(), v));
@@ -1112,11 +1114,10 @@ impl Machine<'_> {
                 for a in inputs {
                     argv.push(self.eval(a, env)?);
                 }
-                let mut sols = Solutions::new(outputs.len());
-                builtin.call(&argv, &mut sols).map_err(|e| e.to_string())?;
+                let rows = call_builtin(builtin.as_ref(), &argv, outputs.len())?;
                 let mut flow = Flow::Continue;
-                for k in 0..sols.len() {
-                    if self.match_args(outputs, sols.row(k), env)? {
+                for row in &rows {
+                    if self.match_args(outputs, row, env)? {
                         flow = next(self, env, facts, sink)?;
                     }
                     env.truncate(depth);
@@ -1169,14 +1170,14 @@ impl Machine<'_> {
                         (None, _) => x,
                         (Some(a), AggregateOp::Sum) => binary(BinaryOp::Add, &a, &x)?,
                         (Some(a), AggregateOp::Min) => {
-                            if x.compare(&a) == Some(Ordering::Less) {
+                            if ordered(&x, &a) == Some(Ordering::Less) {
                                 x
                             } else {
                                 a
                             }
                         }
                         (Some(a), _) => {
-                            if x.compare(&a) == Some(Ordering::Greater) {
+                            if ordered(&x, &a) == Some(Ordering::Greater) {
                                 x
                             } else {
                                 a
@@ -1213,14 +1214,14 @@ impl Machine<'_> {
                 AstExprKind::Wildcard => {}
                 AstExprKind::Var(name) => match lookup(env, name) {
                     Some(old) => {
-                        if !old.loose_eq(v) {
+                        if !same(old, v) {
                             return Ok(false);
                         }
                     }
                     None => env.push((name.clone(), v.clone())),
                 },
                 _ => {
-                    if !self.eval(a, env)?.loose_eq(v) {
+                    if !same(&self.eval(a, env)?, v) {
                         return Ok(false);
                     }
                 }
@@ -1238,7 +1239,7 @@ impl Machine<'_> {
 
     fn eval(&self, e: &AstExpr, env: &Env) -> Result<Value, String> {
         Ok(match &e.kind {
-            AstExprKind::Literal(l) => kibitzer::lang::literal_value(l),
+            AstExprKind::Literal(l) => literal(l),
             AstExprKind::Var(v) => match lookup(env, v) {
                 Some(x) => x.clone(),
                 None => panic!("variable {v} read before it is bound (the checker should have refused it)"),
@@ -1264,12 +1265,11 @@ impl Machine<'_> {
                 for a in &call.args {
                     argv.push(self.eval(a, env)?);
                 }
-                let mut sols = Solutions::new(1);
-                b.call(&argv, &mut sols).map_err(|e| e.to_string())?;
-                if sols.is_empty() {
+                let rows = call_builtin(b.as_ref(), &argv, 1)?;
+                let Some(row) = rows.first() else {
                     return err(format!("{}: gave no value for these arguments", call.name.name));
-                }
-                sols.row(0)[0].clone()
+                };
+                row[0].clone()
             }
             AstExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
@@ -1320,13 +1320,13 @@ impl Machine<'_> {
 fn own_checks(args: &[AstExpr], values: &[Value]) -> bool {
     for (k, (a, v)) in args.iter().zip(values).enumerate() {
         match &a.kind {
-            AstExprKind::Literal(l) if !kibitzer::lang::literal_value(l).loose_eq(v) => return false,
+            AstExprKind::Literal(l) if !same(&literal(l), v) => return false,
             AstExprKind::Var(name) => {
                 let first = args
                     .iter()
                     .position(|b| matches!(&b.kind, AstExprKind::Var(m) if m == name));
                 if let Some(j) = first.filter(|&j| j < k) {
-                    if !values[j].loose_eq(v) {
+                    if !same(&values[j], v) {
                         return false;
                     }
                 }
@@ -1350,10 +1350,10 @@ fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, String> {
     use BinaryOp::*;
     let text = || format!("{l} {} {r}", op.symbol());
     Ok(match op {
-        Eq => Value::Bool(l.loose_eq(r)),
-        Ne => Value::Bool(!l.loose_eq(r)),
+        Eq => Value::Bool(same(l, r)),
+        Ne => Value::Bool(!same(l, r)),
         Lt | Le | Gt | Ge => {
-            let Some(ord) = l.compare(r) else {
+            let Some(ord) = ordered(l, r) else {
                 return err(format!("cannot compare {l} with {r}"));
             };
             Value::Bool(match op {
@@ -1365,7 +1365,7 @@ fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, String> {
         }
         In => {
             let found = match r {
-                Value::List(_) | Value::Cards(_) => r.elements().unwrap_or_default().iter().any(|v| v.loose_eq(l)),
+                Value::List(_) | Value::Cards(_) => r.elements().unwrap_or_default().iter().any(|v| same(v, l)),
                 Value::Str(s) => matches!(l, Value::Str(x) if s.contains(x.as_ref())),
                 _ => return err(format!("`in` needs a list on its right, got {r}")),
             };
@@ -1412,4 +1412,98 @@ fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, String> {
         },
         And | Or => unreachable!("`and` and `or` are evaluated lazily by the caller"),
     })
+}
+
+/// A literal's value, read here from the syntax tree rather than by the checker.
+fn literal(l: &AstLiteral) -> Value {
+    match l {
+        AstLiteral::Int(i) => Value::Int(*i),
+        AstLiteral::Num(n) => Value::Num(*n),
+        AstLiteral::Str(s) => Value::str(s),
+        AstLiteral::Bool(b) => Value::Bool(*b),
+        AstLiteral::List(items) => Value::list(items.iter().map(literal).collect::<Vec<_>>()),
+    }
+}
+
+/// Equality as rules see it (docs/language.md), written here rather than taken from the library:
+/// a whole number equals a decimal of the same value, a decimal equals a decimal of the same bits,
+/// lists are equal element by element, other values only to values of their own kind.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Int(x), Value::Num(y)) | (Value::Num(y), Value::Int(x)) => *x as f64 == *y,
+        (Value::Num(x), Value::Num(y)) => x.to_bits() == y.to_bits(),
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => {
+            let (x, y): (&str, &str) = (x.as_ref(), y.as_ref());
+            x == y
+        }
+        (Value::Card(x), Value::Card(y)) => x == y,
+        (Value::Cards(x), Value::Cards(y)) => x.hidden() == y.hidden() && x.cards() == y.cards(),
+        (Value::List(x), Value::List(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same(p, q)),
+        _ => false,
+    }
+}
+
+/// Order as rules see it: numbers by value (whole numbers exactly), strings, booleans and cards in
+/// their natural order, lists lexicographically then by length; none between other kinds.
+fn ordered(a: &Value, b: &Value) -> Option<Ordering> {
+    let number = |v: &Value| match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Num(n) => Some(*n),
+        _ => None,
+    };
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Str(x), Value::Str(y)) => {
+            let (x, y): (&str, &str) = (x.as_ref(), y.as_ref());
+            Some(x.cmp(y))
+        }
+        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        (Value::Card(x), Value::Card(y)) => Some(x.cmp(y)),
+        (Value::List(x), Value::List(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                match ordered(p, q)? {
+                    Ordering::Equal => continue,
+                    o => return Some(o),
+                }
+            }
+            Some(x.len().cmp(&y.len()))
+        }
+        _ => number(a)?.partial_cmp(&number(b)?),
+    }
+}
+
+/// A built-in's solutions. The general ones the generator writes (`abs`, `trunc`, `range`) are
+/// computed here from their documentation; the others are called through the registry. An error
+/// here takes the library's wording when the library fails too (the messages are its own), and
+/// keeps its own when the library answers, so that the difference shows.
+fn call_builtin(builtin: &dyn Builtin, args: &[Value], outputs: usize) -> Result<Vec<Vec<Value>>, String> {
+    let library = || -> Result<Vec<Vec<Value>>, String> {
+        let mut sols = Solutions::new(outputs);
+        builtin.call(args, &mut sols).map_err(|e| e.to_string())?;
+        Ok((0..sols.len()).map(|k| sols.row(k).to_vec()).collect())
+    };
+    let own = match (builtin.signature().name.as_str(), args) {
+        ("abs", [Value::Int(i)]) => i
+            .checked_abs()
+            .map(|a| vec![vec![Value::Int(a)]])
+            .ok_or("abs: overflow"),
+        ("abs", [Value::Num(n)]) => Ok(vec![vec![Value::Num(n.abs())]]),
+        ("trunc", [Value::Int(i)]) => Ok(vec![vec![Value::Int(*i)]]),
+        ("trunc", [Value::Num(n)]) if n.is_finite() && n.abs() < 9.0e18 => Ok(vec![vec![Value::Int(n.trunc() as i64)]]),
+        ("trunc", [Value::Num(_)]) => Err("trunc: does not fit an integer"),
+        ("range", [Value::Int(from), Value::Int(to)]) if to.saturating_sub(*from) > 1_000_000 => {
+            Err("range: more than a million values")
+        }
+        ("range", [Value::Int(from), Value::Int(to)]) => Ok((*from..=*to).map(|i| vec![Value::Int(i)]).collect()),
+        _ => return library(),
+    };
+    match own {
+        Ok(rows) => Ok(rows),
+        Err(why) => match library() {
+            Err(theirs) => Err(theirs),
+            Ok(_) => Err(why.to_string()),
+        },
+    }
 }

@@ -447,7 +447,11 @@ impl Session {
             return;
         }
         let params = self.params().to_vec();
-        let Ok(mut sub) = self.whatif.replay(site.target, &values, &prog, &params) else {
+        // Replayed under the deadline of the run it explains, not with a budget of its own.
+        let deadline = crate::budget::with_deadline_at(self.deadline);
+        let replayed = self.whatif.replay(site.target, &values, &prog, &params);
+        drop(deadline);
+        let Ok(mut sub) = replayed else {
             node.checks.push(line);
             return;
         };

@@ -120,6 +120,8 @@ impl Session {
     }
 
     fn why_not_rule(&mut self, ri: usize) -> Result<WhyNot, RunError> {
+        // Under the deadline of the run it asks about: past it, the rule is left undecided.
+        let _deadline = crate::budget::with_deadline_at(self.deadline);
         let prog = self.program().clone();
         let rule = &prog.rules[ri];
         let name = &rule.name;
@@ -146,7 +148,24 @@ impl Session {
                 bindings: bindings(rule, &d.vars, d.mask),
             });
         }
-        let (complete, deepest) = self.probe_rule(ri)?;
+        let probed = self.probe_rule(ri);
+        let (complete, deepest) = match probed {
+            Err(RunError::Budget(stop)) => {
+                return Ok(WhyNot {
+                    rule: name.clone(),
+                    title: rule.title.clone(),
+                    fired,
+                    summary: match fired {
+                        0 => format!("{name} did not fire; why is not known: the search stopped ({stop})"),
+                        _ => format!("{name} fired {fired} time(s)"),
+                    },
+                    matched_conditions: 0,
+                    failed: None,
+                    bindings: Vec::new(),
+                })
+            }
+            probed => probed?,
+        };
         let (failed_at, vars, mask) = match (deepest, complete) {
             (_, true) => (None, Vec::new(), 0),
             (Some((step, vars, mask)), false) => (Some(step), vars, mask),

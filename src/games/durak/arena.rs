@@ -120,7 +120,12 @@ pub fn play_match_between(
         for (pos, slot) in seat_at.iter_mut().enumerate() {
             *slot = (pos + n - g % n) % n;
         }
-        let outcome = play_game(&mut state, seats, &seat_at)?;
+        let outcome = play_game(&mut state, seats, &seat_at);
+        // A game the deadline cut short is not counted: the match ends with the games finished.
+        if crate::budget::expired() {
+            break;
+        }
+        let outcome = outcome?;
         stats.games += 1;
         stats.actions += state.actions();
         match outcome {

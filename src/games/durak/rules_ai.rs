@@ -285,7 +285,11 @@ impl RulePlayer {
                 s.set_input_at(*slot, v).map_err(run_error)?;
             }
         }
-        s.run().map_err(run_error)?;
+        let result = s.run().map_err(run_error)?;
+        // A run its budget cut short decided nothing: say which budget, not "0 plays".
+        if result.stop.is_budget() {
+            return Err(run_error(format!("the rules stopped before deciding: {}", result.stop)));
+        }
         // The one play, read where it lies (no copy of the facts, no name looked up).
         let mut plays = 0;
         let mut chosen = Err(run_error("the rules' play has no action name"));

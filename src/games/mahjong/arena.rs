@@ -140,6 +140,11 @@ pub fn play_match_between(
             seat.start_game(i, s);
         }
         let result = Game::new(s, (g % 2) as usize).play(&mut seats);
+        // A game the deadline cut short is not counted: the match ends with the games finished.
+        if crate::budget::expired() {
+            stats.games = g as u32;
+            break;
+        }
         stats.turns += result.turns as u64;
         for m in &result.misplays {
             stats.misplays[m.seat % 2] += 1;

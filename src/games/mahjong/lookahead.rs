@@ -169,7 +169,7 @@ impl<'m> Lookahead<'m> {
                 let p = self.step(w, j);
                 v[j] = p + (1.0 - p) * v[j + 1];
             }
-        } else if self.expanded >= self.budget || depth > 8 {
+        } else if self.expanded >= self.budget || depth > 8 || self.past_deadline() {
             let w: u32 = useful.iter().map(|&(_, l)| l).sum();
             self.estimate(s, w, &mut v);
         } else {
@@ -180,6 +180,16 @@ impl<'m> Lookahead<'m> {
         self.values.push(v);
         self.memo.insert(k, at);
         at
+    }
+
+    /// Whether the run's deadline has passed, looked at every 16 hands searched: past it, the
+    /// budget shrinks to what was searched, so every hand left is valued by the estimate.
+    fn past_deadline(&mut self) -> bool {
+        if self.expanded.is_multiple_of(16) && crate::budget::expired() {
+            self.budget = self.expanded;
+            return true;
+        }
+        false
     }
 
     /// The chance that one draw, the `j`-th, is one of `w` given tiles.
@@ -546,6 +556,19 @@ mod tests {
                 assert!(a.iter().all(|d| (0.0..=1.0).contains(&d.chance.p)));
             }
         }
+    }
+
+    #[test]
+    fn past_the_deadline_no_hand_is_searched_in_depth_whatever_the_budget() {
+        let hand = parse_counts("147m 258m 369m ESWNC").unwrap();
+        let mut seen = [0u8; KINDS];
+        seen[9..27].fill(4);
+        let (_, searched) = discard_chances(&hand, &[], &seen, 30, 200);
+        assert!(searched > 16, "{searched}");
+        let _deadline = crate::budget::with_deadline(Some(std::time::Duration::ZERO));
+        let (cut, searched) = discard_chances(&hand, &[], &seen, 30, 100_000);
+        assert_eq!(searched, 0);
+        assert!(cut.iter().all(|d| (0.0..=1.0).contains(&d.chance.p)));
     }
 
     #[test]

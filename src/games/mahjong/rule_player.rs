@@ -124,7 +124,11 @@ impl RulePlayer {
             };
             given.map_err(|e| e.to_string())?;
         }
-        s.run().map_err(|e| e.to_string())?;
+        let result = s.run().map_err(|e| e.to_string())?;
+        // A run its budget cut short decided nothing: say which budget, not "no discard".
+        if result.stop.is_budget() {
+            return Err(format!("the rules stopped before deciding: {}", result.stop));
+        }
         Ok(())
     }
 

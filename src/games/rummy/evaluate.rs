@@ -457,7 +457,10 @@ impl Evaluation {
     /// the islands' sorted lists, first island varying slowest. Each island list holds at most
     /// `options.list_limit + 1` entries; `ArrangementIter::truncated` says whether one was cut.
     pub fn arrangements(&self) -> ArrangementIter {
-        let (lists, known): (Vec<Vec<Arrangement>>, bool) = if self.joker_mode {
+        let (lists, known): (Vec<Vec<Arrangement>>, bool) = if self.joker_mode && !self.exact {
+            // Unknown within budget: searching again for a listing would take as long once more.
+            (vec![Vec::new()], false)
+        } else if self.joker_mode {
             let answer = jokers::solve(
                 &self.hand,
                 &self.options,

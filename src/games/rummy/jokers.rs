@@ -203,6 +203,9 @@ struct Search<'a> {
     avail: Counts,
     chosen: Vec<usize>,
     nodes: u64,
+    /// The node count at which the clock is read next (a leaf adds several nodes at once, so a
+    /// test of the count's low bits could step over every multiple and never read it).
+    next_look: u64,
     exact: bool,
     list_split: bool,
     list_limit: usize,
@@ -227,6 +230,7 @@ pub(super) fn solve(hand: &Hand, o: &Options, list_split: bool, list_limit: usiz
         avail: counts,
         chosen: Vec::new(),
         nodes: 0,
+        next_look: LOOK_EVERY,
         exact: true,
         list_split,
         list_limit,
@@ -246,12 +250,15 @@ pub(super) fn solve(hand: &Hand, o: &Options, list_split: bool, list_limit: usiz
     search.answer
 }
 
+/// Nodes between two reads of the clock.
+const LOOK_EVERY: u64 = 4096;
+
 impl Search<'_> {
     fn card(&mut self, x: usize) {
         self.nodes += 1;
         // The clock is read once every 4096 nodes: the run's deadline stops the search like
         // the node budget does (the answer is then "unknown within budget").
-        if self.nodes > self.o.node_budget || (self.nodes & 0xFFF == 0 && crate::budget::expired()) {
+        if self.nodes > self.o.node_budget || (self.nodes >= self.next_look && self.past_deadline()) {
             self.exact = false;
             return;
         }
@@ -260,6 +267,13 @@ impl Search<'_> {
             return;
         }
         self.owned_from(x, 0);
+    }
+
+    /// Reads the clock (every [`LOOK_EVERY`] nodes): true once the run's deadline has passed.
+    #[cold]
+    fn past_deadline(&mut self) -> bool {
+        self.next_look = self.nodes + LOOK_EVERY;
+        crate::budget::expired()
     }
 
     /// Picks melds owned by card `x`, from position `from` of its list, then moves on.
