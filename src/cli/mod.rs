@@ -8,6 +8,7 @@ mod batch;
 pub mod bench;
 mod check;
 mod diff;
+mod fmt;
 mod play;
 mod rules;
 mod test;
@@ -49,6 +50,8 @@ enum Command {
     Test(test::TestArgs),
     /// What an edit changes: two rule sets on the same positions, answers and firings compared.
     Diff(diff::DiffArgs),
+    /// Lay rule files out in the one canonical layout (`--check`: only report, with a diff).
+    Fmt(fmt::FmtArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -95,6 +98,7 @@ pub fn main() -> i32 {
         Command::Play(a) => play::run(a),
         Command::Test(a) => test::run(a),
         Command::Diff(a) => diff::run(a),
+        Command::Fmt(a) => fmt::run(a),
     });
     match result {
         // What is still buffered is written now, so a full disk is reported, not lost at exit.
