@@ -238,7 +238,7 @@ fn odd_inputs_format_without_failing() {
     }
     assert_eq!(format_rules("t.rules", "\n\n").unwrap(), "");
     let e = format_rules("t.rules", "ruleset x\nrule A when then\n").unwrap_err();
-    assert!(e.render().starts_with("t.rules:2:17: error: syntax error"), "{e}");
+    assert!(e.render().starts_with("t.rules:3:1: error: syntax error: unexpected end of file"), "{e}");
 }
 
 /// A shipped rule file relaid at random: line breaks and spaces between tokens, and comments
@@ -334,7 +334,7 @@ fn the_command_checks_rewrites_and_reports() {
     let (code, _, err) = kibitzer(&["fmt", "bad.rules"], d);
     assert_eq!(code, 2);
     assert!(
-        err.starts_with("bad.rules:2:17: error: syntax error: unexpected end of file"),
+        err.starts_with("bad.rules:3:1: error: syntax error: unexpected end of file"),
         "{err}"
     );
 }
