@@ -238,7 +238,11 @@ fn odd_inputs_format_without_failing() {
     }
     assert_eq!(format_rules("t.rules", "\n\n").unwrap(), "");
     let e = format_rules("t.rules", "ruleset x\nrule A when then\n").unwrap_err();
-    assert!(e.render().starts_with("t.rules:3:1: error: syntax error: unexpected end of file"), "{e}");
+    assert!(
+        e.render()
+            .starts_with("t.rules:3:1: error: syntax error: unexpected end of file"),
+        "{e}"
+    );
 }
 
 /// A shipped rule file relaid at random: line breaks and spaces between tokens, and comments

@@ -16,12 +16,18 @@ pub enum Format {
 
 #[derive(clap::Args, Debug)]
 pub struct TestArgs {
-    /// Case files, or folders of `*.cases.toml` (default: the shipped suites).
+    /// Case files, or folders searched for `*.cases.toml` with their subfolders (default: the
+    /// shipped suites).
     paths: Vec<PathBuf>,
+    /// Run only the cases whose name contains PATTERN (ignoring case; a row of a table case is
+    /// named `case [row]`). Given more than once, a case matching any runs.
+    #[arg(short = 'k', value_name = "PATTERN")]
+    pattern: Vec<String>,
     /// Run the cases against this rule file instead of the rules each case file names.
     #[arg(long, value_name = "PATH")]
     rules: Option<PathBuf>,
-    /// Rewrite each failing case's `expect` (and golden files) to what the rules now answer.
+    /// Rewrite each failing case's `expect` (and golden files) to what the rules now answer,
+    /// only in the relations it names, and list the cases changed.
     #[arg(long)]
     update: bool,
     /// Report how many cases fired each rule, the rules none fired, and the tests and filters that
@@ -41,7 +47,7 @@ pub struct TestArgs {
 }
 
 pub fn run(a: TestArgs) -> i32 {
-    let files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
+    let mut files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
         Ok(f) => f,
         Err(e @ CaseError::Malformed { .. }) => {
             say(e);
@@ -49,6 +55,26 @@ pub fn run(a: TestArgs) -> i32 {
         }
         Err(e) => return fail(e),
     };
+    if !a.pattern.is_empty() {
+        let wanted: Vec<String> = a.pattern.iter().map(|p| p.to_lowercase()).collect();
+        for f in &mut files {
+            f.cases.retain(|c| {
+                let name = c.name.to_lowercase();
+                wanted.iter().any(|w| name.contains(w.as_str()))
+            });
+        }
+        files.retain(|f| !f.cases.is_empty());
+        if files.is_empty() {
+            return fail(format_args!(
+                "no case's name contains {}",
+                a.pattern
+                    .iter()
+                    .map(|p| format!("{p:?}"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ));
+        }
+    }
     let want_coverage = a.coverage || a.min_coverage.is_some();
     let report = match cases::run_all(&files, a.rules.as_deref(), want_coverage) {
         Ok(r) => r,
@@ -69,16 +95,27 @@ pub fn run(a: TestArgs) -> i32 {
         for (fi, f) in files.iter().enumerate() {
             let mine: Vec<&Outcome> = report.outcomes.iter().filter(|o| o.file == fi).collect();
             match cases::update(f, &mine) {
-                Ok(0) => {}
-                Ok(n) => say(format_args!("updated {n} case(s) in {}", f.path)),
+                Ok(changed) if changed.is_empty() => {}
+                Ok(changed) => {
+                    for c in &changed {
+                        let case = &f.cases[*c];
+                        say(format_args!("updated {} ({}:{})", case.name, f.path, case.line));
+                    }
+                    say(format_args!("updated {} case(s) in {}", changed.len(), f.path));
+                }
                 Err(e) => return fail(e),
             }
         }
-        // A why-not's wording is the author's to choose: those failures stay failures.
+        // A why-not's wording and what must not be concluded are the author's to choose: those
+        // failures stay failures.
         failing = report
             .outcomes
             .iter()
-            .filter(|o| o.failures.iter().any(|f| matches!(f, Failure::WhyNot { .. })))
+            .filter(|o| {
+                o.failures
+                    .iter()
+                    .any(|f| matches!(f, Failure::WhyNot { .. } | Failure::Absent { .. }))
+            })
             .count();
     }
     let mut code = i32::from(failing > 0);
@@ -143,6 +180,12 @@ fn failure_text(o: &Outcome) -> String {
                     "  why not {rule}: expected it not to fire, for a reason mentioning {text:?}; got:"
                 );
                 for l in got.lines() {
+                    let _ = writeln!(s, "    {l}");
+                }
+            }
+            Failure::Absent { present } => {
+                let _ = writeln!(s, "  concluded, but the case says it must not be:");
+                for l in present {
                     let _ = writeln!(s, "    {l}");
                 }
             }
