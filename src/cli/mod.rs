@@ -9,6 +9,7 @@ pub mod bench;
 mod check;
 mod diff;
 mod fmt;
+mod lsp;
 mod play;
 mod rules;
 mod test;
@@ -52,6 +53,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Lay rule files out in the one canonical layout (`--check`: only report, with a diff).
     Fmt(fmt::FmtArgs),
+    /// Language server for rule files over standard input and output, for editors.
+    Lsp(lsp::LspArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -99,6 +102,7 @@ pub fn main() -> i32 {
         Command::Test(a) => test::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Fmt(a) => fmt::run(a),
+        Command::Lsp(a) => lsp::run(a),
     });
     match result {
         // What is still buffered is written now, so a full disk is reported, not lost at exit.
