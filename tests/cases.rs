@@ -529,3 +529,55 @@ fn a_table_case_is_checked_like_a_case() {
         assert!(text(&out).contains(why), "{}", text(&out));
     }
 }
+
+#[test]
+fn diff_compares_two_settings_of_one_rule_set_and_lists_every_changed_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "diff",
+        "stud",
+        "stud",
+        "--positions",
+        "40",
+        "--param-b",
+        "fold_below=0.45",
+    ];
+    let out = kibitzer(&args, dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(
+        t.starts_with("40 position(s); A = stud, B = stud (fold_below=0.45)\n"),
+        "{t}"
+    );
+    // Every advice option names its thresholds: every position's `option` answer changed.
+    assert!(t.contains("option: 40 answer(s) changed\n"), "{t}");
+    assert_eq!(t.matches("\nposition ").count(), 40, "{t}");
+    assert!(
+        t.contains("needs equity below 0.3;") && t.contains("needs equity below 0.45;"),
+        "{t}"
+    );
+
+    let limited = text(&kibitzer(&[&args[..], &["--limit", "2"]].concat(), dir.path()));
+    assert_eq!(limited.matches("\nposition ").count(), 2, "{limited}");
+    assert!(
+        limited.contains("... and 38 more changed position(s) (--limit 2)\n"),
+        "{limited}"
+    );
+
+    let only = text(&kibitzer(&[&args[..], &["--only", "category"]].concat(), dir.path()));
+    assert!(only.contains("no answer changed"), "{only}");
+    let ignored = text(&kibitzer(
+        &[&args[..], &["--ignore", "option", "--json"]].concat(),
+        dir.path(),
+    ));
+    let v: serde_json::Value = serde_json::from_str(&ignored).unwrap();
+    assert!(v["relations"].get("option").is_none(), "{v}");
+    assert_eq!(v["changed"], v["listed"].as_array().unwrap().len(), "{v}");
+    for l in v["listed"].as_array().unwrap() {
+        assert_eq!(l["relations"], serde_json::json!(["advice"]), "{l}");
+    }
+
+    let bad = kibitzer(&["diff", "stud", "stud", "--param-a", "fold=1"], dir.path());
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(text(&bad), "kibitzer: --param-a fold: `stud` has no parameter `fold`\n");
+}
