@@ -13,6 +13,7 @@ mod lsp;
 mod play;
 mod rules;
 mod test;
+mod watch;
 
 use clap::{Parser, Subcommand};
 use kibitzer::{MemoryBound, RunResult, StopReason};
@@ -55,6 +56,8 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Language server for rule files over standard input and output, for editors.
     Lsp(lsp::LspArgs),
+    /// Answer a query again each time its rule file changes: `kibitzer watch my.rules hand=…`.
+    Watch(watch::WatchArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -103,6 +106,7 @@ pub fn main() -> i32 {
         Command::Diff(a) => diff::run(a),
         Command::Fmt(a) => fmt::run(a),
         Command::Lsp(a) => lsp::run(a),
+        Command::Watch(a) => watch::run(a),
     });
     match result {
         // What is still buffered is written now, so a full disk is reported, not lost at exit.

@@ -14,7 +14,7 @@ pub enum Format {
     Junit,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct TestArgs {
     /// Case files, or folders searched for `*.cases.toml` with their subfolders (default: the
     /// shipped suites).
@@ -44,9 +44,17 @@ pub struct TestArgs {
     /// from `DIR`'s folder tree instead of the case file's folder's.
     #[arg(long = "include-root", value_name = "DIR")]
     include_root: Option<PathBuf>,
+    /// Run again each time a case file or a rule file it reads changes: the case files affected.
+    #[arg(long)]
+    watch: bool,
+    #[command(flatten)]
+    every: super::watch::Every,
 }
 
 pub fn run(a: TestArgs) -> i32 {
+    if a.watch {
+        return watch(a);
+    }
     let mut files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
         Ok(f) => f,
         Err(e @ CaseError::Malformed { .. }) => {
@@ -132,6 +140,61 @@ pub fn run(a: TestArgs) -> i32 {
         }
     }
     code
+}
+
+/// `--watch`: the cases run, then the case files a change affects, again and again.
+fn watch(a: TestArgs) -> i32 {
+    let once = TestArgs {
+        watch: false,
+        ..a.clone()
+    };
+    let root = a.include_root.clone();
+    let paths = a.paths.clone();
+    // Each case file with the files it reads: itself, its rule file and what that includes.
+    let groups = move || -> Vec<(PathBuf, Vec<PathBuf>)> {
+        let Ok(files) = cases::load_in(&paths, root.as_deref()) else {
+            return paths.iter().map(|p| (p.clone(), vec![p.clone()])).collect();
+        };
+        files
+            .iter()
+            .filter(|f| f.dir.is_some())
+            .map(|f| {
+                let mut read = vec![PathBuf::from(&f.path)];
+                if let Some(r) = &f.rules_path {
+                    read.extend(super::watch::rule_files(r));
+                }
+                (PathBuf::from(&f.path), read)
+            })
+            .collect()
+    };
+    if paths_are_shipped(&a) {
+        return fail("--watch needs case files on disk: give their paths");
+    }
+    say("watching the case files and the rule files they read (Ctrl-C to stop)");
+    let all = groups.clone();
+    super::watch::repeat(
+        a.every,
+        move || all().into_iter().flat_map(|(_, read)| read).collect(),
+        |changed| {
+            let mut args = once.clone();
+            if !changed.is_empty() {
+                args.paths = groups()
+                    .into_iter()
+                    .filter(|(_, read)| read.iter().any(|r| changed.iter().any(|c| c == r)))
+                    .map(|(case_file, _)| case_file)
+                    .collect();
+                // A case file that no longer loads is run as it is, to say why.
+                if args.paths.is_empty() {
+                    args.paths = once.paths.clone();
+                }
+            }
+            run(args)
+        },
+    )
+}
+
+fn paths_are_shipped(a: &TestArgs) -> bool {
+    a.paths.is_empty()
 }
 
 /// `--min-coverage N`: a percentage, 0 to 100.
