@@ -69,7 +69,7 @@ pub fn run(a: DiffArgs) -> i32 {
     let with = |p: &[(String, String)], set: &[(String, String)]| p.iter().chain(set).cloned().collect::<Vec<_>>();
     let kept = |l: &String| {
         let r = relation(l);
-        (a.only.is_empty() || a.only.iter().any(|o| *o == r)) && !a.ignore.iter().any(|o| *o == r)
+        (a.only.is_empty() || a.only.contains(&r)) && !a.ignore.contains(&r)
     };
     let answers: Vec<(Answer, Answer)> = positions
         .par_iter()
