@@ -298,6 +298,51 @@ proptest! {
     }
 }
 
+/// A shipped rule file mutated as the fuzzer mutates it: lines dropped, repeated or swapped, and
+/// characters deleted.
+fn mutated(text: &str, choices: &[u8]) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for (k, c) in choices.iter().enumerate() {
+        if lines.is_empty() {
+            break;
+        }
+        let at = (usize::from(*c) * 7919 + k * 104_729) % lines.len();
+        match c % 4 {
+            0 => {
+                lines.remove(at);
+            }
+            1 => {
+                let l = lines[at].clone();
+                lines.insert(at, l);
+            }
+            2 => {
+                let next = (at + 1) % lines.len();
+                lines.swap(at, next);
+            }
+            _ => {
+                let l = &mut lines[at];
+                if let Some((i, _)) = l.char_indices().nth(usize::from(*c) % l.chars().count().max(1)) {
+                    l.remove(i);
+                }
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #[test]
+    fn mutated_rule_files_that_parse_format_soundly(which in 0usize..64, choices in prop::collection::vec(any::<u8>(), 1..6)) {
+        let files: Vec<(String, String)> = rule_files().into_iter().filter(|(p, _)| !p.contains("/data/")).collect();
+        let (path, text) = &files[which % files.len()];
+        let text = mutated(text, &choices);
+        if parse_rules(0, &text).is_ok() {
+            formatted_and_sound(path, &text);
+        }
+    }
+}
+
 fn kibitzer(args: &[&str], dir: &Path) -> (i32, String, String) {
     let out = Command::new(BIN).args(args).current_dir(dir).output().unwrap();
     (

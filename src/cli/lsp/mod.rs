@@ -70,7 +70,9 @@ pub fn run(_: LspArgs) -> i32 {
         .and_then(|caps| connection.initialize(caps).map_err(|e| e.to_string()))
         .and_then(|_| serve(&connection));
     drop(connection);
+    // Once the editor has shut the server down, it may close the pipes as it likes.
     let joined = threads.join().map_err(|e| e.to_string());
+    let joined = if served.is_ok() { Ok(()) } else { joined };
     match served.and(joined) {
         Ok(()) => 0,
         Err(e) => super::fail(format_args!("language server: {e}")),
@@ -82,7 +84,14 @@ fn serve(connection: &Connection) -> Result<(), String> {
     for message in &connection.receiver {
         match message {
             Message::Request(req) => {
-                if connection.handle_shutdown(&req).map_err(|e| e.to_string())? {
+                if req.method == lsp_types::request::Shutdown::METHOD {
+                    let done = Response::new_ok(req.id, ());
+                    connection
+                        .sender
+                        .send(Message::Response(done))
+                        .map_err(|e| e.to_string())?;
+                    // Then comes `exit`, or the editor closes the pipe: either ends the server.
+                    let _ = connection.receiver.recv_timeout(std::time::Duration::from_secs(30));
                     return Ok(());
                 }
                 let response = answer(&docs, req);
