@@ -19,7 +19,12 @@ pub struct Activation {
     /// Where its bindings and matched facts are in the agenda's arenas (`Agenda::vars_at`).
     pub vars: (u32, u32),
     pub facts: (u32, u32),
+    /// The standing activation this one brings back (`Session::wake`), or [`NOT_STANDING`].
+    pub standing: u32,
 }
+
+/// `Activation::standing` of an activation made by a join.
+pub const NOT_STANDING: u32 = u32::MAX;
 
 /// The pending activations of one rule, oldest first: `items[head..]` are waiting.
 #[derive(Debug, Default)]
@@ -106,6 +111,19 @@ impl Agenda {
     /// Adds an activation. `elided`: bound slots nothing reads after selection
     /// (`RulePlan::elided`), kept as placeholders.
     pub fn push(&mut self, rule: u32, mask: u64, elided: u64, vars: &[Value], facts: &[(u16, FactId)]) {
+        self.push_standing(rule, mask, elided, vars, facts, NOT_STANDING);
+    }
+
+    /// Adds an activation that brings back standing activation `standing`.
+    pub fn push_standing(
+        &mut self,
+        rule: u32,
+        mask: u64,
+        elided: u64,
+        vars: &[Value],
+        facts: &[(u16, FactId)],
+        standing: u32,
+    ) {
         let seq = self.acts.len() as u32;
         let v0 = self.values.len() as u32;
         // Only bound slots are copied: an unbound slot holds a stale value of an earlier match,
@@ -134,6 +152,7 @@ impl Agenda {
             mask,
             vars: (v0, self.values.len() as u32),
             facts: (f0, self.facts.len() as u32),
+            standing,
         });
         let place = self.rank[rule as usize] as usize;
         self.queues[place].items.push(seq);
@@ -206,9 +225,15 @@ impl Agenda {
 
     /// Keeps only the waiting activations that `keep` accepts (by their facts), in their order,
     /// with their facts renumbered by `remap` (a retracted fact becomes `FactId::MAX`, which is
-    /// never live); returns how many waiting ones it let go. Only for a run that keeps no firing
-    /// records: a record points into the arenas this rebuilds.
-    pub fn compact(&mut self, keep: impl Fn(&[(u16, FactId)]) -> bool, remap: impl Fn(FactId) -> FactId) -> usize {
+    /// never live) and their standing activations by `restand`; returns how many waiting ones it
+    /// let go. Only for a run that keeps no firing records: a record points into the arenas this
+    /// rebuilds.
+    pub fn compact(
+        &mut self,
+        keep: impl Fn(&[(u16, FactId)]) -> bool,
+        remap: impl Fn(FactId) -> FactId,
+        restand: impl Fn(u32) -> u32,
+    ) -> usize {
         let mut let_go = 0;
         let (mut acts, mut values, mut facts) = std::mem::take(&mut self.spare);
         for (w, word) in self.waiting.iter().enumerate() {
@@ -239,6 +264,10 @@ impl Agenda {
                         mask: a.mask,
                         vars: (v0, values.len() as u32),
                         facts: (f0, facts.len() as u32),
+                        standing: match a.standing {
+                            NOT_STANDING => NOT_STANDING,
+                            s => restand(s),
+                        },
                     });
                 }
             }

@@ -20,18 +20,29 @@ pub(super) fn compile(mut p: Program) -> Program {
     for (i, d) in p.inputs.iter().enumerate() {
         input_rank[d.rel as usize] = i as u16 + 1;
     }
-    // Per relation: whether some action retracts its facts (only then can a negation on it come
-    // to hold again, see `RulePlan::negated`).
+    // Per relation: whether some action retracts its facts, and whether some action asserts
+    // them (only then can a negation or aggregate on it change its verdict after a selection,
+    // see `RulePlan::wake_on_retract`).
     let mut retracted = vec![false; p.relations.len()];
+    let mut asserted = vec![false; p.relations.len()];
     for rule in &p.rules {
         for a in &rule.actions {
             let rel = match a {
-                Action::Retract { rel, .. } | Action::Modify { rel, .. } => Some(*rel),
+                Action::Retract { rel, .. } => Some(*rel),
+                Action::Modify { rel, .. } => {
+                    asserted[*rel as usize] = true;
+                    Some(*rel)
+                }
                 Action::RetractFact { cond } => match rule.conds.get(*cond as usize).map(|c| &c.cond) {
                     Some(Cond::Pattern { rel, .. }) => Some(*rel),
                     _ => None,
                 },
-                Action::Assert { .. } | Action::Halt => None,
+                // A logical fact is retracted when its support goes.
+                Action::Assert { rel, logical, .. } => {
+                    asserted[*rel as usize] = true;
+                    logical.then_some(*rel)
+                }
+                Action::Halt => None,
             };
             if let Some(r) = rel {
                 retracted[r as usize] = true;
@@ -41,7 +52,7 @@ pub(super) fn compile(mut p: Program) -> Program {
     // Per rule: how many inputs must be in before it can match (see `Program::input_triggers`).
     let mut waits_for = Vec::with_capacity(p.rules.len());
     for (ri, rule) in p.rules.iter().enumerate() {
-        let plan = plan_rule(rule, &retracted);
+        let plan = plan_rule(rule, &retracted, &asserted);
         // A derived relation (rank 0) has no fact until a rule fires: never, while the inputs go in.
         let after = plan
             .seeds
@@ -174,7 +185,7 @@ fn explanation_only(rule: &RuleIr) -> Vec<u16> {
         .collect()
 }
 
-fn plan_rule(rule: &RuleIr, retracted: &[bool]) -> RulePlan {
+fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
     let deferred = explanation_only(rule);
     // Slots whose values exist only at selection time: aggregate results and what depends on them.
     let mut late: u64 = 0;
@@ -221,18 +232,59 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool]) -> RulePlan {
         }
     }
     let restored = restorable(rule, &join, &select);
-    let mut negated = Vec::new();
+    // What a selection reads of working memory: a retraction can make a negation hold or change
+    // an aggregate, an assertion can change an aggregate or a negation nested in a negation.
+    let (mut wake_on_retract, mut wake_on_assert) = (Vec::new(), Vec::new());
+    let mut note = |r: RelId, on_assert: bool| {
+        if retracted[r as usize] && !wake_on_retract.contains(&r) {
+            wake_on_retract.push(r);
+        }
+        if on_assert && asserted[r as usize] && !wake_on_assert.contains(&r) {
+            wake_on_assert.push(r);
+        }
+    };
     for c in &rule.conds {
-        if let Cond::Not { body } = &c.cond {
-            super::program::mentions(body, &mut |r| {
-                if retracted[r as usize] && !negated.contains(&r) {
-                    negated.push(r);
+        match &c.cond {
+            Cond::Not { body } => {
+                for inner in body {
+                    match &inner.cond {
+                        Cond::Pattern { rel, .. } => note(*rel, false),
+                        Cond::Not { body } | Cond::Aggregate { body, .. } => {
+                            super::program::mentions(body, &mut |r| note(r, true))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Cond::Aggregate { body, .. } => super::program::mentions(body, &mut |r| note(r, true)),
+            _ => {}
+        }
+    }
+    let refires = rule.conds.iter().any(|c| matches!(c.cond, Cond::Aggregate { .. }));
+    let early = join.iter().fold(0, |m, &c| m | cond_uses(&rule.conds[c as usize].cond));
+    let logical = rule
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Assert { logical: true, .. }));
+    let mut support_rels = Vec::new();
+    if logical {
+        for &c in &select {
+            let one = std::slice::from_ref(&rule.conds[c as usize]);
+            super::program::mentions(one, &mut |r| {
+                if (retracted[r as usize] || asserted[r as usize]) && !support_rels.contains(&r) {
+                    support_rels.push(r);
                 }
             });
         }
     }
     RulePlan {
-        negated,
+        wake_on_retract,
+        wake_on_assert,
+        refires,
+        late,
+        early,
+        logical,
+        support_rels,
         join,
         select,
         seeds,

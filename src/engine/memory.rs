@@ -39,8 +39,8 @@ pub struct Fact {
 
 /// What `Memory::lookup` found.
 enum Lookup {
-    /// The equal fact (the tests read it; a run only needs to know there is one).
-    Found(#[cfg_attr(not(test), allow(dead_code))] FactId),
+    /// The equal fact.
+    Found(FactId),
     /// No equal live fact; the hash of the arguments when the relation is hashed.
     New(Option<u64>),
 }
@@ -168,6 +168,14 @@ impl Memory {
             return None;
         };
         Some(self.commit(rel, self.args.len() - start, origin, hash))
+    }
+
+    /// The live fact equal to the last `n` values pushed onto `staging()`, if there is one.
+    pub fn find_staged(&self, rel: RelId, n: usize) -> Option<FactId> {
+        match self.lookup(rel, &self.args[self.args.len().saturating_sub(n)..]) {
+            Lookup::Found(f) => Some(f),
+            Lookup::New(_) => None,
+        }
     }
 
     /// Drops values pushed onto `staging()` for a fact that will not be added.

@@ -72,9 +72,24 @@ pub struct RulePlan {
     pub restored: Vec<(Slot, u16, u16)>,
     /// The slots of `restored`, as bits.
     pub elided: u64,
-    /// The relations the rule's negations read that some action retracts from: an activation a
-    /// negation dropped comes back when a fact of one of them is retracted.
-    pub negated: Vec<RelId>,
+    /// The relations the rule's negations and aggregates read that some action retracts from,
+    /// and those that some action asserts into whose new facts can change a verdict (an
+    /// aggregate's, or a negation's nested in a negation): a selected activation stands, and
+    /// comes back when a fact of one of them is retracted or asserted (`Session::wake`).
+    pub wake_on_retract: Vec<RelId>,
+    pub wake_on_assert: Vec<RelId>,
+    /// The rule has an aggregate: a fired activation comes back with new values (refraction
+    /// is per value of its late bindings).
+    pub refires: bool,
+    /// The slots bound at selection (aggregate results and what depends on them).
+    pub late: u64,
+    /// The slots the join binds (or reads): those an activation has before selection.
+    pub early: u64,
+    /// The rule has an `assert logical`: each firing is a support (`Session::open_support`).
+    pub logical: bool,
+    /// The relations its selection reads that some action changes: a change there may end a
+    /// support's match.
+    pub support_rels: Vec<RelId>,
 }
 
 /// The join order for one positive pattern receiving a new fact.

@@ -3,7 +3,7 @@
 //! empty working memory each time but keeps every allocation, which is what makes a fresh working
 //! memory per hand cheap.
 
-use super::agenda::{Activation, Agenda};
+use super::agenda::{Activation, Agenda, NOT_STANDING};
 use super::eval::EvalFailure;
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
@@ -298,6 +298,14 @@ pub enum TraceEvent {
         /// The firing that retracted it.
         firing: u32,
     },
+    /// A fact asserted with `assert logical` lost its last support (the match of each firing
+    /// that asserted it no longer holds), and was retracted.
+    Withdrawn {
+        /// The fact.
+        fact: FactId,
+        /// The firing whose action ended the support.
+        firing: u32,
+    },
     /// A firing modified a fact: `old` was retracted and `new` asserted in its place (`new` is
     /// `None` when an equal fact was already there).
     Modified {
@@ -402,13 +410,31 @@ pub struct Session {
     recording: bool,
     /// The memory bound that stopped this run, if one did.
     bound: Option<MemoryBound>,
-    /// Activations dropped at selection by a negation, kept to come back when a fact their
-    /// negations read is retracted (see `park`); `waiting` false once they did.
-    parked: Vec<Parked>,
-    /// Per relation: the parked activations a retraction of one of its facts brings back.
-    parked_on: Vec<Vec<u32>>,
-    /// Parked activations still waiting.
-    parked_waiting: usize,
+    /// Activations selected once whose negations or aggregates may judge differently when
+    /// facts change: they come back then (see `wake`).
+    standing: Vec<Standing>,
+    /// Per relation: the standing activations a retraction of one of its facts brings back,
+    /// and those an assertion brings back.
+    stand_on_retract: Vec<Vec<u32>>,
+    stand_on_assert: Vec<Vec<u32>>,
+    /// Firings with an `assert logical`, in the order fired: what each supports, and whether
+    /// its match still holds (see `maintain`).
+    supports: Vec<Support>,
+    /// The facts asserted logically and never plainly: how many supports each has.
+    logical: rustc_hash::FxHashMap<FactId, u32>,
+    /// Per fact a support matched: the supports its retraction ends.
+    support_of_fact: rustc_hash::FxHashMap<FactId, smallvec::SmallVec<[u32; 2]>>,
+    /// Per relation: the supports whose selection reads it.
+    support_on_rel: Vec<Vec<u32>>,
+    /// Supports to look at again, first made first (see `maintain`).
+    candidates: std::collections::BTreeSet<u32>,
+    maintaining: bool,
+    /// With firing records: how each fact that went went, and by which firing (why-not tells
+    /// what became of a rule's conclusions).
+    pub(crate) ended: rustc_hash::FxHashMap<FactId, (u32, Ending)>,
+    /// Standing activations no longer live (a fact they matched was retracted, or they can
+    /// never fire again), freed by `collect_garbage`.
+    standing_dead: usize,
     /// Retractions at the last sweep of waiting activations, and the activations left waiting
     /// (see `collect_garbage`).
     swept_at: usize,
@@ -418,13 +444,41 @@ pub struct Session {
     batch: Vec<Reordered>,
 }
 
-/// An activation dropped by a negation, parked until a fact its negations read is retracted.
-struct Parked {
+/// How a fact left working memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Ending {
+    Retracted,
+    /// Replaced by a `modify` (by this fact, unless an equal one was there).
+    Modified(Option<FactId>),
+    /// A logical fact whose supports all ended.
+    Withdrawn,
+}
+
+/// A firing of a rule with an `assert logical`: the facts it asserted so last while its match
+/// holds (its facts live, its selection satisfied with the same late values).
+struct Support {
     rule: u32,
     mask: u64,
     vars: Vec<Value>,
     facts: Vec<(u16, FactId)>,
-    waiting: bool,
+    supported: Vec<FactId>,
+    live: bool,
+}
+
+/// An activation of a rule with a negation or an aggregate, kept once selected: when a fact
+/// of a relation those read is retracted or asserted, it comes back as a new activation and is
+/// judged again (see `Session::wake`).
+struct Standing {
+    rule: u32,
+    mask: u64,
+    /// Its bindings as the join made them (the late ones unset).
+    vars: Vec<Value>,
+    facts: Vec<(u16, FactId)>,
+    /// The values of its late bindings each time it fired (refraction is per value).
+    fired: Vec<Vec<Value>>,
+    /// Brought back and not yet selected again.
+    queued: bool,
+    live: bool,
 }
 
 /// A match of a reordered join (`Seed::reordered`), waiting to be put in the written order.
@@ -526,9 +580,17 @@ impl Session {
             timed: true,
             recording: true,
             bound: None,
-            parked: Vec::new(),
-            parked_on: vec![Vec::new(); program.relations.len()],
-            parked_waiting: 0,
+            standing: Vec::new(),
+            stand_on_retract: vec![Vec::new(); program.relations.len()],
+            stand_on_assert: vec![Vec::new(); program.relations.len()],
+            standing_dead: 0,
+            supports: Vec::new(),
+            logical: Default::default(),
+            support_of_fact: Default::default(),
+            support_on_rel: vec![Vec::new(); program.relations.len()],
+            candidates: Default::default(),
+            maintaining: false,
+            ended: Default::default(),
             swept_at: 0,
             swept_pending: 0,
             batch: Vec::new(),
@@ -863,18 +925,30 @@ impl Session {
                 self.stats.builtin_calls += ctx.calls;
                 let deepest = ctx.deepest.take();
                 ctx.outcome(flow).map_err(|e| in_rule(prog, act.rule, e))?;
+                let stands = !plan.wake_on_retract.is_empty() || !plan.wake_on_assert.is_empty();
                 match found {
                     true => {
                         self.frame.mask = self.found.mask;
                         std::mem::swap(&mut self.frame.facts, &mut self.found.facts);
+                        if stands && self.stand(prog, &act, true) {
+                            self.stats.dropped += 1;
+                            if self.opts.trace {
+                                let reason = format!(
+                                    "it fired with {} already",
+                                    late_shown(rule, &self.frame.vars, plan.late)
+                                );
+                                self.trace.push(TraceEvent::Dropped { rule: act.rule, reason });
+                            }
+                            continue;
+                        }
                     }
                     false => {
                         self.stats.dropped += 1;
                         if self.opts.why_not || self.opts.trace {
                             self.note_drop(prog, act.rule, deepest.map(|d| *d));
                         }
-                        if !plan.negated.is_empty() {
-                            self.park(prog, &act);
+                        if stands {
+                            self.stand(prog, &act, false);
                         }
                         continue;
                     }
@@ -905,11 +979,21 @@ impl Session {
         self.stats = Stats::default();
         self.bound = None;
         self.swept_at = 0;
-        if !self.parked.is_empty() {
-            self.parked.clear();
-            self.parked_on.iter_mut().for_each(Vec::clear);
-            self.parked_waiting = 0;
+        if !self.standing.is_empty() {
+            self.standing.clear();
+            self.stand_on_retract.iter_mut().for_each(Vec::clear);
+            self.stand_on_assert.iter_mut().for_each(Vec::clear);
+            self.standing_dead = 0;
         }
+        if !self.supports.is_empty() {
+            self.supports.clear();
+            self.logical.clear();
+            self.support_of_fact.clear();
+            self.support_on_rel.iter_mut().for_each(Vec::clear);
+            self.candidates.clear();
+        }
+        self.maintaining = false;
+        self.ended.clear();
         self.swept_pending = 0;
     }
 
@@ -968,22 +1052,32 @@ impl Session {
         if self.mem.garbage() > self.mem.live() + SLACK {
             let remap = self.mem.compact_all();
             let renumber = |f: FactId| remap.get(f as usize).copied().unwrap_or(FactId::MAX);
-            self.agenda.compact(all, renumber);
-            for p in self.parked.iter_mut().filter(|p| p.waiting) {
+            for p in self.standing.iter_mut().filter(|p| p.live) {
                 p.facts.iter_mut().for_each(|(_, f)| *f = renumber(*f));
+                if p.facts.iter().any(|&(_, f)| f == FactId::MAX) {
+                    p.live = false;
+                    self.standing_dead += 1;
+                }
             }
+            if !self.supports.is_empty() {
+                self.renumber_supports(&renumber);
+            }
+            let restand = self.free_standing();
+            self.agenda.compact(all, renumber, |s| {
+                restand.get(s as usize).copied().unwrap_or(NOT_STANDING)
+            });
         } else if pending > SLACK && pending > 2 * self.swept_pending && self.mem.retractions() > self.swept_at {
             // Activations waiting on facts retracted since: let go now rather than when they
             // come up (they would be dropped then), so they do not pile up. A sweep when the
             // waiting ones have doubled since the last costs O(1) per activation made.
             let mem = &self.mem;
             let live = |facts: &[(u16, FactId)]| facts.iter().all(|&(_, f)| mem.is_alive(f));
-            let let_go = self.agenda.compact(live, |f| f);
+            let let_go = self.agenda.compact(live, |f| f, |s| s);
             self.stats.dropped += let_go as u64;
             self.swept_at = self.mem.retractions();
             self.swept_pending = self.agenda.pending();
         } else if self.agenda.garbage() > pending + SLACK {
-            self.agenda.compact(all, |f| f);
+            self.agenda.compact(all, |f| f, |s| s);
         }
     }
 
@@ -1093,7 +1187,7 @@ impl Session {
             // The bindings are lent to the actions by swapping the frame's vector with the spare
             // one `found` keeps (equally long): new facts are joined in the spare meanwhile.
             std::mem::swap(&mut self.frame.vars, &mut self.found.vars);
-            return self.act(prog, rule, UNRECORDED, Bindings::Spare(nvars), Matched::Frame);
+            return self.act(prog, rule_idx, UNRECORDED, Bindings::Spare(nvars), Matched::Frame);
         }
         // Moved out of the frame (which every later match rebinds before reading): recording the
         // explanation costs no copy of the bindings.
@@ -1112,7 +1206,7 @@ impl Session {
         self.frame.mask = act.mask;
         self.act(
             prog,
-            &prog.rules[rule_idx as usize],
+            rule_idx,
             UNRECORDED,
             Bindings::Stored(act.vars),
             Matched::Stored(act.facts),
@@ -1143,25 +1237,36 @@ impl Session {
         }
         // A retraction's pattern reads which bindings are set from the frame's mask.
         self.frame.mask = mask;
-        self.act(
-            prog,
-            &prog.rules[rule_idx as usize],
-            firing,
-            Bindings::Stored(vars),
-            Matched::Stored(facts),
-        )
+        self.act(prog, rule_idx, firing, Bindings::Stored(vars), Matched::Stored(facts))
     }
 
     fn act(
         &mut self,
         prog: &Arc<Program>,
-        rule: &RuleIr,
+        rule_idx: u32,
         firing: u32,
         at: Bindings,
         matched: Matched,
     ) -> Result<bool, RunError> {
+        let rule = &prog.rules[rule_idx as usize];
         // Which bindings are set, read before an assert's joins reuse the frame.
         let mask = self.frame.mask;
+        // A rule with `assert logical`: this firing's match is the support of what it asserts
+        // so, from before its first action (see `maintain`).
+        let support = match prog.plans[rule_idx as usize].logical {
+            false => None,
+            true => {
+                let vars = match at {
+                    Bindings::Stored(range) => self.agenda.vars_at(range).to_vec(),
+                    Bindings::Spare(n) => self.found.vars[..n].to_vec(),
+                };
+                let facts = match matched {
+                    Matched::Stored(range) => self.agenda.facts_at(range).to_vec(),
+                    Matched::Frame => self.frame.facts.to_vec(),
+                };
+                Some(self.open_support(prog, rule_idx, mask, vars, facts))
+            }
+        };
         // The facts the actions name by handle, read before an assert's joins reuse the frame.
         let handles: smallvec::SmallVec<[(u16, FactId); 8]> = match (rule.handles, matched) {
             (false, _) => smallvec::SmallVec::new(),
@@ -1181,7 +1286,7 @@ impl Session {
                 Bindings::Spare(n) => &self.found.vars[..n],
             };
             match action {
-                Action::Assert { rel, args } => {
+                Action::Assert { rel, args, logical } => {
                     // Built where the fact will live: no copy of the arguments after they are made.
                     for (k, a) in args.iter().enumerate() {
                         let staging = self.mem.staging();
@@ -1192,11 +1297,18 @@ impl Session {
                             return Err(failed(e.to_string()));
                         }
                     }
-                    self.add_staged(prog, rule, *rel, args.len(), firing)?;
+                    let by = match (*logical, support) {
+                        (true, Some(sp)) => Some(sp),
+                        _ => None,
+                    };
+                    if (by.is_some() || !self.logical.is_empty()) && self.assert_existing(*rel, args.len(), by) {
+                        continue;
+                    }
+                    self.add_staged(prog, rule, *rel, args.len(), firing, by)?;
                 }
                 Action::RetractFact { cond } => {
                     if let Some(id) = handle(*cond) {
-                        self.retract_fact(id, firing);
+                        self.retract_fact(prog, id, firing)?;
                     }
                 }
                 Action::Modify { cond, rel, args } => {
@@ -1218,12 +1330,18 @@ impl Session {
                             return Err(failed(e.to_string()));
                         }
                     }
-                    self.forget_cells(old);
-                    self.mem.retract(old);
-                    self.unpark(self.mem.fact(old).rel);
-                    let new = self.add_staged(prog, rule, *rel, args.len(), firing)?;
+                    // Traced before what the change sets off (its `new` filled in once made).
+                    let at = self.trace.len();
                     if self.opts.trace {
-                        self.trace.push(TraceEvent::Modified { old, new, firing });
+                        self.trace.push(TraceEvent::Modified { old, new: None, firing });
+                    }
+                    self.retract_quietly(prog, old, firing)?;
+                    let new = self.add_staged(prog, rule, *rel, args.len(), firing, None)?;
+                    if let Some(TraceEvent::Modified { new: made, .. }) = self.trace.get_mut(at) {
+                        *made = new;
+                    }
+                    if self.recording {
+                        self.ended.insert(old, (firing, Ending::Modified(new)));
                     }
                 }
                 Action::Retract { rel, args } => {
@@ -1247,7 +1365,7 @@ impl Session {
                             }
                         }
                         if let Some(id) = self.mem.find(*rel, &values) {
-                            self.retract_fact(id, firing);
+                            self.retract_fact(prog, id, firing)?;
                         }
                         continue;
                     }
@@ -1275,7 +1393,7 @@ impl Session {
                         };
                         let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| in_rule(&e))?;
                         if ok {
-                            self.retract_fact(id, firing);
+                            self.retract_fact(prog, id, firing)?;
                         }
                     }
                 }
@@ -1286,64 +1404,367 @@ impl Session {
     }
 
     /// Retracts a fact (if live), traced; its cells no longer count against the budget.
-    fn retract_fact(&mut self, id: FactId, firing: u32) {
+    fn retract_fact(&mut self, prog: &Program, id: FactId, firing: u32) -> Result<(), RunError> {
         if !self.mem.is_alive(id) {
-            return;
+            return Ok(());
         }
-        self.forget_cells(id);
-        self.mem.retract(id);
         if self.opts.trace {
             self.trace.push(TraceEvent::Retracted { fact: id, firing });
         }
-        self.unpark(self.mem.fact(id).rel);
+        if self.recording {
+            self.ended.insert(id, (firing, Ending::Retracted));
+        }
+        self.retract_quietly(prog, id, firing)
     }
 
-    /// Keeps an activation its negation dropped at selection, to come back when a fact of a
-    /// relation its negations read is retracted (the negation may hold then).
-    #[cold]
-    fn park(&mut self, prog: &Program, act: &Activation) {
+    /// Retracts a live fact, untraced (a modify traces itself): the standing activations and
+    /// supports that read its relation are looked at again.
+    fn retract_quietly(&mut self, prog: &Program, id: FactId, firing: u32) -> Result<(), RunError> {
+        self.forget_cells(id);
+        self.mem.retract(id);
+        let rel = self.mem.fact(id).rel;
+        self.wake(rel, false);
+        if !self.supports.is_empty() {
+            self.logical.remove(&id);
+            if let Some(list) = self.support_of_fact.remove(&id) {
+                self.candidates.extend(list);
+            }
+            self.note_support_change(rel);
+            self.maintain(prog, firing)?;
+        }
+        Ok(())
+    }
+
+    /// Notes a selected activation of a rule whose negations or aggregates read facts that
+    /// actions change, so that it comes back when they do (`wake`): one standing entry per
+    /// activation the joins made, kept by the activations that bring it back. `fired`: it is
+    /// about to fire, with its late bindings in the frame. Returns true when it fired with the
+    /// same values before (refraction: it is dropped).
+    fn stand(&mut self, prog: &Program, act: &Activation, fired: bool) -> bool {
+        let plan = &prog.plans[act.rule as usize];
+        let values = || late_values(&self.frame.vars, plan.late);
+        if act.standing != NOT_STANDING {
+            let s = &mut self.standing[act.standing as usize];
+            s.queued = false;
+            if !fired {
+                return false;
+            }
+            let v = values();
+            if s.fired.contains(&v) {
+                return true;
+            }
+            s.fired.push(v);
+            if !plan.refires {
+                s.live = false;
+                self.standing_dead += 1;
+            }
+            return false;
+        }
+        if fired && !plan.refires {
+            // A negation alone: once fired, nothing brings it back.
+            return false;
+        }
+        let at = self.standing.len() as u32;
         let nvars = prog.rules[act.rule as usize].var_names.len();
-        let at = self.parked.len() as u32;
-        self.parked.push(Parked {
+        // The late slots' values stay in the copy, unread: the mask says they are unbound.
+        let vars = self.frame.vars[..nvars].to_vec();
+        self.standing.push(Standing {
             rule: act.rule,
             mask: act.mask,
-            vars: self.frame.vars[..nvars].to_vec(),
+            vars,
             facts: self.agenda.facts_at(act.facts).to_vec(),
-            waiting: true,
+            fired: if fired { vec![values()] } else { Vec::new() },
+            queued: false,
+            live: true,
         });
-        self.parked_waiting += 1;
-        for &rel in &prog.plans[act.rule as usize].negated {
-            self.parked_on[rel as usize].push(at);
+        for &rel in &plan.wake_on_retract {
+            self.stand_on_retract[rel as usize].push(at);
+        }
+        for &rel in &plan.wake_on_assert {
+            self.stand_on_assert[rel as usize].push(at);
+        }
+        false
+    }
+
+    /// Brings back, as new activations in the order they were first selected, the standing
+    /// activations a retraction (or, `asserted`, an assertion) of a fact of `rel` may change the
+    /// verdict of: those live, not already back, whose facts are all live.
+    fn wake(&mut self, rel: RelId, asserted: bool) {
+        let lists = match asserted {
+            true => &mut self.stand_on_assert,
+            false => &mut self.stand_on_retract,
+        };
+        let Some(list) = lists.get_mut(rel as usize) else {
+            return;
+        };
+        if list.is_empty() {
+            return;
+        }
+        let mut list = std::mem::take(list);
+        let prog = self.prog.clone();
+        list.retain(|&at| {
+            let s = &mut self.standing[at as usize];
+            if !s.live {
+                return false;
+            }
+            if s.queued {
+                return true;
+            }
+            if !s.facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
+                s.live = false;
+                self.standing_dead += 1;
+                return false;
+            }
+            s.queued = true;
+            let elided = prog.plans[s.rule as usize].elided;
+            self.agenda.push_standing(s.rule, s.mask, elided, &s.vars, &s.facts, at);
+            true
+        });
+        let lists = match asserted {
+            true => &mut self.stand_on_assert,
+            false => &mut self.stand_on_retract,
+        };
+        lists[rel as usize] = list;
+    }
+
+    /// Frees the standing activations no longer live when they outnumber the live ones;
+    /// returns the renumbering of those kept (empty when nothing moved).
+    fn free_standing(&mut self) -> Vec<u32> {
+        if self.standing_dead * 2 <= self.standing.len() {
+            return (0..self.standing.len() as u32).collect();
+        }
+        let mut remap = vec![NOT_STANDING; self.standing.len()];
+        let mut kept = 0u32;
+        for (i, s) in self.standing.iter().enumerate() {
+            if s.live {
+                remap[i] = kept;
+                kept += 1;
+            }
+        }
+        self.standing.retain(|s| s.live);
+        for list in self.stand_on_retract.iter_mut().chain(self.stand_on_assert.iter_mut()) {
+            list.retain_mut(|at| {
+                *at = remap[*at as usize];
+                *at != NOT_STANDING
+            });
+        }
+        self.standing_dead = 0;
+        remap
+    }
+
+    /// Starts the support a firing of a rule with `assert logical` gives; returns its number.
+    fn open_support(
+        &mut self,
+        prog: &Program,
+        rule: u32,
+        mask: u64,
+        vars: Vec<Value>,
+        facts: Vec<(u16, FactId)>,
+    ) -> u32 {
+        let at = self.supports.len() as u32;
+        for &(_, f) in &facts {
+            let list = self.support_of_fact.entry(f).or_default();
+            if list.last() != Some(&at) {
+                list.push(at);
+            }
+        }
+        for &r in &prog.plans[rule as usize].support_rels {
+            self.support_on_rel[r as usize].push(at);
+        }
+        self.supports.push(Support {
+            rule,
+            mask,
+            vars,
+            facts,
+            supported: Vec::new(),
+            live: true,
+        });
+        at
+    }
+
+    /// An assert of a fact equal to a live one (the last `n` staged values): a plain assert makes
+    /// a logical fact plain (it no longer depends on any support), a logical one adds `support`
+    /// to a logical fact's (and leaves a plain one plain). True when the fact existed (nothing
+    /// more to do); false when it is new, or its support is gone (then nothing is asserted).
+    fn assert_existing(&mut self, rel: RelId, n: usize, support: Option<u32>) -> bool {
+        if let Some(sp) = support {
+            if !self.supports[sp as usize].live {
+                // The firing's match ended during its own actions: it supports nothing more.
+                self.mem.unstage(n);
+                return true;
+            }
+        }
+        let Some(f) = self.mem.find_staged(rel, n) else {
+            return false;
+        };
+        self.mem.unstage(n);
+        match support {
+            None => {
+                self.logical.remove(&f);
+            }
+            Some(sp) => {
+                if let Some(count) = self.logical.get_mut(&f) {
+                    *count += 1;
+                    self.supports[sp as usize].supported.push(f);
+                }
+            }
+        }
+        true
+    }
+
+    /// A fact of `rel` asserted or retracted: the supports whose selection reads it are looked
+    /// at again.
+    fn note_support_change(&mut self, rel: RelId) {
+        let supports = &self.supports;
+        let list = &mut self.support_on_rel[rel as usize];
+        list.retain(|&s| supports[s as usize].live);
+        self.candidates.extend(list.iter().copied());
+    }
+
+    /// Withdraws the supports that no longer hold, first made first, until every one left holds;
+    /// a logical fact left with no support is retracted (which may end other supports in turn).
+    /// A loop, not a recursion: a retraction made here only adds candidates.
+    fn maintain(&mut self, prog: &Program, firing: u32) -> Result<(), RunError> {
+        if self.maintaining {
+            return Ok(());
+        }
+        self.maintaining = true;
+        let mut result = Ok(());
+        while let Some(sp) = self.candidates.pop_first() {
+            if !self.supports[sp as usize].live {
+                continue;
+            }
+            match self.support_holds(prog, sp) {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+            let s = &mut self.supports[sp as usize];
+            s.live = false;
+            s.vars = Vec::new();
+            s.facts = Vec::new();
+            for f in std::mem::take(&mut s.supported) {
+                let Some(count) = self.logical.get_mut(&f) else {
+                    continue;
+                };
+                *count -= 1;
+                if *count == 0 {
+                    self.logical.remove(&f);
+                    if !self.mem.is_alive(f) {
+                        continue;
+                    }
+                    if self.opts.trace {
+                        self.trace.push(TraceEvent::Withdrawn { fact: f, firing });
+                    }
+                    if self.recording {
+                        self.ended.insert(f, (firing, Ending::Withdrawn));
+                    }
+                    if let Err(e) = self.retract_quietly(prog, f, firing) {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            if result.is_err() {
+                break;
+            }
+        }
+        self.candidates.clear();
+        self.maintaining = false;
+        result
+    }
+
+    /// Renumbers the facts the supports name after a compaction of memory (`renumber` maps an
+    /// old fact to its new number, a retracted one to `FactId::MAX`), and frees the supports no
+    /// longer live.
+    fn renumber_supports(&mut self, renumber: &impl Fn(FactId) -> FactId) {
+        let mut kept = vec![u32::MAX; self.supports.len()];
+        let mut n = 0u32;
+        for (i, s) in self.supports.iter().enumerate() {
+            if s.live {
+                kept[i] = n;
+                n += 1;
+            }
+        }
+        self.supports.retain(|s| s.live);
+        for s in &mut self.supports {
+            s.facts.iter_mut().for_each(|(_, f)| *f = renumber(*f));
+            s.supported.iter_mut().for_each(|f| *f = renumber(*f));
+        }
+        self.logical = self.logical.drain().map(|(f, c)| (renumber(f), c)).collect();
+        self.logical.remove(&FactId::MAX);
+        let mut of_fact: rustc_hash::FxHashMap<FactId, smallvec::SmallVec<[u32; 2]>> = Default::default();
+        for (i, s) in self.supports.iter().enumerate() {
+            for &(_, f) in &s.facts {
+                let list = of_fact.entry(f).or_default();
+                if list.last() != Some(&(i as u32)) {
+                    list.push(i as u32);
+                }
+            }
+        }
+        self.support_of_fact = of_fact;
+        for list in &mut self.support_on_rel {
+            list.retain_mut(|s| {
+                *s = kept[*s as usize];
+                *s != u32::MAX
+            });
         }
     }
 
-    /// Puts back on the agenda, as new activations in the order they were dropped, the
-    /// activations parked on `rel` whose facts are all still live.
-    fn unpark(&mut self, rel: RelId) {
-        if self.parked_waiting == 0 {
-            return;
+    /// Whether support `sp`'s match still holds: its facts live and, for a rule with conditions
+    /// checked at selection, those satisfied again with the late values it fired with.
+    fn support_holds(&mut self, prog: &Program, sp: u32) -> Result<bool, RunError> {
+        let s = &self.supports[sp as usize];
+        if !s.facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
+            return Ok(false);
         }
-        let Some(list) = self.parked_on.get_mut(rel as usize) else {
-            return;
+        let plan = &prog.plans[s.rule as usize];
+        if plan.select.is_empty() {
+            return Ok(true);
+        }
+        let rule = &prog.rules[s.rule as usize];
+        let want = late_values(&s.vars, plan.late);
+        self.frame.vars[..s.vars.len()].clone_from_slice(&s.vars);
+        self.frame.mask = s.mask & plan.early;
+        self.frame.facts.clear();
+        self.frame
+            .facts
+            .extend(s.facts.iter().filter(|(c, _)| plan.join.contains(c)).copied());
+        let mut same = false;
+        let mut ctx = Ctx {
+            prog,
+            mem: &self.mem,
+            params: &self.params,
+            whatif: &mut self.whatif,
+            calls: 0,
+            deepest: None,
+            track_depth: false,
+            failure: None,
         };
-        let list = std::mem::take(list);
-        let prog = self.prog.clone();
-        for &at in &list {
-            let p = &mut self.parked[at as usize];
-            if !p.waiting {
-                continue;
-            }
-            p.waiting = false;
-            self.parked_waiting -= 1;
-            if p.facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
-                let elided = prog.plans[p.rule as usize].elided;
-                self.agenda.push(p.rule, p.mask, elided, &p.vars, &p.facts);
-            }
-        }
-        if self.parked_waiting == 0 {
-            self.parked.clear();
-            self.parked_on.iter_mut().for_each(Vec::clear);
-        }
+        let steps = IndexSteps {
+            conds: &rule.conds,
+            order: &plan.select,
+        };
+        let flow = matcher::solve(
+            &mut ctx,
+            &steps,
+            0,
+            FactId::MAX,
+            &mut self.frame,
+            &mut |_, fr| match late_values(&fr.vars, plan.late) == want {
+                true => {
+                    same = true;
+                    Flow::Stop
+                }
+                false => Flow::Continue,
+            },
+        );
+        self.stats.builtin_calls += ctx.calls;
+        ctx.outcome(flow).map_err(|e| in_rule(prog, s.rule, e))?;
+        Ok(same)
     }
 
     /// Takes a live fact's cells off the count of [`RunOptions::max_cells`].
@@ -1374,6 +1795,7 @@ impl Session {
         rel: RelId,
         n: usize,
         firing: u32,
+        support: Option<u32>,
     ) -> Result<Option<FactId>, RunError> {
         let cells = self.weigh_staged(n).ok_or_else(|| RunError::TooDeep {
             rule: rule.name.clone(),
@@ -1389,11 +1811,22 @@ impl Session {
         if self.mem.live() as u64 > self.opts.max_facts {
             return Err(self.memory_limit(MemoryBound::Facts));
         }
+        if let Some(sp) = support {
+            self.logical.insert(id, 1);
+            self.supports[sp as usize].supported.push(id);
+        }
         // A relation no rule starts a join at (terms read by an aggregate only) seeds nothing: no
         // call. (Under a relevance mask the list is shorter still; an empty one there is found
         // by `on_new_fact`.)
         if !prog.triggers[rel as usize].is_empty() {
             self.on_new_fact(prog, id, None)?;
+        }
+        if !self.stand_on_assert[rel as usize].is_empty() {
+            self.wake(rel, true);
+        }
+        if !self.supports.is_empty() {
+            self.note_support_change(rel);
+            self.maintain(prog, firing)?;
         }
         Ok(Some(id))
     }
@@ -1962,4 +2395,24 @@ fn shared_call(
     }
     out.reset(call.arity);
     call.builtin.call(&argv[..call.args.len()], out).is_ok()
+}
+
+/// The values of the slots of `late` (those bound at selection), in slot order.
+fn late_values(vars: &[Value], late: u64) -> Vec<Value> {
+    vars.iter()
+        .enumerate()
+        .filter(|(i, _)| *i < 64 && late & (1u64 << i) != 0)
+        .map(|(_, v)| v.clone())
+        .collect()
+}
+
+/// The late bindings of a rule, as `?n=3 ?m=4`.
+fn late_shown(rule: &RuleIr, vars: &[Value], late: u64) -> String {
+    let mut shown = Vec::new();
+    for (i, v) in vars.iter().enumerate().take(rule.var_names.len()) {
+        if i < 64 && late & (1u64 << i) != 0 {
+            shown.push(format!("?{}={v}", rule.var_names[i]));
+        }
+    }
+    shown.join(" ")
 }

@@ -277,6 +277,8 @@ impl AggregateOp {
 pub enum AstAction {
     /// `assert fact(…)`.
     Assert(AstCall),
+    /// `assert logical fact(…)`: the fact lasts while the firing's match holds.
+    AssertLogical(AstCall),
     /// `retract fact(…)`.
     Retract(AstCall),
     /// `retract ?f`: the fact a handle names.

@@ -256,7 +256,9 @@ impl<'a> Checker<'a> {
     fn declare_asserted(&mut self, rules: &[AstRule]) {
         for r in rules {
             for a in &r.actions {
-                let AstAction::Assert(call) = a else { continue };
+                let (AstAction::Assert(call) | AstAction::AssertLogical(call)) = a else {
+                    continue;
+                };
                 if self.reg.get(&call.name.name).is_some() {
                     self.error(
                         call.name.span,
@@ -412,7 +414,9 @@ impl<'a> Checker<'a> {
         r.actions
             .iter()
             .filter_map(|a| match a {
-                AstAction::Assert(call) => self.relations.iter().position(|rel| rel.name == call.name.name),
+                AstAction::Assert(call) | AstAction::AssertLogical(call) => {
+                    self.relations.iter().position(|rel| rel.name == call.name.name)
+                }
                 _ => None,
             })
             .map(|i| i as RelId)
@@ -426,7 +430,8 @@ impl<'a> Checker<'a> {
         let mut actions = Vec::new();
         for a in &r.actions {
             match a {
-                AstAction::Assert(call) => {
+                AstAction::Assert(call) | AstAction::AssertLogical(call) => {
+                    let logical = matches!(a, AstAction::AssertLogical(_));
                     let Some(rel) = self.relations.iter().position(|x| x.name == call.name.name) else {
                         continue;
                     };
@@ -446,6 +451,7 @@ impl<'a> Checker<'a> {
                         actions.push(Action::Assert {
                             rel: rel as RelId,
                             args: args.into_iter().flatten().collect(),
+                            logical,
                         });
                     }
                 }

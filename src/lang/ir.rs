@@ -227,9 +227,11 @@ pub struct CondAt<L = ()> {
 /// An action of a rule.
 #[derive(Clone)]
 pub enum Action {
+    /// `logical`: the fact lasts while the firing's match holds (see docs/semantics.md).
     Assert {
         rel: RelId,
         args: Vec<Expr>,
+        logical: bool,
     },
     Retract {
         rel: RelId,

@@ -33,6 +33,7 @@ fn not_keyword(p: &P) -> bool {
             | Rule::kw_assert
             | Rule::kw_retract
             | Rule::kw_modify
+            | Rule::kw_logical
     )
 }
 
@@ -368,8 +369,13 @@ impl Builder {
                     because = Some((text, sspan.sub(1, (sspan.end - sspan.start) as usize)));
                 }
                 Rule::assert_action => {
+                    let logical = part.clone().into_inner().any(|p| p.as_rule() == Rule::kw_logical);
                     let c = next(&mut part.into_inner().filter(not_keyword), span)?;
-                    actions.push(AstAction::Assert(self.call(c)?));
+                    let call = self.call(c)?;
+                    actions.push(match logical {
+                        true => AstAction::AssertLogical(call),
+                        false => AstAction::Assert(call),
+                    });
                 }
                 Rule::retract_action => {
                     let c = next(&mut part.into_inner().filter(not_keyword), span)?;

@@ -16,6 +16,8 @@ pub enum Event {
     Fired(String, Vec<(String, String)>),
     Dropped(String),
     Retracted(usize),
+    /// A logical fact retracted because no match that asserted it holds.
+    Withdrawn(usize),
 }
 
 /// How a run ended.
@@ -27,6 +29,8 @@ pub enum End {
     /// A condition or action failed: the rule and the message (without its location).
     InRule(String, String),
     FiringLimit,
+    /// The engine's memory bound (the reference has none): the case is not compared.
+    MemoryLimit,
     MissingInput(String),
 }
 
@@ -91,9 +95,16 @@ struct Rule {
     actions: Vec<AstAction>,
     /// Its fact handles (bound like variables, to fact numbers, but never shown).
     handles: Vec<String>,
-    /// The relations its negations read: an activation a negation dropped comes back when one of
-    /// their facts is retracted.
-    negated: Vec<String>,
+    /// The relations its negations and aggregates read whose retraction may change its verdict,
+    /// and those whose assertion may (read by an aggregate, or by a negation inside a negation).
+    wake_on_retract: Vec<String>,
+    wake_on_assert: Vec<String>,
+    /// It has an aggregate: it may fire again when its late values change.
+    refires: bool,
+    /// The variables bound at selection.
+    late: Vec<String>,
+    /// It has an `assert logical`.
+    logical: bool,
 }
 
 /// Which waiting activation of the highest salience fires first.
@@ -154,7 +165,7 @@ impl RefProgram {
         }
         for r in &rules_ast {
             for a in &r.actions {
-                if let AstAction::Assert(c) = a {
+                if let AstAction::Assert(c) | AstAction::AssertLogical(c) = a {
                     relations.push(c.name.name.clone());
                 }
             }
@@ -186,12 +197,25 @@ impl RefProgram {
                     join.push(i);
                 }
             }
-            let mut negated = Vec::new();
+            let (mut wake_on_retract, mut wake_on_assert) = (Vec::new(), Vec::new());
             for c in &conds {
-                if let Cond::Not(body) = c {
-                    pattern_relations(body, &mut negated);
+                match c {
+                    Cond::Not(body) => {
+                        pattern_relations(body, &mut wake_on_retract);
+                        for inner in body {
+                            if let Cond::Not(b) | Cond::Aggregate { body: b, .. } = inner {
+                                pattern_relations(b, &mut wake_on_assert);
+                            }
+                        }
+                    }
+                    Cond::Aggregate { body, .. } => {
+                        pattern_relations(body, &mut wake_on_retract);
+                        pattern_relations(body, &mut wake_on_assert);
+                    }
+                    _ => {}
                 }
             }
+            let refires = conds.iter().any(|c| matches!(c, Cond::Aggregate { .. }));
             rules.push(Rule {
                 name: r.name.name.clone(),
                 salience: r.salience,
@@ -200,7 +224,11 @@ impl RefProgram {
                 select,
                 deferred,
                 actions: r.actions.clone(),
-                negated,
+                wake_on_retract,
+                wake_on_assert,
+                refires,
+                late,
+                logical: r.actions.iter().any(|a| matches!(a, AstAction::AssertLogical(_))),
                 handles: r
                     .conditions
                     .iter()
@@ -247,7 +275,9 @@ impl RefProgram {
             p: self,
             facts: Vec::new(),
             agenda: Vec::new(),
-            parked: Vec::new(),
+            standing: Vec::new(),
+            supports: Vec::new(),
+            maintaining: false,
             seq: 0,
             out: Outcome::default(),
         };
@@ -445,7 +475,9 @@ fn explanation_only(conds: &[Cond], actions: &[AstAction]) -> Vec<usize> {
     let mut in_actions = Vec::new();
     for a in actions {
         match a {
-            AstAction::Assert(c) | AstAction::Retract(c) => c.args.iter().for_each(|e| expr_vars(e, &mut in_actions)),
+            AstAction::Assert(c) | AstAction::AssertLogical(c) | AstAction::Retract(c) => {
+                c.args.iter().for_each(|e| expr_vars(e, &mut in_actions))
+            }
             AstAction::Modify { args, .. } => args.iter().for_each(|e| expr_vars(e, &mut in_actions)),
             AstAction::RetractHandle(_) | AstAction::Halt(_) => {}
         }
@@ -469,6 +501,23 @@ struct Fact {
     rel: String,
     args: Vec<Value>,
     alive: bool,
+    /// Asserted logically (and never plainly): the supports that asserted it, one entry per
+    /// assert.
+    supports: Option<Vec<usize>>,
+}
+
+/// A firing of a rule with `assert logical`: what it asserted so lasts while its match holds.
+struct Support {
+    rule: usize,
+    /// The bindings and facts of the activation before selection.
+    env: Env,
+    early: Vec<usize>,
+    /// Every fact the firing matched.
+    facts: Vec<usize>,
+    /// The values of the late variables it fired with.
+    late: Vec<Value>,
+    supported: Vec<usize>,
+    live: bool,
 }
 
 struct Activation {
@@ -476,6 +525,20 @@ struct Activation {
     seq: u64,
     env: Env,
     facts: Vec<usize>,
+    /// The standing activation it brings back.
+    standing: Option<usize>,
+}
+
+/// An activation of a rule with a negation or aggregate, kept after its first selection to
+/// come back when a fact its negations or aggregates read is asserted or retracted.
+struct Standing {
+    rule: usize,
+    env: Env,
+    facts: Vec<usize>,
+    /// Its late values at each firing: it never fires twice with the same.
+    fired: Vec<Vec<Value>>,
+    queued: bool,
+    live: bool,
 }
 
 /// What a search step says: go on looking, or stop (a selection found its first match).
@@ -496,9 +559,10 @@ struct Machine<'p> {
     p: &'p RefProgram,
     facts: Vec<Fact>,
     agenda: Vec<Activation>,
-    /// Activations a negation dropped, in the order dropped, until a fact of a relation their
-    /// negations read is retracted.
-    parked: Vec<Activation>,
+    /// Activations selected once, in the order first selected.
+    standing: Vec<Standing>,
+    supports: Vec<Support>,
+    maintaining: bool,
     seq: u64,
     out: Outcome,
 }
@@ -586,26 +650,42 @@ impl Machine<'_> {
                 if let Err(m) = searched {
                     return End::InRule(rule.name.clone(), m);
                 }
+                let stands = !rule.wake_on_retract.is_empty() || !rule.wake_on_assert.is_empty();
                 match found {
                     Some((e, f)) => {
                         env = e;
                         facts = f;
+                        if stands && self.stand(&act, Some(&env)) {
+                            self.drop_activation(act.rule);
+                            continue;
+                        }
                     }
                     None => {
                         self.drop_activation(act.rule);
-                        if !rule.negated.is_empty() {
-                            self.parked.push(act);
+                        if stands {
+                            self.stand(&act, None);
                         }
                         continue;
                     }
                 }
             }
-            let _ = facts;
             self.out.fired += 1;
             self.out
                 .trace
                 .push(Event::Fired(rule.name.clone(), self.shown_bindings(rule, &env)));
-            match self.act(act.rule, &env) {
+            let support = rule.logical.then(|| {
+                self.supports.push(Support {
+                    rule: act.rule,
+                    env: act.env.clone(),
+                    early: act.facts.clone(),
+                    facts,
+                    late: rule.late.iter().filter_map(|n| lookup(&env, n).cloned()).collect(),
+                    supported: Vec::new(),
+                    live: true,
+                });
+                self.supports.len() - 1
+            });
+            match self.act(act.rule, &env, support) {
                 Ok(true) => return End::Halted,
                 Ok(false) => {}
                 Err(e) => return e,
@@ -613,21 +693,138 @@ impl Machine<'_> {
         }
     }
 
-    /// A retraction of a fact of `rel`: the activations parked on it come back, as new ones in the
-    /// order they were dropped, those whose facts are all still live.
-    fn unpark(&mut self, rel: &str) {
+    /// Notes the selection of an activation of a rule with a negation or aggregate: `fired` its
+    /// bindings when it fires. True when it fired with the same late values before.
+    fn stand(&mut self, act: &Activation, fired: Option<&Env>) -> bool {
+        let rule = &self.p.rules[act.rule];
+        let values = |env: &Env| -> Vec<Value> { rule.late.iter().filter_map(|n| lookup(env, n).cloned()).collect() };
+        if let Some(at) = act.standing {
+            let s = &mut self.standing[at];
+            s.queued = false;
+            let Some(env) = fired else { return false };
+            let v = values(env);
+            if s.fired.contains(&v) {
+                return true;
+            }
+            s.fired.push(v);
+            if !rule.refires {
+                s.live = false;
+            }
+            return false;
+        }
+        if fired.is_some() && !rule.refires {
+            return false;
+        }
+        self.standing.push(Standing {
+            rule: act.rule,
+            env: act.env.clone(),
+            facts: act.facts.clone(),
+            fired: fired.map(|e| vec![values(e)]).unwrap_or_default(),
+            queued: false,
+            live: true,
+        });
+        false
+    }
+
+    /// A fact of `rel` asserted (`asserted`) or retracted: the standing activations whose
+    /// verdict it may change come back, in the order first selected, if their facts are live.
+    fn wake(&mut self, rel: &str, asserted: bool) {
         let p = self.p;
-        let (back, keep): (Vec<Activation>, Vec<Activation>) = std::mem::take(&mut self.parked)
-            .into_iter()
-            .partition(|a| p.rules[a.rule].negated.iter().any(|r| r == rel));
-        self.parked = keep;
-        for a in back {
-            if a.facts.iter().all(|&f| self.facts[f].alive) {
-                self.seq += 1;
-                self.out.activations += 1;
-                self.agenda.push(Activation { seq: self.seq, ..a });
+        for at in 0..self.standing.len() {
+            let s = &self.standing[at];
+            let rule = &p.rules[s.rule];
+            let list = if asserted {
+                &rule.wake_on_assert
+            } else {
+                &rule.wake_on_retract
+            };
+            if !s.live || s.queued || !list.iter().any(|r| r == rel) {
+                continue;
+            }
+            if !s.facts.iter().all(|&f| self.facts[f].alive) {
+                self.standing[at].live = false;
+                continue;
+            }
+            self.seq += 1;
+            self.out.activations += 1;
+            let back = Activation {
+                rule: s.rule,
+                seq: self.seq,
+                env: s.env.clone(),
+                facts: s.facts.clone(),
+                standing: Some(at),
+            };
+            self.standing[at].queued = true;
+            self.agenda.push(back);
+        }
+    }
+
+    /// After a change to working memory: while some live support (first made first) no longer
+    /// holds, withdraw it; a logical fact left with no support is retracted.
+    fn maintain(&mut self) -> Result<(), End> {
+        if self.maintaining {
+            return Ok(());
+        }
+        self.maintaining = true;
+        let result = self.withdraw_broken();
+        self.maintaining = false;
+        result
+    }
+
+    fn withdraw_broken(&mut self) -> Result<(), End> {
+        loop {
+            let mut broken = None;
+            for i in 0..self.supports.len() {
+                if self.supports[i].live && !self.holds(i)? {
+                    broken = Some(i);
+                    break;
+                }
+            }
+            let Some(i) = broken else { return Ok(()) };
+            self.supports[i].live = false;
+            for f in std::mem::take(&mut self.supports[i].supported) {
+                let Some(list) = &mut self.facts[f].supports else {
+                    continue;
+                };
+                if let Some(k) = list.iter().position(|&s| s == i) {
+                    list.remove(k);
+                }
+                if list.is_empty() && self.facts[f].alive {
+                    self.facts[f].alive = false;
+                    self.out.trace.push(Event::Withdrawn(f));
+                    let rel = self.facts[f].rel.clone();
+                    self.wake(&rel, false);
+                }
             }
         }
+    }
+
+    /// A support holds while every fact its firing matched is live and its selection conditions
+    /// are satisfied again with the same late values.
+    fn holds(&self, i: usize) -> Result<bool, End> {
+        let s = &self.supports[i];
+        if s.facts.iter().any(|&f| !self.facts[f].alive) {
+            return Ok(false);
+        }
+        let rule = &self.p.rules[s.rule];
+        if rule.select.is_empty() {
+            return Ok(true);
+        }
+        let mut same = false;
+        let mut sink = |e: &Env, _: &[usize]| {
+            let late: Vec<Value> = rule.late.iter().filter_map(|n| lookup(e, n).cloned()).collect();
+            if late == s.late {
+                same = true;
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        };
+        let mut env = s.env.clone();
+        let mut facts = s.early.clone();
+        self.solve(&rule.conds, &rule.select, 0, None, &mut env, &mut facts, &mut sink)
+            .map_err(|m| End::InRule(rule.name.clone(), m))?;
+        Ok(same)
     }
 
     fn drop_activation(&mut self, rule: usize) {
@@ -664,6 +861,7 @@ impl Machine<'_> {
             rel: rel.to_string(),
             args,
             alive: true,
+            supports: None,
         });
         self.out.facts += 1;
         Some(self.facts.len() - 1)
@@ -717,24 +915,55 @@ impl Machine<'_> {
                 seq: self.seq,
                 env,
                 facts,
+                standing: None,
             });
         }
         Ok(())
     }
 
     /// Runs the actions; true on `halt`.
-    fn act(&mut self, ri: usize, env: &Env) -> Result<bool, End> {
+    fn act(&mut self, ri: usize, env: &Env, support: Option<usize>) -> Result<bool, End> {
         let rule = &self.p.rules[ri];
         let fail = |m: String| End::InRule(rule.name.clone(), m);
         for a in &rule.actions {
             match a {
-                AstAction::Assert(call) => {
+                AstAction::Assert(call) | AstAction::AssertLogical(call) => {
                     let mut args = Vec::new();
                     for e in &call.args {
                         args.push(self.eval(e, env).map_err(fail)?);
                     }
-                    if let Some(f) = self.insert(&call.name.name, args) {
+                    let by = match a {
+                        AstAction::AssertLogical(_) => support,
+                        _ => None,
+                    };
+                    if by.is_some_and(|s| !self.supports[s].live) {
+                        continue;
+                    }
+                    let rel = &call.name.name;
+                    let existing = self
+                        .facts
+                        .iter()
+                        .position(|f| f.alive && f.rel == *rel && f.args == args);
+                    if let Some(f) = existing {
+                        match by {
+                            None => self.facts[f].supports = None,
+                            Some(s) => {
+                                if let Some(list) = &mut self.facts[f].supports {
+                                    list.push(s);
+                                    self.supports[s].supported.push(f);
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    if let Some(f) = self.insert(rel, args) {
+                        if let Some(s) = by {
+                            self.facts[f].supports = Some(vec![s]);
+                            self.supports[s].supported.push(f);
+                        }
                         self.on_new_fact(f)?;
+                        self.wake(rel, true);
+                        self.maintain()?;
                     }
                 }
                 AstAction::Retract(call) => {
@@ -744,10 +973,11 @@ impl Machine<'_> {
                         }
                         let mut scratch = env.clone();
                         let args = self.facts[f].args.clone();
-                        if self.match_args(&call.args, &args, &mut scratch).map_err(fail)? {
+                        if self.facts[f].alive && self.match_args(&call.args, &args, &mut scratch).map_err(fail)? {
                             self.facts[f].alive = false;
                             self.out.trace.push(Event::Retracted(f));
-                            self.unpark(&call.name.name);
+                            self.wake(&call.name.name, false);
+                            self.maintain()?;
                         }
                     }
                 }
@@ -757,7 +987,8 @@ impl Machine<'_> {
                         self.facts[f].alive = false;
                         self.out.trace.push(Event::Retracted(f));
                         let rel = self.facts[f].rel.clone();
-                        self.unpark(&rel);
+                        self.wake(&rel, false);
+                        self.maintain()?;
                     }
                 }
                 AstAction::Modify {
@@ -777,9 +1008,12 @@ impl Machine<'_> {
                     self.facts[f].alive = false;
                     self.out.trace.push(Event::Retracted(f));
                     let rel = self.facts[f].rel.clone();
-                    self.unpark(&rel);
+                    self.wake(&rel, false);
+                    self.maintain()?;
                     if let Some(new) = self.insert(&rel, args) {
                         self.on_new_fact(new)?;
+                        self.wake(&rel, true);
+                        self.maintain()?;
                     }
                 }
                 AstAction::Halt(_) => return Ok(true),

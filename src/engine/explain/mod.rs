@@ -49,6 +49,12 @@ pub struct Explanation {
     /// The rule's `because` text, filled in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub because: Option<String>,
+    /// For a fact a rule's `modify` made: the fact it replaced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
+    /// Asserted with `assert logical`: it lasts while the rule's match holds.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub logical: bool,
     /// The conditions that held, built-in calls with their results, in the order written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<String>,
@@ -244,6 +250,19 @@ impl Session {
         node.rule = Some(rule.name.clone());
         node.title = rule.title.clone();
         node.because = rule.because.as_ref().map(|t| t.render(&vars, self.params()));
+        let rel = self.mem.fact(fact).rel;
+        for a in &rule.actions {
+            match a {
+                Action::Modify { cond, rel: r, .. } if *r == rel && node.modified.is_none() => {
+                    let old = facts.iter().find(|(c, _)| c == cond).map(|(_, f)| *f);
+                    node.modified = old.map(|f| self.fact_text(f, limits));
+                }
+                Action::Assert {
+                    rel: r, logical: true, ..
+                } if *r == rel => node.logical = true,
+                _ => {}
+            }
+        }
         let matched = |ci: usize| -> Vec<FactId> {
             facts
                 .iter()
@@ -505,6 +524,8 @@ impl Explanation {
             rule: None,
             title: None,
             because: None,
+            modified: None,
+            logical: false,
             checks: Vec::new(),
             premises: Vec::new(),
             aggregated: Vec::new(),

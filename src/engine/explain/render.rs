@@ -147,7 +147,13 @@ impl Renderer {
         };
         let _ = writeln!(out, "{prefix}└─ {head}");
         let inner = format!("{prefix}   ");
-        let mut items: Vec<Item> = e.checks.iter().map(|c| Item::Line(c)).collect();
+        let modified = e.modified.as_ref().map(|old| format!("modifies {old}"));
+        let logical = "asserted logically: withdrawn when this match no longer holds";
+        let mut items: Vec<Item> = modified.iter().map(|m| Item::Line(m)).collect();
+        if e.logical {
+            items.push(Item::Line(logical));
+        }
+        items.extend(e.checks.iter().map(|c| Item::Line(c)));
         items.extend(e.whatifs.iter().map(Item::WhatIf));
         items.extend(e.aggregated.iter().map(Item::Group));
         // Inputs are listed once at the top (or not at all), not under every rule that reads them.

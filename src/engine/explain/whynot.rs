@@ -5,8 +5,9 @@
 
 use super::{render, show, ExplainLimits, LINE_LIMITS};
 use crate::engine::memory::Memory;
+use crate::engine::memory::{FactId, Origin};
 use crate::engine::program::*;
-use crate::engine::session::{DropRecord, RunError, Session, TraceEvent};
+use crate::engine::session::{DropRecord, Ending, RunError, Session, TraceEvent};
 use crate::lang::ast::BinaryOp;
 use crate::lang::template::card_symbols;
 use crate::value::Value;
@@ -155,7 +156,7 @@ impl Session {
             .filter(|&i| i < rule.conds.len() && fired == 0)
             .map(|i| failed_condition(&prog, &self.mem, rule, i, (&vars, mask), self.params()));
         let summary = if fired > 0 {
-            format!("{name} fired {fired} time(s)")
+            format!("{name} fired {fired} time(s){}", self.gone_conclusions(ri))
         } else if complete {
             format!("{name} did not fire, but all its conditions hold now (an activation was dropped when selected, or the run halted)")
         } else if let Some(f) = &failed {
@@ -178,6 +179,42 @@ impl Session {
                 _ => Vec::new(),
             },
         })
+    }
+
+    /// What became of the facts rule `ri` asserted that are no longer there, as `; left(3) was
+    /// withdrawn at firing 6 (Play): …` (empty when none went, or none were recorded).
+    fn gone_conclusions(&self, ri: usize) -> String {
+        let prog = self.program();
+        let mut out = String::new();
+        for id in 0..self.mem.made() as FactId {
+            let f = self.mem.fact(id);
+            let Origin::Firing(by) = f.origin else { continue };
+            if f.alive || self.firing(by).is_none_or(|fr| fr.rule as usize != ri) {
+                continue;
+            }
+            let Some(&(at, how)) = self.ended.get(&id) else {
+                continue;
+            };
+            let who = self
+                .firing(at)
+                .map(|fr| prog.rules[fr.rule as usize].name.as_str())
+                .unwrap_or("?");
+            let text = self.fact_text(id, ExplainLimits::default());
+            let n = at + 1;
+            let _ = match how {
+                Ending::Retracted => write!(out, "; {text} was retracted by {who} (firing {n})"),
+                Ending::Modified(Some(new)) => {
+                    let new = self.fact_text(new, ExplainLimits::default());
+                    write!(out, "; {text} was modified into {new} by {who} (firing {n})")
+                }
+                Ending::Modified(None) => write!(out, "; {text} was modified by {who} (firing {n})"),
+                Ending::Withdrawn => write!(
+                    out,
+                    "; {text} was withdrawn when {who} (firing {n}) ended the match that asserted it"
+                ),
+            };
+        }
+        out
     }
 
     /// The trace of the last run as lines of text (run with `RunOptions::trace`).
@@ -215,6 +252,10 @@ impl Session {
                 }
                 TraceEvent::Retracted { fact, .. } => {
                     out.push(format!("RETRACT   {}", self.fact_text(*fact, limits)));
+                }
+                TraceEvent::Withdrawn { fact, .. } => {
+                    let f = self.fact_text(*fact, limits);
+                    out.push(format!("WITHDRAW  {f}: no match that asserted it holds now"));
                 }
                 TraceEvent::Modified { old, new, .. } => {
                     let now = match new {
@@ -431,7 +472,7 @@ fn by_move(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
     let mut could = Vec::new();
     for (i, rule) in prog.rules.iter().enumerate() {
         for action in &rule.actions {
-            let Action::Assert { rel: r, args: head } = action else {
+            let Action::Assert { rel: r, args: head, .. } = action else {
                 continue;
             };
             let rname = &prog.relations[*r as usize].name;
@@ -486,7 +527,7 @@ fn by_mention(prog: &Program, word: &str) -> Vec<usize> {
         rule.actions
             .iter()
             .filter_map(|a| match a {
-                Action::Assert { rel, args } => Some((*rel, args.iter().any(|e| !matches!(e, Expr::Const(_))))),
+                Action::Assert { rel, args, .. } => Some((*rel, args.iter().any(|e| !matches!(e, Expr::Const(_))))),
                 _ => None,
             })
             .collect()
