@@ -195,6 +195,7 @@ then
   retract ?f
   retract a(1, 2)
   modify ?f (?x, _)
+  assert   logical  b( ?x )
   halt
 because "{?x}"
 end
@@ -218,6 +219,7 @@ end
             retract ?f
             retract a(1, 2)
             modify ?f (?x, _)
+            assert logical b(?x)
             halt
         because "{?x}"
         end

@@ -550,6 +550,9 @@ impl Formatter<'_> {
             (Rule::assert_action, [Rule::kw_assert, Rule::call]) => {
                 Some(format!("assert {}", self.expr(parts[1].clone(), indent)))
             }
+            (Rule::assert_action, [Rule::kw_assert, Rule::kw_logical, Rule::call]) => {
+                Some(format!("assert logical {}", self.expr(parts[2].clone(), indent)))
+            }
             (Rule::retract_action, [Rule::kw_retract, Rule::call | Rule::var]) => {
                 Some(format!("retract {}", self.expr(parts[1].clone(), indent)))
             }

@@ -81,6 +81,14 @@ test("pocket.rules: keywords, names, variables, strings, templates, comments, nu
   for (const word of ["when", "then", "end"]) has(`${word}`, word, "keyword.control.section");
 });
 
+test("follow.rules: assert logical", async () => {
+  const g = await grammar();
+  const source = fs.readFileSync(path.join(repo, "examples/follow.rules"), "utf8");
+  const lines = tokenize(g, source);
+  assert.match(scopesOf(lines, source, "assert logical left", " logical"), /keyword\.other\.action/);
+  assert.match(scopesOf(lines, source, "assert logical left", "left"), /entity\.name\.function\.call/);
+});
+
 test("every rule file tokenizes; its variables, comments and strings are scoped so", async () => {
   const g = await grammar();
   const files = ruleFiles();

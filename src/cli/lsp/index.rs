@@ -104,7 +104,7 @@ impl Index {
                 AstItem::Input(i) => relations.push(i.name.name.clone()),
                 AstItem::Rule(r) => {
                     for a in &r.actions {
-                        if let AstAction::Assert(c) = a {
+                        if let AstAction::Assert(c) | AstAction::AssertLogical(c) = a {
                             relations.push(c.name.name.clone());
                         }
                     }
@@ -314,7 +314,7 @@ impl Walker<'_> {
 
     fn action(&mut self, a: &AstAction) {
         match a {
-            AstAction::Assert(c) => {
+            AstAction::Assert(c) | AstAction::AssertLogical(c) => {
                 self.ident(&c.name, Kind::Relation, Role::Asserted);
                 c.args.iter().for_each(|e| self.expr(e));
             }

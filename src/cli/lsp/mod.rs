@@ -39,7 +39,7 @@ pub struct LspArgs {
 const KEYWORDS: &[&str] = &[
     "ruleset", "include", "input", "output", "param", "const", "strategy", "rule", "salience", "when", "then",
     "because", "end", "not", "whatif", "yields", "assert", "retract", "modify", "halt", "and", "or", "in", "count",
-    "sum", "min", "max", "true", "false",
+    "sum", "min", "max", "true", "false", "logical",
 ];
 
 /// One open rule file.
