@@ -212,7 +212,7 @@ fn hover_definition_references_completion_outline_and_formatting() {
         "{input}"
     );
 
-    // Definition of `holds` where Keep matches it: the two rules that assert it.
+    // Definition of `holds` where Keep matches it: `output` and the two rules that assert it.
     let def = s.request(
         "textDocument/definition",
         json!({"textDocument": doc, "position": at(&text, "holds(_, ?r)", 0, 1)}),
@@ -223,11 +223,16 @@ fn hover_definition_references_completion_outline_and_formatting() {
         .iter()
         .map(|l| l["range"]["start"]["line"].as_i64().unwrap())
         .collect();
-    let assert_lines: Vec<i64> = [0, 1]
-        .iter()
-        .map(|n| at(&text, "assert holds", *n, 0)["line"].as_i64().unwrap())
-        .collect();
-    assert_eq!(lines, assert_lines, "{def}");
+    let line_of = |needle: &str, n: usize| at(&text, needle, n, 0)["line"].as_i64().unwrap();
+    assert_eq!(
+        lines,
+        [
+            line_of("output holds", 0),
+            line_of("assert holds", 0),
+            line_of("assert holds", 1)
+        ],
+        "{def}"
+    );
     let def = s.request(
         "textDocument/definition",
         json!({"textDocument": doc, "position": at(&text, "keep_from", 1, 0)}),
@@ -279,5 +284,40 @@ fn hover_definition_references_completion_outline_and_formatting() {
         json!({"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": true}}),
     );
     assert_eq!(edits[0]["newText"], json!(text), "{edits}");
+    s.stop();
+}
+
+#[test]
+fn an_include_is_followed_and_its_problems_shown_on_the_including_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("data.rules"),
+        "const  limit = 3\nconst  broken = [1, \n",
+    )
+    .unwrap();
+    let main = "ruleset m\ninclude \"data.rules\"\ninput  n: int\noutput big\n\nrule Big\nwhen\n    n(?n)\n    ?n > limit\nthen\n    assert big(?n)\nend\n";
+    let path = dir.path().join("main.rules");
+    std::fs::write(&path, main).unwrap();
+    let uri = format!("file://{}", path.display());
+    let mut s = Server::start();
+    let d = open(&mut s, &uri, main);
+    let items = d["diagnostics"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{d}");
+    let message = items[0]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with("data.rules:3:1: syntax error: unexpected end of file; expected an expression"),
+        "{message}"
+    );
+    assert_eq!(items[0]["range"]["start"], json!({"line": 0, "character": 0}));
+
+    let def = s.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 3}}),
+    );
+    let target = def["uri"].as_str().unwrap();
+    assert!(
+        target.starts_with("file://") && target.ends_with("/data.rules"),
+        "{def}"
+    );
     s.stop();
 }

@@ -433,8 +433,8 @@ fn relation_text(ix: &Index, name: &str) -> String {
     t
 }
 
-/// Where the name under the cursor is defined: a relation's input declaration and the rules that
-/// assert it; a parameter's or constant's declaration; a rule's head; a variable's first use; an
+/// Where the name under the cursor is defined: a relation's `input` or `output` declaration and
+/// the rules that assert it; a parameter's or constant's declaration; a rule's head; a variable's first use; an
 /// included file.
 fn definition(doc: Option<&Doc>, uri: &Url, at: Position) -> Option<GotoDefinitionResponse> {
     let doc = doc?;
@@ -452,7 +452,7 @@ fn definition(doc: Option<&Doc>, uri: &Url, at: Position) -> Option<GotoDefiniti
     let places: Vec<Location> = match o.kind {
         Kind::Relation => ix
             .same(o)
-            .filter(|x| matches!(x.role, Role::Declared | Role::Asserted))
+            .filter(|x| matches!(x.role, Role::Declared | Role::Output | Role::Asserted))
             .map(|x| here(x.start, x.end))
             .collect(),
         Kind::Var(_) => ix.same(o).take(1).map(|x| here(x.start, x.end)).collect(),
