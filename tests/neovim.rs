@@ -43,6 +43,7 @@ fn neovim_shows_the_diagnostic_hovers_and_jumps() {
         .env("DEFINE", at(&text, "holds(_, ?r)", 0, 1))
         .env("XDG_STATE_HOME", dir.path())
         .env("XDG_DATA_HOME", dir.path())
+        .env("XDG_CACHE_HOME", dir.path())
         .current_dir(dir.path())
         .spawn()
         .unwrap();
