@@ -184,6 +184,9 @@ pub struct Case {
     pub expect: Vec<String>,
     /// Whether any conclusion not in `expect` is a failure too.
     pub exact: bool,
+    /// Conclusions that must not be drawn: a line as `ask` prints it, or a relation's name alone
+    /// for any conclusion of it.
+    pub absent: Vec<String>,
     /// (rule, text): the rule must not fire and its why-not must contain the text.
     pub why_not: Vec<(String, String)>,
     /// The golden explanation file to compare with, relative to the case file.
@@ -193,6 +196,10 @@ pub struct Case {
     pub explanation_path: Option<PathBuf>,
     /// Text the run's error must contain, when the case expects an error.
     pub error: Option<String>,
+    /// Which `[[case]]` table of the file it comes from (0-based).
+    pub table: usize,
+    /// Which row of that table's `rows`, for a table case (0-based).
+    pub row: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -218,6 +225,24 @@ struct RawCase {
     why_not: BTreeMap<String, String>,
     explanation: Option<toml::Spanned<String>>,
     error: Option<toml::Spanned<String>>,
+    absent: Option<Vec<String>>,
+    rows: Option<Vec<toml::Spanned<RawRow>>>,
+}
+
+/// One row of a table case: what it sets beside (or instead of) the case's own keys.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRow {
+    name: Option<String>,
+    #[serde(default)]
+    inputs: BTreeMap<String, toml::Spanned<toml::Value>>,
+    #[serde(default)]
+    params: BTreeMap<String, toml::Spanned<toml::Value>>,
+    expect: Option<Vec<String>>,
+    exact: Option<bool>,
+    why_not: Option<BTreeMap<String, String>>,
+    error: Option<toml::Spanned<String>>,
+    absent: Option<Vec<String>>,
 }
 
 /// 1-based line and column of a byte offset.
@@ -279,28 +304,33 @@ pub fn parse_in(path: &str, text: &str, dir: Option<PathBuf>, root: Option<&Path
         _ => None,
     };
     let mut cases = Vec::new();
-    for c in raw.case {
+    let values = |table: BTreeMap<String, toml::Spanned<toml::Value>>, what: &str| {
+        table
+            .into_iter()
+            .map(|(k, v)| match value_text(v.get_ref()) {
+                Some(t) => Ok((k, t)),
+                None => Err(malformed(
+                    v.span().start,
+                    format!("{what} `{k}`: expected a string, number, boolean or array"),
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
+    // A row's inputs and parameters are laid over its case's, name by name.
+    let merged = |base: &[(String, String)], over: Vec<(String, String)>| {
+        let mut out: Vec<(String, String)> = base
+            .iter()
+            .filter(|(k, _)| !over.iter().any(|(o, _)| o == k))
+            .cloned()
+            .collect();
+        out.extend(over);
+        out.sort();
+        out
+    };
+    for (table, c) in raw.case.into_iter().enumerate() {
         let at = c.name.span().start;
-        let values = |table: BTreeMap<String, toml::Spanned<toml::Value>>, what: &str| {
-            table
-                .into_iter()
-                .map(|(k, v)| match value_text(v.get_ref()) {
-                    Some(t) => Ok((k, t)),
-                    None => Err(malformed(
-                        v.span().start,
-                        format!("{what} `{k}`: expected a string, number, boolean or array"),
-                    )),
-                })
-                .collect::<Result<Vec<_>, _>>()
-        };
         let inputs = values(c.inputs, "input")?;
         let params = values(c.params, "parameter")?;
-        if let (Some(e), Some(_)) = (&c.error, &c.expect) {
-            return Err(malformed(
-                e.span().start,
-                "a case expects either an error or conclusions, not both".into(),
-            ));
-        }
         if c.name.get_ref().trim().is_empty() {
             return Err(malformed(at, "a case needs a non-empty name".into()));
         }
@@ -311,18 +341,71 @@ pub fn parse_in(path: &str, text: &str, dir: Option<PathBuf>, root: Option<&Path
             ),
             _ => None,
         };
-        cases.push(Case {
+        let base = Case {
             name: c.name.get_ref().clone(),
             line: line_col(text, at).0,
             inputs,
             params,
-            expect: c.expect.unwrap_or_default(),
+            expect: c.expect.clone().unwrap_or_default(),
             exact: c.exact,
+            absent: c.absent.unwrap_or_default(),
             why_not: c.why_not.into_iter().collect(),
             explanation: c.explanation.map(|e| e.into_inner()),
             explanation_path,
-            error: c.error.map(|e| e.into_inner()),
-        });
+            error: c.error.as_ref().map(|e| e.get_ref().clone()),
+            table,
+            row: None,
+        };
+        if let (Some(e), Some(_)) = (&c.error, &c.expect) {
+            return Err(malformed(
+                e.span().start,
+                "a case expects either an error or conclusions, not both".into(),
+            ));
+        }
+        let Some(rows) = c.rows else {
+            cases.push(base);
+            continue;
+        };
+        if rows.is_empty() {
+            return Err(malformed(at, "a table case needs at least one row in `rows`".into()));
+        }
+        if base.explanation.is_some() {
+            return Err(malformed(at, "a table case cannot pin a golden explanation".into()));
+        }
+        for (r, row) in rows.into_iter().enumerate() {
+            let row_at = row.span().start;
+            let row = row.into_inner();
+            let (expect, error) = match (row.expect, row.error) {
+                (Some(_), Some(e)) => {
+                    return Err(malformed(
+                        e.span().start,
+                        "a case expects either an error or conclusions, not both".into(),
+                    ))
+                }
+                (Some(x), None) => (x, None),
+                (None, Some(e)) => (Vec::new(), Some(e.into_inner())),
+                (None, None) => (base.expect.clone(), base.error.clone()),
+            };
+            let label = row.name.clone().unwrap_or_else(|| (r + 1).to_string());
+            let mut case = Case {
+                name: format!("{} [{label}]", base.name),
+                line: line_col(text, row_at).0,
+                inputs: merged(&base.inputs, values(row.inputs, "input")?),
+                params: merged(&base.params, values(row.params, "parameter")?),
+                expect,
+                error,
+                row: Some(r),
+                ..base.clone()
+            };
+            case.exact = row.exact.unwrap_or(case.exact);
+            if let Some(a) = row.absent {
+                case.absent = a;
+            }
+            if let Some(w) = row.why_not {
+                case.why_not = w.into_iter().collect();
+            }
+            cases.push(case);
+        }
     }
     Ok(CaseFile {
         path: path.to_string(),
@@ -459,14 +542,10 @@ pub fn load_in(paths: &[PathBuf], root: Option<&Path>) -> Result<Vec<CaseFile>, 
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| io(p, e))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.to_str().is_some_and(|s| s.ends_with(".cases.toml")) && f.is_file())
-                .collect();
-            found.sort();
+            let mut found = Vec::new();
+            case_files_under(p, &mut found, 0)?;
             if found.is_empty() {
-                return Err(io(p, "no *.cases.toml file in this folder"));
+                return Err(io(p, "no *.cases.toml file under this folder"));
             }
             for f in found {
                 files.push(read_case_file(&f, root)?);
@@ -476,6 +555,30 @@ pub fn load_in(paths: &[PathBuf], root: Option<&Path>) -> Result<Vec<CaseFile>, 
         }
     }
     Ok(files)
+}
+
+/// Folders nested deeper than this under a path given to `kibitzer test` are not searched.
+const MAX_FOLDER_DEPTH: usize = 32;
+
+/// The `*.cases.toml` files under `dir` and its subfolders, sorted by path within each folder.
+/// Symlinked folders are not followed (a link to `/` or to an ancestor would walk out or loop).
+fn case_files_under(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<(), CaseError> {
+    if depth > MAX_FOLDER_DEPTH {
+        return Ok(());
+    }
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)
+        .map_err(|e| io(dir, e))?
+        .filter_map(|e| e.ok().and_then(|e| Some((e.path(), e.file_type().ok()?))))
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, kind) in entries {
+        if kind.is_dir() {
+            case_files_under(&path, out, depth + 1)?;
+        } else if path.to_str().is_some_and(|s| s.ends_with(".cases.toml")) && path.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// The shipped file name of a rule-set name (`mahjong-seed` is `mahjong_seed.rules`).
@@ -613,6 +716,11 @@ pub enum Failure {
         /// The why-not the run gave (or how often the rule fired).
         got: String,
     },
+    /// Conclusions the case says must not be drawn were drawn.
+    Absent {
+        /// The conclusion lines drawn that an `absent` entry names.
+        present: Vec<String>,
+    },
     /// The golden explanation differs (or its file is missing: `expected` is `None`).
     Golden {
         /// The golden file, as the case names it.
@@ -742,6 +850,15 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
             exact: case.exact,
         });
     }
+    let present: Vec<String> = out
+        .got
+        .iter()
+        .filter(|g| case.absent.iter().any(|a| names(a, g)))
+        .cloned()
+        .collect();
+    if !present.is_empty() {
+        out.failures.push(Failure::Absent { present });
+    }
     for (rule, text) in &case.why_not {
         let got = match s.why_not(rule) {
             Ok(w) if w.fired > 0 => format!("{rule} fired {} time(s)", w.fired),
@@ -785,6 +902,20 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
         }
     }
     out
+}
+
+/// Whether an `absent` entry names a conclusion line: the same line, or its relation's name.
+fn names(entry: &str, line: &str) -> bool {
+    let entry = entry.trim();
+    match entry.contains('(') {
+        true => entry == line,
+        false => relation_of(line) == entry,
+    }
+}
+
+/// The relation of a conclusion line as `ask` prints it: `category(3, "full house")` → `category`.
+fn relation_of(line: &str) -> &str {
+    line.split('(').next().unwrap_or(line).trim()
 }
 
 fn normalise(t: &str) -> String {
@@ -995,8 +1126,12 @@ pub fn coverage(report: &Report) -> Vec<RuleSetCoverage> {
 }
 
 /// Rewrites a case file so that its failing cases expect what they now answer, keeping every
-/// other line and comment; writes their golden files. Returns how many cases were rewritten.
-pub fn update(file: &CaseFile, outcomes: &[&Outcome]) -> Result<usize, CaseError> {
+/// other line and comment; writes their golden files. A case's `expect` is edited in place: the
+/// lines no longer concluded are removed and the new ones added, of the relations it already
+/// names (every relation when it is `exact`), so a focused case stays focused and the lines left
+/// alone keep their quoting. `absent` and `why_not` are the author's assertions, not answers: they
+/// are left as written. Returns the indexes (in `file.cases`) of the cases rewritten.
+pub fn update(file: &CaseFile, outcomes: &[&Outcome]) -> Result<Vec<usize>, CaseError> {
     let Some(dir) = &file.dir else {
         return Err(CaseError::Io {
             path: file.path.clone(),
@@ -1012,16 +1147,31 @@ pub fn update(file: &CaseFile, outcomes: &[&Outcome]) -> Result<usize, CaseError
             message: e.message().to_string(),
         }
     })?;
-    let mut changed = 0;
+    let mut changed = Vec::new();
     for o in outcomes.iter().filter(|o| !o.passed()) {
+        let Some(case) = file.cases.get(o.case) else {
+            continue;
+        };
         let Some(table) = doc
             .get_mut("case")
             .and_then(|c| c.as_array_of_tables_mut())
-            .and_then(|a| a.get_mut(o.case))
+            .and_then(|a| a.get_mut(case.table))
         else {
             continue;
         };
-        let mut touched = false;
+        let table: &mut dyn toml_edit::TableLike = match case.row {
+            None => table,
+            Some(r) => match table
+                .get_mut("rows")
+                .and_then(|v| v.as_array_mut())
+                .and_then(|a| a.get_mut(r))
+                .and_then(|v| v.as_inline_table_mut())
+            {
+                Some(row) => row,
+                None => continue,
+            },
+        };
+        let (mut touched, mut inserted) = (false, false);
         for f in &o.failures {
             match f {
                 Failure::Conclusions { .. } | Failure::Error { .. } => {
@@ -1030,29 +1180,155 @@ pub fn update(file: &CaseFile, outcomes: &[&Outcome]) -> Result<usize, CaseError
                         Some(e) => {
                             table.remove("expect");
                             table.remove("exact");
-                            table["error"] = toml_edit::value(e.as_str());
+                            table.insert("error", toml_edit::value(e.as_str()));
+                            inserted = true;
                         }
-                        None => {
+                        None if case.error.is_some() => {
                             table.remove("error");
-                            table["expect"] = toml_edit::value(expect_array(&o.got));
+                            table.insert("expect", toml_edit::value(expect_array(&o.got)));
+                            inserted = true;
                         }
+                        None => match table.get_mut("expect").and_then(|v| v.as_array_mut()) {
+                            Some(a) => edit_array(a, &o.got, case.exact),
+                            None => {
+                                let want = refocused(&case.expect, &o.got, case.exact);
+                                table.insert("expect", toml_edit::value(expect_array(&want)));
+                                inserted = true;
+                            }
+                        },
                     }
                 }
                 Failure::Golden { file: name, got, .. } => {
                     touched = true;
-                    write_golden(dir, name, file.cases[o.case].explanation_path.as_deref(), got)?;
+                    write_golden(dir, name, case.explanation_path.as_deref(), got)?;
                 }
-                // What a rule's why-not should mention is the author's choice, not an answer.
-                Failure::WhyNot { .. } => {}
+                // What must not be concluded, and what a rule's why-not should mention, are the
+                // author's assertions, not answers.
+                Failure::Absent { .. } | Failure::WhyNot { .. } => {}
             }
         }
-        changed += usize::from(touched);
+        // A key added to a row (an inline table) is spaced like the others.
+        if inserted && case.row.is_some() {
+            table.fmt();
+        }
+        if touched {
+            changed.push(o.case);
+        }
     }
-    if changed > 0 {
+    if !changed.is_empty() {
         let path = PathBuf::from(&file.path);
         std::fs::write(&path, doc.to_string()).map_err(|e| io(&path, e))?;
     }
     Ok(changed)
+}
+
+/// What a case's `expect` becomes: its lines still concluded, in their order, and the conclusions
+/// it lacks of the relations it names (of every relation when `exact`), each after the last line
+/// of its relation.
+fn refocused(expect: &[String], got: &[String], exact: bool) -> Vec<String> {
+    let focus: Vec<&str> = expect.iter().map(|e| relation_of(e)).collect();
+    let mut out: Vec<String> = expect.iter().filter(|e| got.contains(e)).cloned().collect();
+    for g in got {
+        if out.contains(g) || (!exact && !focus.contains(&relation_of(g))) {
+            continue;
+        }
+        let at = out
+            .iter()
+            .rposition(|e| relation_of(e) == relation_of(g))
+            .map_or(out.len(), |i| i + 1);
+        out.insert(at, g.clone());
+    }
+    out
+}
+
+/// Edits the array of strings `a` (a case's `expect`) to what [`refocused`] makes of it, changing
+/// only the lines that changed: a line whose relation now concludes another value is replaced in
+/// place (its comment and position kept), lines no longer concluded are removed, and new ones are
+/// added after the last line of their relation, laid out like their neighbour. Lines left alone
+/// keep their text and quoting, and comments stay at the end of the line they were on.
+fn edit_array(a: &mut toml_edit::Array, got: &[String], exact: bool) {
+    // In an item's prefix, what comes before its last line break ends the line above.
+    fn split(prefix: &str) -> (&str, &str) {
+        match prefix.rfind('\n') {
+            Some(at) => prefix.split_at(at),
+            None => ("", prefix),
+        }
+    }
+    let prefix_of = |v: &toml_edit::Value| v.decor().prefix().and_then(|p| p.as_str()).unwrap_or("").to_string();
+    let text_of = |a: &toml_edit::Array, i: usize| a.get(i).and_then(|v| v.as_str()).map(str::to_string);
+    let expect: Vec<String> = (0..a.len()).filter_map(|i| text_of(a, i)).collect();
+    let mut new: Vec<&String> = refocused(&expect, got, exact)
+        .iter()
+        .filter(|w| !expect.contains(w))
+        .filter_map(|w| got.iter().find(|g| *g == w))
+        .collect();
+    // Replaced in place, removed, in that order.
+    let mut i = 0;
+    while i < a.len() {
+        let Some(old) = text_of(a, i).filter(|t| !got.contains(t)) else {
+            i += 1;
+            continue;
+        };
+        if let Some(k) = new.iter().position(|n| relation_of(n) == relation_of(&old)) {
+            let line = new.remove(k);
+            if let Some(item) = a.get_mut(i) {
+                let decor = item.decor().clone();
+                *item = toml_edit::Value::from(line.as_str());
+                *item.decor_mut() = decor;
+            }
+            i += 1;
+            continue;
+        }
+        let gone = a.get(i).map(prefix_of).unwrap_or_default();
+        a.remove(i);
+        let (head, _) = split(&gone);
+        match a.get_mut(i) {
+            // The first item's layout (a line break after `[`) passes to the one taking its place.
+            Some(next) if i == 0 && !gone.contains('\n') => next.decor_mut().set_prefix(gone.clone()),
+            Some(next) if i == 0 => {
+                let p = format!("{head}{}", split(&prefix_of(next)).1);
+                next.decor_mut().set_prefix(p);
+            }
+            Some(next) => {
+                let p = format!("{head}{}", prefix_of(next));
+                next.decor_mut().set_prefix(p);
+            }
+            None => {
+                let trailing = format!("{head}{}", a.trailing().as_str().unwrap_or(""));
+                a.set_trailing(trailing);
+            }
+        }
+    }
+    for line in new {
+        let k = (0..a.len())
+            .rev()
+            .find(|&j| text_of(a, j).is_some_and(|t| relation_of(&t) == relation_of(line)))
+            .map_or(a.len(), |j| j + 1);
+        let neighbour = a.get(k).or_else(|| a.get(k.max(1) - 1)).map(prefix_of);
+        let mut v = toml_edit::Value::from(line.as_str());
+        match neighbour.as_deref().map(split) {
+            // One item per line: the new one on a line of its own, at the same indentation; a
+            // comment ending the line above stays there.
+            Some((_, tail)) if tail.starts_with('\n') => {
+                let tail = tail.to_string();
+                if let Some(at) = a.get_mut(k) {
+                    let old = prefix_of(at);
+                    let head = split(&old).0.to_string();
+                    at.decor_mut().set_prefix(tail.clone());
+                    v.decor_mut().set_prefix(format!("{head}{tail}"));
+                } else {
+                    v.decor_mut().set_prefix(tail);
+                }
+            }
+            _ => {
+                v.decor_mut().set_prefix(if k == 0 { "" } else { " " });
+                if let Some(at) = a.get_mut(k) {
+                    at.decor_mut().set_prefix(" ");
+                }
+            }
+        }
+        a.insert_formatted(k, v);
+    }
 }
 
 /// Writes a golden file where its case's path resolved (inside the case file's tree), only into a

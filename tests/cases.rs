@@ -333,3 +333,251 @@ fn diff_compares_the_two_mahjong_bots_on_generated_positions() {
         assert!(text(&same).contains("no answer changed"), "{game}: {}", text(&same));
     }
 }
+
+/// A suite of `examples/pocket.rules` in a subfolder: a table case, a focused case with comments,
+/// an exact one and one with `absent`.
+const POCKET_CASES: &str = r#"rules = "pocket.rules"
+
+[[case]]
+name   = "groups"   # one row per hand
+expect = ["keep(true)"]
+rows = [
+    { name = "trips", inputs = { hand = "QS QH QD 4C" }, expect = ['holds("trips", 12)'] },
+    { name = "low pair", inputs = { hand = "5S 5H 9D 2C" }, expect = ["keep(false)"] },
+    { inputs = { hand = "AS AH" } },
+]
+
+[[case]]
+name   = "a low pair"
+inputs = { hand = "5S 5H 9D 2C" }
+expect = [
+    'holds("pair", 5)',   # the pair
+    'keep(false)',  # dropped
+]
+absent = ["holds(\"trips\", 5)"]
+
+[[case]]
+name   = "all of it"
+inputs = { hand = "QS QH QD 4C 4S" }
+expect = ['holds("trips", 12)', 'holds("pair", 4)', 'keep(true)']
+exact = true
+
+[[case]]
+name   = "never kept"
+inputs = { hand = "2S 3H" }
+absent = ["keep(true)", "holds"]
+"#;
+
+fn pocket_suite() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("suites/pocket");
+    std::fs::create_dir_all(&sub).unwrap();
+    let rules = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/pocket.rules")).unwrap();
+    std::fs::write(sub.join("pocket.rules"), rules).unwrap();
+    std::fs::write(sub.join("p.cases.toml"), POCKET_CASES).unwrap();
+    dir
+}
+
+#[test]
+fn a_folder_is_searched_with_its_subfolders_and_each_row_of_a_table_is_a_case() {
+    let dir = pocket_suite();
+    let out = kibitzer(&["test", "."], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert_eq!(
+        t,
+        "ok   groups [trips] (./suites/pocket/p.cases.toml:7)\n\
+         ok   groups [low pair] (./suites/pocket/p.cases.toml:8)\n\
+         ok   groups [3] (./suites/pocket/p.cases.toml:9)\n\
+         ok   a low pair (./suites/pocket/p.cases.toml:13)\n\
+         ok   all of it (./suites/pocket/p.cases.toml:22)\n\
+         ok   never kept (./suites/pocket/p.cases.toml:28)\n\
+         6 passed, 0 failed (1 case file(s))\n"
+    );
+}
+
+#[test]
+fn k_runs_the_cases_whose_name_contains_the_pattern() {
+    let dir = pocket_suite();
+    let out = kibitzer(&["test", "suites", "-k", "PAIR", "-k", "never"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("ok   groups [low pair]") && t.contains("ok   a low pair") && t.contains("ok   never kept"));
+    assert!(!t.contains("trips") && !t.contains("all of it"), "{t}");
+    assert!(t.ends_with("3 passed, 0 failed (1 case file(s))\n"), "{t}");
+    let none = kibitzer(&["test", "suites", "-k", "flush"], dir.path());
+    assert_eq!(none.status.code(), Some(2));
+    assert_eq!(text(&none), "kibitzer: no case's name contains \"flush\"\n");
+}
+
+#[test]
+fn absent_fails_a_case_that_concludes_what_it_names() {
+    let dir = pocket_suite();
+    let file = dir.path().join("suites/pocket/p.cases.toml");
+    let text_before = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text_before.replace("absent = [\"keep(true)\", \"holds\"]", "absent = [\"keep\"]"),
+    )
+    .unwrap();
+    let out = kibitzer(&["test", "suites", "-k", "never"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("FAIL never kept (suites/pocket/p.cases.toml:28)\n  concluded, but the case says it must not be:\n    keep(false)\n"),
+        "{t}"
+    );
+    // `--update` accepts answers, not assertions: it stays a failure.
+    let up = kibitzer(&["test", "suites", "-k", "never", "--update"], dir.path());
+    assert_eq!(up.status.code(), Some(1), "{}", text(&up));
+}
+
+#[test]
+fn update_edits_only_the_changed_lines_and_lists_the_cases() {
+    let dir = pocket_suite();
+    let sub = dir.path().join("suites/pocket");
+    // Keep from a rank above any: every hand is dropped.
+    let rules = std::fs::read_to_string(sub.join("pocket.rules")).unwrap();
+    std::fs::write(
+        sub.join("pocket.rules"),
+        rules.replace("keep_from = 10 ", "keep_from = 14 "),
+    )
+    .unwrap();
+    std::fs::write(
+        sub.join("p.cases.toml"),
+        POCKET_CASES.replace("'keep(false)',  # dropped", "'keep(true)',  # kept"),
+    )
+    .unwrap();
+    let out = kibitzer(&["test", "suites", "--update"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("updated a low pair (suites/pocket/p.cases.toml:13)\n"),
+        "{t}"
+    );
+    assert!(t.contains("updated all of it (suites/pocket/p.cases.toml:22)\n"), "{t}");
+    assert!(t.contains("updated 2 case(s) in suites/pocket/p.cases.toml\n"), "{t}");
+    let after = std::fs::read_to_string(sub.join("p.cases.toml")).unwrap();
+    // The focused case keeps its comments and its untouched line's quoting; the changed line is
+    // replaced where it was.
+    assert!(
+        after.contains("expect = [\n    'holds(\"pair\", 5)',   # the pair\n    \"keep(false)\",  # kept\n]\n"),
+        "{after}"
+    );
+    // The exact case: every conclusion, the unchanged ones as they were.
+    assert!(
+        after.contains("expect = ['holds(\"trips\", 12)', 'holds(\"pair\", 4)', \"keep(false)\"]\nexact = true"),
+        "{after}"
+    );
+    // The table's third row (AS AH: aces are 14) still passes: it is not touched.
+    assert!(after.contains("    { inputs = { hand = \"AS AH\" } },\n"), "{after}");
+    let again = kibitzer(&["test", "suites"], dir.path());
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+}
+
+#[test]
+fn update_gives_a_table_row_its_own_expect() {
+    let dir = pocket_suite();
+    let sub = dir.path().join("suites/pocket");
+    let rules = std::fs::read_to_string(sub.join("pocket.rules")).unwrap();
+    std::fs::write(sub.join("pocket.rules"), rules.replace("in 2..14", "in 2..15")).unwrap();
+    let cases = POCKET_CASES.replace(
+        "{ inputs = { hand = \"AS AH\" } }",
+        "{ inputs = { hand = \"AS AH\" }, params = { keep_from = 15 } }",
+    );
+    std::fs::write(sub.join("p.cases.toml"), cases).unwrap();
+    let out = kibitzer(&["test", "suites", "-k", "groups", "--update"], dir.path());
+    assert!(
+        text(&out).contains("updated groups [3] (suites/pocket/p.cases.toml:9)"),
+        "{}",
+        text(&out)
+    );
+    let after = std::fs::read_to_string(sub.join("p.cases.toml")).unwrap();
+    assert!(
+        after.contains("{ inputs = { hand = \"AS AH\" }, params = { keep_from = 15 }, expect = [\"keep(false)\"] }"),
+        "{after}"
+    );
+    assert!(after.contains("expect = [\"keep(true)\"]\nrows = ["), "{after}");
+}
+
+#[test]
+fn a_table_case_is_checked_like_a_case() {
+    let dir = pocket_suite();
+    let file = dir.path().join("suites/pocket/p.cases.toml");
+    for (bad, why) in [
+        (
+            "rows = [\n",
+            "p.cases.toml:4:10: a table case needs at least one row in `rows`",
+        ),
+        (
+            "rows = [\n    { colour = \"red\" },\n",
+            "p.cases.toml:7:7: unknown field `colour`",
+        ),
+    ] {
+        let body = if bad.contains("colour") {
+            POCKET_CASES.replacen("rows = [\n", bad, 1)
+        } else {
+            POCKET_CASES.replacen(
+                "rows = [\n    { name = \"trips\", inputs = { hand = \"QS QH QD 4C\" }, expect = ['holds(\"trips\", 12)'] },\n    { name = \"low pair\", inputs = { hand = \"5S 5H 9D 2C\" }, expect = [\"keep(false)\"] },\n    { inputs = { hand = \"AS AH\" } },\n]",
+                "rows = [\n]",
+                1,
+            )
+        };
+        std::fs::write(&file, body).unwrap();
+        let out = kibitzer(&["test", "suites"], dir.path());
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(text(&out).contains(why), "{}", text(&out));
+    }
+}
+
+#[test]
+fn diff_compares_two_settings_of_one_rule_set_and_lists_every_changed_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "diff",
+        "stud",
+        "stud",
+        "--positions",
+        "40",
+        "--param-b",
+        "fold_below=0.45",
+    ];
+    let out = kibitzer(&args, dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(
+        t.starts_with("40 position(s); A = stud, B = stud (fold_below=0.45)\n"),
+        "{t}"
+    );
+    // Every advice option names its thresholds: every position's `option` answer changed.
+    assert!(t.contains("option: 40 answer(s) changed\n"), "{t}");
+    assert_eq!(t.matches("\nposition ").count(), 40, "{t}");
+    assert!(
+        t.contains("needs equity below 0.3;") && t.contains("needs equity below 0.45;"),
+        "{t}"
+    );
+
+    let limited = text(&kibitzer(&[&args[..], &["--limit", "2"]].concat(), dir.path()));
+    assert_eq!(limited.matches("\nposition ").count(), 2, "{limited}");
+    assert!(
+        limited.contains("... and 38 more changed position(s) (--limit 2)\n"),
+        "{limited}"
+    );
+
+    let only = text(&kibitzer(&[&args[..], &["--only", "category"]].concat(), dir.path()));
+    assert!(only.contains("no answer changed"), "{only}");
+    let ignored = text(&kibitzer(
+        &[&args[..], &["--ignore", "option", "--json"]].concat(),
+        dir.path(),
+    ));
+    let v: serde_json::Value = serde_json::from_str(&ignored).unwrap();
+    assert!(v["relations"].get("option").is_none(), "{v}");
+    assert_eq!(v["changed"], v["listed"].as_array().unwrap().len(), "{v}");
+    for l in v["listed"].as_array().unwrap() {
+        assert_eq!(l["relations"], serde_json::json!(["advice"]), "{l}");
+    }
+
+    let bad = kibitzer(&["diff", "stud", "stud", "--param-a", "fold=1"], dir.path());
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(text(&bad), "kibitzer: --param-a fold: `stud` has no parameter `fold`\n");
+}

@@ -40,6 +40,8 @@ fn read(rel: &str) -> String {
 const TESTED_PAGES: &[&str] = &[
     "README.md",
     "docs/cli.md",
+    "docs/testing.md",
+    "docs/editors.md",
     "docs/language.md",
     "docs/semantics.md",
     "docs/explanations.md",

@@ -12,7 +12,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct AskArgs {
     /// A shipped rule set (stud, ...) or a path to a .rules file.
     ruleset: String,
@@ -57,6 +57,15 @@ pub struct AskArgs {
     /// Let includes come from this folder tree (default: the rule file's own folder).
     #[arg(long = "include-root", value_name = "DIR")]
     include_root: Option<PathBuf>,
+}
+
+impl AskArgs {
+    /// The rule file the query reads, when it is one on disk: `--rules`, or the rule set given as
+    /// a path.
+    pub fn rule_file(&self) -> Option<PathBuf> {
+        let given = PathBuf::from(&self.ruleset);
+        self.rules.clone().or_else(|| given.is_file().then_some(given))
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

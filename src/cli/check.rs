@@ -63,7 +63,7 @@ pub fn run(a: CheckArgs) -> i32 {
 
 /// The `.rules` files under `p`, each once. Symlinked folders are not followed (a link to `/`
 /// or to an ancestor would walk out of the tree or loop); a file reached twice is listed once.
-fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
+pub(super) fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
     let mut add = |f: &Path| {
         let key = std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
         if seen.insert(key) {

@@ -8,9 +8,12 @@ mod batch;
 pub mod bench;
 mod check;
 mod diff;
+mod fmt;
+mod lsp;
 mod play;
 mod rules;
 mod test;
+mod watch;
 
 use clap::{Parser, Subcommand};
 use kibitzer::{MemoryBound, RunResult, StopReason};
@@ -49,6 +52,12 @@ enum Command {
     Test(test::TestArgs),
     /// What an edit changes: two rule sets on the same positions, answers and firings compared.
     Diff(diff::DiffArgs),
+    /// Lay rule files out in the one canonical layout (`--check`: only report, with a diff).
+    Fmt(fmt::FmtArgs),
+    /// Language server for rule files over standard input and output, for editors.
+    Lsp(lsp::LspArgs),
+    /// Answer a query again each time its rule file changes: `kibitzer watch my.rules hand=…`.
+    Watch(watch::WatchArgs),
 }
 
 /// Runs the command line and returns the exit code.
@@ -95,6 +104,9 @@ pub fn main() -> i32 {
         Command::Play(a) => play::run(a),
         Command::Test(a) => test::run(a),
         Command::Diff(a) => diff::run(a),
+        Command::Fmt(a) => fmt::run(a),
+        Command::Lsp(a) => lsp::run(a),
+        Command::Watch(a) => watch::run(a),
     });
     match result {
         // What is still buffered is written now, so a full disk is reported, not lost at exit.

@@ -14,14 +14,20 @@ pub enum Format {
     Junit,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct TestArgs {
-    /// Case files, or folders of `*.cases.toml` (default: the shipped suites).
+    /// Case files, or folders searched for `*.cases.toml` with their subfolders (default: the
+    /// shipped suites).
     paths: Vec<PathBuf>,
+    /// Run only the cases whose name contains PATTERN (ignoring case; a row of a table case is
+    /// named `case [row]`). Given more than once, a case matching any runs.
+    #[arg(short = 'k', value_name = "PATTERN")]
+    pattern: Vec<String>,
     /// Run the cases against this rule file instead of the rules each case file names.
     #[arg(long, value_name = "PATH")]
     rules: Option<PathBuf>,
-    /// Rewrite each failing case's `expect` (and golden files) to what the rules now answer.
+    /// Rewrite each failing case's `expect` (and golden files) to what the rules now answer,
+    /// only in the relations it names, and list the cases changed.
     #[arg(long)]
     update: bool,
     /// Report how many cases fired each rule, the rules none fired, and the tests and filters that
@@ -38,10 +44,18 @@ pub struct TestArgs {
     /// from `DIR`'s folder tree instead of the case file's folder's.
     #[arg(long = "include-root", value_name = "DIR")]
     include_root: Option<PathBuf>,
+    /// Run again each time a case file or a rule file it reads changes: the case files affected.
+    #[arg(long)]
+    watch: bool,
+    #[command(flatten)]
+    every: super::watch::Every,
 }
 
 pub fn run(a: TestArgs) -> i32 {
-    let files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
+    if a.watch {
+        return watch(a);
+    }
+    let mut files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
         Ok(f) => f,
         Err(e @ CaseError::Malformed { .. }) => {
             say(e);
@@ -49,6 +63,26 @@ pub fn run(a: TestArgs) -> i32 {
         }
         Err(e) => return fail(e),
     };
+    if !a.pattern.is_empty() {
+        let wanted: Vec<String> = a.pattern.iter().map(|p| p.to_lowercase()).collect();
+        for f in &mut files {
+            f.cases.retain(|c| {
+                let name = c.name.to_lowercase();
+                wanted.iter().any(|w| name.contains(w.as_str()))
+            });
+        }
+        files.retain(|f| !f.cases.is_empty());
+        if files.is_empty() {
+            return fail(format_args!(
+                "no case's name contains {}",
+                a.pattern
+                    .iter()
+                    .map(|p| format!("{p:?}"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ));
+        }
+    }
     let want_coverage = a.coverage || a.min_coverage.is_some();
     let report = match cases::run_all(&files, a.rules.as_deref(), want_coverage) {
         Ok(r) => r,
@@ -69,16 +103,27 @@ pub fn run(a: TestArgs) -> i32 {
         for (fi, f) in files.iter().enumerate() {
             let mine: Vec<&Outcome> = report.outcomes.iter().filter(|o| o.file == fi).collect();
             match cases::update(f, &mine) {
-                Ok(0) => {}
-                Ok(n) => say(format_args!("updated {n} case(s) in {}", f.path)),
+                Ok(changed) if changed.is_empty() => {}
+                Ok(changed) => {
+                    for c in &changed {
+                        let case = &f.cases[*c];
+                        say(format_args!("updated {} ({}:{})", case.name, f.path, case.line));
+                    }
+                    say(format_args!("updated {} case(s) in {}", changed.len(), f.path));
+                }
                 Err(e) => return fail(e),
             }
         }
-        // A why-not's wording is the author's to choose: those failures stay failures.
+        // A why-not's wording and what must not be concluded are the author's to choose: those
+        // failures stay failures.
         failing = report
             .outcomes
             .iter()
-            .filter(|o| o.failures.iter().any(|f| matches!(f, Failure::WhyNot { .. })))
+            .filter(|o| {
+                o.failures
+                    .iter()
+                    .any(|f| matches!(f, Failure::WhyNot { .. } | Failure::Absent { .. }))
+            })
             .count();
     }
     let mut code = i32::from(failing > 0);
@@ -95,6 +140,61 @@ pub fn run(a: TestArgs) -> i32 {
         }
     }
     code
+}
+
+/// `--watch`: the cases run, then the case files a change affects, again and again.
+fn watch(a: TestArgs) -> i32 {
+    let once = TestArgs {
+        watch: false,
+        ..a.clone()
+    };
+    let root = a.include_root.clone();
+    let paths = a.paths.clone();
+    // Each case file with the files it reads: itself, its rule file and what that includes.
+    let groups = move || -> Vec<(PathBuf, Vec<PathBuf>)> {
+        let Ok(files) = cases::load_in(&paths, root.as_deref()) else {
+            return paths.iter().map(|p| (p.clone(), vec![p.clone()])).collect();
+        };
+        files
+            .iter()
+            .filter(|f| f.dir.is_some())
+            .map(|f| {
+                let mut read = vec![PathBuf::from(&f.path)];
+                if let Some(r) = &f.rules_path {
+                    read.extend(super::watch::rule_files(r));
+                }
+                (PathBuf::from(&f.path), read)
+            })
+            .collect()
+    };
+    if paths_are_shipped(&a) {
+        return fail("--watch needs case files on disk: give their paths");
+    }
+    say("watching the case files and the rule files they read (Ctrl-C to stop)");
+    let all = groups.clone();
+    super::watch::repeat(
+        a.every,
+        move || all().into_iter().flat_map(|(_, read)| read).collect(),
+        |changed| {
+            let mut args = once.clone();
+            if !changed.is_empty() {
+                args.paths = groups()
+                    .into_iter()
+                    .filter(|(_, read)| read.iter().any(|r| changed.iter().any(|c| c == r)))
+                    .map(|(case_file, _)| case_file)
+                    .collect();
+                // A case file that no longer loads is run as it is, to say why.
+                if args.paths.is_empty() {
+                    args.paths = once.paths.clone();
+                }
+            }
+            run(args)
+        },
+    )
+}
+
+fn paths_are_shipped(a: &TestArgs) -> bool {
+    a.paths.is_empty()
 }
 
 /// `--min-coverage N`: a percentage, 0 to 100.
@@ -143,6 +243,12 @@ fn failure_text(o: &Outcome) -> String {
                     "  why not {rule}: expected it not to fire, for a reason mentioning {text:?}; got:"
                 );
                 for l in got.lines() {
+                    let _ = writeln!(s, "    {l}");
+                }
+            }
+            Failure::Absent { present } => {
+                let _ = writeln!(s, "  concluded, but the case says it must not be:");
+                for l in present {
                     let _ = writeln!(s, "    {l}");
                 }
             }

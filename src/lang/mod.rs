@@ -6,12 +6,14 @@
 pub mod ast;
 pub(crate) mod check;
 pub mod diagnostics;
+pub mod format;
 pub(crate) mod ir;
 pub mod source;
 pub mod syntax;
 pub(crate) mod template;
 
 pub use check::literal_value;
+pub use format::format_rules;
 
 use crate::builtins::Registry;
 use diagnostics::{Diagnostic, Diagnostics};

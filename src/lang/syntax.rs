@@ -11,10 +11,11 @@ use pest::Parser as _;
 mod generated {
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/kibitzer.pest"]
-    pub(super) struct RuleParser;
+    pub(in crate::lang) struct RuleParser;
 }
 
-use generated::{Rule, RuleParser};
+// The formatter (`format.rs`) reads the parse tree too, to keep every token as written.
+pub(super) use generated::{Rule, RuleParser};
 
 type P<'a> = Pair<'a, Rule>;
 

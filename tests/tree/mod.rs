@@ -8,7 +8,7 @@ use std::process::Command;
 
 /// Folders that are not part of the source when the tree is walked: build output, version
 /// control, local tool state.
-const SKIPPED: &[&str] = &["target", ".git", ".idea", ".vscode", "fuzz/target"];
+const SKIPPED: &[&str] = &["target", ".git", ".idea", ".vscode", "fuzz/target", "node_modules"];
 
 /// The repository's files under `root`, as paths relative to it with `/` between folders, in
 /// order: the files git tracks that exist, else (no git, or no checkout) every file found.
