@@ -439,6 +439,8 @@ pub struct Session {
     standing_dead: usize,
     stand_vals: Vec<Value>,
     stand_facts: Vec<(u16, FactId)>,
+    /// The relations whose `stand_on_*` lists hold anything (emptied at the next run).
+    stand_touched: Vec<RelId>,
     /// Retractions at the last sweep of waiting activations, and the activations left waiting
     /// (see `collect_garbage`).
     swept_at: usize,
@@ -479,9 +481,12 @@ struct Standing {
     /// `Session::stand_vals` and `stand_facts` (one arena for all: no allocation each).
     vars: (u32, u32),
     facts: (u32, u32),
-    /// The values of its late bindings each time it fired, one after the other (refraction is
+    /// The values of its late bindings the first time it fired, a range of `stand_vals` (empty
+    /// if it has not fired), then those of each later firing, one after the other (refraction is
     /// per value).
+    first: (u32, u32),
     fired: Vec<Value>,
+    has_fired: bool,
     /// Brought back and not yet selected again.
     queued: bool,
     live: bool,
@@ -592,6 +597,7 @@ impl Session {
             standing_dead: 0,
             stand_vals: Vec::new(),
             stand_facts: Vec::new(),
+            stand_touched: Vec::new(),
             supports: Vec::new(),
             logical: Default::default(),
             support_of_fact: Default::default(),
@@ -993,8 +999,10 @@ impl Session {
             self.standing.clear();
             self.stand_vals.clear();
             self.stand_facts.clear();
-            self.stand_on_retract.iter_mut().for_each(Vec::clear);
-            self.stand_on_assert.iter_mut().for_each(Vec::clear);
+            for rel in self.stand_touched.drain(..) {
+                self.stand_on_retract[rel as usize].clear();
+                self.stand_on_assert[rel as usize].clear();
+            }
             self.standing_dead = 0;
         }
         if !self.supports.is_empty() {
@@ -1462,14 +1470,15 @@ impl Session {
             if !fired {
                 return false;
             }
-            // Without late values, one marker says it fired.
-            let mut v = late_values(&self.frame.vars, late);
-            if v.is_empty() {
-                v.push(Value::Int(0));
-            }
-            if s.fired.chunks(v.len()).any(|c| c == v.as_slice()) {
+            let v = late_values(&self.frame.vars, late);
+            let first = &self.stand_vals[s.first.0 as usize..s.first.1 as usize];
+            let again = |c: &[Value]| c == v.as_slice();
+            let seen = s.has_fired
+                && ((s.first.0 < s.first.1 && again(first)) || (!v.is_empty() && s.fired.chunks(v.len()).any(again)));
+            if seen {
                 return true;
             }
+            s.has_fired = true;
             s.fired.extend(v);
             if !plan.refires {
                 s.live = false;
@@ -1488,27 +1497,38 @@ impl Session {
         self.stand_vals.extend_from_slice(&self.frame.vars[..nvars]);
         let f0 = self.stand_facts.len() as u32;
         self.stand_facts.extend_from_slice(self.agenda.facts_at(act.facts));
-        let mut first = Vec::new();
+        let l0 = self.stand_vals.len() as u32;
         if fired {
-            first = late_values(&self.frame.vars, late);
-            if first.is_empty() {
-                first.push(Value::Int(0));
+            for (i, v) in self.frame.vars[..nvars].iter().enumerate() {
+                if i < 64 && late & (1u64 << i) != 0 {
+                    self.stand_vals.push(v.clone());
+                }
             }
         }
         self.standing.push(Standing {
             rule: act.rule,
             mask: act.mask,
-            vars: (v0, self.stand_vals.len() as u32),
+            vars: (v0, v0 + nvars as u32),
             facts: (f0, self.stand_facts.len() as u32),
-            fired: first,
+            first: (l0, self.stand_vals.len() as u32),
+            fired: Vec::new(),
+            has_fired: fired,
             queued: false,
             live: true,
         });
         for &rel in &plan.wake_on_retract {
-            self.stand_on_retract[rel as usize].push(at);
+            let list = &mut self.stand_on_retract[rel as usize];
+            if list.is_empty() && self.stand_on_assert[rel as usize].is_empty() {
+                self.stand_touched.push(rel);
+            }
+            list.push(at);
         }
         for &rel in &plan.wake_on_assert {
-            self.stand_on_assert[rel as usize].push(at);
+            let list = &mut self.stand_on_assert[rel as usize];
+            if list.is_empty() && self.stand_on_retract[rel as usize].is_empty() {
+                self.stand_touched.push(rel);
+            }
+            list.push(at);
         }
         false
     }
@@ -1579,6 +1599,9 @@ impl Session {
             let f0 = facts.len() as u32;
             facts.extend_from_slice(&self.stand_facts[s.facts.0 as usize..s.facts.1 as usize]);
             s.facts = (f0, facts.len() as u32);
+            let l0 = vals.len() as u32;
+            vals.extend_from_slice(&self.stand_vals[s.first.0 as usize..s.first.1 as usize]);
+            s.first = (l0, vals.len() as u32);
         }
         self.stand_vals = vals;
         self.stand_facts = facts;
