@@ -58,7 +58,22 @@ pub struct Ctx<'a> {
     pub failure: Option<Box<MatchError>>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// A context for one search: no calls counted yet, no depth tracked, no failure.
+    #[inline]
+    pub fn new(prog: &'a Program, mem: &'a Memory, params: &'a [Value], whatif: &'a mut WhatIfRunner) -> Ctx<'a> {
+        Ctx {
+            prog,
+            mem,
+            params,
+            whatif,
+            calls: 0,
+            deepest: None,
+            track_depth: false,
+            failure: None,
+        }
+    }
+
     /// Keeps the error for the search's caller and says `Failed`.
     #[cold]
     #[inline(never)]

@@ -1402,16 +1402,7 @@ impl Session {
                             continue;
                         }
                         frame.mask = mask;
-                        let mut ctx = Ctx {
-                            prog,
-                            mem: &self.mem,
-                            params: &self.params,
-                            whatif: &mut self.whatif,
-                            calls: 0,
-                            deepest: None,
-                            track_depth: false,
-                            failure: None,
-                        };
+                        let mut ctx = Ctx::new(prog, &self.mem, &self.params, &mut self.whatif);
                         let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| in_rule(&e))?;
                         if ok {
                             self.retract_fact(prog, id, firing)?;
@@ -1797,16 +1788,7 @@ impl Session {
             .facts
             .extend(s.facts.iter().filter(|(c, _)| plan.join.contains(c)).copied());
         let mut same = false;
-        let mut ctx = Ctx {
-            prog,
-            mem: &self.mem,
-            params: &self.params,
-            whatif: &mut self.whatif,
-            calls: 0,
-            deepest: None,
-            track_depth: false,
-            failure: None,
-        };
+        let mut ctx = Ctx::new(prog, &self.mem, &self.params, &mut self.whatif);
         let steps = IndexSteps {
             conds: &rule.conds,
             order: &plan.select,
@@ -2058,16 +2040,7 @@ impl Session {
         let order: Vec<(u16, bool)> = plan.join.iter().map(|&c| (c, false)).collect();
         self.frame.mask = 0;
         self.frame.facts.clear();
-        let mut ctx = Ctx {
-            prog,
-            mem: &self.mem,
-            params: &self.params,
-            whatif: &mut self.whatif,
-            calls: 0,
-            deepest: None,
-            track_depth: false,
-            failure: None,
-        };
+        let mut ctx = Ctx::new(prog, &self.mem, &self.params, &mut self.whatif);
         let agenda = &mut self.agenda;
         let nvars = rule.var_names.len();
         let flow = matcher::solve(
