@@ -59,8 +59,9 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    /// A context for one search: no calls counted yet, no depth tracked, no failure.
-    #[inline]
+    /// A context for one search: no calls counted yet, no depth tracked, no failure. Inlined:
+    /// the per-fact join makes one for every new fact.
+    #[inline(always)]
     pub fn new(prog: &'a Program, mem: &'a Memory, params: &'a [Value], whatif: &'a mut WhatIfRunner) -> Ctx<'a> {
         Ctx {
             prog,

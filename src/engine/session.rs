@@ -1933,16 +1933,7 @@ impl Session {
             shared_solutions.resize_with(calls.len(), || Solutions::new(0));
         }
         let mut said = SharedOutcomes::default();
-        let mut ctx = Ctx {
-            prog,
-            mem,
-            params,
-            whatif,
-            calls: 0,
-            deepest: None,
-            track_depth: false,
-            failure: None,
-        };
+        let mut ctx = Ctx::new(prog, mem, params, whatif);
         let values = mem.args_of(fact);
         let mut result = Ok(());
         for trigger in triggers {
