@@ -1124,3 +1124,27 @@ mod column_sums {
         assert!(text.contains("├─ 2 × item(2, 5) and others like it"), "{text}");
     }
 }
+
+#[test]
+fn a_rule_waiting_on_a_phase_fact_matches_only_while_the_phase_holds() {
+    // `seen` starts its join from `item` with the constant pattern `phase("b")`: the engine skips
+    // it without joining while no such fact exists, and must notice the phase arriving and going.
+    let rules = r#"ruleset t "t"
+        input n: int
+        output got
+        rule start salience 10 when n(?n) then assert phase("a") assert item(?n) end
+        rule to_b salience -1 when ?p <- phase("a") then modify ?p ("b") end
+        rule seen when item(?x) phase("b") then assert got(?x) end
+        rule grow when phase("b") n(?n) item(?x) ?x < ?n + 2 then assert item(?x + 1) end
+        rule to_c salience -5 when ?p <- phase("b") then modify ?p ("c") end
+        rule late when phase("c") then assert item(100) end"#;
+    let mut s = run(rules, &[("n", "1")]).unwrap();
+    assert_eq!(outputs(&s), ["got(1)", "got(2)", "got(3)"]);
+    // The same session again: a new query starts from an empty memory of the same shape.
+    for n in [5, 1] {
+        s.set_input_text("n", &n.to_string()).unwrap();
+        s.run().unwrap();
+        let want: Vec<String> = (n..n + 3).map(|x| format!("got({x})")).collect();
+        assert_eq!(outputs(&s), want);
+    }
+}

@@ -51,6 +51,8 @@ pub(super) fn compile(mut p: Program) -> Program {
     }
     // Per rule: how many inputs must be in before it can match (see `Program::input_triggers`).
     let mut waits_for = Vec::with_capacity(p.rules.len());
+    // The gates so far by their text, so that a rule set of many phases interns each in O(1).
+    let mut gate_ids: rustc_hash::FxHashMap<String, u32> = Default::default();
     for (ri, rule) in p.rules.iter().enumerate() {
         let plan = plan_rule(rule, &retracted, &asserted);
         // A derived relation (rank 0) has no fact until a rule fires: never, while the inputs go in.
@@ -90,6 +92,16 @@ pub(super) fn compile(mut p: Program) -> Program {
                             .then_some(c)
                     })
                 });
+                let gate = seed
+                    .rest
+                    .get(prefix_steps as usize)
+                    .and_then(|&(c, _)| gate_of(&rule.conds[c as usize].cond, *rel, args))
+                    .map(|g| {
+                        *gate_ids.entry(format!("{g:?}")).or_insert_with(|| {
+                            p.gates.push(g);
+                            (p.gates.len() - 1) as u32
+                        })
+                    });
                 p.triggers[*rel as usize].push(Trigger {
                     rule: ri as u32,
                     seed: si as u16,
@@ -97,6 +109,7 @@ pub(super) fn compile(mut p: Program) -> Program {
                     prefix_steps,
                     first_call: first,
                     again,
+                    gate,
                 });
             }
         }
@@ -421,6 +434,29 @@ fn arg_position(seed_args: &[PatArg], slot: Slot) -> Option<u16> {
 /// The index of an item equal to `item` in `list` (by `same`), adding it when there is none;
 /// `None` when the list already holds [`MAX_SHARED`] others (what a new fact ran is kept as bits
 /// of one word).
+/// The gate a seed's join may start with (see `Trigger::gate`): `step`, when it is a pattern of
+/// constants and `_` only, of another relation than the seed's (whose new fact it might have to
+/// skip), and the seed's own match cannot fail with an error (so skipping it skips nothing the
+/// join would have raised).
+fn gate_of(step: &Cond, seed_rel: RelId, seed_args: &[PatArg]) -> Option<Gate> {
+    let Cond::Pattern { rel, args } = step else {
+        return None;
+    };
+    let plain = |a: &PatArg| matches!(a, PatArg::Wild | PatArg::Var(_) | PatArg::Expr(Expr::Const(_)));
+    if *rel == seed_rel || !seed_args.iter().all(plain) {
+        return None;
+    }
+    let mut consts = Vec::new();
+    for (pos, a) in args.iter().enumerate() {
+        match a {
+            PatArg::Wild => {}
+            PatArg::Expr(Expr::Const(k)) => consts.push((pos as u16, k.clone())),
+            _ => return None,
+        }
+    }
+    Some(Gate { rel: *rel, consts })
+}
+
 fn intern<T>(list: &mut Vec<T>, item: T, same: impl Fn(&T, &T) -> bool) -> Option<u16> {
     match list.iter().position(|known| same(known, &item)) {
         Some(i) => Some(i as u16),
@@ -462,8 +498,16 @@ fn reorder_patterns(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> Option<
     let mut first = 0;
     let mut checks_placed = 0;
     while first < left.len() {
-        let shares = |s: &Option<Step>| s.is_some_and(|(k, _)| cond_uses(&rule.conds[k as usize].cond) & bound != 0);
-        let next = left[first..].iter().position(shares).map_or(first, |p| first + p);
+        let uses = |s: &Option<Step>| s.map(|(k, _)| cond_uses(&rule.conds[k as usize].cond));
+        // First a pattern with nothing left to bind (`stage("labeling")`, a fact looked up whole),
+        // then one that shares a variable, else the next written.
+        let checks_only = |s: &Option<Step>| uses(s).is_some_and(|u| u & !bound == 0);
+        let shares = |s: &Option<Step>| uses(s).is_some_and(|u| u & bound != 0);
+        let next = left[first..]
+            .iter()
+            .position(checks_only)
+            .or_else(|| left[first..].iter().position(shares))
+            .map_or(first, |p| first + p);
         let Some(step) = left[next].take() else { break };
         while first < left.len() && left[first].is_none() {
             first += 1;

@@ -38,6 +38,7 @@ pub fn lower(rs: ir::RuleSet) -> Program {
         input_triggers: Vec::new(),
         shared_tests: Vec::new(),
         shared_calls: Vec::new(),
+        gates: Vec::new(),
         initial: Vec::new(),
         probed: Vec::new(),
         sources: rs.sources,

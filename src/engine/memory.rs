@@ -3,7 +3,7 @@
 //! on a bound argument. `reset` empties it but keeps every allocation for the next query.
 
 use super::program::RelId;
-use crate::value::Value;
+use crate::value::{Constant, Value};
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -90,6 +90,9 @@ pub struct Memory {
     /// are as many as the live ones the relation is compacted, so scans and joins never walk more
     /// dead facts than live ones, and a long run of modifies does not slow down.
     dead: Vec<u32>,
+    /// Per relation: retractions and resets so far. With the length of its list, a stamp that
+    /// changes whenever its facts do (see `stamp`), at no cost to an insert.
+    retracts: Vec<u32>,
 }
 
 /// Retracted facts a relation may keep in its lists before they are compacted (below this, a
@@ -109,6 +112,7 @@ impl Memory {
         Memory {
             by_rel: vec![Vec::new(); relations],
             dead: vec![0; relations],
+            retracts: vec![0; relations],
             indexed: vec![false; relations],
             deduped: vec![false; relations],
             dedupe: vec![FxHashMap::default(); relations],
@@ -132,6 +136,7 @@ impl Memory {
             let r = r as usize;
             self.by_rel[r].clear();
             self.dead[r] = 0;
+            self.retracts[r] = self.retracts[r].wrapping_add(1);
             if std::mem::take(&mut self.deduped[r]) {
                 self.dedupe[r].clear();
             }
@@ -347,6 +352,7 @@ impl Memory {
             }
         }
         self.dead[rel] += 1;
+        self.retracts[rel] = self.retracts[rel].wrapping_add(1);
         if self.dead[rel] >= COMPACT_FROM && self.dead[rel] as usize * 2 >= self.by_rel[rel].len() {
             self.compact(rel);
         }
@@ -432,6 +438,8 @@ impl Memory {
             self.by_rel[r].retain(|&f| remap[f as usize] != FactId::MAX);
             self.by_rel[r].iter_mut().for_each(map);
             self.dead[r] = 0;
+            // Its list may be shorter now: a new stamp (see `stamp`).
+            self.retracts[r] = self.retracts[r].wrapping_add(1);
             for ids in self.dedupe[r].values_mut() {
                 ids.retain(|f| remap[*f as usize] != FactId::MAX);
                 ids.iter_mut().for_each(map);
@@ -486,6 +494,28 @@ impl Memory {
         }
         let (_, index) = self.indexes[rel as usize].iter().find(|(p, _)| *p as usize == pos)?;
         Some(index.get(&hash_value(value)).map_or(&[], |v| v.as_slice()))
+    }
+
+    /// A value that differs whenever `rel`'s live facts may have changed since it was taken: an
+    /// insert lengthens its list, and only a retraction or a reset (which count) shortens it.
+    pub fn stamp(&self, rel: RelId) -> (u32, u32) {
+        let r = rel as usize;
+        (self.by_rel[r].len() as u32, self.retracts[r])
+    }
+
+    /// Whether a live fact of `rel` has these constants at these positions.
+    pub fn any_with(&self, rel: RelId, consts: &[(u16, Constant)]) -> bool {
+        let ids = consts
+            .iter()
+            .find_map(|(pos, k)| self.candidates(rel, *pos as usize, k))
+            .unwrap_or_else(|| self.of_relation(rel));
+        ids.iter().any(|&f| {
+            let args = self.args_of(f);
+            self.facts[f as usize].alive
+                && consts
+                    .iter()
+                    .all(|(pos, k)| args.get(*pos as usize).is_none_or(|v| k.loose_eq(v)))
+        })
     }
 
     /// Facts asserted since the last reset, retracted ones included.

@@ -138,6 +138,19 @@ pub struct Trigger {
     /// (same built-in, same arguments from the same fact): it goes through the solutions already
     /// made instead of calling again.
     pub again: Option<u16>,
+    /// When the join's first step after the prefix is a pattern of constants and `_` only (a
+    /// phase such as `stage("labeling")`): its index into `Program::gates`. While no fact
+    /// matches it the rule cannot match, and the loop skips the seed without joining it.
+    pub gate: Option<u32>,
+}
+
+/// A pattern of constants and `_` only that seeds' joins start with (see `Trigger::gate`):
+/// whether some live fact matches it is worked out again only when its relation changes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gate {
+    pub rel: RelId,
+    /// The constant arguments, by position.
+    pub consts: Vec<(u16, Constant)>,
 }
 
 /// A built-in with outputs that rules' joins call first, on the new fact's arguments
@@ -253,6 +266,8 @@ pub struct Program {
     /// For each relation, the built-ins its seeds call first (see `Trigger::first_call`), at most
     /// [`MAX_SHARED`].
     pub(crate) shared_calls: Vec<Vec<SharedCall>>,
+    /// The patterns seeds are gated on (see `Trigger::gate`), each once.
+    pub(crate) gates: Vec<Gate>,
     /// Rules with no positive pattern: matched once at the start of a run.
     pub(crate) initial: Vec<u32>,
     /// For each relation, the argument positions a run may look up by value: the ones working

@@ -390,6 +390,9 @@ pub struct Session {
     relevant_triggers: Vec<Vec<Trigger>>,
     /// The program's `input_triggers` without the rules the `relevant` mask leaves out.
     relevant_input_triggers: Vec<Vec<Trigger>>,
+    /// Per gate (`Program::gates`): the stamp of its relation when it was last looked at, and
+    /// whether a live fact matched it then.
+    gates: Vec<((u32, u32), bool)>,
     frame: Frame,
     /// Where a selection-time match's mask and matched facts are copied (kept to reuse its
     /// allocation); its values stay in `frame`, which a stopped search leaves as they were.
@@ -573,6 +576,7 @@ impl Session {
             read_inputs: None,
             relevant_triggers: Vec::new(),
             relevant_input_triggers: Vec::new(),
+            gates: vec![((u32::MAX, u32::MAX), false); program.gates.len()],
             whatif: WhatIfRunner {
                 library,
                 self_program: Some(program.clone()),
@@ -1923,6 +1927,7 @@ impl Session {
             opts,
             bound,
             batch,
+            gates,
             ..
         } = self;
         let max_activations = opts.max_activations as usize;
@@ -1940,6 +1945,13 @@ impl Session {
             let Some(mut start) = said.start(trigger, shared, values, &mut ctx.calls) else {
                 continue;
             };
+            if let Some(g) = trigger.gate {
+                if start == trigger.prefix_steps as usize
+                    && !gate_open(&mut gates[g as usize], &prog.gates[g as usize], ctx.mem)
+                {
+                    continue;
+                }
+            }
             // The built-in the join calls next: made once per fact for every rule that calls it
             // so. No solution means no match; an error leaves the join to raise it, in order.
             let mut first_call = None;
@@ -2275,6 +2287,17 @@ struct SharedOutcomes {
     tests_undecided: u64,
     calls_made: u64,
     calls_failed: u64,
+}
+
+/// Whether a live fact matches `gate`, worked out again only when its relation's stamp moved
+/// since `seen` was taken.
+#[inline(always)]
+fn gate_open(seen: &mut ((u32, u32), bool), gate: &Gate, mem: &Memory) -> bool {
+    let stamp = mem.stamp(gate.rel);
+    if seen.0 != stamp {
+        *seen = (stamp, mem.any_with(gate.rel, &gate.consts));
+    }
+    seen.1
 }
 
 impl SharedOutcomes {
