@@ -946,3 +946,55 @@ fn a_logical_fact_lasts_while_its_match_holds() {
         assert_eq!(concluded, expected, "{rules}");
     }
 }
+
+/// A relation many rules start from with different constants is looked up by the constant: the
+/// rules a fact can match fire, in the order and with the values they would without the lookup
+/// (decimal values, which `==` compares loosely, included).
+#[test]
+fn rules_picked_by_a_constant_fire_as_all_rules_would() {
+    for strategy in ["", "strategy depth\n"] {
+        let mut text = format!("ruleset t \"t\"\ninput n: int\noutput hit\n{strategy}");
+        text.push_str(
+            "rule Seed when n(?n) ?i = range(0, ?n) then assert v(?i, ?i % 4) assert v(decimal(?i), 9) end\n",
+        );
+        for k in 0..40 {
+            text.push_str(&format!("rule R{k} when v({k}, ?y) then assert hit({k}, ?y) end\n"));
+        }
+        text.push_str("rule Dec when v(2.0, ?y) then assert hit(\"two\", ?y) end\n");
+        text.push_str("rule Any when v(?x, 3) then assert hit(\"three\", ?x) end\n");
+        text.push_str("rule Str when v(\"5\", ?y) then assert hit(\"str\", ?y) end\n");
+        let (want, got) = both(&text, &[("n", "12")]);
+        assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
+        // 0 to 12, each as an integer and as a decimal, match their rule; 2 matches Dec twice;
+        // 3, 7 and 11 match Any.
+        assert_eq!(got.conclusions.len(), 26 + 2 + 3, "{strategy}: {:?}", got.conclusions);
+    }
+}
+
+/// A variable bound before a condition that reads a late one stays as it was: the patterns after
+/// it still join when a fact arrives (their computed arguments become tests), and a pattern
+/// matched at selection looks up no argument it has not bound yet, however large its relation.
+#[test]
+fn a_condition_on_a_late_value_leaves_earlier_variables_early() {
+    let texts = [
+        // `?v1 = …` with `?v1` bound is a test; `r3(?v4, ?v1 - 1, ?v5)` still joins.
+        "rule Make when xs(?l) ?x in ?l then assert r3(?x + ?x, 1, 1) end\n\
+         rule R when ?v1 = range(0, 20) ?v3 = count { r3(?v2, ?v1, _) } ?v1 = ?v3 + ?v3 \
+         r3(?v4, ?v1 - 1, ?v5) then assert r0(?v1) end\n",
+        // A pattern on a late value does not make the variables it only reads late.
+        "rule Make when xs(?l) ?x in ?l then assert r1(3, 0, ?x) end\n\
+         rule R when ?v1 = range(0, 20) ?v3 = sum ?v2 { r1(?v2, ?v2, ?v1) } r1(?v3 - 1, _, ?v1) \
+         r1(_, ?v1 - 1, ?v4) then assert r0(?v1) end\n",
+        // `r3(?v5, ?v4, ?v5 + 1)` at selection, once r3 is indexed: a modify loop to the limit.
+        "rule Make salience 10 when xs(?l) ?x in ?l then assert r3(?x, ?x, ?x % 2) end\n\
+         rule Zero when ?v = range(0, 0) then assert r3(-1, ?v * ?v, ?v) end\n\
+         rule R when ?f <- r3(_, _, _) ?v4 = count { r3(?v2, ?v3, ?v3 + 1) } r3(?v5, ?v4, ?v5 + 1) \
+         then modify ?f (2, ?v4, 0) end\n",
+    ];
+    for body in texts {
+        let text = format!("ruleset t \"t\"\ninput xs: ints\noutput r0, r3\nstrategy depth\n{body}");
+        let (want, got) = both(&text, &[("xs", "3 14")]);
+        let (want, got) = (normalised(want), normalised(got));
+        assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
+    }
+}

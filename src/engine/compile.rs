@@ -7,6 +7,7 @@
 //! (they see only older facts); patterns after it may match `f` again.
 
 use super::program::*;
+use crate::value::Value;
 
 /// Adds plans, triggers and the list of initial rules to a lowered program.
 pub(super) fn compile(mut p: Program) -> Program {
@@ -138,7 +139,60 @@ pub(super) fn compile(mut p: Program) -> Program {
         p.input_triggers.iter_mut().for_each(|t| t.reverse());
         p.initial.reverse();
     }
+    p.trigger_index = (0..p.relations.len()).map(|r| trigger_index(&p, r)).collect();
     p
+}
+
+/// A relation's seeds from this many on are indexed by a constant they require, when at least
+/// half of them require one at the same position (below, the word checks of the plain loop cost
+/// less than a lookup).
+const INDEX_TRIGGERS_FROM: usize = 16;
+
+/// Whether a value is compared by `==` alone (`loose_eq` on anything else is equality), so that
+/// equal hashes find every seed it can match.
+fn exact_key(v: &Value) -> bool {
+    !matches!(v, Value::Num(_) | Value::List(_))
+}
+
+fn trigger_index(p: &Program, rel: usize) -> Option<TriggerIndex> {
+    let triggers = &p.triggers[rel];
+    if triggers.len() < INDEX_TRIGGERS_FROM {
+        return None;
+    }
+    let seed_args = |t: &Trigger| match &p.rules[t.rule as usize].conds
+        [p.plans[t.rule as usize].seeds[t.seed as usize].cond as usize]
+        .cond
+    {
+        Cond::Pattern { args, .. } => args.as_slice(),
+        _ => &[],
+    };
+    let constant_at = |t: &Trigger, pos: usize| match seed_args(t).get(pos) {
+        Some(PatArg::Expr(Expr::Const(k))) if exact_key(k) => Some(k.value()),
+        _ => None,
+    };
+    let arity = triggers.iter().map(|t| seed_args(t).len()).max()?;
+    let (pos, count) = (0..arity)
+        .map(|pos| (pos, triggers.iter().filter(|t| constant_at(t, pos).is_some()).count()))
+        .max_by_key(|&(pos, n)| (n, std::cmp::Reverse(pos)))?;
+    if count * 2 < triggers.len() {
+        return None;
+    }
+    let mut index = TriggerIndex {
+        pos: pos as u16,
+        by_value: Default::default(),
+        others: Vec::new(),
+    };
+    for (i, t) in triggers.iter().enumerate() {
+        match constant_at(t, pos) {
+            Some(k) => index
+                .by_value
+                .entry(super::memory::hash_value(k))
+                .or_default()
+                .push(i as u32),
+            None => index.others.push(i as u32),
+        }
+    }
+    Some(index)
 }
 
 /// The shared form of a built-in with outputs whose arguments are the seed pattern's variables

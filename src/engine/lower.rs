@@ -39,6 +39,7 @@ pub fn lower(rs: ir::RuleSet) -> Program {
         shared_tests: Vec::new(),
         shared_calls: Vec::new(),
         gates: Vec::new(),
+        trigger_index: Vec::new(),
         initial: Vec::new(),
         probed: Vec::new(),
         sources: rs.sources,

@@ -499,6 +499,11 @@ fn pattern_facts<'m>(ctx: &mut Ctx<'m>, frame: &Frame, rel: RelId, args: &[PatAr
     for (pos, a) in args.iter().enumerate() {
         let probe = match a {
             PatArg::Var(s) if frame.bound(*s) => mem.candidates(rel, pos, &frame.vars[*s as usize]),
+            // A computed argument of a pattern matched at selection may read a variable the
+            // pattern itself binds: no value to look up by until the match binds it.
+            PatArg::Expr(e) if !matches!(e, Expr::Const(_)) && super::compile::expr_slots(e) & !frame.mask != 0 => {
+                continue
+            }
             PatArg::Expr(e) => {
                 let v = operand(e, &frame.vars, ctx.params, &mut ctx.calls)?;
                 mem.candidates(rel, pos, &v)

@@ -530,7 +530,7 @@ fn hash_args(args: &[Value]) -> u64 {
     h.finish()
 }
 
-fn hash_value(v: &Value) -> u64 {
+pub(crate) fn hash_value(v: &Value) -> u64 {
     let mut h = FxHasher::default();
     v.hash(&mut h);
     h.finish()

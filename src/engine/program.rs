@@ -144,6 +144,19 @@ pub struct Trigger {
     pub gate: Option<u32>,
 }
 
+/// A relation's seeds by the constant they require at one argument position, for a relation
+/// many rules start from with different constants there (`v(1)`, `v(2)`, … in 10,000 rules): a
+/// new fact visits only the seeds its value can match, in the order of the relation's list.
+#[derive(Debug, Clone)]
+pub struct TriggerIndex {
+    pub pos: u16,
+    /// The seeds (indices into the relation's triggers, ascending) by the hash of the constant
+    /// at `pos`, for the constants compared exactly (not numbers with a fraction or lists).
+    pub by_value: rustc_hash::FxHashMap<u64, Vec<u32>>,
+    /// The other seeds: any argument there but such a constant.
+    pub others: Vec<u32>,
+}
+
 /// A pattern of constants and `_` only that seeds' joins start with (see `Trigger::gate`):
 /// whether some live fact matches it is worked out again only when its relation changes.
 #[derive(Debug, Clone, PartialEq)]
@@ -268,6 +281,8 @@ pub struct Program {
     pub(crate) shared_calls: Vec<Vec<SharedCall>>,
     /// The patterns seeds are gated on (see `Trigger::gate`), each once.
     pub(crate) gates: Vec<Gate>,
+    /// Per relation: its seeds by a constant they require, when many do (see `TriggerIndex`).
+    pub(crate) trigger_index: Vec<Option<TriggerIndex>>,
     /// Rules with no positive pattern: matched once at the start of a run.
     pub(crate) initial: Vec<u32>,
     /// For each relation, the argument positions a run may look up by value: the ones working

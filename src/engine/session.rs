@@ -390,6 +390,8 @@ pub struct Session {
     relevant_triggers: Vec<Vec<Trigger>>,
     /// The program's `input_triggers` without the rules the `relevant` mask leaves out.
     relevant_input_triggers: Vec<Vec<Trigger>>,
+    /// The seeds a new fact visits when its relation's are indexed (see `TriggerIndex`).
+    picked: Vec<Trigger>,
     /// Per gate (`Program::gates`): the stamp of its relation when it was last looked at, and
     /// whether a live fact matched it then.
     gates: Vec<((u32, u32), bool)>,
@@ -577,6 +579,7 @@ impl Session {
             relevant_triggers: Vec::new(),
             relevant_input_triggers: Vec::new(),
             gates: vec![((u32::MAX, u32::MAX), false); program.gates.len()],
+            picked: Vec::new(),
             whatif: WhatIfRunner {
                 library,
                 self_program: Some(program.clone()),
@@ -1913,6 +1916,15 @@ impl Session {
         if triggers.is_empty() {
             return Ok(());
         }
+        // Many seeds that require different constants: only those the fact's value can match.
+        let index = match (input, &self.read_inputs) {
+            (None, None) => prog.trigger_index[rel as usize].as_ref(),
+            _ => None,
+        };
+        let triggers = match index {
+            Some(ix) if pick_triggers(ix, triggers, self.mem.args_of(fact), &mut self.picked) => &self.picked[..],
+            _ => triggers,
+        };
         // One context and one read of the fact for all the rules it seeds (the same hand seeds
         // nine rules in a classification): per rule, only the match itself.
         let Session {
@@ -2287,6 +2299,36 @@ struct SharedOutcomes {
     tests_undecided: u64,
     calls_made: u64,
     calls_failed: u64,
+}
+
+/// Puts in `picked` the seeds of `triggers` a fact of these arguments can match by the index (in
+/// the list's order), or answers false when its value there is not compared exactly: then every
+/// seed must look.
+fn pick_triggers(ix: &TriggerIndex, triggers: &[Trigger], args: &[Value], picked: &mut Vec<Trigger>) -> bool {
+    let Some(v) = args
+        .get(ix.pos as usize)
+        .filter(|v| !matches!(v, Value::Num(_) | Value::List(_)))
+    else {
+        return false;
+    };
+    let same = ix
+        .by_value
+        .get(&super::memory::hash_value(v))
+        .map_or(&[][..], |l| l.as_slice());
+    picked.clear();
+    let (mut a, mut b) = (same.iter().peekable(), ix.others.iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&&x), Some(&&y)) if x < y => a.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, None) => break,
+        };
+        if let Some(&i) = next {
+            picked.push(triggers[i as usize]);
+        }
+    }
+    true
 }
 
 /// Whether a live fact matches `gate`, worked out again only when its relation's stamp moved

@@ -584,6 +584,9 @@ impl<'a> Checker<'a> {
             if scope.names.len() > MAX_VARS {
                 break;
             }
+            // A variable bound before this condition stays as it was: `?x = …` and an output of
+            // a call then only test it, and make nothing late (as the planner reads them).
+            let bound_before = scope.bound.clone();
             let Some(cond) = self.condition(c, scope, set_name, inputs) else {
                 continue;
             };
@@ -610,7 +613,9 @@ impl<'a> Checker<'a> {
                 Cond::Pattern { rel, args } if args.iter().any(|a| pat_reads(a, &scope.late)) => {
                     for a in &args {
                         if let PatArg::Var(s) = a {
-                            scope.late.insert(*s);
+                            if !bound_before.contains(s) {
+                                scope.late.insert(*s);
+                            }
                         }
                     }
                     Cond::Pattern { rel, args }
@@ -620,7 +625,7 @@ impl<'a> Checker<'a> {
                     Cond::Pattern { rel, args }
                 }
                 cond => {
-                    note_late(&cond, &mut scope.late);
+                    note_late(&cond, &mut scope.late, &bound_before);
                     cond
                 }
             };
@@ -1442,20 +1447,25 @@ fn pat_reads(a: &PatArg, late: &FxHashSet<Slot>) -> bool {
     }
 }
 
-/// Adds to `late` the variables a condition binds from an aggregate or from what is late.
-fn note_late(cond: &Cond, late: &mut FxHashSet<Slot>) {
+/// Adds to `late` the variables a condition newly binds (not in `before`) from an aggregate or
+/// from what is late.
+fn note_late(cond: &Cond, late: &mut FxHashSet<Slot>, before: &FxHashSet<Slot>) {
     let from_late = |e: &Expr, late: &FxHashSet<Slot>| reads_variables(e, Some(late));
     match cond {
         Cond::Aggregate { slot, .. } => {
             late.insert(*slot);
         }
-        Cond::Bind { slot, expr } | Cond::In { slot, list: expr } if from_late(expr, late) => {
+        Cond::Bind { slot, expr } | Cond::In { slot, list: expr }
+            if from_late(expr, late) && !before.contains(slot) =>
+        {
             late.insert(*slot);
         }
         Cond::CallOut { inputs, outputs, .. } if inputs.iter().any(|e| from_late(e, late)) => {
             for o in outputs {
                 if let PatArg::Var(s) = o {
-                    late.insert(*s);
+                    if !before.contains(s) {
+                        late.insert(*s);
+                    }
                 }
             }
         }
