@@ -118,6 +118,7 @@
 //!     params: vec![("n", ValueType::Int)],
 //!     outputs: vec![ValueType::Int],
 //!     multi: false,
+//!     variadic: false,
 //!     doc: "twice a number",
 //! })));
 //! let double = registry.get("double").unwrap();

@@ -100,7 +100,7 @@ impl Gen {
             return self.atom(s);
         }
         let a = self.num(s, depth - 1);
-        match self.rng.random_range(0..14) {
+        match self.rng.random_range(0..16) {
             0..=2 => format!("{a} + {}", self.num(s, depth - 1)),
             3..=4 => format!("{a} - {}", self.num(s, depth - 1)),
             5..=6 => format!("({a}) * {}", self.atom(s)),
@@ -121,6 +121,11 @@ impl Gen {
             10 => format!("-({a})"),
             11 => format!("greater({a}, {})", self.atom(s)),
             12 => format!("trunc({a})"),
+            13 => {
+                let c = self.test(s);
+                format!("(if {c} then {a} else {})", self.num(s, depth - 1))
+            }
+            14 => format!("len(format(\"{{}}:{{:signed}}\", {a}, {}))", self.atom(s)),
             _ => format!("tbl[trunc({a}) % 5]"),
         }
     }

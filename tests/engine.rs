@@ -1148,3 +1148,47 @@ fn a_rule_waiting_on_a_phase_fact_matches_only_while_the_phase_holds() {
         assert_eq!(outputs(&s), want);
     }
 }
+
+#[test]
+fn if_picks_one_branch_and_text_is_made_by_str_and_format() {
+    let rules = r#"ruleset t "t"
+        input n: int
+        output said
+        rule Say when
+            n(?n)
+            ?d = 10 / (if ?n == 0 then 1 else ?n)
+            ?t = if ?n > 16 then "hard " + str(?n) else if ?n == 0 then "zero" else format("soft {:signed}", ?n)
+        then assert said(?t, ?d, format("{:.2} of {:ranks} {{ok}}", ?d / 3.0, 10)) end"#;
+    let cases = [
+        ("17", r#"said("hard 17", 0, "0.00 of tens {ok}")"#),
+        ("0", r#"said("zero", 10, "3.33 of tens {ok}")"#),
+        ("5", r#"said("soft +5", 2, "0.67 of tens {ok}")"#),
+    ];
+    for (n, want) in cases {
+        let s = run(rules, &[("n", n)]).unwrap();
+        assert_eq!(outputs(&s), [want], "n = {n}");
+    }
+    // A condition that is not true or false is an error where it is computed.
+    let bad = r#"ruleset t "t"
+        input n: int
+        output said
+        rule Say when n(?n) ?t = if ?n then 1 else 2 then assert said(?t) end"#;
+    let e = run(bad, &[("n", "1")]).err().expect("an error").to_string();
+    assert!(e.contains("`if` needs true or false"), "{e}");
+}
+
+#[test]
+fn a_format_template_written_in_the_rule_is_checked_at_load() {
+    for (template, values, why) in [
+        ("{} and {}", "?n", "more holes"),
+        ("{}", "?n, ?n", "2 value(s) given for 1 hole"),
+        ("{:bold}", "?n", "unknown format `bold`"),
+        ("{", "?n", "without its `}`"),
+    ] {
+        let text = format!(
+            "ruleset t \"t\"\ninput n: int\noutput said\nrule Say when n(?n) then assert said(format(\"{template}\", {values})) end\n"
+        );
+        let e = load_text("t.rules", &text).err().expect("refused").to_string();
+        assert!(e.contains(why) && e.contains("t.rules:4:"), "{template}: {e}");
+    }
+}

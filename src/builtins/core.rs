@@ -3,6 +3,7 @@
 
 use super::registry::{BuiltinError, InputType, Intrinsic, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
+use crate::value::format::{format_template, format_value, Format};
 use crate::value::{Value, ValueType as T, MAX_LIST_LEN};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -192,6 +193,27 @@ fn register_numbers(r: &mut Registry) {
         T::Num,
         "the angle of the point (x, y) from the x axis, in radians, -π..π",
         |a| Ok(Value::Num(num(&a[0], "atan2", 1)?.atan2(num(&a[1], "atan2", 2)?))),
+    );
+    r.func(
+        "str",
+        &[("x", T::Any)],
+        T::Str,
+        "the value as text, as a `because` hole shows it: `str(17)` is \"17\"",
+        |a| Ok(Value::str(&format_value(&a[0], &Format::Plain))),
+    );
+    r.variadic_func(
+        "format",
+        &[("template", T::Str), ("values", T::Any)],
+        T::Str,
+        "text with each `{}` or `{:format}` filled by the next value: `format(\"soft {}\", 17)`",
+        |a| {
+            let Value::Str(t) = &a[0] else {
+                return Err(BuiltinError::failed("format", "the template must be a string"));
+            };
+            format_template(t, &a[1..])
+                .map(|s| Value::str(&s))
+                .map_err(|e| BuiltinError::failed("format", e))
+        },
     );
     r.func(
         "decimal",

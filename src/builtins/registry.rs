@@ -97,6 +97,9 @@ pub struct Signature {
     pub outputs: Vec<ValueType>,
     /// True if the built-in may yield several solutions (each a separate match).
     pub multi: bool,
+    /// True if the last parameter may be given any number of times, none included
+    /// (`format(template, values…)`).
+    pub variadic: bool,
     /// One line for `kibitzer rules` and the README.
     pub doc: &'static str,
 }
@@ -262,6 +265,7 @@ impl FnBuiltin {
                 params: params.to_vec(),
                 outputs: vec![output],
                 multi: false,
+                variadic: false,
                 doc,
             },
             f: FnKind::One(f),
@@ -398,6 +402,7 @@ impl Registry {
                 params: params.to_vec(),
                 outputs: outputs.to_vec(),
                 multi,
+                variadic: false,
                 doc,
             },
             f: FnKind::Many(f),
@@ -415,6 +420,20 @@ impl Registry {
         f: fn(&[Value]) -> Result<Value, BuiltinError>,
     ) {
         self.register(Arc::new(FnBuiltin::one(name, params, output, doc, f, None)));
+    }
+
+    /// Adds a single-valued built-in whose last parameter may repeat (see `Signature::variadic`).
+    pub fn variadic_func(
+        &mut self,
+        name: &str,
+        params: &[(&'static str, ValueType)],
+        output: ValueType,
+        doc: &'static str,
+        f: fn(&[Value]) -> Result<Value, BuiltinError>,
+    ) {
+        let mut b = FnBuiltin::one(name, params, output, doc, f, None);
+        b.sig.variadic = true;
+        self.register(Arc::new(b));
     }
 
     /// Adds a single-valued built-in that computes `intrinsic`, which the engine may then

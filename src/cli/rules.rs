@@ -24,7 +24,10 @@ pub fn run(a: RulesArgs) -> i32 {
         println!("built-ins:");
         for b in registry().builtins() {
             let s = b.signature();
-            let params: Vec<String> = s.params.iter().map(|(n, t)| format!("{n}: {}", t.name())).collect();
+            let mut params: Vec<String> = s.params.iter().map(|(n, t)| format!("{n}: {}", t.name())).collect();
+            if let (true, Some(last)) = (s.variadic, params.last_mut()) {
+                last.push('…');
+            }
             let outs: Vec<&str> = s.outputs.iter().map(|t| t.name()).collect();
             println!(
                 "  {}({}) -> {}{}  {}",

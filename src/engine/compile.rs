@@ -852,6 +852,7 @@ pub fn expr_slots(e: &Expr) -> u64 {
         Expr::Call { args, .. } => args.iter().fold(0, |m, i| m | expr_slots(i)),
         Expr::Unary(_, x) => expr_slots(x),
         Expr::Binary(_, a, b) | Expr::Index(a, b) => expr_slots(a) | expr_slots(b),
+        Expr::If(c, a, b) => expr_slots(c) | expr_slots(a) | expr_slots(b),
     }
 }
 

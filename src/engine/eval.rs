@@ -135,6 +135,10 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
             let r = operand(b, vars, params, calls)?;
             binary(*op, &l, &r)?
         }
+        Expr::If(c, a, b) => match truth(&*operand(c, vars, params, calls)?, "if")? {
+            true => eval(a, vars, params, calls)?,
+            false => eval(b, vars, params, calls)?,
+        },
         Expr::Index(l, i) => {
             let list = operand(l, vars, params, calls)?;
             let idx = operand(i, vars, params, calls)?;

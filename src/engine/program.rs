@@ -377,6 +377,7 @@ impl Program {
                     expr(a, f);
                     expr(b, f);
                 }
+                Expr::If(c, a, b) => [c, a, b].into_iter().for_each(|e| expr(e, f)),
             }
         }
         fn args(list: &[PatArg], f: &mut dyn FnMut(&Value)) {

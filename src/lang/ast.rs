@@ -338,6 +338,8 @@ pub enum AstExprKind {
     Binary(BinaryOp, Box<AstExpr>, Box<AstExpr>),
     /// `list[i]`.
     Index(Box<AstExpr>, Box<AstExpr>),
+    /// `if c then a else b`.
+    If(Box<AstExpr>, Box<AstExpr>, Box<AstExpr>),
 }
 
 /// `-x`, `!x`.

@@ -1049,7 +1049,8 @@ impl<'a> Checker<'a> {
                     return None;
                 };
                 let sig = b.signature();
-                if call.args.len() != sig.params.len() {
+                let repeats = sig.variadic && call.args.len() + 1 >= sig.params.len();
+                if call.args.len() != sig.params.len() && !repeats {
                     self.arity_error(call, sig.params.len(), sig.outputs.len());
                     return None;
                 }
@@ -1068,6 +1069,15 @@ impl<'a> Checker<'a> {
                     .iter()
                     .map(|a| self.expr(a, scope, role))
                     .collect::<Option<Vec<_>>>()?;
+                // A template written in the rule is checked against the values given, at load.
+                if let (true, Some(Expr::Const(t))) = (sig.variadic && sig.name == "format", args.first()) {
+                    if let Value::Str(t) = t.value() {
+                        let probes = vec![Value::Int(0); args.len() - 1];
+                        if let Err(e) = crate::value::format::format_template(t, &probes) {
+                            self.error(call.args[0].span, format!("`format`: {e}"));
+                        }
+                    }
+                }
                 for (i, (a, (pname, pty))) in args.iter().zip(sig.params.iter()).enumerate() {
                     if let Expr::Const(v) = a {
                         if !pty.accepts(v.ty()) {
@@ -1100,6 +1110,17 @@ impl<'a> Checker<'a> {
                 Box::new(self.expr(l, scope, role)?),
                 Box::new(self.expr(i, scope, role)?),
             ),
+            AstExprKind::If(c, a, b) => {
+                let c = self.expr(c, scope, role);
+                if let Some(Expr::Const(k)) = &c {
+                    if !matches!(k.value(), Value::Bool(_)) {
+                        self.error(e.span, format!("`if` needs true or false, got {}", k.ty().name()));
+                    }
+                }
+                let a = self.expr(a, scope, role);
+                let b = self.expr(b, scope, role);
+                Expr::If(Box::new(c?), Box::new(a?), Box::new(b?))
+            }
         })
     }
 
@@ -1435,6 +1456,7 @@ fn reads_variables(e: &Expr, among: Option<&FxHashSet<Slot>>) -> bool {
         Expr::Call { args, .. } => args.iter().any(reads),
         Expr::Unary(_, a) => reads(a),
         Expr::Binary(_, a, b) | Expr::Index(a, b) => reads(a) || reads(b),
+        Expr::If(c, a, b) => reads(c) || reads(a) || reads(b),
     }
 }
 
@@ -1512,6 +1534,7 @@ fn expr_slots(e: &Expr, out: &mut Vec<Slot>) {
             expr_slots(a, out);
             expr_slots(b, out);
         }
+        Expr::If(c, a, b) => [c, a, b].into_iter().for_each(|e| expr_slots(e, out)),
     }
 }
 

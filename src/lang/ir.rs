@@ -147,6 +147,8 @@ pub enum Expr {
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Index(Box<Expr>, Box<Expr>),
+    /// `if c then a else b`: only the branch taken is computed.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 /// An argument position of a pattern.

@@ -34,6 +34,8 @@ fn not_keyword(p: &P) -> bool {
             | Rule::kw_retract
             | Rule::kw_modify
             | Rule::kw_logical
+            | Rule::kw_if
+            | Rule::kw_else
     )
 }
 
@@ -103,6 +105,7 @@ fn expr_depth(e: &AstExpr, limit: usize) -> usize {
         AstExprKind::Binary(_, a, b) => below(a).max(below(b)),
         AstExprKind::Unary(_, a) => below(a),
         AstExprKind::Index(a, b) => below(a).max(below(b)),
+        AstExprKind::If(c, a, b) => below(c).max(below(a)).max(below(b)),
         AstExprKind::List(items) => items.iter().map(below).max().unwrap_or(0),
         AstExprKind::Call(c) => c.args.iter().map(below).max().unwrap_or(0),
         _ => 0,
@@ -595,6 +598,16 @@ impl Builder {
                 self.binary_chain(p, span)
             }
             Rule::unary => self.unary(p, span),
+            Rule::if_expr => {
+                let mut parts = p.into_inner().filter(not_keyword);
+                let mut part =
+                    || -> Result<Box<AstExpr>, Diagnostic> { Ok(Box::new(self.expr(next(&mut parts, span)?)?)) };
+                let (c, a, b) = (part()?, part()?, part()?);
+                Ok(AstExpr {
+                    kind: AstExprKind::If(c, a, b),
+                    span,
+                })
+            }
             Rule::postfix => self.postfix(p, span),
             Rule::list => {
                 let items = p

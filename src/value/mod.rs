@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+pub mod format;
 mod shared;
 mod text;
 

@@ -446,6 +446,7 @@ fn expr_vars(e: &AstExpr, out: &mut Vec<String>) {
             expr_vars(a, out);
             expr_vars(b, out);
         }
+        AstExprKind::If(c, a, b) => [c, a, b].into_iter().for_each(|x| expr_vars(x, out)),
         AstExprKind::Literal(_) | AstExprKind::Wildcard | AstExprKind::Name(_) => {}
     }
 }
@@ -1296,6 +1297,11 @@ impl Machine<'_> {
                 let r = self.eval(b, env)?;
                 binary(*op, &l, &r)?
             }
+            // Only the branch the condition picks is computed.
+            AstExprKind::If(c, a, b) => match truth(&self.eval(c, env)?, "if")? {
+                true => self.eval(a, env)?,
+                false => self.eval(b, env)?,
+            },
             AstExprKind::Index(l, i) => {
                 let list = self.eval(l, env)?;
                 let idx = self.eval(i, env)?;

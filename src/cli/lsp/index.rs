@@ -365,6 +365,7 @@ impl Walker<'_> {
                 self.expr(a);
                 self.expr(b);
             }
+            AstExprKind::If(c, a, b) => [c, a, b].into_iter().for_each(|x| self.expr(x)),
         }
     }
 }

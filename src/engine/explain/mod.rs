@@ -541,7 +541,7 @@ impl Explanation {
 /// Whether a bound expression computes its value (then shown after it), rather than naming it.
 fn computed(expr: &Expr) -> bool {
     match expr {
-        Expr::Call { .. } | Expr::Binary(..) | Expr::Index(..) => true,
+        Expr::Call { .. } | Expr::Binary(..) | Expr::Index(..) | Expr::If(..) => true,
         Expr::Unary(_, inner) => !matches!(**inner, Expr::Const(_)),
         Expr::Const(_) | Expr::Var(_) | Expr::Param(_) | Expr::List(_) => false,
     }
@@ -627,7 +627,7 @@ fn render_test(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits
 fn render_side(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits) -> String {
     let mut calls = 0;
     match e {
-        Expr::Call { .. } | Expr::Binary(..) | Expr::Index(..) => {
+        Expr::Call { .. } | Expr::Binary(..) | Expr::Index(..) | Expr::If(..) => {
             match super::eval::eval(e, vars, params, &mut calls) {
                 Ok(v) => format!("{} = {}", render(e, vars, params, limits), show(&v, limits)),
                 Err(_) => render(e, vars, params, limits),
@@ -659,6 +659,7 @@ fn render_with(e: &Expr, var: &dyn Fn(u16) -> String, params: &[Value], limits: 
         Expr::Unary(UnaryOp::Not, x) => format!("!{}", render(x)),
         Expr::Binary(op, a, b) => format!("({} {} {})", render(a), op.symbol(), render(b)),
         Expr::Index(l, i) => format!("{}[{}]", render(l), render(i)),
+        Expr::If(c, a, b) => format!("(if {} then {} else {})", render(c), render(a), render(b)),
     }
 }
 

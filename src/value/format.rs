@@ -1,0 +1,215 @@
+//! Values as text for people: the formats of `because` holes and of `format(…)` (`{:rank}` → `10`,
+//! `{:ranks}` → `tens`, `{:.2}` → `0.93`, `{:signed}` → `+600`, `{:operand}` → `(−217)`), and cards
+//! written in letter notation shown with suit symbols.
+
+use super::{format_decimal, Value};
+use crate::cards::card::{rank_label, rank_plural};
+
+/// How a hole is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Format {
+    /// The value's people form (cards with suit symbols, strings unquoted).
+    Plain,
+    /// A rank number as `2`..`10`, `J`, `Q`, `K`, `A`.
+    Rank,
+    /// A rank number as a plural word: `tens`, `aces`.
+    RankPlural,
+    /// A number with exactly this many decimal places.
+    Places(usize),
+    /// A number with its sign always shown: `+600`, `−250`.
+    Signed,
+    /// A number that follows an operator in the text: negatives in parentheses, so that
+    /// `{?a} − {?b:operand}` reads `1657 − (−217)`, never `1657 − -217`.
+    Operand,
+}
+
+impl Format {
+    /// The format a spec names (`rank`, `ranks`, `signed`, `operand`, `.N` for N ≤ 12 places).
+    pub fn parse(spec: &str) -> Option<Format> {
+        match spec {
+            "rank" => Some(Format::Rank),
+            "ranks" => Some(Format::RankPlural),
+            "signed" => Some(Format::Signed),
+            "operand" => Some(Format::Operand),
+            f => f
+                .strip_prefix('.')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| *n <= 12)
+                .map(Format::Places),
+        }
+    }
+}
+
+/// `template` with each `{}` or `{:spec}` filled by the next of `args` in that format; `{{` and
+/// `}}` stand for braces. An error names what is wrong: an unclosed or unknown hole, too few or
+/// too many values.
+pub fn format_template(template: &str, args: &[Value]) -> Result<String, String> {
+    let mut out = String::new();
+    let mut next = 0;
+    let mut chars = template.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '{' if chars.peek().map(|&(_, d)| d) == Some('{') => {
+                chars.next();
+                out.push('{');
+            }
+            '}' if chars.peek().map(|&(_, d)| d) == Some('}') => {
+                chars.next();
+                out.push('}');
+            }
+            '{' => {
+                let rest = &template[i + 1..];
+                let close = rest.find('}').ok_or("a `{` without its `}`")?;
+                let inner = &rest[..close];
+                let format = match inner.strip_prefix(':') {
+                    _ if inner.is_empty() => Format::Plain,
+                    Some(spec) => Format::parse(spec.trim())
+                        .ok_or_else(|| format!("unknown format `{spec}` (use rank, ranks, signed, operand or .N)"))?,
+                    None => return Err(format!("`{{{inner}}}`: a hole is `{{}}` or `{{:format}}`")),
+                };
+                let v = args
+                    .get(next)
+                    .ok_or_else(|| format!("the template has more holes than the {} value(s) given", args.len()))?;
+                out.push_str(&format_value(v, &format));
+                next += 1;
+                for _ in 0..inner.chars().count() + 1 {
+                    chars.next();
+                }
+            }
+            '}' => return Err("a `}` without its `{` (write `}}` for a brace)".into()),
+            c => out.push(c),
+        }
+    }
+    if next < args.len() {
+        return Err(format!(
+            "{} value(s) given for {next} hole(s) in the template",
+            args.len()
+        ));
+    }
+    Ok(out)
+}
+
+/// One value in one format.
+pub fn format_value(v: &Value, f: &Format) -> String {
+    match (f, v) {
+        (Format::Rank, Value::Int(r)) => u8::try_from(*r).map_or_else(|_| r.to_string(), |r| rank_label(r).to_string()),
+        (Format::RankPlural, Value::Int(r)) => {
+            u8::try_from(*r).map_or_else(|_| r.to_string(), |r| rank_plural(r).to_string())
+        }
+        (Format::Rank | Format::RankPlural, Value::List(items)) => {
+            items.iter().map(|x| format_value(x, f)).collect::<Vec<_>>().join(" ")
+        }
+        (Format::Places(n), v) if v.as_f64().is_some() => format!("{:.*}", n, v.as_f64().unwrap_or(0.0)),
+        (Format::Signed, Value::Int(i)) => {
+            if *i >= 0 {
+                format!("+{i}")
+            } else {
+                format!("−{}", i.unsigned_abs())
+            }
+        }
+        (Format::Signed, Value::Num(n)) => {
+            let s = format_decimal(n.abs(), 4);
+            if *n >= 0.0 {
+                format!("+{s}")
+            } else {
+                format!("−{s}")
+            }
+        }
+        (Format::Operand, Value::Int(i)) if *i < 0 => format!("(−{})", i.unsigned_abs()),
+        (Format::Operand, Value::Num(n)) if *n < 0.0 => format!("(−{})", format_decimal(n.abs(), 4)),
+        // Cards written as text by a game's own notation read as every other game's cards.
+        (_, Value::Str(s)) => cards_in_text(s),
+        (Format::Plain, Value::List(items)) => {
+            format!(
+                "[{}]",
+                items.iter().map(|x| format_value(x, f)).collect::<Vec<_>>().join(", ")
+            )
+        }
+        (_, v) => v.pretty(),
+    }
+}
+
+/// Text made only of cards in letter notation (`KS`, `10D 3C`, `TH`), written with suit symbols
+/// as every game prints its cards (`K♠`, `10♦ 3♣`); `None` for any other text.
+pub fn card_symbols(s: &str) -> Option<String> {
+    let mut out = Vec::new();
+    for token in s.split_whitespace() {
+        let suit = token.chars().last()?;
+        let rank = &token[..token.len() - suit.len_utf8()];
+        let rank = match rank {
+            "T" => "10",
+            "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "J" | "Q" | "K" | "A" => rank,
+            _ => return None,
+        };
+        let suit = match suit {
+            'S' => '♠',
+            'H' => '♥',
+            'D' => '♦',
+            'C' => '♣',
+            _ => return None,
+        };
+        out.push(format!("{rank}{suit}"));
+    }
+    (!out.is_empty()).then(|| out.join(" "))
+}
+
+/// Text with each word that is a card in letter notation (`[2H`, `3D,`) given its suit symbol.
+pub fn cards_in_text(s: &str) -> String {
+    let words: Vec<String> = s
+        .split(' ')
+        .map(|w| {
+            let core = w.trim_start_matches(['[', '(']);
+            let core = core.trim_end_matches([']', ')', ',', ':', ';', '.']);
+            match card_symbols(core) {
+                Some(card) if !core.is_empty() => w.replacen(core, &card, 1),
+                _ => w.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signed_and_operand_formats() {
+        assert_eq!(format_value(&Value::Int(600), &Format::Signed), "+600");
+        assert_eq!(format_value(&Value::Int(-250), &Format::Signed), "−250");
+        assert_eq!(format_value(&Value::Int(-217), &Format::Operand), "(−217)");
+        assert_eq!(format_value(&Value::Int(217), &Format::Operand), "217");
+        assert_eq!(format_value(&Value::Num(-0.5), &Format::Operand), "(−0.5)");
+    }
+
+    #[test]
+    fn templates_fill_holes_in_order_with_their_formats() {
+        let args = [Value::Int(10), Value::Num(0.9251), Value::Int(-3), Value::str("KS")];
+        assert_eq!(
+            format_template("{:ranks} at {:.2}, {:signed} {}", &args).as_deref(),
+            Ok("tens at 0.93, −3 K♠")
+        );
+        assert_eq!(format_template("{{}} {}", &[Value::Int(1)]).as_deref(), Ok("{} 1"));
+        assert_eq!(format_template("soft {}", &[Value::Int(17)]).as_deref(), Ok("soft 17"));
+        for (t, n) in [("{}", 0), ("{", 1), ("}", 0), ("{:bold}", 1), ("{x}", 1), ("x", 1)] {
+            let args = vec![Value::Int(1); n];
+            assert!(format_template(t, &args).is_err(), "{t} with {n}");
+        }
+    }
+
+    #[test]
+    fn card_text_gets_suit_symbols() {
+        assert_eq!(card_symbols("KS").as_deref(), Some("K♠"));
+        assert_eq!(card_symbols("2H 3H TD 10C").as_deref(), Some("2♥ 3♥ 10♦ 10♣"));
+        for other in ["", "H", "5m", "me: K", "AS and", "1X", "♠"] {
+            assert_eq!(card_symbols(other), None, "{other}");
+        }
+        let meld = Value::str("2H 3H");
+        assert_eq!(format_value(&meld, &Format::Plain), "2♥ 3♥");
+        let said = Value::str("[2H 3H 4H] + [5D], unmelded 3D: AS and 5m");
+        assert_eq!(
+            format_value(&said, &Format::Plain),
+            "[2♥ 3♥ 4♥] + [5♦], unmelded 3♦: A♠ and 5m"
+        );
+    }
+}
