@@ -1188,7 +1188,33 @@ fn a_format_template_written_in_the_rule_is_checked_at_load() {
         let text = format!(
             "ruleset t \"t\"\ninput n: int\noutput said\nrule Say when n(?n) then assert said(format(\"{template}\", {values})) end\n"
         );
-        let e = load_text("t.rules", &text).err().expect("refused").to_string();
+        let e = load_text("t.rules", &text).expect_err("refused").to_string();
         assert!(e.contains(why) && e.contains("t.rules:4:"), "{template}: {e}");
     }
+}
+
+#[test]
+fn an_output_declared_one_stops_the_run_at_a_second_answer() {
+    let rules = r#"ruleset t "t"
+        input total: int
+        output action: one, shown: exactly one
+        rule Split when total(?t) ?t == 16 then assert action("split") end
+        rule Surrender when total(?t) ?t >= 15 then assert action("surrender") end
+        rule Again when total(?t) ?t >= 15 then assert action("surrender") end
+        rule Show when total(?t) ?t > 0 then assert shown(?t) end
+        rule Undo salience -5 when total(20) ?a <- action("surrender") then retract ?a end
+        rule Stand salience -9 when total(20) not action(_) then assert action("stand") end"#;
+    // The same fact twice is one answer; a retracted answer may be replaced.
+    let s = run(rules, &[("total", "15")]).unwrap();
+    assert_eq!(outputs(&s), [r#"action("surrender")"#, "shown(15)"]);
+    let s = run(rules, &[("total", "20")]).unwrap();
+    assert_eq!(outputs(&s), [r#"action("stand")"#, "shown(20)"]);
+    let e = run(rules, &[("total", "16")]).err().expect("two answers").to_string();
+    assert_eq!(
+        e,
+        "two answers for `action`, which the rule set declares `one`: action(\"split\") by rule `Split`, \
+         then action(\"surrender\") by rule `Surrender`"
+    );
+    let e = run(rules, &[("total", "0")]).err().expect("no answer").to_string();
+    assert!(e.starts_with("no answer for `shown`"), "{e}");
 }

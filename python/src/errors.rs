@@ -119,9 +119,11 @@ pub fn run_error(e: &RunError) -> PyErr {
         | RunError::InputType { .. }
         | RunError::Param(_)
         | RunError::UnknownRule(_) => BadInput::new_err(text),
-        RunError::InRule { .. } | RunError::UnknownRuleSet(_) | RunError::WhatIfDepth(_) | RunError::TooDeep { .. } => {
-            BadRules::new_err(text)
-        }
+        RunError::InRule { .. }
+        | RunError::UnknownRuleSet(_)
+        | RunError::WhatIfDepth(_)
+        | RunError::TooDeep { .. }
+        | RunError::Answers(_) => BadRules::new_err(text),
         #[allow(unreachable_patterns)]
         _ => KibitzerError::new_err(text),
     }

@@ -29,6 +29,11 @@ pub fn lower(rs: ir::RuleSet) -> Program {
         description: rs.description,
         inputs: rs.inputs,
         outputs: rs.outputs,
+        answers: {
+            let mut per_relation = vec![None; rs.relations.len()];
+            rs.answers.iter().for_each(|&(r, a)| per_relation[r as usize] = Some(a));
+            per_relation
+        },
         relations: rs.relations,
         params: rs.params,
         rules,

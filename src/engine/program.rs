@@ -258,6 +258,9 @@ pub struct Program {
     pub(crate) description: Option<String>,
     pub(crate) inputs: Vec<InputDecl>,
     pub(crate) outputs: Vec<RelId>,
+    /// Per relation: how many facts a query may conclude, for an output declared `one` or
+    /// `exactly one`.
+    pub(crate) answers: Vec<Option<crate::lang::ast::Answers>>,
     pub(crate) relations: Vec<Relation>,
     pub(crate) params: Vec<ParamDecl>,
     pub(crate) rules: Vec<RuleIr>,

@@ -99,6 +99,9 @@ pub enum RunError {
     /// reports it as its [`RunResult::stop`] rather than as an error.
     #[error("a what-if sub-query stopped: {0}")]
     Budget(StopReason),
+    /// An output declared `one` or `exactly one` concluded twice, or `exactly one` not at all.
+    #[error("{0}")]
+    Answers(String),
     /// A fact whose lists nest deeper than [`crate::value::MAX_VALUE_DEPTH`].
     #[error("{location}: in rule `{rule}`: a value nests lists more than {depth} deep", depth = crate::value::MAX_VALUE_DEPTH)]
     TooDeep {
@@ -392,6 +395,8 @@ pub struct Session {
     relevant_input_triggers: Vec<Vec<Trigger>>,
     /// The seeds a new fact visits when its relation's are indexed (see `TriggerIndex`).
     picked: Vec<Trigger>,
+    /// This run's outputs declared `one` that have an answer, with the rule that concluded it.
+    answered: Vec<(RelId, String)>,
     /// Per gate (`Program::gates`): the stamp of its relation when it was last looked at, and
     /// whether a live fact matched it then.
     gates: Vec<((u32, u32), bool)>,
@@ -580,6 +585,7 @@ impl Session {
             relevant_input_triggers: Vec::new(),
             gates: vec![((u32::MAX, u32::MAX), false); program.gates.len()],
             picked: Vec::new(),
+            answered: Vec::new(),
             whatif: WhatIfRunner {
                 library,
                 self_program: Some(program.clone()),
@@ -848,6 +854,10 @@ impl Session {
             Ok(stop) | Err(RunError::Budget(stop)) => stop,
             Err(e) => return Err(e),
         };
+        // A run that ended by itself (asked for every output) owes each `exactly one` output its fact.
+        if matches!(stop, StopReason::Quiescent | StopReason::Halted) && self.relevant.is_none() {
+            self.owed_answers(prog)?;
+        }
         // Built in the result, not written into `self.stats` and copied out: a block copy of
         // fields stored a moment before stalls on store forwarding (~2% of a classification).
         let counted = &self.stats;
@@ -989,6 +999,7 @@ impl Session {
     #[inline]
     fn clear_run(&mut self) {
         self.mem.reset();
+        self.answered.clear();
         self.next_check = 0;
         self.cells = 0;
         self.agenda.reset();
@@ -1840,6 +1851,53 @@ impl Session {
     /// Adds the fact whose `n` arguments are staged, within the memory budgets, and joins it: its
     /// id, or `None` when an equal fact was there.
     #[inline(always)]
+    /// Records `id` as the answer of an output declared `one`, or stops the run when another
+    /// live fact of it was concluded before: two answers where the rule set promised one.
+    #[cold]
+    fn one_answer(&mut self, prog: &Program, rule: &RuleIr, rel: RelId, id: FactId) -> Result<(), RunError> {
+        let fact = |s: &Self, f: FactId| {
+            let args: Vec<String> = s.mem.args_of(f).iter().map(|v| v.to_string()).collect();
+            format!("{}({})", prog.relations[rel as usize].name, args.join(", "))
+        };
+        let earlier = self
+            .mem
+            .of_relation(rel)
+            .iter()
+            .copied()
+            .find(|&f| f != id && self.mem.is_alive(f));
+        let by = self.answered.iter().position(|(r, _)| *r == rel);
+        if let (Some(first), Some(by)) = (earlier, by) {
+            return Err(RunError::Answers(format!(
+                "two answers for `{}`, which the rule set declares `one`: {} by rule `{}`, then {} by rule `{}`",
+                prog.relations[rel as usize].name,
+                fact(self, first),
+                self.answered[by].1,
+                fact(self, id),
+                rule.name
+            )));
+        }
+        match by {
+            Some(i) => self.answered[i].1 = rule.name.clone(),
+            None => self.answered.push((rel, rule.name.clone())),
+        }
+        Ok(())
+    }
+
+    /// Stops a finished run that concluded nothing for an output declared `exactly one`.
+    fn owed_answers(&self, prog: &Program) -> Result<(), RunError> {
+        use crate::lang::ast::Answers;
+        for (rel, a) in prog.answers.iter().enumerate() {
+            let none = || !self.mem.of_relation(rel as RelId).iter().any(|&f| self.mem.is_alive(f));
+            if *a == Some(Answers::ExactlyOne) && none() {
+                return Err(RunError::Answers(format!(
+                    "no answer for `{}`, which the rule set declares `exactly one`: no rule concluded it",
+                    prog.relations[rel].name
+                )));
+            }
+        }
+        Ok(())
+    }
+
     fn add_staged(
         &mut self,
         prog: &Arc<Program>,
@@ -1866,6 +1924,9 @@ impl Session {
         if let Some(sp) = support {
             self.logical.insert(id, 1);
             self.supports[sp as usize].supported.push(id);
+        }
+        if prog.answers[rel as usize].is_some() {
+            self.one_answer(prog, rule, rel, id)?;
         }
         // A relation no rule starts a join at (terms read by an aggregate only) seeds nothing: no
         // call. (Under a relevance mask the list is shorter still; an empty one there is found

@@ -34,10 +34,12 @@ pub enum AstItem {
     },
     /// `input name: type = default`.
     Input(AstInput),
-    /// `output a, b`: the relations a run answers with.
+    /// `output a, b: one`: the relations a run answers with.
     Output {
         /// The relations named.
         names: Vec<Ident>,
+        /// Per name: how many facts a query may conclude (`None`: any number).
+        answers: Vec<Option<Answers>>,
         /// The whole line.
         span: Span,
     },
@@ -340,6 +342,15 @@ pub enum AstExprKind {
     Index(Box<AstExpr>, Box<AstExpr>),
     /// `if c then a else b`.
     If(Box<AstExpr>, Box<AstExpr>, Box<AstExpr>),
+}
+
+/// How many facts of an output a query may conclude (`output action: one`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answers {
+    /// `one`: at most one.
+    One,
+    /// `exactly one`.
+    ExactlyOne,
 }
 
 /// `-x`, `!x`.

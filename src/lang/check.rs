@@ -35,6 +35,8 @@ struct Items {
     ruleset_span: Span,
     inputs: Vec<AstInput>,
     outputs: Vec<Ident>,
+    /// Per output: how many facts a query may conclude, when the declaration says.
+    answers: Vec<Option<Answers>>,
     rules: Vec<AstRule>,
     strategy: Strategy,
 }
@@ -144,11 +146,18 @@ impl<'a> Checker<'a> {
         let (rules, asserted_by_failed) = self.rules(items.rules, &name, &inputs);
         let outputs = self.outputs(&items.outputs, items.ruleset_span);
         self.reachability(&rules, &inputs, &outputs, &items.outputs, &asserted_by_failed);
+        let answers = items
+            .outputs
+            .iter()
+            .zip(&items.answers)
+            .filter_map(|(o, a)| Some((self.relations.iter().position(|r| r.name == o.name)? as RelId, (*a)?)))
+            .collect();
         Some(RuleSet {
             name,
             description: items.description,
             inputs,
             outputs,
+            answers,
             relations: std::mem::take(&mut self.relations),
             params: std::mem::take(&mut self.params),
             rules,
@@ -181,7 +190,10 @@ impl<'a> Checker<'a> {
                     }
                     AstItem::Include { .. } => {}
                     AstItem::Input(inp) => items.inputs.push(inp),
-                    AstItem::Output { names, .. } => items.outputs.extend(names),
+                    AstItem::Output { names, answers, .. } => {
+                        items.outputs.extend(names);
+                        items.answers.extend(answers);
+                    }
                     AstItem::Param(p) => {
                         let domain = p.domain.as_ref().and_then(|d| self.domain(&p.name.name, &p.value, d));
                         self.declare_param(p.name, &p.value, domain, p.doc, false)

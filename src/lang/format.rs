@@ -334,9 +334,25 @@ impl Formatter<'_> {
             ),
             Rule::include_decl if parts.len() == 1 => Decl::Plain(format!("include {}", parts[0].as_str())),
             Rule::strategy_decl if parts.len() == 1 => Decl::Plain(format!("strategy {}", parts[0].as_str())),
-            Rule::output_decl if parts.iter().all(|p| p.as_rule() == Rule::ident) => Decl::Plain(format!(
+            // Each output as its name, then `: one` / `: exactly one` when it says so.
+            Rule::output_decl if parts.iter().all(|p| p.as_rule() == Rule::output_item) => Decl::Plain(format!(
                 "output {}",
-                parts.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
+                parts
+                    .iter()
+                    .map(|p| {
+                        let words: Vec<&str> = p.clone().into_inner().map(|w| w.as_str()).collect();
+                        let answers = p
+                            .clone()
+                            .into_inner()
+                            .nth(1)
+                            .map(|a| a.into_inner().map(|w| w.as_str()).collect::<Vec<_>>().join(" "));
+                        match answers {
+                            Some(a) => format!("{}: {a}", words[0]),
+                            None => words[0].to_string(),
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
             Rule::input_decl if is(0, Rule::ident) && is(1, Rule::type_expr) && parts.len() <= 3 => {
                 let mut rest = type_text(&parts[1])?;

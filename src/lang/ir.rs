@@ -16,6 +16,8 @@ pub struct RuleSet {
     pub description: Option<String>,
     pub inputs: Vec<InputDecl>,
     pub outputs: Vec<RelId>,
+    /// The outputs declared `one` or `exactly one`.
+    pub answers: Vec<(RelId, crate::lang::ast::Answers)>,
     pub relations: Vec<Relation>,
     pub params: Vec<ParamDecl>,
     pub rules: Vec<RuleIr>,

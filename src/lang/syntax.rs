@@ -340,10 +340,18 @@ impl Builder {
                     span,
                 })
             }
-            Rule::output_decl => AstItem::Output {
-                names: inner.map(|i| self.ident(i)).collect(),
-                span,
-            },
+            Rule::output_decl => {
+                let (mut names, mut answers) = (Vec::new(), Vec::new());
+                for item in inner {
+                    let mut parts = item.into_inner();
+                    names.push(self.ident(next(&mut parts, span)?));
+                    answers.push(parts.next().map(|a| match a.into_inner().count() {
+                        2 => Answers::ExactlyOne,
+                        _ => Answers::One,
+                    }));
+                }
+                AstItem::Output { names, answers, span }
+            }
             Rule::param_decl => {
                 let name = self.ident(next(&mut inner, span)?);
                 let value = self.literal(next(&mut inner, span)?)?;
