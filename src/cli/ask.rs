@@ -123,7 +123,7 @@ pub fn run(a: AskArgs) -> i32 {
     };
     let mut why_nots = Vec::new();
     for q in &a.why_not {
-        match s.why_not_query(q) {
+        match s.why_not_query_with(q, a.explain == ExplainMode::Full) {
             Ok(w) => why_nots.extend(w),
             Err(e) => return fail(e),
         }
@@ -230,6 +230,10 @@ fn text_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: Explain
         }
     }
     for w in why_nots {
+        if w.verdict.is_some() {
+            let _ = writeln!(text, "{}", w.to_text());
+            continue;
+        }
         let title = w.title.as_ref().map_or_else(String::new, |t| format!(" \"{t}\""));
         let _ = writeln!(text, "why not {}{title}: {}", w.rule, w.to_text());
     }

@@ -5,10 +5,12 @@
 
 mod player;
 mod render;
+mod verdict;
 mod whynot;
 
 pub use player::{answer_texts, display, render_answer, render_answers, Answer, Choice, OPTION_RELATION};
 pub use render::{render_derivation, render_full, render_tree};
+pub use verdict::MoveVerdict;
 pub(crate) use whynot::drop_reason;
 pub use whynot::{FailedCondition, WhyNot, WhyNotError};
 

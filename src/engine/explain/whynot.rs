@@ -3,6 +3,7 @@
 //! when its turn came is judged as of that moment (the session records the failed check), not
 //! against the final memory, where a fact asserted afterwards would take the blame.
 
+use super::verdict::MoveVerdict;
 use super::{render, show, ExplainLimits, LINE_LIMITS};
 use crate::engine::memory::Memory;
 use crate::engine::memory::{FactId, Origin};
@@ -33,6 +34,10 @@ pub struct WhyNot {
     pub failed: Option<FailedCondition>,
     /// The bindings of the best partial match (or of the activation that lost), `name = value`.
     pub bindings: Vec<String>,
+    /// For a move: the decision's own verdict on it (its option beside the chosen one); `rule`
+    /// is then the rule that concluded the decision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<MoveVerdict>,
 }
 
 /// The condition that decided against the rule.
@@ -78,6 +83,9 @@ fn did_you_mean(s: &[String]) -> String {
 impl WhyNot {
     /// People's form.
     pub fn to_text(&self) -> String {
+        if let Some(v) = &self.verdict {
+            return v.to_text();
+        }
         let mut s = self.summary.clone();
         if let Some(f) = &self.failed {
             let _ = write!(s, "\n  at {}", f.location);
@@ -101,11 +109,59 @@ impl Session {
     }
 
     /// Why not, as a player asks it: a rule's name or title, or a move or answer some rule could
-    /// conclude (`pong`, `KS`, `discard(5m)`): each rule it names, explained.
+    /// conclude (`pong`, `KS`, `discard(5m)`). A move among a decision's ranked options (or a
+    /// move that is not, where a decision lists them) is answered by the decision's own verdict
+    /// ([`MoveVerdict`]); otherwise each rule the question names is explained.
     pub fn why_not_query(&mut self, query: &str) -> Result<Vec<WhyNot>, WhyNotError> {
+        self.why_not_query_with(query, false)
+    }
+
+    /// As [`Session::why_not_query`]; with `rule_level`, a move's verdict is followed by the
+    /// why-not of each rule that could have concluded it.
+    pub fn why_not_query_with(&mut self, query: &str, rule_level: bool) -> Result<Vec<WhyNot>, WhyNotError> {
         let prog = self.program().clone();
         let q = query.trim();
-        let rules = resolve(self, &prog, q);
+        // A rule's name first; then a move among the options (stud's advice `bet big` is also a
+        // rule's title); then a title; then a move that is not among the options.
+        let by_name: Vec<usize> = prog
+            .rules
+            .iter()
+            .position(|r| r.name.eq_ignore_ascii_case(q))
+            .into_iter()
+            .collect();
+        let named = match by_name.is_empty() {
+            true => named_rules(&prog, q),
+            false => by_name.clone(),
+        };
+        let rules = match named.is_empty() {
+            true => resolve(self, &prog, q),
+            false => named.clone(),
+        };
+        let verdict = match by_name.is_empty() {
+            true => self
+                .why_not_move(q, !rules.is_empty())
+                .filter(|v| named.is_empty() || v.asked.is_some()),
+            false => None,
+        };
+        if let Some(v) = verdict {
+            let rule = self.deciding_rule(&v.decision);
+            let mut out = vec![WhyNot {
+                rule: rule.map_or_else(String::new, |i| prog.rules[i].name.clone()),
+                title: rule.and_then(|i| prog.rules[i].title.clone()),
+                fired: rule.map_or(0, |i| self.fired_count(i)),
+                summary: v.to_text(),
+                matched_conditions: 0,
+                failed: None,
+                bindings: Vec::new(),
+                verdict: Some(v),
+            }];
+            if rule_level {
+                for ri in rules {
+                    out.push(self.why_not_rule(ri)?);
+                }
+            }
+            return Ok(out);
+        }
         if rules.is_empty() {
             return Err(WhyNotError::Unknown {
                 query: q.to_string(),
@@ -146,6 +202,7 @@ impl Session {
                 matched_conditions: failed.as_ref().map_or(rule.conds.len(), |f| f.index - 1),
                 failed,
                 bindings: bindings(rule, &d.vars, d.mask),
+                verdict: None,
             });
         }
         let probed = self.probe_rule(ri);
@@ -162,6 +219,7 @@ impl Session {
                     matched_conditions: 0,
                     failed: None,
                     bindings: Vec::new(),
+                    verdict: None,
                 })
             }
             probed => probed?,
@@ -197,6 +255,7 @@ impl Session {
                 0 => bindings(rule, &vars, mask),
                 _ => Vec::new(),
             },
+            verdict: None,
         })
     }
 
@@ -435,19 +494,21 @@ fn negated(op: BinaryOp) -> Option<&'static str> {
     })
 }
 
-/// The rules a why-not question names: by name, by title, by a move their conclusion could
-/// make, then by a title containing it.
-fn resolve(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
+/// The rules a why-not question names by name, else by title.
+fn named_rules(prog: &Program, q: &str) -> Vec<usize> {
     let lower = q.to_lowercase();
     if let Some(i) = prog.rules.iter().position(|r| r.name.eq_ignore_ascii_case(q)) {
         return vec![i];
     }
-    let titled: Vec<usize> = (0..prog.rules.len())
+    (0..prog.rules.len())
         .filter(|&i| prog.rules[i].title.as_ref().is_some_and(|t| t.to_lowercase() == lower))
-        .collect();
-    if !titled.is_empty() {
-        return titled;
-    }
+        .collect()
+}
+
+/// The rules a why-not question names as a move: by a move their conclusion could make, then
+/// by a title containing it.
+fn resolve(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
+    let lower = q.to_lowercase();
     let moves = by_move(s, prog, q);
     if !moves.is_empty() {
         return moves;
