@@ -234,13 +234,73 @@ fn why_not_by_title_by_move_and_by_name_in_any_case() {
         ),
         "{out}"
     );
-    // A word the rules use for a move: the rules that could conclude it.
+    // A word the rules use for a move, not among the decision's options: not legal here; the
+    // rules that could conclude it under `--explain full`.
     let mahjong = ["mahjong", "hand=123m 456m 789m EE S N", "offered=1m"];
     let out = ask_ok(&mahjong, &["--why-not", "pong", "--explain", "none"]);
+    assert!(
+        out.contains("why not pong: not a legal move for call here: the rules weighed chow, pass (every legal one)"),
+        "{out}"
+    );
+    assert!(!out.contains("CallCloser"), "{out}");
+    let out = ask_ok(&mahjong, &["--why-not", "pong", "--explain", "full"]);
     assert!(
         out.contains("why not CallCloser \"call: it brings the hand closer\": CallCloser was a candidate but lost when its turn came: condition 5"),
         "{out}"
     );
+}
+
+/// A move among a decision's options is answered from them, in every game: its verdict beside
+/// the chosen move's and what decided, in at most six lines; a move the hand cannot make is not
+/// legal, naming what the hand lacks.
+#[test]
+fn why_not_a_move_answers_from_the_decisions_verdicts_in_every_game() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["doudizhu", "me=3 3 3 3 4 5 6 7 T T A A A A", "enemy=BJ RJ J J 9 9 9"],
+            "A A A A",
+            "why not A A A A: ranks 67th of 67 for play: bomb, lose: the enemy answers BJ RJ (rocket) and wins",
+        ),
+        (
+            &["mahjong", "hand=11223345679m EE", "offered=E"],
+            "pass",
+            "why not pass: ranks 2nd of 2 for call: wins within 6 draws 41%",
+        ),
+        (
+            &["rummy", "hand=2H 3H 9S 9D KC", "discard_top=QC"],
+            "QC",
+            "why not QC: take ranks 2nd of 2 for draw: take Q♣, discard K♣",
+        ),
+        (
+            DURAK_DEFEND,
+            "KH",
+            "why not KH: not a legal move for play: there is no K♥ in `hand`",
+        ),
+        (
+            &["stud", "hand=AS KD QH 7C 4S", "opponent=XX XX JC 9D 6H"],
+            "bet big",
+            "why not bet big: ranks 3rd of 4 for advice: needs equity above 0.7; equity 0.5814 is 0.1186",
+        ),
+    ];
+    for (query, asked, head) in cases {
+        let out = ask_ok(query, &["--why-not", asked, "--explain", "none"]);
+        let why: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("why not")).collect();
+        assert!(
+            why.join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(head),
+            "{out}"
+        );
+        assert!((2..=6).contains(&why.len()), "two to six lines: {out}");
+        assert!(why.iter().any(|l| l.starts_with("  chosen: ")), "{out}");
+        // No rule-level paragraph in the short form.
+        assert!(
+            !out.contains(" did not fire") && !out.contains("lost when its turn came"),
+            "{out}"
+        );
+    }
 }
 
 #[test]

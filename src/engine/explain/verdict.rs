@@ -82,7 +82,7 @@ impl MoveVerdict {
                 &mut out,
             );
         }
-        if let Some(d) = &self.decided_by {
+        if let Some(d) = self.decided_by.as_ref().filter(|_| self.asked.is_some()) {
             let mut line = String::new();
             wrap(&format!("decided by: {d}"), "  ", "      ", &mut line);
             if out.lines().count() + line.lines().count() <= MAX_LINES {
@@ -161,7 +161,11 @@ impl Session {
             return None;
         }
         let answers = self.answers();
-        let decisions: Vec<&Answer> = answers.iter().filter(|a| !a.options.is_empty()).collect();
+        // Decisions the rules concluded, with their options (options alone decide nothing).
+        let decisions: Vec<&Answer> = answers
+            .iter()
+            .filter(|a| !a.options.is_empty() && a.fact.is_some())
+            .collect();
         if decisions.is_empty() {
             return None;
         }
