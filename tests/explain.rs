@@ -303,6 +303,67 @@ fn why_not_a_move_answers_from_the_decisions_verdicts_in_every_game() {
     }
 }
 
+/// Why-not prints conditions as written (parentheses kept, located at their first character),
+/// a parameter tested alone by its name and value, a constant by its name with the value it gave,
+/// and a rule asked for by name and by title once.
+#[test]
+fn why_not_renders_conditions_as_their_author_wrote_them() {
+    const RENDER: &str = "tests/fixtures/explain/render.rules";
+    let why = [
+        "--why-not",
+        "Range",
+        "--why-not",
+        "Bracketed",
+        "--why-not",
+        "Hit",
+        "--why-not",
+        "hit soft",
+    ];
+    let out = ask_ok(
+        &[RENDER, "n=3"],
+        &[&why[..], &["--why-not", "Big", "--explain", "none"]].concat(),
+    );
+    assert!(
+        out.contains("condition 2 `?x == 10 or (?x > 20 and ?x < 30)` fails"),
+        "{out}"
+    );
+    assert!(
+        out.contains("condition 2 `(?x > 20 and ?x < 30) or ?x == 10` fails"),
+        "{out}"
+    );
+    assert!(
+        out.contains("render.rules:18:5"),
+        "the column of the opening parenthesis: {out}"
+    );
+    assert!(
+        out.contains("condition 2 `h17` fails: the parameter h17 is false"),
+        "{out}"
+    );
+    assert!(!out.contains("false is false"), "{out}");
+    assert!(out.contains("fails: hard_value[3] = 3 ≤ 9"), "{out}");
+    assert!(
+        !out.contains("[0, 0, 2"),
+        "the constant by its name, not its list: {out}"
+    );
+    assert_eq!(
+        out.matches("why not Hit ").count(),
+        1,
+        "asked by name and title, answered once: {out}"
+    );
+    // The full derivation names the constant too.
+    let out = ask_ok(&[RENDER, "n=13"], &["--explain", "full"]);
+    assert!(out.contains("hard_value[13] = 10 > 9 ✓"), "{out}");
+}
+
+/// A template's article agrees with the word the rules put after it ("a kong (concealed)", never
+/// "an concealed kong").
+#[test]
+fn a_kong_is_announced_with_the_right_article() {
+    let out = ask_ok(&["mahjong", "hand=1111m 234m 567m EE SC", "drawn=C"], &[]);
+    assert!(out.contains("a kong of 1m (concealed)"), "{out}");
+    assert!(!out.contains("an concealed"), "{out}");
+}
+
 #[test]
 fn an_unknown_why_not_gets_suggestions() {
     let (code, out, err) = ask(&["stud", "hand=8S 10D 10S 8H 8C"], &["--why-not", "flsh"]);

@@ -121,10 +121,18 @@ pub fn run(a: AskArgs) -> i32 {
         whatif_depth: usize::from(a.whatif_depth),
         ..ExplainLimits::default()
     };
-    let mut why_nots = Vec::new();
+    let mut why_nots: Vec<WhyNot> = Vec::new();
     for q in &a.why_not {
         match s.why_not_query_with(q, a.explain == ExplainMode::Full) {
-            Ok(w) => why_nots.extend(w),
+            // A rule asked for twice (by name and by title, say) is answered once.
+            Ok(w) => {
+                for w in w {
+                    let seen = w.verdict.is_none() && why_nots.iter().any(|o| o.verdict.is_none() && o.rule == w.rule);
+                    if !seen {
+                        why_nots.push(w);
+                    }
+                }
+            }
             Err(e) => return fail(e),
         }
     }

@@ -4,7 +4,7 @@
 //! against the final memory, where a fact asserted afterwards would take the blame.
 
 use super::verdict::MoveVerdict;
-use super::{render, show, ExplainLimits, LINE_LIMITS};
+use super::{render, show, ExplainLimits, Ps, LINE_LIMITS};
 use crate::engine::memory::Memory;
 use crate::engine::memory::{FactId, Origin};
 use crate::engine::program::*;
@@ -431,7 +431,7 @@ fn deciding(
                     Expr::Const(v) => show(v, ExplainLimits::default()),
                     other => {
                         let mut calls = 0;
-                        let text = render(other, vars, params, ExplainLimits::default());
+                        let text = render(other, vars, Ps::of(prog, params), ExplainLimits::default());
                         match crate::engine::eval::eval(other, vars, params, &mut calls) {
                             Ok(v) => format!("{text} = {}", show(&v, ExplainLimits::default())),
                             Err(_) => text,
@@ -446,7 +446,26 @@ fn deciding(
             }
             s
         }
-        Cond::Test(e) => format!("{} is false", render(e, vars, params, ExplainLimits::default())),
+        // A parameter or constant tested on its own: its name and value, not `false is false`.
+        Cond::Test(Expr::Param(i)) => {
+            let what = match prog.params.get(*i as usize).is_some_and(|p| p.constant) {
+                true => "the constant",
+                false => "the parameter",
+            };
+            let value = params
+                .get(*i as usize)
+                .map_or_else(String::new, |v| show(v, ExplainLimits::default()));
+            format!("{what} {} is {value}", Ps::of(prog, params).name(*i))
+        }
+        Cond::Test(Expr::Var(s)) if bound(*s) => format!(
+            "{} is {}",
+            rule.var_names[*s as usize].trim_start_matches('?'),
+            show(&vars[*s as usize], ExplainLimits::default())
+        ),
+        Cond::Test(e) => format!(
+            "{} is false",
+            render(e, vars, Ps::of(prog, params), ExplainLimits::default())
+        ),
         Cond::Pattern { rel, .. } if mem.of_relation(*rel).iter().all(|f| !mem.is_alive(*f)) => {
             format!("there is no `{}` fact at all", prog.relations[*rel as usize].name)
         }
@@ -472,7 +491,7 @@ fn origins(prog: &Program, rule: &RuleIr, sides: &[&Expr], vars: &[Value], mask:
                     let written = one_line(prog.sources.text(at.span)).replace('?', "");
                     out.push(format!(
                         "{written} = {}",
-                        render(expr, vars, params, ExplainLimits::default())
+                        render(expr, vars, Ps::of(prog, params), ExplainLimits::default())
                     ));
                 }
             }
