@@ -116,9 +116,12 @@ fn wheels_and_wraparounds_are_not_straights() {
     // A-2-3-4-5 is ace high, and the answer says why.
     assert_eq!(
         category_of(&mut s, "AS 2H 3D 4C 5S"),
-        r#"category(9, "high card") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel), so the hand is ace high")"#
+        r#"category(9, "high card") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel)")"#
     );
-    assert_eq!(category_of(&mut s, "AH 2H 3H 4H 5H"), r#"category(4, "flush")"#);
+    assert_eq!(
+        category_of(&mut s, "AH 2H 3H 4H 5H"),
+        r#"category(4, "flush") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel)")"#
+    );
     assert_eq!(category_of(&mut s, "JS QH KD AC 2S"), r#"category(9, "high card")"#);
     assert_eq!(category_of(&mut s, "JD QD KD AD 2D"), r#"category(4, "flush")"#);
     assert_eq!(
