@@ -357,7 +357,7 @@ impl Session {
                 format!(
                     "{} {}",
                     op.keyword(),
-                    render_with(v, &var, Ps::of(&prog, self.params()), limits)
+                    render_with(v, &var, Ps::of(prog, self.params()), limits)
                 )
             }
             (op, None) => op.keyword().to_string(),
