@@ -175,7 +175,9 @@ impl Session {
             weighed: a.options.len(),
             asked: asked.cloned(),
             chosen: a.options.iter().find(|o| o.rank == 1).cloned(),
-            runner_up: a.options.iter().filter(|o| o.rank > 1).min_by_key(|o| o.rank).cloned(),
+            runner_up: asked
+                .filter(|o| o.rank == 1)
+                .and_then(|_| a.options.iter().filter(|o| o.rank > 1).min_by_key(|o| o.rank).cloned()),
             decided_by: decided_by(a),
             not_weighed,
         };
@@ -228,7 +230,7 @@ impl Session {
             )
         } else {
             format!(
-                "not a legal move for {} here: the rules weighed {} (every legal one){more}",
+                "not among the moves the rules weighed for {}: {}{more}",
                 a.relation,
                 weighed.join(", ")
             )
