@@ -130,37 +130,10 @@ fn wheel_of(v: &Value, name: &str) -> Result<bool, BuiltinError> {
     }
 }
 
-/// The straights of a table's rules: five ranks in sequence, and with `wheel` A-2-3-4-5 too.
+/// A showdown's ranks at a table that may play the wheel.
 fn register_straights(r: &mut Registry) {
     let h = ("hand", T::Cards);
     let w = ("wheel", T::Bool);
-    r.func(
-        "stud.straight",
-        &[h, w],
-        T::Bool,
-        "five ranks in sequence (A high; with `wheel`, A-2-3-4-5 as well)",
-        |a| {
-            let c = cards(&a[0], "stud.straight", 1)?;
-            let wheel = wheel_of(&a[1], "stud.straight")?;
-            // Without the wheel (the default) this is `consecutive` alone.
-            Ok(Value::Bool(
-                c.consecutive() || wheel && c.cards().len() == 5 && c.ranks_desc().as_slice() == [14, 5, 4, 3, 2],
-            ))
-        },
-    );
-    r.func(
-        "stud.straight_high",
-        &[h, w],
-        T::Int,
-        "the top rank of a straight: the highest rank, and 5 for A-2-3-4-5 with `wheel`",
-        |a| {
-            let c = cards(&a[0], "stud.straight_high", 1)?;
-            let wheel = wheel_of(&a[1], "stud.straight_high")?;
-            Ok(Value::Int(i64::from(
-                showdown_ranks(c, wheel).first().copied().unwrap_or(0),
-            )))
-        },
-    );
     r.func(
         "stud.showdown_ranks",
         &[h, w],
