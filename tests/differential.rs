@@ -738,7 +738,7 @@ fn stud_classification_agrees_on_random_hands() {
         panic!("stud.rules no longer has Rule1 … ByRules in this order");
     };
     let text = format!(
-        "ruleset studclass \"classification\"\ninput hand: cards(1..5)\noutput category\nparam wheel = false\n{}",
+        "ruleset studclass \"classification\"\ninput hand: cards(1..5)\noutput category\n{}",
         &stud[from..to]
     );
     let program = load_text("studclass.rules", &text).unwrap_or_else(|e| panic!("{e}"));

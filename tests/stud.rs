@@ -116,11 +116,11 @@ fn wheels_and_wraparounds_are_not_straights() {
     // A-2-3-4-5 is ace high, and the answer says why.
     assert_eq!(
         category_of(&mut s, "AS 2H 3D 4C 5S"),
-        r#"category(9, "high card") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel; --param wheel=true counts it)")"#
+        r#"category(9, "high card") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel)")"#
     );
     assert_eq!(
         category_of(&mut s, "AH 2H 3H 4H 5H"),
-        r#"category(4, "flush") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel; --param wheel=true counts it)")"#
+        r#"category(4, "flush") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel)")"#
     );
     assert_eq!(category_of(&mut s, "JS QH KD AC 2S"), r#"category(9, "high card")"#);
     assert_eq!(category_of(&mut s, "JD QD KD AD 2D"), r#"category(4, "flush")"#);
@@ -496,64 +496,44 @@ fn oracle_wheel(cards: &[u8; 5]) -> (u8, Vec<u8>) {
     oracle(cards)
 }
 
-/// `wheel = true`: A-2-3-4-5 is a straight, 5 high, in the rules' classification, in their
-/// showdowns and in the native evaluator alike; the odds of both paths match an independent
-/// oracle on random deals rich in aces and low cards.
+/// The native evaluator at a table that plays the wheel (`Situation::with_wheel`): A-2-3-4-5 a
+/// straight, 5 high, the lowest; its exact odds match an independent oracle on random deals rich in
+/// aces and low cards, and without the wheel they match the plain oracle.
 #[test]
-fn with_the_wheel_a_to_5_is_the_lowest_straight_on_both_paths() {
-    let mut s = session();
-    s.set_param("wheel", "true").expect("wheel is a parameter");
-    assert_eq!(category_of(&mut s, "AS 2H 3D 4C 5S"), r#"category(5, "straight")"#);
-    assert_eq!(
-        category_of(&mut s, "AH 2H 3H 4H 5H"),
-        r#"category(1, "straight flush")"#
-    );
-    assert_eq!(category_of(&mut s, "JS QH KD AC 2S"), r#"category(9, "high card")"#);
+fn the_native_evaluator_plays_the_wheel_when_asked() {
+    use kibitzer::games::stud::{equity_exact, Situation};
     let mut rng = ChaCha8Rng::seed_from_u64(56);
-    // Aces and 2–6 only, and a few others: wheels and 6-high straights come often.
     let low: Vec<u8> = (0..52).filter(|c| c / 4 + 2 <= 6 || c / 4 + 2 == 14).collect();
-    let (mut wheels, mut checked) = (0, 0);
-    for case in 0..120 {
+    let mut wheels = 0;
+    for case in 0..200 {
         let mut deck = low.clone();
         deck.shuffle(&mut rng);
         let mine = [deck[0], deck[1], deck[2], deck[3], deck[4]];
-        let shown = &deck[5..9];
-        let opponent = format!("XX {}", names(shown));
-        let q = [("hand", names(&mine)), ("opponent", opponent.clone())];
-        let q: Vec<(&str, &str)> = q.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let mut w_t_l = (0u64, 0u64, 0u64);
-        for x in (0..52u8).filter(|c| !mine.contains(c) && !shown.contains(c)) {
-            let theirs = [x, shown[0], shown[1], shown[2], shown[3]];
-            let (ca, ka) = oracle_wheel(&mine);
-            let (cb, kb) = oracle_wheel(&theirs);
-            match cb.cmp(&ca).then(ka.cmp(&kb)) {
-                std::cmp::Ordering::Greater => w_t_l.0 += 1,
-                std::cmp::Ordering::Equal => w_t_l.1 += 1,
-                std::cmp::Ordering::Less => w_t_l.2 += 1,
+        let shown = [deck[5], deck[6], deck[7], deck[8]];
+        for wheel in [true, false] {
+            let classify = |c: &[u8; 5]| if wheel { oracle_wheel(c) } else { oracle(c) };
+            let (mut w, mut t, mut l) = (0u64, 0u64, 0u64);
+            for x in (0..52u8).filter(|c| !mine.contains(c) && !shown.contains(c)) {
+                let theirs = [x, shown[0], shown[1], shown[2], shown[3]];
+                let ((ca, ka), (cb, kb)) = (classify(&mine), classify(&theirs));
+                match cb.cmp(&ca).then(ka.cmp(&kb)) {
+                    std::cmp::Ordering::Greater => w += 1,
+                    std::cmp::Ordering::Equal => t += 1,
+                    std::cmp::Ordering::Less => l += 1,
+                }
             }
-        }
-        let (w, t, l) = w_t_l;
-        let expected = format!(
-            "odds({w}, {t}, {l}, {})",
-            kibitzer::Value::Num(w as f64 / (w + t + l) as f64)
-        );
-        for path in ["rules", "native"] {
-            s.set_param("odds_path", path).expect("odds_path");
-            let answer = ask(&mut s, &q);
-            let got = answer
-                .iter()
-                .find(|c| c.starts_with("odds("))
-                .cloned()
-                .unwrap_or_default();
+            let situation = Situation::new(mine.to_vec(), vec![shown.to_vec()], Vec::new())
+                .expect("a position")
+                .with_wheel(wheel);
+            let odds = equity_exact(&situation, u64::MAX).expect("exact");
             assert_eq!(
-                got,
-                expected,
-                "{path}: {} against {opponent} (case {case})",
+                (odds.wins, odds.ties, odds.losses),
+                (w, t, l),
+                "case {case}, wheel {wheel}: {}",
                 names(&mine)
             );
         }
         wheels += usize::from(oracle_wheel(&mine).1 == [5, 4, 3, 2, 1]);
-        checked += 1;
     }
-    assert!(checked == 120 && wheels > 0, "{wheels} wheels among {checked} hands");
+    assert!(wheels > 0, "some hands are wheels");
 }

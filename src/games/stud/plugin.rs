@@ -100,53 +100,12 @@ pub fn register(r: &mut Registry) {
             ("budget", T::Int),
             ("samples", T::Int),
             ("seed", T::Int),
-            ("wheel", T::Bool),
         ],
         &[T::Int, T::Int, T::Int, T::Int, T::Num, T::Num, T::Str],
         false,
         "native odds (wins, ties, losses, deals counted, p(win), 95% half-width, method): exact when the \
-         work is within budget, else Monte Carlo over `samples` deals seeded by `seed`; `wheel`: A-2-3-4-5 \
-         counts as a straight, 5 high",
+         work is within budget, else Monte Carlo over `samples` deals seeded by `seed`",
         native_equity,
-    );
-    register_straights(r);
-}
-
-/// A five-card hand's ranks as a showdown compares them, high to low: with `wheel`, A-2-3-4-5 reads
-/// 5 4 3 2 1 (the ace low).
-fn showdown_ranks(c: &Cards, wheel: bool) -> Vec<u8> {
-    let ranks = c.ranks_desc();
-    match wheel && ranks.as_slice() == [14, 5, 4, 3, 2] {
-        true => vec![5, 4, 3, 2, 1],
-        false => ranks.to_vec(),
-    }
-}
-
-/// A `wheel` argument (argument 2).
-fn wheel_of(v: &Value, name: &str) -> Result<bool, BuiltinError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        other => Err(BuiltinError::bad_argument(name, 2, "true or false", other)),
-    }
-}
-
-/// A showdown's ranks at a table that may play the wheel.
-fn register_straights(r: &mut Registry) {
-    let h = ("hand", T::Cards);
-    let w = ("wheel", T::Bool);
-    r.func(
-        "stud.showdown_ranks",
-        &[h, w],
-        T::List,
-        "the ranks as a showdown compares them, high to low, repeated as held; with `wheel`, A-2-3-4-5 \
-         reads 5 4 3 2 1",
-        |a| {
-            let c = cards(&a[0], "stud.showdown_ranks", 1)?;
-            let wheel = wheel_of(&a[1], "stud.showdown_ranks")?;
-            Ok(Value::list(
-                showdown_ranks(c, wheel).into_iter().map(|r| Value::Int(i64::from(r))),
-            ))
-        },
     );
 }
 
@@ -451,17 +410,14 @@ fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
         other => Err(BuiltinError::bad_argument(NAME, i + 1, "a non-negative integer", other)),
     };
     let (budget, samples, seed) = (int_arg(3)?, int_arg(4)?, int_arg(5)?);
-    let wheel = matches!(a[6], Value::Bool(true));
     if samples == 0 {
         return Err(BuiltinError::failed(NAME, SAMPLES_AT_LEAST_ONE));
     }
-    let situation = Situation::new(me, opponents, dead)
-        .map_err(|e| match e {
-            // Hands hold at most 25 cards: only dead cards can leave too few to deal.
-            StudError::NotEnoughCards { .. } => BuiltinError::input("dead", e.to_string()),
-            e => BuiltinError::failed(NAME, e.to_string()),
-        })?
-        .with_wheel(wheel);
+    let situation = Situation::new(me, opponents, dead).map_err(|e| match e {
+        // Hands hold at most 25 cards: only dead cards can leave too few to deal.
+        StudError::NotEnoughCards { .. } => BuiltinError::input("dead", e.to_string()),
+        e => BuiltinError::failed(NAME, e.to_string()),
+    })?;
     let odds = equity(&situation, budget, samples, seed);
     let method = if odds.exact {
         format!("exact, every one of the {} deals, native evaluator", odds.total)
