@@ -364,6 +364,17 @@ fn a_kong_is_announced_with_the_right_article() {
     assert!(!out.contains("an concealed"), "{out}");
 }
 
+/// A condition that failed for want of any fact of its relation is followed one level, to the
+/// rule that would have asserted one and the condition that stopped it there.
+#[test]
+fn a_missing_fact_is_traced_to_the_rule_that_would_have_asserted_it() {
+    let out = ask_ok(&["stud", "hand=AS KD"], &["--why-not", "Rule16", "--explain", "none"]);
+    assert!(
+        out.contains("condition 1 `equity(?e)` fails: there is no `equity` fact at all; `equity` comes from Equity, which did not fire: condition 1 `odds(?w, ?t, ?l, _)` fails: there is no `odds` fact at all"),
+        "{out}"
+    );
+}
+
 #[test]
 fn an_unknown_why_not_gets_suggestions() {
     let (code, out, err) = ask(&["stud", "hand=8S 10D 10S 8H 8C"], &["--why-not", "flsh"]);

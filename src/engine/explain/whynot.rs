@@ -176,6 +176,12 @@ impl Session {
     }
 
     fn why_not_rule(&mut self, ri: usize) -> Result<WhyNot, RunError> {
+        self.why_not_rule_at(ri, true)
+    }
+
+    /// [`Session::why_not_rule`]; with `follow`, a condition that failed for want of any fact of
+    /// its relation is followed one level, to the rule that would have asserted one.
+    fn why_not_rule_at(&mut self, ri: usize, follow: bool) -> Result<WhyNot, RunError> {
         // Under the deadline of the run it asks about: past it, the rule is left undecided.
         let _deadline = crate::budget::with_deadline_at(self.deadline);
         let prog = self.program().clone();
@@ -237,8 +243,12 @@ impl Session {
         } else if complete {
             format!("{name} did not fire, but all its conditions hold now (an activation was dropped when selected, or the run halted)")
         } else if let Some(f) = &failed {
+            let producer = match follow {
+                true => self.missing_fact_producer(ri, f.index - 1)?,
+                false => String::new(),
+            };
             format!(
-                "{name} did not fire: condition {} `{}` fails: {}",
+                "{name} did not fire: condition {} `{}` fails: {}{producer}",
                 f.index, f.condition, f.reason
             )
         } else {
@@ -257,6 +267,43 @@ impl Session {
             },
             verdict: None,
         })
+    }
+
+    /// For condition `ci` of rule `ri`, a pattern on a relation with no fact at all: the rule that
+    /// would have asserted one and why it did not fire, as `; `equity` comes from Equity, which did
+    /// not fire: …` (empty when the relation is an input's, or some rule asserting it fired).
+    fn missing_fact_producer(&mut self, ri: usize, ci: usize) -> Result<String, RunError> {
+        let prog = self.program().clone();
+        let Some(Cond::Pattern { rel, .. }) = prog.rules[ri].conds.get(ci).map(|at| &at.cond) else {
+            return Ok(String::new());
+        };
+        if self.mem.of_relation(*rel).iter().any(|f| self.mem.is_alive(*f)) {
+            return Ok(String::new());
+        }
+        let producers: Vec<usize> = (0..prog.rules.len())
+            .filter(|&p| {
+                p != ri
+                    && prog.rules[p]
+                        .actions
+                        .iter()
+                        .any(|a| matches!(a, Action::Assert { rel: r, .. } if r == rel))
+            })
+            .collect();
+        if producers.is_empty() || producers.iter().any(|&p| self.fired_count(p) > 0) {
+            return Ok(String::new());
+        }
+        let why = self.why_not_rule_at(producers[0], false)?;
+        let others = match producers.len() {
+            1 => String::new(),
+            n => format!(" (one of {n} rules that assert it)"),
+        };
+        let name = &prog.relations[*rel as usize].name;
+        let said = why
+            .summary
+            .strip_prefix(&format!("{} ", why.rule))
+            .unwrap_or(&why.summary)
+            .to_string();
+        Ok(format!("; `{name}` comes from {}{others}, which {said}", why.rule))
     }
 
     /// What became of the facts rule `ri` asserted that are no longer there, as `; left(3) was
