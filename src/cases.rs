@@ -860,10 +860,22 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
         out.failures.push(Failure::Absent { present });
     }
     for (rule, text) in &case.why_not {
-        let got = match s.why_not(rule) {
-            Ok(w) if w.fired > 0 => format!("{rule} fired {} time(s)", w.fired),
-            Ok(w) => w.to_text(),
-            Err(e) => e.to_string(),
+        // A rule's name, or else a move (or title) as `ask --why-not` takes it.
+        let got = match program.rule_index(rule) {
+            Some(_) => match s.why_not(rule) {
+                Ok(w) if w.fired > 0 => format!("{rule} fired {} time(s)", w.fired),
+                Ok(w) => w.to_text(),
+                Err(e) => e.to_string(),
+            },
+            // Compared as one line: the text wraps where the words fall.
+            None => match s.why_not_query(rule) {
+                Ok(ws) => ws
+                    .iter()
+                    .flat_map(|w| w.to_text().split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Err(e) => e.to_string(),
+            },
         };
         let fired = program.rule_index(rule).is_some_and(|i| s.fired_count(i) > 0);
         if fired || !got.contains(text.as_str()) {

@@ -158,7 +158,8 @@ pub use cards::{parse_card, parse_cards, Card, Cards, NotationError, Suit};
 pub use engine::describe::{InputInfo, ParamInfo, RuleInfo};
 pub use engine::explain::{
     answer_texts, render_answer, render_answers, render_derivation, render_full, render_tree, AggregateGroup, Answer,
-    Choice, ExplainLimits, Explanation, FailedCondition, WhatIfExplanation, WhyNot, WhyNotError, OPTION_RELATION,
+    Choice, ExplainLimits, Explanation, FailedCondition, MoveVerdict, WhatIfExplanation, WhyNot, WhyNotError,
+    OPTION_RELATION,
 };
 pub use engine::program::Program;
 pub use engine::session::{

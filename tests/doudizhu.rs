@@ -246,6 +246,10 @@ fn a_passed_deadline_answers_unknown_and_is_not_remembered() {
         solve.call(&args, &mut out).expect("an unknown answer, not an error");
     }
     assert_eq!(out.row(0)[0].to_string(), "\"unknown\"");
+    // The limit that stopped it is named: the timeout, not the node budget it never reached.
+    let why = out.row(0)[4].to_string();
+    assert!(why.contains("stopped at the --timeout after"), "{why}");
+    assert!(!why.contains("raise max_nodes"), "{why}");
     let inputs = [("me", HARD_ME), ("enemy", HARD_ENEMY)];
     let mut s = session();
     s.set_options(kibitzer::RunOptions {

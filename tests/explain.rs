@@ -234,11 +234,143 @@ fn why_not_by_title_by_move_and_by_name_in_any_case() {
         ),
         "{out}"
     );
-    // A word the rules use for a move: the rules that could conclude it.
+    // A word the rules use for a move, not among the decision's options: not legal here; the
+    // rules that could conclude it under `--explain full`.
     let mahjong = ["mahjong", "hand=123m 456m 789m EE S N", "offered=1m"];
     let out = ask_ok(&mahjong, &["--why-not", "pong", "--explain", "none"]);
     assert!(
+        out.contains("why not pong: not among the moves the rules weighed for call: chow, pass"),
+        "{out}"
+    );
+    assert!(!out.contains("CallCloser"), "{out}");
+    let out = ask_ok(&mahjong, &["--why-not", "pong", "--explain", "full"]);
+    assert!(
         out.contains("why not CallCloser \"call: it brings the hand closer\": CallCloser was a candidate but lost when its turn came: condition 5"),
+        "{out}"
+    );
+}
+
+/// A move among a decision's options is answered from them, in every game: its verdict beside
+/// the chosen move's and what decided, in at most six lines; a move the hand cannot make is not
+/// legal, naming what the hand lacks.
+#[test]
+fn why_not_a_move_answers_from_the_decisions_verdicts_in_every_game() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["doudizhu", "me=3 3 3 3 4 5 6 7 T T A A A A", "enemy=BJ RJ J J 9 9 9"],
+            "A A A A",
+            "why not A A A A: ranks 67th of 67 for play: bomb, lose: the enemy answers BJ RJ (rocket) and wins",
+        ),
+        (
+            &["mahjong", "hand=11223345679m EE", "offered=E"],
+            "pass",
+            "why not pass: ranks 2nd of 2 for call: wins within 6 draws 41%",
+        ),
+        (
+            &["rummy", "hand=2H 3H 9S 9D KC", "discard_top=QC"],
+            "QC",
+            "why not QC: take ranks 2nd of 2 for draw: take Q♣, discard K♣",
+        ),
+        (
+            DURAK_DEFEND,
+            "KH",
+            "why not KH: not a legal move for play: there is no K♥ in `hand`",
+        ),
+        (
+            &["stud", "hand=AS KD QH 7C 4S", "opponent=XX XX JC 9D 6H"],
+            "bet big",
+            "why not bet big: ranks 3rd of 4 for advice: needs equity above 0.7; equity 0.5814 is 0.1186",
+        ),
+    ];
+    for (query, asked, head) in cases {
+        let out = ask_ok(query, &["--why-not", asked, "--explain", "none"]);
+        let why: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("why not")).collect();
+        assert!(
+            why.join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(head),
+            "{out}"
+        );
+        assert!((2..=6).contains(&why.len()), "two to six lines: {out}");
+        assert!(why.iter().any(|l| l.starts_with("  chosen: ")), "{out}");
+        // No rule-level paragraph in the short form.
+        assert!(
+            !out.contains(" did not fire") && !out.contains("lost when its turn came"),
+            "{out}"
+        );
+    }
+}
+
+/// Why-not prints conditions as written (parentheses kept, located at their first character),
+/// a parameter tested alone by its name and value, a constant by its name with the value it gave,
+/// and a rule asked for by name and by title once.
+#[test]
+fn why_not_renders_conditions_as_their_author_wrote_them() {
+    const RENDER: &str = "tests/fixtures/explain/render.rules";
+    let why = [
+        "--why-not",
+        "Range",
+        "--why-not",
+        "Bracketed",
+        "--why-not",
+        "Hit",
+        "--why-not",
+        "hit soft",
+    ];
+    let out = ask_ok(
+        &[RENDER, "n=3"],
+        &[&why[..], &["--why-not", "Big", "--explain", "none"]].concat(),
+    );
+    assert!(
+        out.contains("condition 2 `?x == 10 or (?x > 20 and ?x < 30)` fails"),
+        "{out}"
+    );
+    assert!(
+        out.contains("condition 2 `(?x > 20 and ?x < 30) or ?x == 10` fails"),
+        "{out}"
+    );
+    assert!(
+        out.contains("render.rules:18:5"),
+        "the column of the opening parenthesis: {out}"
+    );
+    assert!(
+        out.contains("condition 2 `h17` fails: the parameter h17 is false"),
+        "{out}"
+    );
+    assert!(!out.contains("false is false"), "{out}");
+    assert!(out.contains("fails: hard_value[3] = 3 ≤ 9"), "{out}");
+    assert!(
+        !out.contains("[0, 0, 2"),
+        "the constant by its name, not its list: {out}"
+    );
+    assert_eq!(
+        out.matches("why not Hit ").count(),
+        1,
+        "asked by name and title, answered once: {out}"
+    );
+    // The full derivation names the constant too.
+    let out = ask_ok(&[RENDER, "n=13"], &["--explain", "full"]);
+    assert!(out.contains("hard_value[13] = 10 > 9 ✓"), "{out}");
+}
+
+/// A template's article agrees with the word the rules put after it ("a kong (concealed)", never
+/// "an concealed kong").
+#[test]
+fn a_kong_is_announced_with_the_right_article() {
+    let out = ask_ok(&["mahjong", "hand=1111m 234m 567m EE SC", "drawn=C"], &[]);
+    assert!(out.contains("a kong of 1m (concealed)"), "{out}");
+    assert!(!out.contains("an concealed"), "{out}");
+}
+
+/// A condition that failed for want of any fact of its relation is followed one level, to the
+/// rule that would have asserted one and the condition that stopped it there.
+#[test]
+fn a_missing_fact_is_traced_to_the_rule_that_would_have_asserted_it() {
+    let out = ask_ok(&["stud", "hand=AS KD"], &["--why-not", "Rule16", "--explain", "none"]);
+    assert!(
+        out.contains("condition 1 `equity(?e)` fails: there is no `equity` fact at all; `equity` comes from Equity, which did not fire: condition 1 `odds(?w, ?t, ?l, _)` fails: there is no `odds` fact at all"),
         "{out}"
     );
 }

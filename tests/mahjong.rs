@@ -561,3 +561,28 @@ fn the_rule_seat_decides_from_what_the_player_sees() {
         assert_eq!(d, player.decide_call(&bare(v), *t));
     }
 }
+
+/// A chance to win says what it is: a ready hand's is exact and printed bare; above ready it is
+/// "an estimated" figure, in the options and in the reason alike.
+#[test]
+fn a_chance_above_ready_is_labelled_an_estimate() {
+    let far = answer(
+        "mahjong",
+        &[("hand", "13m 57m 99m EE SS NN W 2m"), ("drawn", "2m"), ("wall", "30")],
+    );
+    let options: Vec<&String> = far.iter().filter(|l| l.starts_with("option(\"discard\"")).collect();
+    assert!(!options.is_empty(), "{far:?}");
+    for o in &options {
+        assert!(o.contains("2-shanten") || o.contains("3-shanten"), "{o}");
+        assert!(o.contains("wins within 6 draws an estimated "), "{o}");
+    }
+    let ready = answer(
+        "mahjong",
+        &[("hand", "1122334m EEESSS C"), ("drawn", "C"), ("visible", "4m 4m 4m")],
+    );
+    let options: Vec<&String> = ready.iter().filter(|l| l.contains("ready, waits")).collect();
+    assert!(!options.is_empty(), "{ready:?}");
+    for o in options {
+        assert!(!o.contains("estimated"), "{o}");
+    }
+}

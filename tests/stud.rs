@@ -113,8 +113,15 @@ fn exactly_one_advice_and_thresholds_are_parameters() {
 #[test]
 fn wheels_and_wraparounds_are_not_straights() {
     let mut s = session();
-    assert_eq!(category_of(&mut s, "AS 2H 3D 4C 5S"), r#"category(9, "high card")"#);
-    assert_eq!(category_of(&mut s, "AH 2H 3H 4H 5H"), r#"category(4, "flush")"#);
+    // A-2-3-4-5 is ace high, and the answer says why.
+    assert_eq!(
+        category_of(&mut s, "AS 2H 3D 4C 5S"),
+        r#"category(9, "high card") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel)")"#
+    );
+    assert_eq!(
+        category_of(&mut s, "AH 2H 3H 4H 5H"),
+        r#"category(4, "flush") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel)")"#
+    );
     assert_eq!(category_of(&mut s, "JS QH KD AC 2S"), r#"category(9, "high card")"#);
     assert_eq!(category_of(&mut s, "JD QD KD AD 2D"), r#"category(4, "flush")"#);
     assert_eq!(
@@ -474,4 +481,59 @@ fn a_run_past_its_deadline_stops_with_no_answer() {
     let result = s.run().expect("a budget stop is an answer");
     assert_eq!(result.stop, kibitzer::StopReason::Timeout);
     assert!(s.conclusions().is_empty());
+}
+
+// ---- a table that plays the wheel ---------------------------------------------------------------
+
+/// The oracle at a table that counts A-2-3-4-5 as a straight, 5 high.
+fn oracle_wheel(cards: &[u8; 5]) -> (u8, Vec<u8>) {
+    let mut ranks: Vec<u8> = cards.iter().map(|c| c / 4 + 2).collect();
+    ranks.sort_unstable_by(|a, b| b.cmp(a));
+    if ranks == [14, 5, 4, 3, 2] {
+        let flush = cards.iter().all(|c| c % 4 == cards[0] % 4);
+        return (if flush { 1 } else { 5 }, vec![5, 4, 3, 2, 1]);
+    }
+    oracle(cards)
+}
+
+/// The native evaluator at a table that plays the wheel (`Situation::with_wheel`): A-2-3-4-5 a
+/// straight, 5 high, the lowest; its exact odds match an independent oracle on random deals rich in
+/// aces and low cards, and without the wheel they match the plain oracle.
+#[test]
+fn the_native_evaluator_plays_the_wheel_when_asked() {
+    use kibitzer::games::stud::{equity_exact, Situation};
+    let mut rng = ChaCha8Rng::seed_from_u64(56);
+    let low: Vec<u8> = (0..52).filter(|c| c / 4 + 2 <= 6 || c / 4 + 2 == 14).collect();
+    let mut wheels = 0;
+    for case in 0..200 {
+        let mut deck = low.clone();
+        deck.shuffle(&mut rng);
+        let mine = [deck[0], deck[1], deck[2], deck[3], deck[4]];
+        let shown = [deck[5], deck[6], deck[7], deck[8]];
+        for wheel in [true, false] {
+            let classify = |c: &[u8; 5]| if wheel { oracle_wheel(c) } else { oracle(c) };
+            let (mut w, mut t, mut l) = (0u64, 0u64, 0u64);
+            for x in (0..52u8).filter(|c| !mine.contains(c) && !shown.contains(c)) {
+                let theirs = [x, shown[0], shown[1], shown[2], shown[3]];
+                let ((ca, ka), (cb, kb)) = (classify(&mine), classify(&theirs));
+                match cb.cmp(&ca).then(ka.cmp(&kb)) {
+                    std::cmp::Ordering::Greater => w += 1,
+                    std::cmp::Ordering::Equal => t += 1,
+                    std::cmp::Ordering::Less => l += 1,
+                }
+            }
+            let situation = Situation::new(mine.to_vec(), vec![shown.to_vec()], Vec::new())
+                .expect("a position")
+                .with_wheel(wheel);
+            let odds = equity_exact(&situation, u64::MAX).expect("exact");
+            assert_eq!(
+                (odds.wins, odds.ties, odds.losses),
+                (w, t, l),
+                "case {case}, wheel {wheel}: {}",
+                names(&mine)
+            );
+        }
+        wheels += usize::from(oracle_wheel(&mine).1 == [5, 4, 3, 2, 1]);
+    }
+    assert!(wheels > 0, "some hands are wheels");
 }

@@ -121,10 +121,18 @@ pub fn run(a: AskArgs) -> i32 {
         whatif_depth: usize::from(a.whatif_depth),
         ..ExplainLimits::default()
     };
-    let mut why_nots = Vec::new();
+    let mut why_nots: Vec<WhyNot> = Vec::new();
     for q in &a.why_not {
-        match s.why_not_query(q) {
-            Ok(w) => why_nots.extend(w),
+        match s.why_not_query_with(q, a.explain == ExplainMode::Full) {
+            // A rule asked for twice (by name and by title, say) is answered once.
+            Ok(w) => {
+                for w in w {
+                    let seen = w.verdict.is_none() && why_nots.iter().any(|o| o.verdict.is_none() && o.rule == w.rule);
+                    if !seen {
+                        why_nots.push(w);
+                    }
+                }
+            }
             Err(e) => return fail(e),
         }
     }
@@ -230,6 +238,10 @@ fn text_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: Explain
         }
     }
     for w in why_nots {
+        if w.verdict.is_some() {
+            let _ = writeln!(text, "{}", w.to_text());
+            continue;
+        }
         let title = w.title.as_ref().map_or_else(String::new, |t| format!(" \"{t}\""));
         let _ = writeln!(text, "why not {}{title}: {}", w.rule, w.to_text());
     }

@@ -823,6 +823,11 @@ impl Session {
         }
     }
 
+    /// Input number `i` as given (none when not given: its default applies).
+    pub(crate) fn input_value(&self, i: usize) -> Option<&Value> {
+        self.inputs.get(i)?.as_ref()
+    }
+
     /// Forgets the inputs given so far.
     pub fn reset(&mut self) {
         for i in &mut self.inputs {

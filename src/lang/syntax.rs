@@ -653,23 +653,29 @@ impl Builder {
     }
 
     /// `a OP b OP c …`, left-associative, at most `MAX_CHAIN` links.
+    /// The span of each link runs from the first operand's text to the last's, parentheses
+    /// around an operand included (an operand's own node spans what is inside them).
     fn binary_chain(&self, p: P, span: Span) -> Result<AstExpr, Diagnostic> {
         let mut inner = p.into_inner().filter(not_keyword);
-        let mut acc = self.expr(next(&mut inner, span)?)?;
+        let first = next(&mut inner, span)?;
+        let start = self.span(&first).start;
+        let mut acc = self.expr(first)?;
         let mut links = 0;
         while let Some(op) = inner.next() {
             links += 1;
             if links > MAX_CHAIN {
                 return Err(self.too_long(&op));
             }
-            let rhs = self.expr(next(&mut inner, span)?)?;
+            let rhs = next(&mut inner, span)?;
+            let end = self.span(&rhs).end;
+            let rhs = self.expr(rhs)?;
             let Some(bop) = binary_op(op.as_str().trim()) else {
                 return Err(self.err(&op, format!("unknown operator `{}`", op.as_str().trim())));
             };
             let s = Span {
                 file: self.file,
-                start: acc.span.start,
-                end: rhs.span.end,
+                start,
+                end,
             };
             acc = AstExpr {
                 kind: AstExprKind::Binary(bop, Box::new(acc), Box::new(rhs)),

@@ -5,10 +5,12 @@
 
 mod player;
 mod render;
+mod verdict;
 mod whynot;
 
 pub use player::{answer_texts, display, render_answer, render_answers, Answer, Choice, OPTION_RELATION};
 pub use render::{render_derivation, render_full, render_tree};
+pub use verdict::MoveVerdict;
 pub(crate) use whynot::drop_reason;
 pub use whynot::{FailedCondition, WhyNot, WhyNotError};
 
@@ -21,6 +23,28 @@ use crate::value::Value;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+
+/// A run's parameter values with their declarations: an explanation prints a list-valued
+/// parameter or constant by its name (`hard_value[3]`), a scalar by its value.
+#[derive(Clone, Copy)]
+pub(crate) struct Ps<'a> {
+    pub(crate) values: &'a [Value],
+    pub(crate) decls: &'a [ParamDecl],
+}
+
+impl<'a> Ps<'a> {
+    pub(crate) fn of(prog: &'a Program, values: &'a [Value]) -> Ps<'a> {
+        Ps {
+            values,
+            decls: &prog.params,
+        }
+    }
+
+    /// Parameter `i`'s name.
+    pub(crate) fn name(&self, i: u16) -> &'a str {
+        self.decls.get(i as usize).map_or("?", |d| d.name.as_str())
+    }
+}
 
 /// How a fact came to be.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -284,7 +308,9 @@ impl Session {
             } else if let (Cond::WhatIf { .. }, 0) = (&at.cond, limits.whatif_depth) {
                 // Not expanded: one line, in the order written.
                 self.whatif_at(&mut node, at, &vars, limits, done);
-            } else if let Some(line) = check_line(&at.cond, &vars, self.params(), rule, limits, &prog, at) {
+            } else if let Some(line) =
+                check_line(&at.cond, &vars, Ps::of(&prog, self.params()), rule, limits, &prog, at)
+            {
                 node.checks.push(line);
             }
         }
@@ -328,7 +354,11 @@ impl Session {
                     true => show(&vars[s as usize], limits),
                     false => rule.var_names[s as usize].clone(),
                 };
-                format!("{} {}", op.keyword(), render_with(v, &var, self.params(), limits))
+                format!(
+                    "{} {}",
+                    op.keyword(),
+                    render_with(v, &var, Ps::of(prog, self.params()), limits)
+                )
             }
             (op, None) => op.keyword().to_string(),
         };
@@ -429,7 +459,7 @@ impl Session {
         let pattern: Vec<String> = site
             .args
             .iter()
-            .map(|a| render_pat(a, vars, self.params(), limits))
+            .map(|a| render_pat(a, vars, Ps::of(self.program(), self.params()), limits))
             .collect();
         let line = format!("{query} concluded {}({})", site.rel_name, pattern.join(", "));
         if limits.whatif_depth == 0 {
@@ -551,7 +581,7 @@ fn computed(expr: &Expr) -> bool {
 fn check_line(
     c: &Cond,
     vars: &[Value],
-    params: &[Value],
+    params: Ps<'_>,
     rule: &RuleIr,
     limits: ExplainLimits,
     prog: &Program,
@@ -608,7 +638,7 @@ fn check_line(
     })
 }
 
-fn render_test(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits) -> String {
+fn render_test(e: &Expr, vars: &[Value], params: Ps<'_>, limits: ExplainLimits) -> String {
     match e {
         Expr::Binary(op, a, b) if !matches!(op, BinaryOp::And | BinaryOp::Or) => {
             format!(
@@ -624,11 +654,11 @@ fn render_test(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits
 }
 
 /// A comparison side: a call is shown with its result, a parameter with its value.
-fn render_side(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits) -> String {
+fn render_side(e: &Expr, vars: &[Value], params: Ps<'_>, limits: ExplainLimits) -> String {
     let mut calls = 0;
     match e {
         Expr::Call { .. } | Expr::Binary(..) | Expr::Index(..) | Expr::If(..) => {
-            match super::eval::eval(e, vars, params, &mut calls) {
+            match super::eval::eval(e, vars, params.values, &mut calls) {
                 Ok(v) => format!("{} = {}", render(e, vars, params, limits), show(&v, limits)),
                 Err(_) => render(e, vars, params, limits),
             }
@@ -638,17 +668,24 @@ fn render_side(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits
 }
 
 /// An expression with variables replaced by their values.
-fn render(e: &Expr, vars: &[Value], params: &[Value], limits: ExplainLimits) -> String {
+fn render(e: &Expr, vars: &[Value], params: Ps<'_>, limits: ExplainLimits) -> String {
     render_with(e, &|s| show(&vars[s as usize], limits), params, limits)
 }
 
 /// An expression with each variable shown as `var` says.
-fn render_with(e: &Expr, var: &dyn Fn(u16) -> String, params: &[Value], limits: ExplainLimits) -> String {
+fn render_with(e: &Expr, var: &dyn Fn(u16) -> String, params: Ps<'_>, limits: ExplainLimits) -> String {
     let render = |x: &Expr| render_with(x, var, params, limits);
     match e {
         Expr::Const(v) => v.to_string(),
         Expr::Var(s) => var(*s),
-        Expr::Param(i) => show(&params[*i as usize], limits),
+        Expr::Param(i) => match params.values.get(*i as usize) {
+            Some(v @ Value::List(_)) | Some(v @ Value::Cards(_)) => {
+                let _ = v;
+                params.name(*i).to_string()
+            }
+            Some(v) => show(v, limits),
+            None => params.name(*i).to_string(),
+        },
         Expr::List(items) => format!("[{}]", items.iter().map(render).collect::<Vec<_>>().join(", ")),
         Expr::Call { builtin, args, .. } => format!(
             "{}({})",
@@ -663,7 +700,7 @@ fn render_with(e: &Expr, var: &dyn Fn(u16) -> String, params: &[Value], limits: 
     }
 }
 
-fn render_pat(a: &PatArg, vars: &[Value], params: &[Value], limits: ExplainLimits) -> String {
+fn render_pat(a: &PatArg, vars: &[Value], params: Ps<'_>, limits: ExplainLimits) -> String {
     match a {
         PatArg::Var(s) => show(&vars[*s as usize], limits),
         PatArg::Expr(e) => render(e, vars, params, limits),

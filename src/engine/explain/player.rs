@@ -240,7 +240,7 @@ pub fn render_answer(a: &Answer) -> String {
 
 /// Appends `text` as lines of at most [`WIDTH`] characters, broken at spaces: the first line
 /// after `first`, the others after `rest`. Nothing is cut.
-fn wrap(text: &str, first: &str, rest: &str, out: &mut String) {
+pub(crate) fn wrap(text: &str, first: &str, rest: &str, out: &mut String) {
     let mut line = first.to_string();
     let mut empty = true;
     for word in text.split(' ') {

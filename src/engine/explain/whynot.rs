@@ -3,7 +3,8 @@
 //! when its turn came is judged as of that moment (the session records the failed check), not
 //! against the final memory, where a fact asserted afterwards would take the blame.
 
-use super::{render, show, ExplainLimits, LINE_LIMITS};
+use super::verdict::MoveVerdict;
+use super::{render, show, ExplainLimits, Ps, LINE_LIMITS};
 use crate::engine::memory::Memory;
 use crate::engine::memory::{FactId, Origin};
 use crate::engine::program::*;
@@ -33,6 +34,10 @@ pub struct WhyNot {
     pub failed: Option<FailedCondition>,
     /// The bindings of the best partial match (or of the activation that lost), `name = value`.
     pub bindings: Vec<String>,
+    /// For a move: the decision's own verdict on it (its option beside the chosen one); `rule`
+    /// is then the rule that concluded the decision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<MoveVerdict>,
 }
 
 /// The condition that decided against the rule.
@@ -78,6 +83,9 @@ fn did_you_mean(s: &[String]) -> String {
 impl WhyNot {
     /// People's form.
     pub fn to_text(&self) -> String {
+        if let Some(v) = &self.verdict {
+            return v.to_text();
+        }
         let mut s = self.summary.clone();
         if let Some(f) = &self.failed {
             let _ = write!(s, "\n  at {}", f.location);
@@ -101,11 +109,59 @@ impl Session {
     }
 
     /// Why not, as a player asks it: a rule's name or title, or a move or answer some rule could
-    /// conclude (`pong`, `KS`, `discard(5m)`): each rule it names, explained.
+    /// conclude (`pong`, `KS`, `discard(5m)`). A move among a decision's ranked options (or a
+    /// move that is not, where a decision lists them) is answered by the decision's own verdict
+    /// ([`MoveVerdict`]); otherwise each rule the question names is explained.
     pub fn why_not_query(&mut self, query: &str) -> Result<Vec<WhyNot>, WhyNotError> {
+        self.why_not_query_with(query, false)
+    }
+
+    /// As [`Session::why_not_query`]; with `rule_level`, a move's verdict is followed by the
+    /// why-not of each rule that could have concluded it.
+    pub fn why_not_query_with(&mut self, query: &str, rule_level: bool) -> Result<Vec<WhyNot>, WhyNotError> {
         let prog = self.program().clone();
         let q = query.trim();
-        let rules = resolve(self, &prog, q);
+        // A rule's name first; then a move among the options (stud's advice `bet big` is also a
+        // rule's title); then a title; then a move that is not among the options.
+        let by_name: Vec<usize> = prog
+            .rules
+            .iter()
+            .position(|r| r.name.eq_ignore_ascii_case(q))
+            .into_iter()
+            .collect();
+        let named = match by_name.is_empty() {
+            true => named_rules(&prog, q),
+            false => by_name.clone(),
+        };
+        let rules = match named.is_empty() {
+            true => resolve(self, &prog, q),
+            false => named.clone(),
+        };
+        let verdict = match by_name.is_empty() {
+            true => self
+                .why_not_move(q, !rules.is_empty())
+                .filter(|v| named.is_empty() || v.asked.is_some()),
+            false => None,
+        };
+        if let Some(v) = verdict {
+            let rule = self.deciding_rule(&v.decision);
+            let mut out = vec![WhyNot {
+                rule: rule.map_or_else(String::new, |i| prog.rules[i].name.clone()),
+                title: rule.and_then(|i| prog.rules[i].title.clone()),
+                fired: rule.map_or(0, |i| self.fired_count(i)),
+                summary: v.to_text(),
+                matched_conditions: 0,
+                failed: None,
+                bindings: Vec::new(),
+                verdict: Some(v),
+            }];
+            if rule_level {
+                for ri in rules {
+                    out.push(self.why_not_rule(ri)?);
+                }
+            }
+            return Ok(out);
+        }
         if rules.is_empty() {
             return Err(WhyNotError::Unknown {
                 query: q.to_string(),
@@ -120,6 +176,12 @@ impl Session {
     }
 
     fn why_not_rule(&mut self, ri: usize) -> Result<WhyNot, RunError> {
+        self.why_not_rule_at(ri, true)
+    }
+
+    /// [`Session::why_not_rule`]; with `follow`, a condition that failed for want of any fact of
+    /// its relation is followed one level, to the rule that would have asserted one.
+    fn why_not_rule_at(&mut self, ri: usize, follow: bool) -> Result<WhyNot, RunError> {
         // Under the deadline of the run it asks about: past it, the rule is left undecided.
         let _deadline = crate::budget::with_deadline_at(self.deadline);
         let prog = self.program().clone();
@@ -146,6 +208,7 @@ impl Session {
                 matched_conditions: failed.as_ref().map_or(rule.conds.len(), |f| f.index - 1),
                 failed,
                 bindings: bindings(rule, &d.vars, d.mask),
+                verdict: None,
             });
         }
         let probed = self.probe_rule(ri);
@@ -162,6 +225,7 @@ impl Session {
                     matched_conditions: 0,
                     failed: None,
                     bindings: Vec::new(),
+                    verdict: None,
                 })
             }
             probed => probed?,
@@ -179,8 +243,12 @@ impl Session {
         } else if complete {
             format!("{name} did not fire, but all its conditions hold now (an activation was dropped when selected, or the run halted)")
         } else if let Some(f) = &failed {
+            let producer = match follow {
+                true => self.missing_fact_producer(ri, f.index - 1)?,
+                false => String::new(),
+            };
             format!(
-                "{name} did not fire: condition {} `{}` fails: {}",
+                "{name} did not fire: condition {} `{}` fails: {}{producer}",
                 f.index, f.condition, f.reason
             )
         } else {
@@ -197,7 +265,45 @@ impl Session {
                 0 => bindings(rule, &vars, mask),
                 _ => Vec::new(),
             },
+            verdict: None,
         })
+    }
+
+    /// For condition `ci` of rule `ri`, a pattern on a relation with no fact at all: the rule that
+    /// would have asserted one and why it did not fire, as `; `equity` comes from Equity, which did
+    /// not fire: …` (empty when the relation is an input's, or some rule asserting it fired).
+    fn missing_fact_producer(&mut self, ri: usize, ci: usize) -> Result<String, RunError> {
+        let prog = self.program().clone();
+        let Some(Cond::Pattern { rel, .. }) = prog.rules[ri].conds.get(ci).map(|at| &at.cond) else {
+            return Ok(String::new());
+        };
+        if self.mem.of_relation(*rel).iter().any(|f| self.mem.is_alive(*f)) {
+            return Ok(String::new());
+        }
+        let producers: Vec<usize> = (0..prog.rules.len())
+            .filter(|&p| {
+                p != ri
+                    && prog.rules[p]
+                        .actions
+                        .iter()
+                        .any(|a| matches!(a, Action::Assert { rel: r, .. } if r == rel))
+            })
+            .collect();
+        if producers.is_empty() || producers.iter().any(|&p| self.fired_count(p) > 0) {
+            return Ok(String::new());
+        }
+        let why = self.why_not_rule_at(producers[0], false)?;
+        let others = match producers.len() {
+            1 => String::new(),
+            n => format!(" (one of {n} rules that assert it)"),
+        };
+        let name = &prog.relations[*rel as usize].name;
+        let said = why
+            .summary
+            .strip_prefix(&format!("{} ", why.rule))
+            .unwrap_or(&why.summary)
+            .to_string();
+        Ok(format!("; `{name}` comes from {}{others}, which {said}", why.rule))
     }
 
     /// What became of the facts rule `ri` asserted that are no longer there, as `; left(3) was
@@ -372,7 +478,7 @@ fn deciding(
                     Expr::Const(v) => show(v, ExplainLimits::default()),
                     other => {
                         let mut calls = 0;
-                        let text = render(other, vars, params, ExplainLimits::default());
+                        let text = render(other, vars, Ps::of(prog, params), ExplainLimits::default());
                         match crate::engine::eval::eval(other, vars, params, &mut calls) {
                             Ok(v) => format!("{text} = {}", show(&v, ExplainLimits::default())),
                             Err(_) => text,
@@ -387,7 +493,26 @@ fn deciding(
             }
             s
         }
-        Cond::Test(e) => format!("{} is false", render(e, vars, params, ExplainLimits::default())),
+        // A parameter or constant tested on its own: its name and value, not `false is false`.
+        Cond::Test(Expr::Param(i)) => {
+            let what = match prog.params.get(*i as usize).is_some_and(|p| p.constant) {
+                true => "the constant",
+                false => "the parameter",
+            };
+            let value = params
+                .get(*i as usize)
+                .map_or_else(String::new, |v| show(v, ExplainLimits::default()));
+            format!("{what} {} is {value}", Ps::of(prog, params).name(*i))
+        }
+        Cond::Test(Expr::Var(s)) if bound(*s) => format!(
+            "{} is {}",
+            rule.var_names[*s as usize].trim_start_matches('?'),
+            show(&vars[*s as usize], ExplainLimits::default())
+        ),
+        Cond::Test(e) => format!(
+            "{} is false",
+            render(e, vars, Ps::of(prog, params), ExplainLimits::default())
+        ),
         Cond::Pattern { rel, .. } if mem.of_relation(*rel).iter().all(|f| !mem.is_alive(*f)) => {
             format!("there is no `{}` fact at all", prog.relations[*rel as usize].name)
         }
@@ -413,7 +538,7 @@ fn origins(prog: &Program, rule: &RuleIr, sides: &[&Expr], vars: &[Value], mask:
                     let written = one_line(prog.sources.text(at.span)).replace('?', "");
                     out.push(format!(
                         "{written} = {}",
-                        render(expr, vars, params, ExplainLimits::default())
+                        render(expr, vars, Ps::of(prog, params), ExplainLimits::default())
                     ));
                 }
             }
@@ -435,19 +560,21 @@ fn negated(op: BinaryOp) -> Option<&'static str> {
     })
 }
 
-/// The rules a why-not question names: by name, by title, by a move their conclusion could
-/// make, then by a title containing it.
-fn resolve(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
+/// The rules a why-not question names by name, else by title.
+fn named_rules(prog: &Program, q: &str) -> Vec<usize> {
     let lower = q.to_lowercase();
     if let Some(i) = prog.rules.iter().position(|r| r.name.eq_ignore_ascii_case(q)) {
         return vec![i];
     }
-    let titled: Vec<usize> = (0..prog.rules.len())
+    (0..prog.rules.len())
         .filter(|&i| prog.rules[i].title.as_ref().is_some_and(|t| t.to_lowercase() == lower))
-        .collect();
-    if !titled.is_empty() {
-        return titled;
-    }
+        .collect()
+}
+
+/// The rules a why-not question names as a move: by a move their conclusion could make, then
+/// by a title containing it.
+fn resolve(s: &Session, prog: &Program, q: &str) -> Vec<usize> {
+    let lower = q.to_lowercase();
     let moves = by_move(s, prog, q);
     if !moves.is_empty() {
         return moves;

@@ -541,9 +541,24 @@ fn solve_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         None => {
             let budget = budget_of(max_nodes, table_mb, line_nodes as u64);
             let s = solve(me, enemy, last.as_ref(), &rules, &budget);
-            let v = Arc::new(answer_of(&s, me, enemy));
             // An answer cut short by the run's deadline serves this query only.
             let cut = s.outcome == Outcome::Unknown && crate::budget::expired();
+            let mut answer = answer_of(&s, me, enemy);
+            if s.outcome == Outcome::Unknown {
+                // The limit that stopped it, named: the run's deadline, or the node budget.
+                answer.words = match cut {
+                    true => format!(
+                        "the search stopped at the --timeout after {} positions (max_nodes {max_nodes} not reached), \
+                         before proving a win or a loss: a longer --timeout may decide it",
+                        s.nodes
+                    ),
+                    false => format!(
+                        "the search stopped at its node budget, max_nodes {max_nodes} positions, before proving a \
+                         win or a loss: raise max_nodes (--param max_nodes=...)"
+                    ),
+                };
+            }
+            let v = Arc::new(answer);
             if let Ok(mut c) = CACHE
                 .lock()
                 .map_err(|_| ())

@@ -381,6 +381,64 @@ pub fn solve(state: &GameState, me: usize, budget: &EndgameBudget) -> EndgameAns
     answer
 }
 
+/// Each of the moves of the player to act (`me`), in search order, with its exact result
+/// (win, draw or loss against the best replies), sharing the node budget; a move the budget or
+/// the deadline left unsearched is [`Solved::Unknown`]. Empty when `me` is not to act.
+pub fn solve_moves(state: &GameState, me: usize, budget: &EndgameBudget) -> Vec<(Action, Solved)> {
+    if state.to_act() != Some(me) {
+        return Vec::new();
+    }
+    let moves = Search::moves(state);
+    let mut out: Vec<(Action, Solved)> = moves.iter().map(|&m| (m, Solved::Unknown)).collect();
+    TABLE.with(|t| {
+        let Ok(mut guard) = t.try_borrow_mut() else {
+            return;
+        };
+        let (table, generation) = &mut *guard;
+        let max_entries = budget.table_entries.max(1);
+        if table.len() > max_entries || *generation > u16::MAX - 4 {
+            *table = Vec::new();
+            *generation = 0;
+        }
+        if table.is_empty() {
+            let first = FIRST_ENTRIES.min(max_entries);
+            if table.try_reserve_exact(first).is_err() {
+                return;
+            }
+            table.resize(first, Entry::default());
+        }
+        let mut search = Search {
+            table,
+            max_entries,
+            filled: 0,
+            generation: *generation + 1,
+            distance: false,
+            me,
+            nodes: 0,
+            max_nodes: budget.max_nodes,
+            stopped: false,
+        };
+        for (m, result) in out.iter_mut() {
+            let mut child = state.clone();
+            if apply(&mut child, me, *m).is_err() {
+                continue;
+            }
+            // The full window: each move's own value, not only whether it beats the best so far.
+            let v = search.value(&child, -1, 1, 1);
+            if search.stopped {
+                break;
+            }
+            *result = match v {
+                0 => Solved::Draw,
+                v if v > 0 => Solved::Win,
+                _ => Solved::Lose,
+            };
+        }
+        *generation = search.generation;
+    });
+    out
+}
+
 /// First the outcome (win/draw/loss, cheap), then with as many nodes again the fastest win or
 /// slowest loss; if that runs out, the proven outcome's play stands, unmeasured.
 fn search_both(search: &mut Search<'_>, state: &GameState, budget: &EndgameBudget, answer: &mut EndgameAnswer) {

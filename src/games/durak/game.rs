@@ -99,6 +99,32 @@ pub struct TablePair {
     pub defence: Option<Card>,
 }
 
+/// The canonical order of the cards on the table: by attack card, rank then suit (♠ ♥ ♦ ♣). The
+/// order attack cards were played in changes nothing of the game, so a position is searched and
+/// answered in this order whatever order it was typed in.
+pub fn table_order(p: &TablePair) -> (u8, usize) {
+    (p.attack.rank(), p.attack.suit().index())
+}
+
+/// The unbeaten attack card a defence answers first: the first in [`table_order`].
+pub fn first_unbeaten(table: &[TablePair]) -> Option<Card> {
+    table
+        .iter()
+        .filter(|p| p.defence.is_none())
+        .min_by_key(|p| table_order(p))
+        .map(|p| p.attack)
+}
+
+/// The unbeaten attack card a defence with `with` answers: the first in [`table_order`] that
+/// `with` beats (a defence names its card; the card it beats follows from it).
+pub fn target_of(table: &[TablePair], with: Card, trump: Suit) -> Option<Card> {
+    table
+        .iter()
+        .filter(|p| p.defence.is_none() && with.beats(p.attack, trump))
+        .min_by_key(|p| table_order(p))
+        .map(|p| p.attack)
+}
+
 /// A position in the middle of a game as [`GameState::from_position`] takes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {

@@ -224,7 +224,13 @@ pub fn decide(
         if !beats_each(&hand, &unbeaten, view.trump) {
             return Action::Take;
         }
-        let target = view.table.iter().find(|t| t.defence.is_none()).map(|t| t.attack);
+        // The unbeaten card answered first: the lowest by rank, then suit, whatever the order played.
+        let target = view
+            .table
+            .iter()
+            .filter(|t| t.defence.is_none())
+            .min_by_key(|t| (t.attack.rank(), t.attack.suit().index()))
+            .map(|t| t.attack);
         let defences: Vec<_> = legal
             .iter()
             .filter_map(|a| match *a {

@@ -210,9 +210,15 @@ fn register_table(r: &mut Registry) {
         // Several-valued (here: none or one), so that a defence rule on a table with nothing left
         // to beat simply does not match; `NothingToDefend` says so.
         true,
-        "the first attack card not yet beaten, in table order (no solution when every card is beaten)",
+        "the attack card not yet beaten that a defence answers first: the lowest by rank, then suit \
+         ♠ ♥ ♦ ♣, whatever order the table was typed in (no solution when every card is beaten)",
         |a, out| {
-            if let Some((x, _)) = table_arg(&a[0], "durak.unbeaten")?.iter().find(|(_, d)| d.is_none()) {
+            let table = table_arg(&a[0], "durak.unbeaten")?;
+            let first = table
+                .iter()
+                .filter(|(_, d)| d.is_none())
+                .min_by_key(|(x, _)| (x.rank(), x.suit().index()));
+            if let Some((x, _)) = first {
                 out.push1(Value::Card(*x));
             }
             Ok(())
@@ -634,15 +640,19 @@ fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Va
         sizes: sizes.iter().map(|v| v.as_int().unwrap_or(0).max(0) as usize).collect(),
         known,
         out: set(7, "out")?,
-        table: table
-            .iter()
-            .filter_map(|(x, d)| {
-                Some(super::game::TablePair {
-                    attack: to_dcard(*x)?,
-                    defence: d.and_then(to_dcard),
+        table: {
+            let mut t: smallvec::SmallVec<[super::game::TablePair; 6]> = table
+                .iter()
+                .filter_map(|(x, d)| {
+                    Some(super::game::TablePair {
+                        attack: to_dcard(*x)?,
+                        defence: d.and_then(to_dcard),
+                    })
                 })
-            })
-            .collect(),
+                .collect();
+            t.sort_by_key(super::game::table_order);
+            t
+        },
         stock,
         trump_card: trump_card.filter(|_| stock > 0),
         defending,

@@ -13,7 +13,8 @@
 //! * Transfer (perevodnoy; no formula given): transfer with the card c of the attacked rank
 //!   maximising value(H − c) when value(H) − value(H − c) < `transfer_max_loss` (800, the same
 //!   bar as a cheap defence); otherwise decide defend-or-take as usual.
-//! * "The first unbeaten attack card" is the first in table order; if no card beats it, take.
+//! * "The first unbeaten attack card" is the lowest by rank, then suit (`game::first_unbeaten`),
+//!   whatever order the cards were played in; if no card beats it, take.
 
 use super::cards::{Card, CardSet, Suit};
 use super::error::DurakError;

@@ -216,12 +216,14 @@ pub fn action_of(kind: &str, cards: &Value, view: &PlayerView) -> Result<Action,
         "pass" => Action::Pass,
         "take" => Action::Take,
         "transfer" => Action::Transfer(first.ok_or_else(need)?),
-        "defend" => Action::Defend {
-            attack: view
-                .first_unbeaten()
-                .ok_or_else(|| run_error("the rules defend but no attack card is unbeaten"))?,
-            with: first.ok_or_else(need)?,
-        },
+        "defend" => {
+            let with = first.ok_or_else(need)?;
+            Action::Defend {
+                attack: super::game::target_of(&view.table, with, view.trump)
+                    .ok_or_else(|| run_error("the rules defend with a card that beats no unbeaten attack card"))?,
+                with,
+            }
+        }
         other => return Err(run_error(format!("the rules' play `{other}` is not an action"))),
     })
 }

@@ -235,7 +235,9 @@ pub(crate) fn world_hash(w: &World) -> u64 {
         mix(*s as u64);
         mix(k.bits());
     }
-    for p in &w.table {
+    let mut table = w.table.clone();
+    table.sort_by_key(super::game::table_order);
+    for p in &table {
         mix(u64::from(p.attack.index()) << 8 | p.defence.map_or(255, |d| u64::from(d.index())));
     }
     mix(u64::from(w.defending) | (w.defender as u64) << 1 | (w.room as u64) << 4);

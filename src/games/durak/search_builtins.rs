@@ -42,6 +42,22 @@ pub fn register(r: &mut Registry) {
         endgame,
     );
     r.function(
+        "durak.endgame_options",
+        &[
+            ("position", T::List),
+            ("max_nodes", T::Int),
+            ("table_mb", T::Int),
+            ("kind", T::Str),
+            ("cards", T::Any),
+        ],
+        &[T::Int, T::Any, T::Str],
+        true,
+        "every other candidate of a solved endgame (the play made is `kind`, `cards`) with its exact \
+         result against the best replies, one solution each: rank (from 2: wins, then draws, then \
+         losses), the play (`take`, `pass`, or its cards) and its result in words",
+        endgame_options,
+    );
+    r.function(
         "durak.sample",
         SAMPLE_PARAMS,
         &[T::Str, T::Any, T::Str, T::Int, T::Int],
@@ -319,6 +335,58 @@ fn endgame(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
+fn endgame_options(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const NAME: &str = "durak.endgame_options";
+    let Some(world) = world_arg(&a[0], NAME)? else {
+        return Ok(());
+    };
+    let max_nodes = int_arg(&a[1], NAME, 2, 0)? as u64;
+    let table_mb = int_arg(&a[2], NAME, 3, 1)?.min(4096) as usize;
+    if world.opponent_by_counting().is_none() || world.perevodnoy {
+        return Ok(());
+    }
+    let state = world
+        .state_from(&world.unseen().to_vec())
+        .map_err(|e| input_error(e, NAME))?;
+    let played = advice_action(&a[3], &a[4], &world);
+    let candidates = world.candidates(&state);
+    let budget = EndgameBudget {
+        max_nodes,
+        table_entries: (table_mb << 20) / 16,
+        line_len: 0,
+    };
+    let mut results: Vec<(Action, Solved)> = super::endgame::solve_moves(&state, 0, &budget)
+        .into_iter()
+        .filter(|(m, _)| candidates.contains(m) && Some(*m) != played)
+        .collect();
+    let order = |s: Solved| match s {
+        Solved::Win => 0,
+        Solved::Draw => 1,
+        Solved::Lose => 2,
+        Solved::Unknown => 3,
+    };
+    results.sort_by_key(|(_, s)| order(*s));
+    for (rank, (m, s)) in results.iter().enumerate() {
+        let (kind, cards) = play_of(*m, &state);
+        let choice = match kind {
+            "take" | "pass" => Value::fixed(kind),
+            _ => cards,
+        };
+        let words = match s {
+            Solved::Win => "wins whatever they do (exact: the endgame solved)",
+            Solved::Draw => "draws at best against their best replies (exact: the endgame solved)",
+            Solved::Lose => "loses against their best replies (exact: the endgame solved)",
+            Solved::Unknown => "not solved within the node budget (endgame_nodes)",
+        };
+        out.push(&[
+            Value::Int(rank as i64 + 2),
+            choice,
+            Value::str(&format!("{}: {words}", doing(*m, &state))),
+        ]);
+    }
+    Ok(())
+}
+
 /// What the solved play achieves, in words.
 fn verdict(answer: &EndgameAnswer) -> String {
     match (answer.outcome, answer.measured) {
@@ -353,7 +421,7 @@ fn advice_action(kind: &Value, cards: &Value, world: &World) -> Option<Action> {
         "take" => Action::Take,
         "transfer" => Action::Transfer(first?),
         "defend" => Action::Defend {
-            attack: world.table.iter().find(|p| p.defence.is_none())?.attack,
+            attack: super::game::target_of(&world.table, first?, world.trump)?,
             with: first?,
         },
         _ => return None,
@@ -458,7 +526,7 @@ fn sample_options(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> 
             _ => cards,
         };
         let mut words = format!(
-            "{}: loses {} ± {} over {} sampled deals (durak {}, draws {}; a draw counts half)",
+            "{}: loses {} ± {} over {} sampled deals played out lowest card first by every seat (durak {}, draws {}; a draw counts half)",
             doing(e.action, &state),
             pct(e.loss()),
             pct(e.error95()),
@@ -529,7 +597,7 @@ fn sample_words(answer: &SampleAnswer, state: &GameState, advice: Option<Action>
         )
     };
     format!(
-        "{} ({} sampled deals, a draw counts half); {verdict}",
+        "{} ({} sampled deals, each played out with the lowest card by every seat; a draw counts half); {verdict}",
         listed.join(", "),
         answer.deals
     )

@@ -84,8 +84,9 @@ impl PlayerView {
         s
     }
 
-    /// The first attack card not yet beaten, in table order.
+    /// The unbeaten attack card a defence answers first ([`super::game::first_unbeaten`]: in
+    /// the table's canonical order, not the order played).
     pub fn first_unbeaten(&self) -> Option<Card> {
-        self.table.iter().find(|p| p.defence.is_none()).map(|p| p.attack)
+        super::game::first_unbeaten(&self.table)
     }
 }

@@ -82,7 +82,11 @@ impl World {
                 })
                 .collect(),
             out: view.discard_pile,
-            table: view.table.clone(),
+            table: {
+                let mut t = view.table.clone();
+                t.sort_by_key(super::game::table_order);
+                t
+            },
             stock: view.stock,
             trump_card: (view.stock > 0).then_some(view.trump_card),
             defending: view.role == Role::Defender,
@@ -296,15 +300,15 @@ impl World {
         self.state_from(buf)
     }
 
-    /// The plays this player chooses among: the legal actions, a defence only against the
-    /// first unbeaten attack card (the one the rules' `defend` answers) and only when every
-    /// unbeaten card can be beaten. Empty when the
-    /// position does not ask this player (nothing to throw in, say).
+    /// The plays this player chooses among: the legal actions, each card's defence against the
+    /// unbeaten attack card it answers ([`super::game::target_of`]: which card to beat is part
+    /// of the decision, one defence per card of the hand), and those only when every unbeaten
+    /// card can be beaten. Empty when the position does not ask this player (nothing to throw
+    /// in, say).
     pub fn candidates(&self, state: &GameState) -> Vec<Action> {
         if state.to_act() != Some(0) {
             return Vec::new();
         }
-        let first = self.table.iter().find(|p| p.defence.is_none()).map(|p| p.attack);
         let unbeaten: SmallVec<[Card; 6]> = self
             .table
             .iter()
@@ -316,7 +320,9 @@ impl World {
         super::game::legal_actions(state)
             .into_iter()
             .filter(|a| match a {
-                Action::Defend { attack, .. } => can_defend && Some(*attack) == first,
+                Action::Defend { attack, with } => {
+                    can_defend && super::game::target_of(&self.table, *with, self.trump) == Some(*attack)
+                }
                 _ => true,
             })
             .collect()

@@ -801,6 +801,16 @@ pub fn percent(p: f64) -> String {
     format!("{:.0}%", 100.0 * p)
 }
 
+/// A chance to win as a figure that says what it is: exact for a ready hand (`41%`), an
+/// estimate above ready (`an estimated 41%`: the search approximates the draws thrown back, and
+/// past its budget values hands by a cheaper estimate).
+pub fn chance_words(p: f64, shanten: i64) -> String {
+    match shanten <= 0 {
+        true => percent(p),
+        false => format!("an estimated {}", percent(p)),
+    }
+}
+
 /// One option's numbers in a line: chance, shanten, useful tiles or waits with live counts.
 fn option_summary(p: f64, draws: usize, shanten: i64, live: u32, useful: &[Tile]) -> String {
     let tiles = if useful.is_empty() {
@@ -811,7 +821,7 @@ fn option_summary(p: f64, draws: usize, shanten: i64, live: u32, useful: &[Tile]
     let what = if shanten == 0 { "waits" } else { "useful" };
     format!(
         "wins within {draws} draws {}; {}, {what} {tiles} ({live} live)",
-        percent(p),
+        chance_words(p, shanten),
         steps(shanten)
     )
 }
@@ -821,6 +831,14 @@ fn mj_percent(a: &[Value]) -> Result<Value, BuiltinError> {
         .as_f64()
         .ok_or_else(|| bad_arg("mahjong.percent", 1, "a number", &a[0]))?;
     Ok(Value::str(&percent(p)))
+}
+
+fn mj_chance(a: &[Value]) -> Result<Value, BuiltinError> {
+    let p = a[0]
+        .as_f64()
+        .ok_or_else(|| bad_arg("mahjong.chance", 1, "a number", &a[0]))?;
+    let s = int_arg("mahjong.chance", 2, &a[1])?;
+    Ok(Value::str(&chance_words(p, s)))
 }
 
 fn mj_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
@@ -903,7 +921,7 @@ fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinErro
             "{} {}: wins within {draws} draws {}; {} with {} live useful tiles",
             o.kind.name(),
             o.meld,
-            percent(call.chance.p),
+            chance_words(call.chance.p, o.shanten_after as i64),
             steps(o.shanten_after as i64),
             o.useful_live_after
         );
@@ -971,6 +989,14 @@ fn register_lookahead(r: &mut Registry) {
         T::Str,
         "a chance as a whole percentage: `41%`",
         mj_percent,
+    );
+    r.func(
+        "mahjong.chance",
+        &[("chance", T::Num), ("shanten", T::Int)],
+        T::Str,
+        "a chance to win as a whole percentage that says what it is: exact for a ready hand (shanten 0, \
+         `41%`), an estimate above ready (`an estimated 41%`)",
+        mj_chance,
     );
 }
 

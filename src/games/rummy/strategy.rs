@@ -329,7 +329,14 @@ pub fn take_advice(hand: &Hand, top: Card, options: &Options, margin: u32) -> Re
     advice.top_melds = melded_copies(&rest, best_after.as_ref(), top) > melded_copies(hand, best_now.as_ref(), top);
     advice.top_near = near_after.involves(top);
     advice.near_after = near_after.count();
-    advice.uses = uses_words(top, best_after.as_ref(), &near_after, advice.top_melds);
+    advice.uses = uses_words(
+        top,
+        best_after.as_ref(),
+        &near_after,
+        advice.top_melds,
+        (hand, first.option.card),
+        options,
+    );
     let no_worse = advice.after_points <= advice.before_points;
     advice.reason = if advice.top_melds && no_worse {
         Some(TakeReason::Melds)
@@ -344,7 +351,18 @@ pub fn take_advice(hand: &Hand, top: Card, options: &Options, margin: u32) -> Re
     Ok(advice)
 }
 
-fn uses_words(top: Card, best: Option<&Arrangement>, near: &NearMelds, melds: bool) -> String {
+/// What `top` does after the swap, in words. A claim about the hand ("makes no pair") is
+/// checked against the hand's own cards: a pair or run draw `top` would make with a card of the
+/// hand is named, with why it does not count after the swap (the discard breaks it, or its
+/// partner stays melded).
+fn uses_words(
+    top: Card,
+    best: Option<&Arrangement>,
+    near: &NearMelds,
+    melds: bool,
+    (hand, discard): (&Hand, Card),
+    options: &Options,
+) -> String {
     if melds {
         if let Some(meld) = best.and_then(|a| a.melds.iter().find(|m| m.cards.contains(&top))) {
             return format!("{top} joins [{meld}]");
@@ -357,11 +375,58 @@ fn uses_words(top: Card, best: Option<&Arrangement>, near: &NearMelds, melds: bo
         .chain(near.draws.iter().map(|p| format!("{} run draw", format_cards(p))))
         .filter(|w| w.split(' ').any(|c| c == top.to_string()))
         .collect();
-    if mine.is_empty() {
-        format!("{top} melds with nothing and makes no pair or run draw")
-    } else {
-        format!("{top} makes {}", mine.join(", "))
+    if !mine.is_empty() {
+        return format!("{top} makes {}", mine.join(", "));
     }
+    let partners = partners_of(top, hand, options);
+    if partners.is_empty() {
+        let wild = hand
+            .cards()
+            .iter()
+            .any(|c| c.is_joker() || c.rank() == options.wild_rank && c.rank().is_some());
+        return match wild {
+            false => format!("{top} melds with nothing and makes no pair or run draw"),
+            true => format!("{top} makes no pair or run draw with a natural card of the hand"),
+        };
+    }
+    let words = partners
+        .iter()
+        .map(|(c, pair)| match pair {
+            true => format!("{} pair", format_cards(&[top, *c])),
+            false => format!("{} run draw", format_cards(&[top, *c])),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    match partners.iter().any(|(c, _)| *c == discard) && hand.count(discard) == 1 {
+        true => format!("{top} would make {words} with the hand, but the discard after taking it is {discard}"),
+        false => format!("{top} would make {words} with the hand, but those cards stay melded"),
+    }
+}
+
+/// The natural cards of `hand` that make a pair (true) or a run draw (false) with `top`, as
+/// [`NearMelds`] counts them (the wild rank left out), each once.
+fn partners_of(top: Card, hand: &Hand, options: &Options) -> Vec<(Card, bool)> {
+    let (Some(tr), Some(ts)) = (top.rank(), top.suit()) else {
+        return Vec::new();
+    };
+    if options.wild_rank == Some(tr) {
+        return Vec::new();
+    }
+    let adjacent = |a: u8, b: u8| a.abs_diff(b) == 1 || options.ace_high && a.min(b) == 0 && a.max(b) == 12;
+    hand.distinct()
+        .into_iter()
+        .filter_map(|c| {
+            let (r, s) = (c.rank()?, c.suit()?);
+            if options.wild_rank == Some(r) {
+                return None;
+            }
+            match (r == tr && s != ts, s == ts && adjacent(r, tr)) {
+                (true, _) => Some((c, true)),
+                (_, true) => Some((c, false)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Whether (and how) the hand can go out.
@@ -428,6 +493,54 @@ mod tests {
             30
         );
     }
+    /// Each claim `take_advice` makes about the hand holds of the hand's own cards, on random
+    /// hands: "makes no pair or run draw" only when no card of the hand pairs or draws with the
+    /// card taken; "would make X pair" names a card the hand holds; "joins [meld]" a meld holding it.
+    #[test]
+    fn take_words_are_true_of_the_hand() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(56);
+        let deck: Vec<Card> = (0..52u8).filter_map(|i| Card::from_index(i).ok()).collect();
+        let mut checked = [0usize; 3];
+        for _ in 0..400 {
+            let mut cards = deck.clone();
+            cards.shuffle(&mut rng);
+            let hand = Hand::from_cards(&cards[..7]).unwrap();
+            let top = cards[7];
+            let advice = take_advice(&hand, top, &Options::default(), 5).unwrap();
+            let pairs_or_draws = partners_of(top, &hand, &Options::default());
+            let w = &advice.uses;
+            if w.contains("makes no pair or run draw") {
+                checked[0] += 1;
+                assert!(pairs_or_draws.is_empty(), "{hand:?} + {top}: {w}");
+            } else if w.contains(" would make ") {
+                checked[1] += 1;
+                assert!(!pairs_or_draws.is_empty(), "{w}");
+                for (c, _) in &pairs_or_draws {
+                    assert!(hand.count(*c) > 0 && w.contains(&c.to_string()), "{w}");
+                }
+            } else if w.contains(" joins [") {
+                checked[2] += 1;
+                let meld = w.split(" joins [").nth(1).unwrap_or("");
+                assert!(meld.contains(&top.to_string()), "{w}");
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 0),
+            "every kind of sentence met: {checked:?}"
+        );
+    }
+
+    #[test]
+    fn a_king_taken_to_throw_the_other_king_is_not_said_to_pair_nothing() {
+        // Taking KD then throwing KH (the most points) leaves KD alone: the words say why.
+        let hand = Hand::parse("KH 2S 3S 4S 7C 8C 9C").unwrap();
+        let king_d = Card::new(12, 2).unwrap();
+        let advice = take_advice(&hand, king_d, &Options::default(), 5).unwrap();
+        assert!(!advice.uses.contains("no pair"), "{}", advice.uses);
+    }
+
     #[test]
     fn a_tie_on_deadwood_goes_to_the_discard_keeping_near_melds() {
         // KS and QH both leave 31 points in 4 cards; without QH the KS KD pair stays.

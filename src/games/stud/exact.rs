@@ -21,7 +21,7 @@ use super::odds::Odds;
 use super::rank::DISTINCT_RANKS;
 use super::situation::Situation;
 use super::sweep::heads_up;
-use super::tables::{tables, Tables};
+use super::tables::{tables_for, Tables};
 
 /// Largest last-opponent index allowed (entries of 2 bytes: 32 MB).
 const MAX_INDEX_ENTRIES: u128 = 1 << 24;
@@ -65,7 +65,7 @@ pub fn equity_exact(situation: &Situation, budget: u64) -> Option<Odds> {
     if plan.cost > u128::from(budget) {
         return None;
     }
-    let t = tables();
+    let t = tables_for(situation.wheel());
     let tally = match (plan.method, plan.seats.as_slice()) {
         (Method::HeadsUp, [me, opponent]) => heads_up(t, &plan.pool, *me, *opponent, plan.fixed_best),
         (Method::IndexedLast, [dealt @ .., last]) => {
@@ -78,7 +78,7 @@ pub fn equity_exact(situation: &Situation, budget: u64) -> Option<Odds> {
 }
 
 fn plan(situation: &Situation) -> Plan {
-    let t = tables();
+    let t = tables_for(situation.wheel());
     let pool = situation.unseen();
     let n = pool.len();
     let me = Seat {
@@ -223,7 +223,7 @@ pub(super) fn completions_by_rank(t: &Tables, pool: &[u8], seat: Seat) -> Vec<Co
 /// methods against a different exact one.
 #[cfg(test)]
 pub(super) fn equity_by_enumeration(situation: &Situation) -> Odds {
-    let t = tables();
+    let t = tables_for(situation.wheel());
     let pool = situation.unseen();
     let seats: Vec<Seat> = std::iter::once(situation.me())
         .chain(situation.opponents().iter().map(Vec::as_slice))
@@ -246,7 +246,7 @@ pub(super) fn equity_by_index(situation: &Situation) -> Option<Odds> {
     if dealt.len() < 2 {
         return None;
     }
-    let t = tables();
+    let t = tables_for(situation.wheel());
     let index = LastSeat::build(t, &plan.pool, *last);
     let tally = enumerate_deals(t, &plan.pool, dealt, Some(&index), plan.fixed_best);
     Some(tally.into_odds(true, situation.deal_count()))

@@ -3,7 +3,6 @@
 use super::eval::{step, walk};
 use super::odds::{Odds, Tally};
 use super::situation::Situation;
-use super::tables::tables;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -12,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 /// passed (`crate::budget`, read every 4096 deals) it stops with the deals drawn so far, which
 /// `Odds::total` counts and the error bar follows.
 pub fn equity_monte_carlo(situation: &Situation, samples: u64, seed: u64) -> Odds {
-    let t = tables();
+    let t = super::tables::tables_for(situation.wheel());
     let mut pool = situation.unseen();
     let seats: Vec<(u32, usize)> = std::iter::once(situation.me())
         .chain(situation.opponents().iter().map(Vec::as_slice))

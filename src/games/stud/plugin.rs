@@ -243,12 +243,17 @@ fn advice_bands(equity: f64, fold: f64, bet: f64, big: f64, chosen: &str) -> Vec
             } else {
                 0.0
             };
+            // `either` is said as the poker actions it stands for.
+            let label = match *name {
+                "either" => "check or call",
+                other => other,
+            };
             let words = if *name == chosen {
-                format!("{name}: {band}; equity {} is in it", f(equity))
+                format!("{label}: {band}; equity {} is in it", f(equity))
             } else if equity < lo {
-                format!("{name}: {band}; equity {} is {} short", f(equity), f(gap))
+                format!("{label}: {band}; equity {} is {} short", f(equity), f(gap))
             } else {
-                format!("{name}: {band}; equity {} is {} over", f(equity), f(gap))
+                format!("{label}: {band}; equity {} is {} over", f(equity), f(gap))
             };
             (if *name == chosen { -1.0 } else { gap }, i, words)
         })

@@ -16,6 +16,8 @@ pub struct Situation {
     me: Vec<u8>,
     opponents: Vec<Vec<u8>>,
     dead: Vec<u8>,
+    /// A-2-3-4-5 counts as a straight, 5 high (see [`Situation::with_wheel`]).
+    wheel: bool,
 }
 
 impl Situation {
@@ -45,7 +47,12 @@ impl Situation {
             }
             seen[card] = true;
         }
-        let situation = Situation { me, opponents, dead };
+        let situation = Situation {
+            me,
+            opponents,
+            dead,
+            wheel: false,
+        };
         let needed = situation.missing_cards();
         let unseen = situation.unseen().len();
         if needed > unseen {
@@ -55,6 +62,19 @@ impl Situation {
     }
 
     /// My known cards.
+    /// The same situation at a table that counts A-2-3-4-5 as a straight, 5 high (the wheel), or
+    /// not (the default: the ace is high only).
+    pub fn with_wheel(mut self, wheel: bool) -> Situation {
+        self.wheel = wheel;
+        self
+    }
+
+    /// Whether A-2-3-4-5 counts as a straight.
+    pub fn wheel(&self) -> bool {
+        self.wheel
+    }
+
+    /// My cards.
     pub fn me(&self) -> &[u8] {
         &self.me
     }

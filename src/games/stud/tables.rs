@@ -29,10 +29,21 @@ pub(super) struct Tables {
     pub(super) keys: Vec<u32>,
 }
 
-/// The tables, built on first use.
+/// The tables, built on first use (the ace high only: A-2-3-4-5 is no straight).
 pub(super) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(build)
+    TABLES.get_or_init(|| build(false))
+}
+
+/// The tables of a table's rules: with `wheel`, A-2-3-4-5 is a straight, 5 high (the lowest);
+/// built on first use. The same number of distinct strengths either way (one high card and one
+/// flush become a straight and a straight flush).
+pub(super) fn tables_for(wheel: bool) -> &'static Tables {
+    static WHEEL: OnceLock<Tables> = OnceLock::new();
+    match wheel {
+        false => tables(),
+        true => WHEEL.get_or_init(|| build(true)),
+    }
 }
 
 /// Suit marker of a state whose cards do not all share one suit.
@@ -82,7 +93,7 @@ impl StateKey {
     }
 }
 
-fn build() -> Tables {
+fn build(wheel: bool) -> Tables {
     // Row 0: the sink. Row 1: the empty hand.
     let mut next = vec![0u32; 2 * ROW];
     let mut level: Vec<(StateKey, usize)> = vec![(StateKey { counts: 0, suit: EMPTY }, 1)];
@@ -95,7 +106,7 @@ fn build() -> Tables {
                     continue; // stays 0: the sink
                 };
                 let entry = if cards_held == 4 {
-                    packed_key(&after.rank_counts(), after.suit != MIXED)
+                    packed_key_with(&after.rank_counts(), after.suit != MIXED, wheel)
                 } else {
                     let id = *ids.entry(after).or_insert_with(|| {
                         let id = next.len() / ROW;
@@ -140,7 +151,13 @@ pub(super) const CATEGORY_SHIFT: u32 = 20;
 /// Packed strength of a five-card hand given its rank counts and whether it is one suit:
 /// `(10 − category) << 20` followed by the deciding ranks (2..=14) in 4-bit fields, most significant
 /// first, exactly those a showdown compares (so equal keys are ties).
+#[cfg(test)]
 pub(super) fn packed_key(counts: &[u8; 13], one_suit: bool) -> u32 {
+    packed_key_with(counts, one_suit, false)
+}
+
+/// [`packed_key`], with `wheel`: A-2-3-4-5 a straight whose ranks compare as 5 4 3 2 1.
+fn packed_key_with(counts: &[u8; 13], one_suit: bool, wheel: bool) -> u32 {
     // Ranks grouped by multiplicity, larger groups first, higher ranks first within a group.
     let mut groups: Vec<(u8, u8)> = (0..13u8)
         .rev()
@@ -149,8 +166,12 @@ pub(super) fn packed_key(counts: &[u8; 13], one_suit: bool) -> u32 {
         .collect();
     groups.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
     let shape: Vec<u8> = groups.iter().map(|g| g.0).collect();
-    let ranks_high_to_low: Vec<u8> = groups.iter().map(|g| g.1).collect();
-    let consecutive = shape.len() == 5 && ranks_high_to_low[0] - ranks_high_to_low[4] == 4;
+    let mut ranks_high_to_low: Vec<u8> = groups.iter().map(|g| g.1).collect();
+    let is_wheel = wheel && ranks_high_to_low == [14, 5, 4, 3, 2];
+    if is_wheel {
+        ranks_high_to_low = vec![5, 4, 3, 2, 1];
+    }
+    let consecutive = shape.len() == 5 && (is_wheel || ranks_high_to_low[0] - ranks_high_to_low[4] == 4);
     let (category, deciding): (u32, &[u8]) = match (shape.as_slice(), consecutive, one_suit) {
         (_, true, true) => (1, &ranks_high_to_low),
         ([4, 1], _, _) => (2, &ranks_high_to_low[..1]),
@@ -193,5 +214,34 @@ mod tests {
         }
         assert_eq!(packed_key(&counts, true) >> 20, 6, "suited A2345 is a flush");
         assert_eq!(packed_key(&counts, false) >> 20, 1, "offsuit A2345 is high card");
+        assert_eq!(
+            packed_key_with(&counts, true, true) >> 20,
+            9,
+            "with the wheel, a straight flush"
+        );
+        assert_eq!(
+            packed_key_with(&counts, false, true) >> 20,
+            5,
+            "with the wheel, a straight"
+        );
+    }
+
+    #[test]
+    fn the_wheel_tables_rank_a_to_5_below_the_six_high_straight() {
+        let plain = tables();
+        let wheel = tables_for(true);
+        assert_eq!(wheel.keys.len(), plain.keys.len(), "as many distinct strengths");
+        let rank = |t: &Tables, cards: [u8; 5]| cards.iter().fold(t.root, |s, &c| super::super::eval::step(t, s, c));
+        // Card index = (rank − 2) × 4 + suit: A♠ 2♥ 3♦ 4♣ 5♠, 2♥ 3♦ 4♣ 5♠ 6♥, A♠ K♠ Q♥ J♦ 9♣, 7♠ 7♥ 7♦ K♣ 2♠.
+        let wheel_hand = [48, 1, 6, 11, 12];
+        let six_high = [1, 6, 11, 12, 17];
+        let ace_high = [48, 44, 41, 38, 31];
+        let trips = [20, 21, 22, 47, 0];
+        assert!(rank(wheel, wheel_hand) < rank(wheel, six_high));
+        assert!(rank(wheel, wheel_hand) > rank(wheel, trips));
+        assert!(
+            rank(plain, wheel_hand) < rank(plain, ace_high),
+            "without the wheel: A 5 4 3 2 high card"
+        );
     }
 }
