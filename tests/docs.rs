@@ -289,6 +289,7 @@ const SETUP_COMMANDS: &[&str] = &[
     "pip install",
     "python -m venv",
     ".venv/bin/pip install",
+    ".venv/bin/maturin build",
     "maturin build",
 ];
 

@@ -13,10 +13,15 @@ Two ways to drive them:
 ``step`` takes either form. The spaces need ``gymnasium`` and ``numpy`` (``pip install
 kibitzer[envs]``); with PettingZoo installed the environments are ``pettingzoo.AECEnv``
 subclasses, and ``pettingzoo.test.api_test`` passes on them.
+
+An environment is its game's seed and the actions played since: ``state()`` gives them as plain
+data, ``clone()`` (or ``copy.deepcopy``) and ``pickle`` rebuild the same position by dealing the
+same seed and playing the same actions again, so a search can try moves on copies.
 """
 
 from __future__ import annotations
 
+import copy as _copy
 import random as _random
 from typing import Any, Dict, Iterable, List, Optional
 
@@ -45,11 +50,16 @@ class _GameEnv(_Base):
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "kibitzer", "is_parallelizable": False}
 
-    def __init__(self, game, render_mode: Optional[str] = None):
+    def __init__(self, game, render_mode: Optional[str] = None, **config):
         if _Base is not object:
             super().__init__()
         self.game = game
         self.render_mode = render_mode
+        # What rebuilds this position: the constructor's settings, the seed dealt, the actions
+        # played since (as the native game took them).
+        self._config: Dict[str, Any] = dict(config)
+        self._seed: Optional[int] = None
+        self._history: List[Any] = []
         self.possible_agents = [f"player_{i}" for i in range(game.players)]
         self.agents: List[str] = []
         self._obs_spaces: Dict[str, Any] = {}
@@ -107,6 +117,8 @@ class _GameEnv(_Base):
         """Deals a new game: the same seed deals the same cards or tiles."""
         if seed is None:
             seed = self._seed_rng.getrandbits(63)
+        self._seed = int(seed)
+        self._history = []
         self._deal(int(seed))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -203,13 +215,86 @@ class _GameEnv(_Base):
             action = action.item()
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.game.step(action)
+        self._play(action)
         self._after_move()
 
-    def render(self):
+    def _play(self, action) -> None:
+        """Plays an action on the native game and records it (the replay of `state()`)."""
+        self.game.step(action)
+        self._history.append(action)
+
+    # ---- copies -----------------------------------------------------------------------------
+
+    # The AEC bookkeeping a copy carries over as it is (plain dicts, lists and strings).
+    _AEC_FIELDS = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos", "agent_selection")
+
+    def state(self) -> dict:
+        """This position as plain data: the environment's settings, the seed dealt and the actions
+        played since, with the AEC bookkeeping. ``from_state`` (and pickling) rebuild it."""
+        state = {
+            "env": type(self).__name__,
+            "config": dict(self._config),
+            "render_mode": self.render_mode,
+            "seed": self._seed,
+            "history": list(self._history),
+            "seed_rng": self._seed_rng.getstate(),
+        }
+        for name in self._AEC_FIELDS:
+            value = getattr(self, name)
+            state[name] = _copy.deepcopy(value)
+        return state
+
+    @classmethod
+    def from_state(cls, state: dict) -> "_GameEnv":
+        """The environment ``state()`` described: its seed dealt and its actions played again."""
+        env = cls.__new__(cls)
+        env.__setstate__(state)
+        return env
+
+    def clone(self) -> "_GameEnv":
+        """An independent copy of this position (the same as ``copy.deepcopy``)."""
+        return type(self).from_state(self.state())
+
+    def __getstate__(self) -> dict:
+        return self.state()
+
+    def __setstate__(self, state: dict) -> None:
+        type(self).__init__(self, render_mode=state.get("render_mode"), **state["config"])
+        self._seed_rng.setstate(state["seed_rng"])
+        if state["seed"] is not None:
+            self._seed = int(state["seed"])
+            self._deal(self._seed)
+            for action in state["history"]:
+                self._replay(action)
+        self._history = list(state["history"])
+        for name in self._AEC_FIELDS:
+            setattr(self, name, _copy.deepcopy(state[name]))
+
+    def _replay(self, action) -> None:
+        self.game.step(action)
+
+    def __deepcopy__(self, memo) -> "_GameEnv":
+        return self.clone()
+
+    # ---- text -------------------------------------------------------------------------------
+
+    def render(self) -> str:
+        """The position as text for a person: the player to act's view and its legal actions,
+        or the outcome once the game is over (``render_mode="ansi"``)."""
         if self.game.is_over():
-            return f"over: {self.game.result()}"
-        return str(self.game.observation())
+            return self._render_result(self.game.result() or {})
+        lines = self._render_view(self.game.observation())
+        legal = self.game.legal_actions()
+        shown = ", ".join(legal[:12]) + (f", … ({len(legal)} in all)" if len(legal) > 12 else "")
+        lines.append(f"legal: {shown}")
+        return "\n".join(lines)
+
+    def _render_view(self, view: dict) -> List[str]:
+        return [f"{k}: {v}" for k, v in view.items()]
+
+    def _render_result(self, result: dict) -> str:
+        rewards = ", ".join(f"{a} {r:+g}" for a, r in zip(self.possible_agents, result.get("rewards", [])))
+        return f"over: rewards {rewards}"
 
     def close(self) -> None:
         pass
@@ -230,10 +315,34 @@ class DurakEnv(_GameEnv):
     metadata = {"render_modes": ["ansi"], "name": "kibitzer_durak_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 2, deck: int = 36, transfer: bool = False, render_mode: Optional[str] = None):
-        super().__init__(_native.DurakGame(players, deck, transfer), render_mode)
+        super().__init__(
+            _native.DurakGame(players, deck, transfer), render_mode, players=players, deck=deck, transfer=transfer
+        )
 
     def _deal(self, seed: int) -> None:
         self.game.reset(seed)
+
+    def _render_view(self, v: dict) -> List[str]:
+        table = " ".join(a if d is None else f"{a}/{d}" for a, d in v["table"]) or "empty"
+        sizes = ", ".join(str(n) for n in v["hand_sizes"])
+        taking = " (the defender takes)" if v["defender_taking"] else ""
+        return [
+            f"player_{v['player']} to act ({v['role']}); attacker player_{v['attacker']}, "
+            f"defender player_{v['defender']}{taking}",
+            f"trump {v['trump']} ({v['trump_card']}), stock {v['stock']}, discard pile {v['discard']}",
+            f"hand: {' '.join(v['hand'])}",
+            f"table: {table}",
+            f"hand sizes: {sizes}",
+        ]
+
+    def _render_result(self, result: dict) -> str:
+        if result.get("aborted"):
+            who = "aborted"
+        elif result.get("draw"):
+            who = "a draw: no durak"
+        else:
+            who = f"player_{result['durak']} is the durak"
+        return f"over: {who}; {super()._render_result(result)[len('over: '):]}"
 
     def _vector(self, agent: str):
         return self.game.observation_vector(self._seat(agent))
@@ -252,18 +361,57 @@ class MahjongEnv(_GameEnv):
     metadata = {"render_modes": ["ansi"], "name": "kibitzer_mahjong_v0", "is_parallelizable": False}
 
     def __init__(self, chow: bool = True, render_mode: Optional[str] = None):
-        super().__init__(_native.MahjongGame(chow), render_mode)
+        super().__init__(_native.MahjongGame(chow), render_mode, chow=chow)
         self._last_vectors: Dict[int, list] = {}
         self._dealer: Optional[int] = None
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        self._dealer = (options or {}).get("dealer")
-        super().reset(seed, options)
+    def state(self) -> dict:
+        state = super().state()
+        state["dealer"] = self._dealer
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self._dealer = state.get("dealer")
+        dealer = self._dealer
+        super().__setstate__(state)
+        self._dealer = dealer
 
     def _deal(self, seed: int) -> None:
         dealer = self._dealer if self._dealer is not None else seed % 2
         self._last_vectors = {}
         self.game.reset(seed, dealer)
+
+    def _replay(self, action) -> None:
+        self.game.step(action)
+        seat = self.game.to_act()
+        if seat is not None:
+            self._last_vectors[seat] = self.game.observation_vector()
+
+    def _render_view(self, v: dict) -> List[str]:
+        lines = [
+            f"player_{v['player']} to act ({v['phase']}){', dealer' if v['dealer'] else ''}; "
+            f"wall {v['wall']}, shanten {v['shanten']}{', ready' if v['ready'] else ''}",
+            f"hand: {v['hand']}" + (f", drawn {v['drawn']}" if v.get("drawn") else ""),
+        ]
+        if v.get("offered"):
+            lines.append(f"offered: {v['offered']}")
+        lines.append(f"melds: {v['melds'] or 'none'}; opponent's: {v['opponent_melds'] or 'none'}"
+                     + ("; the opponent is ready" if v["opponent_ready"] else ""))
+        lines.append(f"discards: {v['discards'] or 'none'}; opponent's: {v['opponent_discards'] or 'none'}")
+        return lines
+
+    def _render_result(self, result: dict) -> str:
+        winner = result.get("winner")
+        if winner is None:
+            who = "a draw (the wall ran out)"
+        else:
+            how = "self-drawn" if result.get("self_drawn") else "on a discard"
+            who = f"player_{winner} wins ({result.get('form', '')}, {how})"
+        return f"over: {who}; {super()._render_result(result)[len('over: '):]}"
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        self._dealer = (options or {}).get("dealer")
+        super().reset(seed, options)
 
     def _after_move(self) -> None:
         seat = self.game.to_act()
@@ -295,7 +443,7 @@ def play(environment: _GameEnv, agents: Iterable, seed: Optional[int] = None) ->
     game = environment.game
     steps = 0
     while not game.is_over():
-        game.step(seats[game.to_act()].act(environment))
+        environment._play(seats[game.to_act()].act(environment))
         steps += 1
     environment._after_move()
     result = dict(game.result())

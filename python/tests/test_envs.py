@@ -161,3 +161,57 @@ def test_unknown_agents_and_games():
         envs.env("chess")
     with pytest.raises(kibitzer.BadInput):
         envs.DurakEnv(players=7)
+
+
+def _play_out(env, seed):
+    """Plays random legal moves to the end; the list of (render, legal actions) seen."""
+    rng = random.Random(seed)
+    seen = []
+    while not env.is_over():
+        legal = env.legal_actions()
+        seen.append((env.render(), legal))
+        env.step(rng.choice(legal))
+    seen.append((env.render(), env.result()))
+    return seen
+
+
+@pytest.mark.parametrize("make", [lambda: envs.DurakEnv(players=3, transfer=True), envs.MahjongEnv])
+def test_copies_and_pickles_continue_the_same_game(make):
+    import copy
+    import pickle
+
+    env = make()
+    env.reset(seed=11)
+    rng = random.Random(4)
+    for _ in range(9):
+        env.step(rng.choice(env.legal_actions()))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env)), env.clone(), type(env).from_state(env.state())]
+    for other in copies:
+        assert other is not env and other.game is not env.game
+        assert other.render() == env.render() and other.last()[1:] == env.last()[1:]
+        assert (other.observe(other.agent_selection)["observation"] == env.observe(env.agent_selection)["observation"]).all()
+    # A copy plays on alone: the original does not move, and the same moves give the same game.
+    first = copies[0]
+    before = env.render()
+    played = _play_out(first, seed=5)
+    assert env.render() == before
+    assert _play_out(copies[1], seed=5) == played
+    assert _play_out(env, seed=5) == played
+    # The AEC bookkeeping travels too: a finished game's copy is finished for every agent.
+    done = copy.deepcopy(env)
+    assert done.is_over() and done.terminations == env.terminations and done.rewards == env.rewards
+
+
+def test_render_is_text_a_person_reads():
+    env = envs.DurakEnv()
+    env.reset(seed=7)
+    text = env.render()
+    assert text.splitlines()[0] == "player_0 to act (leader); attacker player_0, defender player_1"
+    assert "hand: AS 6D KD 6C TC JC" in text and "trump D (9D)" in text and text.splitlines()[-1].startswith("legal: attack AS")
+    env = envs.MahjongEnv()
+    env.reset(seed=3)
+    text = env.render()
+    assert text.startswith("player_1 to act (turn), dealer; wall 41, shanten 1")
+    assert "hand: 1456678899m NCCC, drawn C" in text
+    envs.play(env, [agents.random(seed=1), agents.random(seed=2)], seed=3)
+    assert env.render() == "over: player_0 wins (standard, self-drawn); rewards player_0 +1, player_1 -1"
