@@ -558,13 +558,13 @@ fn a_seat_no_player_fills_lists_the_games_players_and_rule_sets() {
         (
             "mahjong",
             "nobody,seed",
-            "players: random, seed, strong",
+            "players: random, reference, strong",
             "rule sets: mahjong, mahjong_seed, or a path",
         ),
         (
             "mahjong",
             "rummy,seed",
-            "players: random, seed, strong",
+            "players: random, reference, strong",
             "rule sets: mahjong, mahjong_seed, or a path",
         ),
     ] {

@@ -24,7 +24,7 @@ _NATIVE = {
     },
     "mahjong": {
         "random": "uniform over its discards, wins when it can",
-        "seed": "the seed's bot: shape-based discards, calls scored by singles and partials",
+        "reference": "the reference bot: shape-based discards, calls scored by singles and partials",
         "strong": "fewest shanten, then most live useful tiles; calls that improve both",
     },
 }
@@ -73,7 +73,7 @@ class RandomAgent(Agent):
 
 class NativeAgent(Agent):
     """One of the library's native players (durak: random, lowest, reference; mahjong:
-    random, seed, strong)."""
+    random, reference, strong)."""
 
     def __init__(self, game: str, name: str, seed: int = 0):
         if game not in _NATIVE:
@@ -115,7 +115,7 @@ class RulesAgent(Agent):
 
 def rules(game: str, rules: Optional[str] = None, params: Optional[dict] = None, ruleset: Optional[str] = None) -> RulesAgent:
     """The rule AI of ``game`` (``"durak"``; ``"mahjong"``, with ``ruleset="mahjong-seed"`` for
-    the seed's bot); ``rules`` a rule file in place of the shipped one, ``params`` overrides."""
+    the reference bot); ``rules`` a rule file in place of the shipped one, ``params`` overrides."""
     return RulesAgent(game, rules, params, ruleset)
 
 

@@ -165,8 +165,8 @@ fn doudizhu_solve<'py>(
     guard(|| {
         let mut rules = match variant {
             "standard" => doudizhu::Rules::standard(),
-            "seed" => doudizhu::Rules::seed(),
-            other => return Err(bad_input(format!("unknown variant `{other}` (standard or seed)"))),
+            "original" | "seed" => doudizhu::Rules::seed(),
+            other => return Err(bad_input(format!("unknown variant `{other}` (standard or original)"))),
         };
         for (switch, field) in [
             (three_one, &mut rules.three_one),
