@@ -629,3 +629,17 @@ fn a_shipped_rule_set_name_runs_its_suite() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("nosuch"), "{}", text(&out));
 }
+
+#[test]
+fn a_rule_file_given_as_a_case_file_says_what_runs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = String::from_utf8(kibitzer(&["rules", "stud", "--source"], dir.path()).stdout).unwrap();
+    std::fs::write(dir.path().join("my-stud.rules"), &src).unwrap();
+    let out = kibitzer(&["test", "my-stud.rules"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "kibitzer: my-stud.rules is a rule file: `kibitzer test` runs case files (*.cases.toml); to run the \
+         shipped suite of the rule set it declares against it: kibitzer test --rules my-stud.rules\n"
+    );
+}

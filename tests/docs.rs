@@ -9,6 +9,7 @@
 //!   ```console,ignore for trycmd and run here with the binary the tests built, with the same
 //!   conventions. Snapshots are refreshed with `TRYCMD=overwrite cargo test --test docs` (then
 //!   review the diff: elisions may need restoring).
+//! - docs/tutorial.md runs as a reader follows it: its steps in order, in an empty folder.
 //! - README.md opens with what works on a fresh clone: `cargo run --release -- …`, then `cargo test`.
 //! - Every other fenced block that runs commands (```sh) holds install or test steps only.
 //! - The README's Rust example is `examples/embed.rs` (which `cargo test` builds), and

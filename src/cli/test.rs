@@ -59,6 +59,19 @@ pub fn run(a: TestArgs) -> i32 {
     if a.watch {
         return watch(a);
     }
+    // A rule file where a case file belongs: say what runs it.
+    if let Some(rules) = a
+        .paths
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "rules") && p.is_file())
+    {
+        return fail(format_args!(
+            "{} is a rule file: `kibitzer test` runs case files (*.cases.toml); to run the shipped suite of the \
+             rule set it declares against it: kibitzer test --rules {}",
+            rules.display(),
+            rules.display()
+        ));
+    }
     let mut files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
         Ok(f) => f,
         Err(e @ CaseError::Malformed { .. }) => {
