@@ -426,13 +426,30 @@ class MahjongEnv(_GameEnv):
         return vector if vector is not None else [0.0] * self.game.observation_size
 
 
-def env(game: str, **kwargs) -> _GameEnv:
-    """An environment by game name: ``"durak"`` or ``"mahjong"``."""
+def raw_env(game: str, **kwargs) -> _GameEnv:
+    """The environment of a game by name, ``"durak"`` or ``"mahjong"``, without wrappers: an
+    illegal action raises ``BadInput`` and leaves the game as it was."""
     if game == "durak":
         return DurakEnv(**kwargs)
     if game == "mahjong":
         return MahjongEnv(**kwargs)
     raise _native.BadInput(f"no environment for `{game}` (durak, mahjong)")
+
+
+def env(game: str, **kwargs):
+    """The environment of a game by name, as PettingZoo's own classic environments come: wrapped so
+    that an illegal action ends the game with a reward of -1 for the player who made it
+    (``TerminateIllegalWrapper``), an action outside the action space is refused
+    (``AssertOutOfBoundsWrapper``) and the AEC calls are checked for their order
+    (``OrderEnforcingWrapper``). Without PettingZoo installed it is ``raw_env``."""
+    environment = raw_env(game, **kwargs)
+    try:
+        from pettingzoo.utils import wrappers
+    except ImportError:  # pragma: no cover - exercised only without pettingzoo
+        return environment
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
 
 
 def play(environment: _GameEnv, agents: Iterable, seed: Optional[int] = None) -> dict:

@@ -215,3 +215,29 @@ def test_render_is_text_a_person_reads():
     assert "hand: 1456678899m NCCC, drawn C" in text
     envs.play(env, [agents.random(seed=1), agents.random(seed=2)], seed=3)
     assert env.render() == "over: player_0 wins (standard, self-drawn); rewards player_0 +1, player_1 -1"
+
+
+@pytest.mark.parametrize("game", ["durak", "mahjong"])
+def test_env_is_wrapped_as_pettingzoo_wraps_its_own(game):
+    import pickle
+
+    test = pytest.importorskip("pettingzoo.test")
+    test.api_test(envs.env(game), num_cycles=100, verbose_progress=False)
+    env = envs.env(game)
+    env.reset(seed=3)
+    offender = env.agent_selection
+    mask = env.observe(offender)["action_mask"]
+    illegal = int((mask == 0).nonzero()[0][0])
+    env.step(illegal)  # PettingZoo logs a warning
+    assert all(env.terminations.values())
+    assert env.rewards[offender] == -1 and all(r == 0 for a, r in env.rewards.items() if a != offender)
+    # The wrapped environment pickles with its game.
+    again = pickle.loads(pickle.dumps(env))
+    assert again.unwrapped.render() == env.unwrapped.render()
+    # The raw one refuses the illegal action and leaves the game as it was.
+    raw = envs.raw_env(game)
+    raw.reset(seed=3)
+    before = raw.render()
+    with pytest.raises(kibitzer.BadInput):
+        raw.step(illegal)
+    assert raw.render() == before
