@@ -20,6 +20,8 @@ __all__ = [
     "stud_equity",
     "stud_describe",
     "doudizhu_solve",
+    "doudizhu_plays",
+    "doudizhu_solve3",
     "mahjong_analyse",
     "rummy_evaluate",
     "durak_hand_value",
@@ -139,6 +141,20 @@ def doudizhu_solve(
     four_two: Optional[bool] = None,
     pair_chains: Optional[bool] = None,
     airplanes: Optional[bool] = None,
+) -> Dict[str, Any]: ...
+def doudizhu_plays(hand: str, last: str = "", variant: str = "standard") -> List[tuple[str, str]]: ...
+def doudizhu_solve3(
+    landlord: str,
+    down: str,
+    up: str,
+    to_move: str = "landlord",
+    last: str = "",
+    last_by: Optional[str] = None,
+    variant: str = "standard",
+    *,
+    max_nodes: int = 20000000,
+    table_mb: int = 256,
+    timeout: Optional[float] = None,
 ) -> Dict[str, Any]: ...
 def mahjong_analyse(hand: str, melds: str = "", visible: str = "", two_player: bool = True) -> Dict[str, Any]: ...
 def rummy_evaluate(

@@ -398,7 +398,7 @@ fn ask<'py>(
 /// One name or a list of names: `why_not="Rule1"` or `why_not=["Rule1", "pong"]`.
 fn names_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(vec![s.to_str()?.to_string()]);
+        return Ok(vec![s.to_cow()?.into_owned()]);
     }
     v.extract::<Vec<String>>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
@@ -865,7 +865,7 @@ fn batch<'py>(
         for row in rows.try_iter()? {
             let row = row?;
             items.push(match row.cast::<PyString>() {
-                Ok(s) => Row::Line(s.to_str()?.to_string()),
+                Ok(s) => Row::Line(s.to_cow()?.into_owned()),
                 Err(_) => Row::Parsed(py_to_json(&row)?),
             });
         }
