@@ -305,6 +305,7 @@ fn the_pipe_matcher_elides_as_trycmd_does() {
 /// package, running the tests.
 const SETUP_COMMANDS: &[&str] = &[
     "cargo install",
+    "cargo package",
     "cargo test",
     "pip install",
     "python -m venv",

@@ -322,6 +322,10 @@ def test_doudizhu_copies_continue_the_same_game():
     given = envs.DoudizhuEnv()
     given.reset(seed=4, options={"landlord": 2})
     assert pickle.loads(pickle.dumps(given)).game.landlord == 2
+    # Mahjong's dealer given to reset travels with its copies the same way.
+    table = envs.MahjongEnv()
+    table.reset(seed=4, options={"dealer": 1})
+    assert pickle.loads(pickle.dumps(table)).render() == table.render()
 
 
 def test_doudizhu_agents_play_and_the_endgame_agent_solves_small_hands():
