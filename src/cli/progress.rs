@@ -33,7 +33,7 @@ pub fn counter(unit: &str, quiet: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, target());
     let template = format!("{{spinner}} {{pos}} {unit}, {{per_sec}}, {{elapsed}} elapsed {{msg}}");
     bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_spinner()));
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    start_ticking(&bar);
     bar
 }
 
@@ -47,8 +47,15 @@ pub fn spinner(quiet: bool) -> ProgressBar {
     let style = ProgressStyle::with_template("{spinner} {elapsed} elapsed {wide_msg}")
         .unwrap_or_else(|_| ProgressStyle::default_spinner());
     bar.set_style(style);
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    start_ticking(&bar);
     bar
+}
+
+/// Draws `bar` now, then five times a second: once a bar ticks by itself, advancing it no longer
+/// draws it, so a run shorter than one tick would otherwise show nothing.
+fn start_ticking(bar: &ProgressBar) {
+    bar.tick();
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
 }
 
 /// Prints `line` on standard output with `bar` out of the way.
