@@ -2,7 +2,8 @@
 //! counts, failed writes, `--timeout`, `check` on folders with symlinks and FIFOs, includes that
 //! try to leave the rule set's folder or to quote a file that is not a rule file, `--rules` with
 //! another rule set, byte-order marks, the `kibitzer:` every error starts with, and `play`: its first
-//! line at once, Ctrl-C and SIGTERM, column names, a seat no player fills. Symlinks, FIFOs and
+//! line at once, Ctrl-C and SIGTERM, column names, a seat no player fills; `diff`'s header at once and
+//! the long commands' progress, drawn on a terminal only (through `script`). Symlinks, FIFOs and
 //! secrets are made at test time.
 //! Every run is bounded by [`LIMIT`]: a hang fails the test instead of blocking it.
 
