@@ -531,7 +531,8 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<CaseFile>, CaseError> {
 }
 
 /// The case files as [`load`] reads them, the paths they name confined to `root`'s folder tree
-/// when it is given (`kibitzer test --include-root DIR`).
+/// when it is given (`kibitzer test --include-root DIR`). A path where no file or folder is that
+/// names a shipped rule set (`stud`) is that rule set's shipped suite.
 pub fn load_in(paths: &[PathBuf], root: Option<&Path>) -> Result<Vec<CaseFile>, CaseError> {
     if paths.is_empty() {
         return SHIPPED_CASES
@@ -550,11 +551,32 @@ pub fn load_in(paths: &[PathBuf], root: Option<&Path>) -> Result<Vec<CaseFile>, 
             for f in found {
                 files.push(read_case_file(&f, root)?);
             }
+        } else if let Some(suite) = shipped_suite(p) {
+            files.push(suite?);
         } else {
             files.push(read_case_file(p, root)?);
         }
     }
     Ok(files)
+}
+
+/// The shipped suite a path names when no file or folder is there: a shipped rule set's name
+/// (`stud`, `mahjong-seed`), as `kibitzer test stud` runs it.
+fn shipped_suite(p: &Path) -> Option<Result<CaseFile, CaseError>> {
+    if p.exists() {
+        return None;
+    }
+    let name = format!("{}.cases.toml", p.to_str()?.replace('-', "_"));
+    let (file, text) = SHIPPED_CASES.iter().find(|(f, _)| *f == name)?;
+    Some(parse(&format!("<shipped>/{file}"), text, None))
+}
+
+/// The names of the shipped suites (each its rule set's name).
+pub fn shipped_suite_names() -> Vec<&'static str> {
+    SHIPPED_CASES
+        .iter()
+        .filter_map(|(f, _)| f.strip_suffix(".cases.toml"))
+        .collect()
 }
 
 /// Folders nested deeper than this under a path given to `kibitzer test` are not searched.
@@ -944,6 +966,17 @@ pub struct Report {
 
 /// Runs every case of `files` on all cores; the outcomes come back in file then case order.
 pub fn run_all(files: &[CaseFile], rules_override: Option<&Path>, coverage: bool) -> Result<Report, CaseError> {
+    run_all_watched(files, rules_override, coverage, &|| {})
+}
+
+/// [`run_all`], calling `on_case` as each case finishes (from the thread that ran it), so a
+/// caller can show progress.
+pub fn run_all_watched(
+    files: &[CaseFile],
+    rules_override: Option<&Path>,
+    coverage: bool,
+    on_case: &(dyn Fn() + Sync),
+) -> Result<Report, CaseError> {
     let programs = files
         .iter()
         .map(|f| resolve_rules(f, rules_override))
@@ -956,6 +989,7 @@ pub fn run_all(files: &[CaseFile], rules_override: Option<&Path>, coverage: bool
     let run = |&(fi, ci): &(usize, usize)| {
         let mut o = run_case(&programs[fi].1, &files[fi], ci, coverage);
         o.file = fi;
+        on_case();
         o
     };
     Ok(Report {

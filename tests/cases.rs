@@ -581,3 +581,65 @@ fn diff_compares_two_settings_of_one_rule_set_and_lists_every_changed_position()
     assert_eq!(bad.status.code(), Some(2));
     assert_eq!(text(&bad), "kibitzer: --param-a fold: `stud` has no parameter `fold`\n");
 }
+
+#[test]
+fn an_edited_copy_runs_against_its_own_shipped_suite_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = String::from_utf8(kibitzer(&["rules", "stud", "--source"], dir.path()).stdout).unwrap();
+    std::fs::write(dir.path().join("my-stud.rules"), &src).unwrap();
+    let out = kibitzer(&["test", "--rules", "my-stud.rules"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("(<shipped>/stud.cases.toml:"), "{t}");
+    assert!(!t.contains("durak.cases.toml"), "another game's suite ran: {t}");
+    assert!(t.contains(" passed, 0 failed (1 case file(s))"), "{t}");
+
+    // A rule set with no shipped suite: said, with the suites there are.
+    let pocket = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/pocket.rules");
+    std::fs::copy(pocket, dir.path().join("pocket.rules")).unwrap();
+    let out = kibitzer(&["test", "--rules", "pocket.rules"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "kibitzer: pocket.rules declares rule set `pocket`, which has no shipped suite (suites: stud, durak, mahjong, \
+         mahjong_seed, rummy, doudizhu): name its case files\n"
+    );
+}
+
+#[test]
+fn a_shipped_rule_set_name_runs_its_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, file) in [
+        ("stud", "stud"),
+        ("mahjong-seed", "mahjong_seed"),
+        ("doudizhu", "doudizhu"),
+    ] {
+        let out = kibitzer(&["test", name], dir.path());
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{name}: {t}");
+        assert!(t.contains(&format!("(<shipped>/{file}.cases.toml:")), "{name}: {t}");
+        assert!(t.contains(" passed, 0 failed (1 case file(s))"), "{name}: {t}");
+    }
+    // A file of that name is read as the file it is.
+    std::fs::write(dir.path().join("stud"), "not toml [").unwrap();
+    let out = kibitzer(&["test", "stud"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // Neither a file nor a shipped name: the missing file is named.
+    let out = kibitzer(&["test", "nosuch"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("nosuch"), "{}", text(&out));
+}
+
+#[test]
+fn a_rule_file_given_as_a_case_file_says_what_runs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = String::from_utf8(kibitzer(&["rules", "stud", "--source"], dir.path()).stdout).unwrap();
+    std::fs::write(dir.path().join("my-stud.rules"), &src).unwrap();
+    let out = kibitzer(&["test", "my-stud.rules"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "kibitzer: my-stud.rules is a rule file: `kibitzer test` runs case files (*.cases.toml); to run the \
+         shipped suite of the rule set it declares against it: kibitzer test --rules my-stud.rules\n"
+    );
+}

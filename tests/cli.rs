@@ -2,7 +2,8 @@
 //! counts, failed writes, `--timeout`, `check` on folders with symlinks and FIFOs, includes that
 //! try to leave the rule set's folder or to quote a file that is not a rule file, `--rules` with
 //! another rule set, byte-order marks, the `kibitzer:` every error starts with, and `play`: its first
-//! line at once, Ctrl-C and SIGTERM, column names, a seat no player fills. Symlinks, FIFOs and
+//! line at once, Ctrl-C and SIGTERM, column names, a seat no player fills; `diff`'s header at once and
+//! the long commands' progress, drawn on a terminal only (through `script`). Symlinks, FIFOs and
 //! secrets are made at test time.
 //! Every run is bounded by [`LIMIT`]: a hang fails the test instead of blocking it.
 
@@ -558,13 +559,13 @@ fn a_seat_no_player_fills_lists_the_games_players_and_rule_sets() {
         (
             "mahjong",
             "nobody,seed",
-            "players: random, seed, strong",
+            "players: random, reference, strong",
             "rule sets: mahjong, mahjong_seed, or a path",
         ),
         (
             "mahjong",
             "rummy,seed",
-            "players: random, seed, strong",
+            "players: random, reference, strong",
             "rule sets: mahjong, mahjong_seed, or a path",
         ),
     ] {
@@ -1189,4 +1190,75 @@ fn rules_source_prints_only_rule_files_of_the_folder_tree() {
     let r = run(&["rules", s(&main), "--source"], b"");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout.contains("# the leaf\n"), "{}", r.stdout);
+}
+
+/// Runs `command` (a shell command line) with a terminal as its standard error, through
+/// util-linux's `script`, and returns what the terminal received; `None` where `script` is missing.
+#[cfg(unix)]
+fn on_a_terminal(command: &str) -> Option<String> {
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[cfg(unix)]
+#[test]
+fn long_commands_show_progress_on_a_terminal_only_and_not_with_quiet() {
+    let dir = TempDir::new().expect("temp dir");
+    let lines = dir.path().join("lines.jsonl");
+    std::fs::write(&lines, "{\"hand\": \"8S TD TS 8H 8C\"}\n".repeat(200)).expect("write");
+    let lines = lines.display();
+    for (args, shown) in [
+        ("diff stud stud --positions 30".to_string(), "/30 positions"),
+        ("test".to_string(), " cases, "),
+        ("bench rummy --quick".to_string(), "elapsed bench rummy"),
+        (format!("batch stud --no-explain < {lines}"), "lines answered"),
+    ] {
+        // Standard output to a file: the progress is all the terminal sees.
+        let Some(seen) = on_a_terminal(&format!("{BIN} {args} > /dev/null")) else {
+            eprintln!("no `script` here: progress on a terminal not checked");
+            return;
+        };
+        assert!(seen.contains(shown), "{args}: no progress on the terminal: {seen:?}");
+        let quiet = on_a_terminal(&format!("{BIN} {args} --quiet > /dev/null")).unwrap_or_default();
+        assert_eq!(quiet, "", "{args} --quiet");
+        // No terminal: nothing on standard error.
+        let words: Vec<String> = args
+            .split(" < ")
+            .next()
+            .unwrap_or("")
+            .split(' ')
+            .map(String::from)
+            .collect();
+        let input = std::fs::read(dir.path().join("lines.jsonl")).expect("read");
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let r = run(&words, if args.starts_with("batch") { &input } else { b"" });
+        assert_eq!(r.stderr, "", "{args}: standard error is no terminal");
+    }
+}
+
+#[test]
+fn diff_prints_its_header_before_the_answers() {
+    let mut child = Command::new(BIN)
+        .args(["diff", "durak", "durak", "--positions", "2000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start kibitzer");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    out.read_line(&mut first).expect("first line");
+    let still_running = child.try_wait().expect("wait").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(first, "2000 position(s); A = durak, B = durak\n");
+    assert!(still_running, "the header came only at the end");
 }

@@ -9,6 +9,7 @@
 //!   ```console,ignore for trycmd and run here with the binary the tests built, with the same
 //!   conventions. Snapshots are refreshed with `TRYCMD=overwrite cargo test --test docs` (then
 //!   review the diff: elisions may need restoring).
+//! - docs/tutorial.md runs as a reader follows it: its steps in order, in an empty folder.
 //! - README.md opens with what works on a fresh clone: `cargo run --release -- …`, then `cargo test`.
 //! - Every other fenced block that runs commands (```sh) holds install or test steps only.
 //! - The README's Rust example is `examples/embed.rs` (which `cargo test` builds), and
@@ -52,7 +53,14 @@ const TESTED_PAGES: &[&str] = &[
     "docs/mahjong.md",
     "docs/rummy.md",
     "docs/doudizhu.md",
+    TUTORIAL,
+    "docs/errors.md",
+    "docs/faq.md",
+    "docs/glossary.md",
 ];
+
+/// The rule author's tutorial: its steps run in order, in an empty folder.
+const TUTORIAL: &str = "docs/tutorial.md";
 
 /// README.md and every page of docs/ (those git tracks, see `tests/tree/`), as paths relative to
 /// the repository root.
@@ -98,6 +106,35 @@ fn blocks(text: &str) -> Vec<Block> {
             (Some(b), false) => b.lines.push(line.to_string()),
             (None, false) => {}
         }
+    }
+    out
+}
+
+/// The commands of a ```console block: each `$ ` line, the exit code its `? CODE` line gives (0
+/// without one), and the output lines after it (trailing empty lines left out).
+fn steps(page: &str, block: &Block) -> Vec<(String, i32, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut lines = block.lines.iter().peekable();
+    while let Some(line) = lines.next() {
+        let Some(command) = line.strip_prefix("$ ") else {
+            panic!("{page}:{}: expected a `$ ` line, got {line:?}", block.line);
+        };
+        let mut code = 0;
+        if let Some(status) = lines.peek().and_then(|l| l.strip_prefix("? ")) {
+            code = status.trim().parse().expect("`? CODE`");
+            lines.next();
+        }
+        let mut expected = Vec::new();
+        while let Some(l) = lines.peek() {
+            if l.starts_with("$ ") {
+                break;
+            }
+            expected.push(lines.next().unwrap().clone());
+        }
+        while expected.last().is_some_and(|l| l.is_empty()) {
+            expected.pop();
+        }
+        out.push((command.to_string(), code, expected));
     }
     out
 }
@@ -224,31 +261,14 @@ fn the_readme_opens_with_what_works_on_a_fresh_clone() {
 #[test]
 fn documented_pipes_and_cargo_runs_run_as_shown() {
     let mut ran = 0;
-    for page in TESTED_PAGES {
+    // The tutorial's commands run in a folder of their own, in order (see below).
+    for page in TESTED_PAGES.iter().filter(|p| **p != TUTORIAL) {
         for block in blocks(&read(page)) {
             if block.info != "console,ignore" {
                 continue;
             }
-            let mut lines = block.lines.iter().peekable();
-            while let Some(line) = lines.next() {
-                let Some(command) = line.strip_prefix("$ ") else {
-                    panic!("{page}:{}: expected a `$ ` line, got {line:?}", block.line);
-                };
-                let mut code = 0;
-                if let Some(status) = lines.peek().and_then(|l| l.strip_prefix("? ")) {
-                    code = status.trim().parse().expect("`? CODE`");
-                    lines.next();
-                }
-                let mut expected = Vec::new();
-                while let Some(l) = lines.peek() {
-                    if l.starts_with("$ ") {
-                        break;
-                    }
-                    expected.push(lines.next().unwrap().clone());
-                }
-                while expected.last().is_some_and(|l| l.is_empty()) {
-                    expected.pop();
-                }
+            for (command, code, expected) in steps(page, &block) {
+                let command = command.as_str();
                 let (status, output) = run_shown(command);
                 let got: Vec<&str> = output.lines().collect();
                 assert_eq!(
@@ -285,10 +305,12 @@ fn the_pipe_matcher_elides_as_trycmd_does() {
 /// package, running the tests.
 const SETUP_COMMANDS: &[&str] = &[
     "cargo install",
+    "cargo package",
     "cargo test",
     "pip install",
     "python -m venv",
     ".venv/bin/pip install",
+    ".venv/bin/maturin build",
     "maturin build",
 ];
 
@@ -467,5 +489,60 @@ fn the_pages_speak_about_the_product() {
         problems.is_empty(),
         "pages that speak about the work, not the product:\n{}",
         problems.join("\n")
+    );
+}
+
+/// The tutorial as a reader follows it, in an empty folder: each ```toml block that starts with
+/// `# FILE` is saved as FILE when the reader reaches it, and each ```console,ignore block's
+/// commands run in order through `sh` (redirections and `sed` included) with the binary the tests
+/// built first on the `PATH`, each printing what the page shows.
+#[cfg(unix)]
+#[test]
+fn the_tutorial_runs_step_by_step() {
+    let dir = tempfile::tempdir().expect("a folder for the tutorial");
+    let bin_dir = Path::new(BIN).parent().expect("the binary's folder");
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let (mut commands, mut files) = (0, 0);
+    for block in blocks(&read(TUTORIAL)) {
+        if block.info == "toml" {
+            if let Some(name) = block.lines.first().and_then(|l| l.strip_prefix("# ")) {
+                std::fs::write(dir.path().join(name.trim()), block.lines.join("\n") + "\n").expect("save the file");
+                files += 1;
+            }
+            continue;
+        }
+        if block.info != "console,ignore" {
+            continue;
+        }
+        for (command, code, expected) in steps(TUTORIAL, &block) {
+            let out = Command::new("sh")
+                .args(["-c", &command])
+                .current_dir(dir.path())
+                .env("PATH", &path)
+                .output()
+                .expect("run sh");
+            let output = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+            let got: Vec<&str> = output.lines().collect();
+            assert_eq!(
+                out.status.code(),
+                Some(code),
+                "{TUTORIAL}:{}: `{command}` printed\n{output}",
+                block.line
+            );
+            assert!(
+                lines_match(&expected, &got),
+                "{TUTORIAL}:{}: `{command}` printed\n{output}\nexpected\n{}",
+                block.line,
+                expected.join("\n")
+            );
+            commands += 1;
+        }
+    }
+    assert!(commands >= 8 && files >= 1, "the tutorial lost its steps");
+    // The edit took: the copy differs from the shipped text in the one line changed.
+    let edited = std::fs::read_to_string(dir.path().join("my-stud.rules")).expect("the copy");
+    assert!(
+        edited.contains("bet_big_above    = 0.6 "),
+        "the tutorial's edit did not apply"
     );
 }

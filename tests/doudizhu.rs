@@ -324,7 +324,7 @@ fn bad_positions_are_one_line_errors() {
         (&["me=", "enemy=4"], "me needs 1 to 20 cards, got 0"),
         (
             &["me=3", "enemy=4", "--param", "variant=house"],
-            "parameter `variant` must be one of \"standard\", \"seed\", got `house`",
+            "parameter `variant` must be one of \"standard\", \"original\", \"seed\", got `house`",
         ),
         (&["me=3", "enemy=4", "--param", "airplanes=sometimes"], "airplanes"),
     ];

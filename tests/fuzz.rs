@@ -1030,10 +1030,10 @@ fn cli_check_syntax_error() {
         "syntax.rules",
         "ruleset t \"t\"\ninput hand: cards(5)\noutput category\n\nrule A \"a\"\nwhen\n    hand(?h\nthen\n    assert category(1, \"x\")\nend\n",
         expect![[r#"
-            syntax.rules:8:1: error: syntax error: unexpected `then`; expected a comparison, an operator or something else
+            syntax.rules:7:9: error: syntax error: this `(` is never closed (the parser stopped at `then` on line 8)
               |
-            8 | then
-              | ^^^^
+            7 |     hand(?h
+              |         ^
             syntax.rules: 1 error(s)
         "#]],
     );

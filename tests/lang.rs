@@ -16,12 +16,52 @@ const HEAD: &str = "ruleset t \"t\"\ninput hand: cards(5)\noutput category\n";
 #[test]
 fn syntax_error_points_at_the_token() {
     check(
+        &format!("{HEAD}rule A \"a\" when hand(?h) then assert category(1 \"x\") end\n"),
+        expect![[r#"
+            t.rules:4:49: error: syntax error: unexpected `"x")`; expected a comparison, an operator or something else
+              |
+            4 | rule A "a" when hand(?h) then assert category(1 "x") end
+              |                                                 ^^^^"#]],
+    );
+}
+
+#[test]
+fn an_unclosed_parenthesis_is_shown_where_it_opens() {
+    check(
         &format!("{HEAD}rule A \"a\" when hand(?h) then assert category(1, \"x\"\nend\n"),
         expect![[r#"
-            t.rules:5:1: error: syntax error: unexpected `end`; expected a comparison, an operator or something else
+            t.rules:4:46: error: syntax error: this `(` is never closed (the parser stopped at `end` on line 5)
               |
-            5 | end
-              | ^^^"#]],
+            4 | rule A "a" when hand(?h) then assert category(1, "x"
+              |                                              ^"#]],
+    );
+}
+
+#[test]
+fn a_parenthesis_closed_on_a_later_line_leaves_the_token_error() {
+    check(
+        &format!("{HEAD}rule A \"a\" when hand(?h) then assert category(\n  1,\n  \"x\" \"y\")\nend\n"),
+        expect![[r#"
+            t.rules:6:7: error: syntax error: unexpected `"y")`; expected a comparison, an operator or something else
+              |
+            6 |   "x" "y")
+              |       ^^^^"#]],
+    );
+}
+
+#[test]
+fn a_misspelt_builtin_gets_the_nearest_name() {
+    check(
+        &format!("{HEAD}rule A \"a\" when hand(?h) ?n = card_cont(?h) then assert category(?n) end\n"),
+        expect![[r#"
+            t.rules:4:31: error: unknown built-in `card_cont` (did you mean `card_count`?)
+              |
+            4 | rule A "a" when hand(?h) ?n = card_cont(?h) then assert category(?n) end
+              |                               ^^^^^^^^^
+            t.rules:4:66: error: variable `?n` is used in `then` but never bound (bind it with a pattern or `?n = ...` first)
+              |
+            4 | rule A "a" when hand(?h) ?n = card_cont(?h) then assert category(?n) end
+              |                                                                  ^^"#]],
     );
 }
 

@@ -368,7 +368,7 @@ fn the_arena_reports_rates_with_intervals() {
         "{text}"
     );
     // The rule seats play exactly as their native twins: same deals, same results.
-    let native = run_arena(&["lookahead", "seed"], 30).unwrap();
+    let native = run_arena(&["lookahead", "reference"], 30).unwrap();
     let wins = |ls: &[String]| -> Vec<String> {
         ls.iter()
             .filter(|l| l.starts_with("seat 1 ") || l.starts_with("seat 2 ") || l.starts_with("draws"))
@@ -384,12 +384,14 @@ fn the_arena_reports_rates_with_intervals() {
     assert_eq!(wins(&lines), wins(&native));
     let e = run_arena(&["mahjong", "nobody"], 2).unwrap_err();
     assert!(e.contains("no mahjong player `nobody`"), "{e}");
-    assert!(e.contains("players: random, seed, strong"), "{e}");
+    assert!(e.contains("players: random, reference, strong"), "{e}");
     let e = run_arena(&["mahjong"], 2).unwrap_err();
     assert!(e.contains("exactly 2 seats"), "{e}");
     let e = run_arena(&["stud", "seed"], 2).unwrap_err();
     assert!(e.contains("not a mahjong player"), "{e}");
     assert!(run_arena(&["random", "strong"], 4).is_ok());
+    // The reference bot's former name is still read.
+    assert!(run_arena(&["seed", "random"], 2).is_ok());
 }
 
 #[test]

@@ -537,3 +537,30 @@ fn the_native_evaluator_plays_the_wheel_when_asked() {
     }
     assert!(wheels > 0, "some hands are wheels");
 }
+
+#[test]
+fn a_card_in_two_places_is_the_inputs_mistake_in_game_terms() {
+    let mut s = session();
+    for (inputs, message) in [
+        (
+            &[("hand", "8S TD TS 8H 8C"), ("opponent", "XX 3C 8S 4H 6H")][..],
+            "input `hand`: 8S is in both the hand and an opponent's cards: a card is in one place only",
+        ),
+        (
+            &[("hand", "8S TD TS 8H 8C"), ("opponent", "XX 3C 8S TD 6H")],
+            "input `hand`: 8S TD are in both the hand and an opponent's cards: a card is in one place only",
+        ),
+        (
+            &[("hand", "8S TD TS 8H"), ("opponent", "XX 3C 5S"), ("dead", "8H 2C")],
+            "input `dead`: 8H is dead and also in a hand: a card is in one place only",
+        ),
+    ] {
+        s.reset();
+        for (k, v) in inputs {
+            s.set_input_text(k, v).expect("each input is well formed");
+        }
+        let e = s.run().expect_err("an impossible position");
+        assert_eq!(e.to_string(), message);
+        assert!(matches!(e, kibitzer::RunError::BadPosition { .. }), "{e:?}");
+    }
+}

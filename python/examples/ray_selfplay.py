@@ -6,7 +6,8 @@ machine or a cluster. Run it as a script for the figures:
 
     python python/examples/ray_selfplay.py --games 400 --positions 20000
 
-and ``run(..., local_mode=True)`` runs the tasks in this process (what the test does).
+``run(..., num_cpus=2)`` starts a local Ray with two worker processes (what the test does); Ray's
+old ``local_mode`` is not used (recent Ray releases removed it).
 """
 
 from __future__ import annotations
@@ -61,11 +62,11 @@ def stud_rows(n, seed=0):
     return rows
 
 
-def run(games=200, positions=2000, chunk=25, local_mode=False, num_cpus=None):
+def run(games=200, positions=2000, chunk=25, num_cpus=None):
     """Spreads the work over Ray and returns what it measured."""
     started = not ray.is_initialized()
     if started:
-        ray.init(local_mode=local_mode, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+        ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
     try:
         t0 = time.perf_counter()
         jobs = [play_durak.remote(list(range(i, min(i + chunk, games)))) for i in range(0, games, chunk)]
@@ -101,6 +102,6 @@ if __name__ == "__main__":
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--positions", type=int, default=2000)
     p.add_argument("--chunk", type=int, default=25)
-    p.add_argument("--local-mode", action="store_true")
+    p.add_argument("--num-cpus", type=int, default=None, help="Ray's worker count (default: every core)")
     a = p.parse_args()
-    print(json.dumps(run(a.games, a.positions, a.chunk, a.local_mode), indent=2))
+    print(json.dumps(run(a.games, a.positions, a.chunk, a.num_cpus), indent=2))

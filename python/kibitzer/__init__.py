@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Any, Callable, Iterable, Iterator, List, Optional
 
 from . import _native
 from ._native import (
@@ -52,6 +52,7 @@ __all__ = [
     "Session",
     "ask",
     "batch",
+    "batch_iter",
     "check",
     "doudizhu_solve",
     "durak_hand_value",
@@ -132,3 +133,35 @@ def mahjong_waits(hand: str, melds: str = "", visible: str = "", two_player: boo
 def mahjong_useful(hand: str, melds: str = "", visible: str = "", two_player: bool = True) -> list:
     """The kinds whose draw lowers a waiting hand's shanten, with their live counts."""
     return mahjong_analyse(hand, melds, visible, two_player)["useful"]
+
+
+def batch_iter(
+    ruleset: str,
+    rows: Iterable[Any],
+    *args: Any,
+    chunk: int = 1024,
+    progress: Optional[Callable[[int, Optional[int]], Any]] = None,
+    **kwargs: Any,
+) -> Iterator[Any]:
+    """``batch`` as an iterator: the answers in row order, ``chunk`` rows answered at a time on
+    all cores, so a long or endless stream of rows is answered as it is read and the first
+    answers come before the last rows are made. ``progress(done, total)`` is called after each
+    chunk (``total`` is None when ``rows`` has no length). The other arguments are ``batch``'s."""
+    if chunk < 1:
+        raise BadInput(f"chunk must be at least 1, not {chunk}")
+    try:
+        total: Optional[int] = len(rows)  # type: ignore[arg-type]
+    except TypeError:
+        total = None
+    done = 0
+    pending: List[Any] = []
+    source = iter(rows)
+    while True:
+        pending = [row for _, row in zip(range(chunk), source)]
+        if not pending:
+            return
+        answers = batch(ruleset, pending, *args, **kwargs)
+        done += len(pending)
+        if progress is not None:
+            progress(done, total)
+        yield from answers

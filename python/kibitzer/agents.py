@@ -15,6 +15,7 @@ import random as _random
 from typing import Optional
 
 from . import _native
+from .envs import _DDZ_ORDER
 
 _NATIVE = {
     "durak": {
@@ -24,10 +25,18 @@ _NATIVE = {
     },
     "mahjong": {
         "random": "uniform over its discards, wins when it can",
-        "seed": "the seed's bot: shape-based discards, calls scored by singles and partials",
+        "reference": "the reference bot: shape-based discards, calls scored by singles and partials",
         "strong": "fewest shanten, then most live useful tiles; calls that improve both",
     },
+    "doudizhu": {
+        "random": "uniform over the legal actions",
+        "lowest": "bids nothing; leads and answers with its lowest play (bombs and the rocket only when it cannot otherwise), passes on its partner's play",
+        "endgame": "plays as `lowest` until at most `solve_below` cards are left in all hands, then the open-hand endgame solver's winning move (it sees every hand)",
+    },
 }
+
+# The dou dizhu play types in the order `lowest` prefers to spend them (bombs and the rocket last).
+_DDZ_LAST_RESORT = ("bomb", "rocket")
 
 
 def _game_of(env):
@@ -40,7 +49,9 @@ def _game_name(env) -> str:
         return "durak"
     if isinstance(game, _native.MahjongGame):
         return "mahjong"
-    raise _native.BadInput("agents play kibitzer's durak or mahjong environments")
+    if type(game).__name__ == "_DoudizhuGame":
+        return "doudizhu"
+    raise _native.BadInput("agents play kibitzer's durak, mahjong or dou dizhu environments")
 
 
 class Agent:
@@ -73,17 +84,20 @@ class RandomAgent(Agent):
 
 class NativeAgent(Agent):
     """One of the library's native players (durak: random, lowest, reference; mahjong:
-    random, seed, strong)."""
+    random, reference, strong; dou dizhu: random, lowest, endgame)."""
 
     def __init__(self, game: str, name: str, seed: int = 0):
         if game not in _NATIVE:
-            raise _native.BadInput(f"no native players for `{game}` (durak, mahjong)")
+            raise _native.BadInput(f"no native players for `{game}` (durak, mahjong, doudizhu)")
         if name not in _NATIVE[game]:
             raise _native.BadInput(f"unknown {game} player `{name}` ({', '.join(_NATIVE[game])})")
         self.game = game
         self.name = name
-        cls = _native.DurakNativeAgent if game == "durak" else _native.MahjongNativeAgent
-        self._player = cls(name, seed)
+        if game == "doudizhu":
+            self._player = _DoudizhuPlayer(name, seed)
+        else:
+            cls = _native.DurakNativeAgent if game == "durak" else _native.MahjongNativeAgent
+            self._player = cls(name, seed)
 
     def act(self, env, explain=None):
         action = self._player.act(_game_of(env))
@@ -113,9 +127,67 @@ class RulesAgent(Agent):
         return self._player.act(game, explain)
 
 
+class _DoudizhuPlayer:
+    """Dou dizhu's players, over the library's move generator and three-player endgame solver."""
+
+    def __init__(self, name: str, seed: int = 0, solve_below: int = 20, max_nodes: int = 2_000_000):
+        self.name = name
+        self._rng = _random.Random(seed)
+        self.solve_below = solve_below
+        self.max_nodes = max_nodes
+
+    def act(self, game) -> str:
+        legal = game.legal_actions()
+        if self.name == "random":
+            return self._rng.choice(legal)
+        if game.phase == "bid":
+            return "pass"
+        if self.name == "endgame" and sum(len(h) for h in game.hands) <= self.solve_below:
+            move = self._solve(game)
+            if move is not None:
+                return move
+        return self._lowest(game, legal)
+
+    def _lowest(self, game, legal):
+        partner_played = (
+            game.last is not None
+            and game.last_by is not None
+            and game.landlord not in (game.turn, game.last_by)
+        )
+        if partner_played and "pass" in legal:
+            return "pass"
+        plays = [p for p in legal if p != "pass"]
+        plain = [p for p in plays if game._kinds.get(p) not in _DDZ_LAST_RESORT]
+        if game.last is not None and not plain and "pass" in legal:
+            return "pass"
+        choices = plain or plays
+        if not choices:
+            return "pass"
+        rank = _DDZ_ORDER
+        return min(choices, key=lambda p: (rank[p.split()[0]], -len(p.split())))
+
+    def _solve(self, game):
+        landlord = game.landlord
+        seats = {landlord: "landlord", (landlord + 1) % 3: "down", (landlord + 2) % 3: "up"}
+        hands = game.hands_of()
+        answer = _native.doudizhu_solve3(
+            hands[landlord],
+            hands[(landlord + 1) % 3],
+            hands[(landlord + 2) % 3],
+            to_move=seats[game.turn],
+            last=game.last or "",
+            last_by=seats[game.last_by] if game.last is not None else None,
+            variant=game.variant,
+            max_nodes=self.max_nodes,
+        )
+        if answer["outcome"] != "win" or answer["play"] is None:
+            return None
+        return answer["play"]
+
+
 def rules(game: str, rules: Optional[str] = None, params: Optional[dict] = None, ruleset: Optional[str] = None) -> RulesAgent:
     """The rule AI of ``game`` (``"durak"``; ``"mahjong"``, with ``ruleset="mahjong-seed"`` for
-    the seed's bot); ``rules`` a rule file in place of the shipped one, ``params`` overrides."""
+    the reference bot); ``rules`` a rule file in place of the shipped one, ``params`` overrides."""
     return RulesAgent(game, rules, params, ruleset)
 
 
@@ -133,5 +205,5 @@ def lowest(game: str = "durak") -> NativeAgent:
 
 def native(game: str, name: str, seed: int = 0) -> NativeAgent:
     """A native player by name: durak ``random``, ``lowest``, ``reference``; mahjong
-    ``random``, ``seed``, ``strong``."""
+    ``random``, ``reference``, ``strong``; dou dizhu ``random``, ``lowest``, ``endgame``."""
     return NativeAgent(game, name, seed)

@@ -103,14 +103,14 @@ pub fn set_params(session: &mut kibitzer::Session, params: Option<&Bound<'_, PyD
 /// A Python value as an input's text, read the way `batch` reads the same value in JSON.
 pub fn py_input_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(s.to_str()?.to_string());
+        return Ok(s.to_cow()?.into_owned());
     }
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         let mut parts = Vec::new();
         for item in v.try_iter()? {
             let item = item?;
             if let Ok(s) = item.cast::<PyString>() {
-                parts.push(s.to_str()?.to_string());
+                parts.push(s.to_cow()?.into_owned());
             } else {
                 parts.push(py_scalar_text(&item)?);
             }
@@ -129,16 +129,16 @@ fn py_scalar_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
         return Ok(if b.is_true() { "true" } else { "false" }.to_string());
     }
     if v.is_instance_of::<PyInt>() {
-        return Ok(v.str()?.to_str()?.to_string());
+        return Ok(v.str()?.to_cow()?.into_owned());
     }
     if v.is_instance_of::<PyFloat>() {
         let f: f64 = v.extract()?;
         return Ok(serde_json::Number::from_f64(f).map_or_else(|| f.to_string(), |n| n.to_string()));
     }
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(s.to_str()?.to_string());
+        return Ok(s.to_cow()?.into_owned());
     }
-    Ok(v.str()?.to_str()?.to_string())
+    Ok(v.str()?.to_cow()?.into_owned())
 }
 
 /// How deep a row may nest dicts and lists: the row itself and its `params`, then values as
@@ -165,18 +165,18 @@ fn py_to_json_in(v: &Bound<'_, PyAny>, open: &mut Vec<usize>) -> PyResult<Json> 
         if let Ok(i) = v.extract::<i64>() {
             return Ok(Json::from(i));
         }
-        return Ok(Json::String(v.str()?.to_str()?.to_string()));
+        return Ok(Json::String(v.str()?.to_cow()?.into_owned()));
     }
     if v.is_instance_of::<PyFloat>() {
         let f: f64 = v.extract()?;
         return Ok(serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number));
     }
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(Json::String(s.to_str()?.to_string()));
+        return Ok(Json::String(s.to_cow()?.into_owned()));
     }
     let is_dict = v.is_instance_of::<PyDict>();
     if !is_dict && !v.is_instance_of::<PyList>() && !v.is_instance_of::<PyTuple>() {
-        return Ok(Json::String(v.str()?.to_str()?.to_string()));
+        return Ok(Json::String(v.str()?.to_cow()?.into_owned()));
     }
     let address = v.as_ptr() as usize;
     if open.contains(&address) {
@@ -193,7 +193,7 @@ fn py_to_json_in(v: &Bound<'_, PyAny>, open: &mut Vec<usize>) -> PyResult<Json> 
         Ok(d) => {
             let mut map = serde_json::Map::new();
             for (k, item) in d.iter() {
-                map.insert(k.str()?.to_str()?.to_string(), py_to_json_in(&item, open)?);
+                map.insert(k.str()?.to_cow()?.into_owned(), py_to_json_in(&item, open)?);
             }
             Json::Object(map)
         }

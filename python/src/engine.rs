@@ -339,7 +339,8 @@ fn give(s: &mut Session, params: &[(String, String)], inputs: &[(String, String)
 ///
 /// `explain`: "short" (the player's view: the answer in game terms, its rule, title, `because`
 /// and ranked options), "full" (the derivation tree, exactly as `--json`), "text" (the text
-/// `ask` prints for each conclusion) or None. `why_not` takes rule names, titles or moves.
+/// `ask` prints for each conclusion) or None. `why_not` takes a rule name, title or move, or a
+/// list of them.
 #[pyfunction]
 #[pyo3(signature = (ruleset, rules=None, params=None, explain=ExplainArg(Explain::Short), *, inputs=None, timeout=None, max_firings=100_000, trace=false, why_not=None, whatif_depth=1, include_root=None, **kwargs))]
 #[allow(clippy::too_many_arguments)]
@@ -353,12 +354,13 @@ fn ask<'py>(
     timeout: Option<f64>,
     max_firings: u64,
     trace: bool,
-    why_not: Option<Vec<String>>,
+    why_not: Option<&Bound<'py, PyAny>>,
     whatif_depth: usize,
     include_root: Option<&str>,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
+        let why_not = why_not.map(names_of).transpose()?;
         let mode = explain.0;
         let timeout = timeout_of(timeout)?;
         let program = load_py(py, ruleset, rules, include_root)?;
@@ -390,6 +392,21 @@ fn ask<'py>(
         let answer = crate::interrupt::interruptible(|| go(&mut s));
         ASK_SESSIONS.with(|m| m.borrow_mut().insert(key, s));
         answer
+    })
+}
+
+/// One name or a list of names: `why_not="Rule1"` or `why_not=["Rule1", "pong"]`.
+fn names_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(vec![s.to_cow()?.into_owned()]);
+    }
+    v.extract::<Vec<String>>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "why_not takes a rule name, title or move, or a list of them, not {}",
+            v.get_type()
+                .name()
+                .map_or_else(|_| "this".to_string(), |n| n.to_string())
+        ))
     })
 }
 
@@ -790,6 +807,9 @@ enum Row {
     Parsed(Json),
 }
 
+/// How often at most `batch` calls its progress callback.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
 /// How often `batch` looks at Python's signals while it waits for its rows.
 const SIGNAL_LOOK: Duration = Duration::from_millis(20);
 
@@ -816,9 +836,11 @@ fn s_options(settings: BatchSettings) -> RunOptions {
 /// Answers many positions on all cores, the GIL released while they run; answers come back in
 /// row order, a bad row as `{"error": ...}` in its place, exactly as `kibitzer batch` answers
 /// the same lines. Rows are dicts of inputs (with an optional `params` dict) or JSON lines.
-/// With `as_json=True` each answer is the JSON text `batch` would print.
+/// With `as_json=True` each answer is the JSON text `batch` would print. `progress`, if given,
+/// is called as `progress(done, total)` as answers come in (at most every 0.1 s, and once at
+/// the end); an exception it raises stops the batch and is raised.
 #[pyfunction]
-#[pyo3(signature = (ruleset, rows, rules=None, explain=true, *, timeout=None, max_firings=100_000, include_root=None, as_json=false))]
+#[pyo3(signature = (ruleset, rows, rules=None, explain=true, *, timeout=None, max_firings=100_000, include_root=None, as_json=false, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch<'py>(
     py: Python<'py>,
@@ -830,6 +852,7 @@ fn batch<'py>(
     max_firings: u64,
     include_root: Option<&str>,
     as_json: bool,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     guard(|| {
         let settings = BatchSettings {
@@ -842,7 +865,7 @@ fn batch<'py>(
         for row in rows.try_iter()? {
             let row = row?;
             items.push(match row.cast::<PyString>() {
-                Ok(s) => Row::Line(s.to_str()?.to_string()),
+                Ok(s) => Row::Line(s.to_cow()?.into_owned()),
                 Err(_) => Row::Parsed(py_to_json(&row)?),
             });
         }
@@ -886,6 +909,12 @@ fn batch<'py>(
         let rx = Mutex::new(rx);
         let items = &items;
         let mut interrupted: Option<PyErr> = None;
+        // The progress callback's count, when it was last called, and what it raised.
+        let (total, mut answered, mut told) = (items.len(), 0usize, std::time::Instant::now());
+        let mut failed: Option<PyErr> = None;
+        if let Some(report) = &progress {
+            report.call1((0, total))?;
+        }
         let converted: PyResult<()> = std::thread::scope(|scope| {
             // The rows run on all cores while this thread turns finished answers into Python
             // objects (holding the GIL only for that), so the conversion overlaps the work.
@@ -922,9 +951,23 @@ fn batch<'py>(
                 if let Some(slot) = done.get_mut(i) {
                     *slot = Some(obj);
                 }
+                answered += 1;
+                if let Some(report) = &progress {
+                    let last = answered == total;
+                    if last || told.elapsed() >= PROGRESS_EVERY {
+                        told = std::time::Instant::now();
+                        if let Err(e) = report.call1((answered, total)) {
+                            stop.store(true, Ordering::Relaxed);
+                            failed.get_or_insert(e);
+                        }
+                    }
+                }
             }
             Ok(())
         });
+        if let Some(e) = failed {
+            return Err(e);
+        }
         converted?;
         if let Some(e) = interrupted {
             return Err(e);

@@ -1,6 +1,7 @@
 //! The exception hierarchy: `KibitzerError` and its four kinds. A message is the line the CLI
 //! prints for the same problem, without the CLI's `kibitzer: ` prefix (rendered rule-file
-//! diagnostics are kept whole, as the CLI prints them).
+//! diagnostics are kept whole, as the CLI prints them), and with the keyword argument where the
+//! CLI names its option (`max_firings=`, not `--max-firings`).
 
 use kibitzer::library::LoadError;
 use kibitzer::RunError;
@@ -93,7 +94,7 @@ pub fn diagnostic_fields<'py>(
 pub fn load_error(py: Python<'_>, e: &LoadError) -> PyErr {
     match e {
         LoadError::Rules(d) => {
-            let err = BadRules::new_err(e.to_string());
+            let err = BadRules::new_err(pythonic(&e.to_string()));
             let list = PyList::empty(py);
             for item in &d.items {
                 if let Ok(dict) = crate::diagnostic_dict!(py, item, &d.sources) {
@@ -103,13 +104,28 @@ pub fn load_error(py: Python<'_>, e: &LoadError) -> PyErr {
             let _ = err.value(py).setattr("diagnostics", list);
             err
         }
-        other => BadInput::new_err(other.to_string()),
+        other => BadInput::new_err(pythonic(&other.to_string())),
     }
 }
 
-/// A run failure, by kind.
+/// The CLI's options a message may name, and the keyword arguments that do the same in Python.
+const OPTIONS: &[(&str, &str)] = &[
+    ("--max-firings", "max_firings="),
+    ("--include-root DIR", "include_root="),
+    ("--timeout", "timeout="),
+];
+
+/// A message as Python says it: each CLI option it names replaced by the keyword argument.
+pub fn pythonic(message: &str) -> String {
+    OPTIONS
+        .iter()
+        .fold(message.to_string(), |m, (option, keyword)| m.replace(option, keyword))
+}
+
+/// A run failure, by kind. The message is the CLI's, with the keyword argument named where the
+/// CLI names its option (`max_firings=` for `--max-firings`).
 pub fn run_error(e: &RunError) -> PyErr {
-    let text = e.to_string();
+    let text = pythonic(&e.to_string());
     match e {
         RunError::FiringLimit { .. } | RunError::Budget(_) => BudgetExceeded::new_err(text),
         RunError::MissingInput(_)

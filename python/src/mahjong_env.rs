@@ -611,11 +611,11 @@ impl MahjongNativeAgent {
         guard(|| {
             let player: Box<dyn Player + Send> = match name {
                 "random" => Box::new(mahjong::RandomPlayer::new(seed)),
-                "seed" => Box::new(mahjong::SeedPlayer::default()),
+                "reference" | "seed" => Box::new(mahjong::SeedPlayer::default()),
                 "strong" => Box::new(mahjong::StrongPlayer::default()),
                 other => {
                     return Err(bad_input(format!(
-                        "unknown mahjong player `{other}` (random, seed, strong)"
+                        "unknown mahjong player `{other}` (random, reference, strong)"
                     )))
                 }
             };

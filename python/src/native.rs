@@ -19,6 +19,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stud_equity, m)?)?;
     m.add_function(wrap_pyfunction!(stud_describe, m)?)?;
     m.add_function(wrap_pyfunction!(doudizhu_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(doudizhu_plays, m)?)?;
+    m.add_function(wrap_pyfunction!(doudizhu_solve3, m)?)?;
     m.add_function(wrap_pyfunction!(mahjong_analyse, m)?)?;
     m.add_function(wrap_pyfunction!(rummy_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(durak_hand_value, m)?)?;
@@ -28,11 +30,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Text or a list of texts, as one space-separated text.
 fn text_of(v: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(s.to_str()?.to_string());
+        return Ok(s.to_cow()?.into_owned());
     }
     let mut parts = Vec::new();
     for item in v.try_iter()? {
-        parts.push(item?.str()?.to_str()?.to_string());
+        parts.push(item?.str()?.to_cow()?.into_owned());
     }
     Ok(parts.join(" "))
 }
@@ -72,7 +74,7 @@ fn stud_equity<'py>(
         let timeout = timeout_of(timeout)?;
         let me = stud_cards(&text_of(hand)?)?;
         let seats: Vec<String> = if let Ok(s) = opponents.cast::<PyString>() {
-            vec![s.to_str()?.to_string()]
+            vec![s.to_cow()?.into_owned()]
         } else {
             opponents
                 .try_iter()?
@@ -163,11 +165,7 @@ fn doudizhu_solve<'py>(
     airplanes: Option<bool>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
-        let mut rules = match variant {
-            "standard" => doudizhu::Rules::standard(),
-            "seed" => doudizhu::Rules::seed(),
-            other => return Err(bad_input(format!("unknown variant `{other}` (standard or seed)"))),
-        };
+        let mut rules = doudizhu_rules(variant)?;
         for (switch, field) in [
             (three_one, &mut rules.three_one),
             (three_two, &mut rules.three_two),
@@ -234,6 +232,116 @@ fn doudizhu_solve<'py>(
         out.set_item("line_nodes", s.nodes.saturating_sub(s.proof_nodes))?;
         out.set_item("line_measured", s.line_measured)?;
         out.set_item("timed_out", timed_out)?;
+        Ok(out)
+    })
+}
+
+/// A dou dizhu rule preset by name (`seed` is read as `original`).
+fn doudizhu_rules(variant: &str) -> PyResult<doudizhu::Rules> {
+    match variant {
+        "standard" => Ok(doudizhu::Rules::standard()),
+        "original" | "seed" => Ok(doudizhu::Rules::seed()),
+        other => Err(bad_input(format!("unknown variant `{other}` (standard or original)"))),
+    }
+}
+
+/// The play to answer: None for "" or "pass".
+fn doudizhu_last(last: &str, rules: &doudizhu::Rules) -> PyResult<Option<doudizhu::Play>> {
+    if last.trim().is_empty() || last.trim().eq_ignore_ascii_case("pass") {
+        return Ok(None);
+    }
+    doudizhu::parse_play(last, rules).map(Some).map_err(bad_input)
+}
+
+/// Every legal play of `hand`: its leads when `last` is empty, else its answers to `last`
+/// (passing, always legal when answering, is not listed), as `(cards, kind)` pairs in the
+/// solver's canonical order. With the whole deck as `hand` and no `last`, the list is every play
+/// of the game: RLCard's move set under the standard rules.
+#[pyfunction]
+#[pyo3(signature = (hand, last="", variant="standard"))]
+fn doudizhu_plays(hand: &str, last: &str, variant: &str) -> PyResult<Vec<(String, String)>> {
+    guard(|| {
+        let rules = doudizhu_rules(variant)?;
+        let hand = doudizhu::parse_hand(hand).map_err(bad_input)?;
+        let plays = match doudizhu_last(last, &rules)? {
+            None => doudizhu::legal_leads(hand, &rules),
+            Some(last) => doudizhu::legal_responses(hand, &last, &rules),
+        };
+        Ok(plays.iter().map(|p| (p.to_string(), p.name().to_string())).collect())
+    })
+}
+
+/// The three-player open-hand endgame, the landlord against two cooperating farmers: `landlord`,
+/// `down` (the farmer after the landlord) and `up` (the farmer before), `to_move` one of
+/// `"landlord"`, `"down"`, `"up"`, and `last` the play to answer with `last_by` its owner (empty:
+/// `to_move` leads). Answers `outcome` (for the side of `to_move`: `"win"`, `"lose"` or
+/// `"unknown"` within the budget), `play` (the cards, `"pass"`, or None), `kind` and `nodes`.
+#[pyfunction]
+#[pyo3(signature = (landlord, down, up, to_move="landlord", last="", last_by=None, variant="standard", *, max_nodes=20_000_000, table_mb=256, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+fn doudizhu_solve3<'py>(
+    py: Python<'py>,
+    landlord: &str,
+    down: &str,
+    up: &str,
+    to_move: &str,
+    last: &str,
+    last_by: Option<&str>,
+    variant: &str,
+    max_nodes: u64,
+    table_mb: usize,
+    timeout: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    guard(|| {
+        let rules = doudizhu_rules(variant)?;
+        let seat = |name: &str| match name {
+            "landlord" => Ok(doudizhu::Seat::Landlord),
+            "down" => Ok(doudizhu::Seat::DownFarmer),
+            "up" => Ok(doudizhu::Seat::UpFarmer),
+            other => Err(bad_input(format!("seat `{other}`: landlord, down or up"))),
+        };
+        let hands = [landlord, down, up]
+            .map(|h| doudizhu::parse_hand(h).map_err(bad_input))
+            .into_iter()
+            .collect::<PyResult<Vec<_>>>()?;
+        let hands = [hands[0], hands[1], hands[2]];
+        let mut all = doudizhu::Hand::default();
+        for h in hands {
+            all = all
+                .checked_union(h)
+                .map_err(|_| bad_input("the three hands hold more of a card than one deck has"))?;
+        }
+        let to_move = seat(to_move)?;
+        let last = doudizhu_last(last, &rules)?;
+        let last_by = match (&last, last_by) {
+            (None, _) => None,
+            (Some(_), Some(by)) => Some(seat(by)?),
+            (Some(_), None) => return Err(bad_input("`last` needs `last_by`: who made that play")),
+        };
+        let budget = doudizhu::Budget {
+            max_nodes,
+            max_table_bytes: table_mb.saturating_mul(1 << 20),
+            time_limit: None,
+            line_nodes: 0,
+        };
+        let timeout = timeout_of(timeout)?;
+        let s = interruptible(|| {
+            Ok(py.detach(|| {
+                let _deadline = kibitzer::with_deadline(timeout);
+                let last = last.as_ref().zip(last_by).map(|(p, by)| (by, p));
+                doudizhu::solve3(&hands, to_move, last, &rules, &budget)
+            }))
+        })?;
+        let out = PyDict::new(py);
+        out.set_item("outcome", s.outcome.as_str())?;
+        let (play, kind) = match (&s.best, s.pass) {
+            (Some(p), _) => (Some(p.to_string()), Some(p.name().to_string())),
+            (None, true) => (Some("pass".to_string()), Some("pass".to_string())),
+            (None, false) => (None, None),
+        };
+        out.set_item("play", play)?;
+        out.set_item("kind", kind)?;
+        out.set_item("nodes", s.nodes)?;
         Ok(out)
     })
 }

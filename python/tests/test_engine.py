@@ -116,7 +116,56 @@ def test_a_runaway_run_is_a_budget_error(cli, root):
     spin = str(root / "tests/fixtures/cli/spin.rules")
     with pytest.raises(kibitzer.BudgetExceeded) as caught:
         kibitzer.ask(spin, max_firings=1000, n=1)
-    assert str(caught.value) == cli.error("ask", spin, "n=1", "--max-firings", "1000")
+    said = cli.error("ask", spin, "n=1", "--max-firings", "1000")
+    # The CLI's line, naming the keyword argument where the CLI names its option.
+    assert "--max-firings" in said
+    assert str(caught.value) == said.replace("--max-firings", "max_firings=")
+    assert "--" not in str(caught.value)
+
+
+def test_why_not_takes_one_name_or_a_list():
+    hand = "8S 10D 10S 8H 8C"
+    one = kibitzer.ask("stud", hand=hand, why_not="Rule1")["why_not"]
+    listed = kibitzer.ask("stud", hand=hand, why_not=["Rule1"])["why_not"]
+    assert one == listed and one[0]["rule"] == "Rule1"
+    two = kibitzer.ask("stud", hand=hand, why_not=["Rule1", "Rule2"])["why_not"]
+    assert [w["rule"] for w in two] == ["Rule1", "Rule2"]
+    with pytest.raises(TypeError, match="why_not takes a rule name"):
+        kibitzer.ask("stud", hand=hand, why_not=3)
+
+
+def test_batch_reports_progress_and_streams_as_an_iterator():
+    rows = [{"hand": "8S TD TS 8H 8C"}, {"hand": "2S 3D 4S 5H 6C"}, {"hand": "ZZ"}] * 5
+    seen = []
+    answers = kibitzer.batch("stud", rows, explain=False, progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 15) and seen[-1] == (15, 15)
+    assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+    # The iterator form: the same answers in the same order, taken from a generator lazily.
+    taken = []
+
+    def rows_made():
+        for r in rows:
+            taken.append(r)
+            yield r
+
+    def timeless(answers):
+        return [{k: v for k, v in a.items() if k != "stats"} for a in answers]
+
+    it = kibitzer.batch_iter("stud", rows_made(), explain=False, chunk=4)
+    first = next(it)
+    assert len(taken) == 4, "the iterator reads only its first chunk before its first answer"
+    assert timeless([first, *it]) == timeless(answers)
+    steps = []
+    list(kibitzer.batch_iter("stud", rows, explain=False, chunk=4, progress=lambda d, t: steps.append((d, t))))
+    assert steps[-1] == (15, 15) and (4, 15) in steps
+    # A callback that raises stops the batch with its exception.
+
+    def fail(done, total):
+        if done:
+            raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        kibitzer.batch("stud", rows * 20, explain=False, progress=fail)
 
 
 def test_a_timeout_gives_the_partial_answer(root):

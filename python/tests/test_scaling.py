@@ -1,4 +1,4 @@
-"""The Ray example runs (Ray in local mode) and measures its throughput."""
+"""The Ray example runs (a local Ray with two worker processes) and measures its throughput."""
 
 import importlib.util
 import sys
@@ -20,7 +20,7 @@ def load_example():
 def test_ray_spreads_self_play_and_positions():
     pytest.importorskip("ray", reason="ray is not installed: the scaling example needs it")
     example = load_example()
-    r = example.run(games=12, positions=200, chunk=4, local_mode=True)
+    r = example.run(games=12, positions=200, chunk=4, num_cpus=2)
     assert sum(r["durak"].values()) == 12
     assert sum(r["advice"].values()) == 200 and "error" not in r["advice"]
     assert r["games_per_s"] > 0 and r["positions_per_s"] > 0

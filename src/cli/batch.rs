@@ -9,7 +9,7 @@ use kibitzer::Program;
 use kibitzer::{RunOptions, Session};
 use serde_json::json;
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
@@ -34,6 +34,10 @@ pub struct BatchArgs {
     /// Let includes come from this folder tree (default: the rule file's own folder).
     #[arg(long = "include-root", value_name = "DIR")]
     include_root: Option<PathBuf>,
+    /// No count of the lines answered on standard error (shown only when standard error is a
+    /// terminal and standard output is not).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// A longer input line is answered with an error instead of being held in memory.
@@ -75,7 +79,12 @@ pub fn run(a: BatchArgs) -> i32 {
         std::thread::spawn(move || work(&program, settings, &jobs, &done));
     }
     std::thread::spawn(move || read_input(&permit_rx, &job_tx, &done_tx));
-    write_answers(&done_rx, &permit_tx)
+    // Answers on a terminal show the progress themselves; written to a file or a pipe, a count on
+    // standard error does.
+    let counter = super::progress::counter("lines answered", a.quiet || std::io::stdout().is_terminal());
+    let code = write_answers(&done_rx, &permit_tx, &counter);
+    counter.finish_and_clear();
+    code
 }
 
 #[derive(Clone, Copy)]
@@ -208,7 +217,7 @@ fn work(program: &Arc<Program>, settings: Settings, jobs: &Mutex<Receiver<(u64, 
 
 /// Writes the answers in input order as they come, flushing whenever the next one is not ready
 /// yet (so a reader waiting on a line gets it at once, and a busy run writes in large blocks).
-fn write_answers(done: &Receiver<(u64, Done)>, permits: &SyncSender<()>) -> i32 {
+fn write_answers(done: &Receiver<(u64, Done)>, permits: &SyncSender<()>, counter: &indicatif::ProgressBar) -> i32 {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
     let mut next = 0u64;
@@ -232,6 +241,7 @@ fn write_answers(done: &Receiver<(u64, Done)>, permits: &SyncSender<()>) -> i32 
                 }
             }
             next += 1;
+            counter.inc(1);
             let _ = permits.send(());
         }
         let arrived = match done.try_recv() {

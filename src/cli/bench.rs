@@ -19,6 +19,9 @@ pub struct BenchArgs {
     /// A smaller run for smoke tests (a sample of the work, figures not comparable).
     #[arg(long)]
     quick: bool,
+    /// No progress on standard error.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 pub fn run(a: BenchArgs) -> i32 {
@@ -29,7 +32,7 @@ pub fn run(a: BenchArgs) -> i32 {
         if let Some(other) = a.settings.iter().find(|s| !s.starts_with("rules=")) {
             return fail(format!("bench classify takes `rules=PATH` or nothing, not `{other}`"));
         }
-        return classify(a.quick, rules);
+        return classify(a.quick, rules, a.quiet);
     }
     if a.workload == "list" {
         println!("{:<16} all 2,598,960 stud hands through Rule1–Rule9", "classify");
@@ -59,8 +62,14 @@ pub fn run(a: BenchArgs) -> i32 {
         load: kibitzer::library::load_named,
         args,
     };
-    let mut print = |line: &str| println!("{line}");
-    match (w.run)(&options, &mut print) {
+    // A workload's lines come as its parts finish; between them a spinner on a terminal says
+    // it is still running, and for how long.
+    let bar = super::progress::spinner(a.quiet);
+    bar.set_message(format!("bench {}", w.name));
+    let mut print = |line: &str| super::progress::println_above(&bar, line);
+    let result = (w.run)(&options, &mut print);
+    bar.finish_and_clear();
+    match result {
         Ok(()) => 0,
         Err(e) => fail(e),
     }
@@ -98,7 +107,7 @@ pub fn classify_from(session: &mut Session, first: u8, counts: &mut [u64; 9]) ->
     Ok(n)
 }
 
-fn classify(quick: bool, rules: Option<&str>) -> i32 {
+fn classify(quick: bool, rules: Option<&str>, quiet: bool) -> i32 {
     let program = match rules.map_or_else(|| load_shipped("stud"), kibitzer::library::load_any) {
         Ok(p) => p,
         Err(e) => return fail(e),
@@ -107,6 +116,8 @@ fn classify(quick: bool, rules: Option<&str>) -> i32 {
     let cores = rayon::current_num_threads();
     println!("classify: every five-card hand through the stud rules (the query asks for `category`: Rule1–Rule9 run), a fresh working memory per hand, explanations recorded ({} cores)", cores);
 
+    // One step per first card, on one thread then on all cores.
+    let bar = super::progress::bar(2 * firsts.len() as u64, "blocks of hands", quiet);
     let mut session = Session::new(program.clone());
     session.set_timed(false);
     session.set_goal(&["category"]);
@@ -118,6 +129,7 @@ fn classify(quick: bool, rules: Option<&str>) -> i32 {
             Ok(n) => hands += n,
             Err(e) => return fail(e),
         }
+        bar.inc(1);
     }
     let one = hands as f64 / t.elapsed().as_secs_f64();
 
@@ -133,10 +145,13 @@ fn classify(quick: bool, rules: Option<&str>) -> i32 {
             },
             |s, &f| {
                 let mut c = [0u64; 9];
-                classify_from(s, f, &mut c).map(|n| (n, c))
+                let counted = classify_from(s, f, &mut c).map(|n| (n, c));
+                bar.inc(1);
+                counted
             },
         )
         .collect();
+    bar.finish_and_clear();
     let all_secs = t.elapsed().as_secs_f64();
     let mut par_counts = [0u64; 9];
     let mut par_hands = 0;

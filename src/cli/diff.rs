@@ -44,6 +44,9 @@ pub struct DiffArgs {
     /// Leave these relations out of the comparison (repeatable).
     #[arg(long, value_name = "REL")]
     ignore: Vec<String>,
+    /// No progress bar on standard error.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// The most positions one diff answers (generated or read from a corpus): both answers of every
@@ -71,6 +74,26 @@ pub fn run(a: DiffArgs) -> i32 {
         let r = relation(l);
         (a.only.is_empty() || a.only.contains(&r)) && !a.ignore.contains(&r)
     };
+    // The header at once (the answers of a large corpus take a while), then a bar on a terminal.
+    if !a.json {
+        let side = |name: &str, set: &[(String, String)]| match set.is_empty() {
+            true => name.to_string(),
+            false => format!(
+                "{name} ({})",
+                set.iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        };
+        println!(
+            "{} position(s); A = {}, B = {}",
+            positions.len(),
+            side(&a.a, &set_a),
+            side(&a.b, &set_b)
+        );
+    }
+    let bar = super::progress::bar(positions.len() as u64, "positions", a.quiet);
     let answers: Vec<(Answer, Answer)> = positions
         .par_iter()
         .map(|(i, p)| {
@@ -78,9 +101,11 @@ pub fn run(a: DiffArgs) -> i32 {
             let mut y = cases::answer(&pb, i, &with(p, &set_b));
             x.lines.retain(kept);
             y.lines.retain(kept);
+            bar.inc(1);
             (x, y)
         })
         .collect();
+    bar.finish_and_clear();
     let changed = changed_relations(&answers);
     let fired = fired_changes(&answers);
     // Every position whose answer changed, in order, up to the limit.
@@ -129,22 +154,6 @@ pub fn run(a: DiffArgs) -> i32 {
         );
         return 0;
     }
-    let side = |name: &str, set: &[(String, String)]| match set.is_empty() {
-        true => name.to_string(),
-        false => format!(
-            "{name} ({})",
-            set.iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-    };
-    println!(
-        "{} position(s); A = {}, B = {}",
-        positions.len(),
-        side(&a.a, &set_a),
-        side(&a.b, &set_b)
-    );
     if changed.is_empty() {
         println!("no answer changed");
     }

@@ -11,6 +11,7 @@ mod diff;
 mod fmt;
 mod lsp;
 mod play;
+mod progress;
 mod rules;
 mod test;
 mod watch;

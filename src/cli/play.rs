@@ -7,9 +7,8 @@
 //! then how many, and the exit code is [`EXIT_INTERRUPTED`]; a second Ctrl-C ends it at once.
 
 use super::fail;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::ProgressDrawTarget;
 use kibitzer::harness::{arenas, PlayOptions, Watch};
-use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -59,7 +58,7 @@ pub fn run(a: PlayArgs) -> i32 {
             Err(e) => return fail(e),
         }
     }
-    let bar = progress_bar(a.games, a.quiet);
+    let bar = super::progress::bar(a.games, "games", a.quiet);
     let stop = Arc::new(AtomicBool::new(false));
     let (asked, shown) = (stop.clone(), bar.clone());
     // The handler sets the flag the arena polls between games and takes the bar away (the
@@ -113,58 +112,5 @@ pub fn run(a: PlayArgs) -> i32 {
             super::EXIT_BAD_INPUT
         }
         Ok(()) => 0,
-    }
-}
-
-/// The progress bar on standard error: hidden unless standard error is a terminal and
-/// `--quiet` was not given.
-fn progress_bar(games: u64, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let target = ProgressDrawTarget::term_like_with_hz(Box::new(ShortOfTheEdge(console::Term::stderr())), 20);
-    let bar = ProgressBar::with_draw_target(Some(games), target);
-    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed} elapsed, {eta} left")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar
-}
-
-/// Standard error as the bar sees it, two columns narrower than it is: the bar's line is padded
-/// to the width it is given, and the `^C` a terminal echoes would otherwise wrap past the edge
-/// onto a new line, leaving the bar behind when it is cleared.
-#[derive(Debug)]
-struct ShortOfTheEdge(console::Term);
-
-impl TermLike for ShortOfTheEdge {
-    fn width(&self) -> u16 {
-        TermLike::width(&self.0).saturating_sub(2).max(1)
-    }
-    fn height(&self) -> u16 {
-        TermLike::height(&self.0)
-    }
-    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
-        TermLike::move_cursor_up(&self.0, n)
-    }
-    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
-        TermLike::move_cursor_down(&self.0, n)
-    }
-    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
-        TermLike::move_cursor_right(&self.0, n)
-    }
-    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
-        TermLike::move_cursor_left(&self.0, n)
-    }
-    fn write_line(&self, s: &str) -> std::io::Result<()> {
-        TermLike::write_line(&self.0, s)
-    }
-    fn write_str(&self, s: &str) -> std::io::Result<()> {
-        TermLike::write_str(&self.0, s)
-    }
-    fn clear_line(&self) -> std::io::Result<()> {
-        TermLike::clear_line(&self.0)
-    }
-    fn flush(&self) -> std::io::Result<()> {
-        TermLike::flush(&self.0)
     }
 }

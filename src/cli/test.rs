@@ -16,8 +16,9 @@ pub enum Format {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TestArgs {
-    /// Case files, or folders searched for `*.cases.toml` with their subfolders (default: the
-    /// shipped suites).
+    /// Case files, folders searched for `*.cases.toml` with their subfolders, or a shipped rule
+    /// set's name for its suite (`stud`). Default: the shipped suites (with `--rules`, the suite
+    /// of the rule set the file declares).
     paths: Vec<PathBuf>,
     /// Run only the cases whose name contains PATTERN (ignoring case; a row of a table case is
     /// named `case [row]`). Given more than once, a case matching any runs.
@@ -47,6 +48,9 @@ pub struct TestArgs {
     /// Run again each time a case file or a rule file it reads changes: the case files affected.
     #[arg(long)]
     watch: bool,
+    /// No progress bar on standard error.
+    #[arg(long, short)]
+    quiet: bool,
     #[command(flatten)]
     every: super::watch::Every,
 }
@@ -54,6 +58,19 @@ pub struct TestArgs {
 pub fn run(a: TestArgs) -> i32 {
     if a.watch {
         return watch(a);
+    }
+    // A rule file where a case file belongs: say what runs it.
+    if let Some(rules) = a
+        .paths
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "rules") && p.is_file())
+    {
+        return fail(format_args!(
+            "{} is a rule file: `kibitzer test` runs case files (*.cases.toml); to run the shipped suite of the \
+             rule set it declares against it: kibitzer test --rules {}",
+            rules.display(),
+            rules.display()
+        ));
     }
     let mut files = match cases::load_in(&a.paths, a.include_root.as_deref()) {
         Ok(f) => f,
@@ -63,6 +80,21 @@ pub fn run(a: TestArgs) -> i32 {
         }
         Err(e) => return fail(e),
     };
+    // An edited rule file with no case file named: the shipped suite of the rule set it declares.
+    if let (true, Some(rules)) = (a.paths.is_empty(), a.rules.as_deref()) {
+        let declared = match kibitzer::library::load_file(rules) {
+            Ok(p) => p.name().to_string(),
+            Err(e) => return fail(e),
+        };
+        files.retain(|f| f.rules.replace('-', "_") == declared);
+        if files.is_empty() {
+            return fail(format_args!(
+                "{} declares rule set `{declared}`, which has no shipped suite (suites: {}): name its case files",
+                rules.display(),
+                cases::shipped_suite_names().join(", ")
+            ));
+        }
+    }
     if !a.pattern.is_empty() {
         let wanted: Vec<String> = a.pattern.iter().map(|p| p.to_lowercase()).collect();
         for f in &mut files {
@@ -84,7 +116,11 @@ pub fn run(a: TestArgs) -> i32 {
         }
     }
     let want_coverage = a.coverage || a.min_coverage.is_some();
-    let report = match cases::run_all(&files, a.rules.as_deref(), want_coverage) {
+    let total = files.iter().map(|f| f.cases.len() as u64).sum();
+    let bar = super::progress::bar(total, "cases", a.quiet);
+    let ran = cases::run_all_watched(&files, a.rules.as_deref(), want_coverage, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let report = match ran {
         Ok(r) => r,
         Err(e) => return fail(e),
     };

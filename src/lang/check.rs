@@ -926,15 +926,7 @@ impl<'a> Checker<'a> {
     fn pattern(&mut self, call: &AstCall, scope: &mut Scope, binds: bool) -> Option<(RelId, Vec<PatArg>)> {
         let name = &call.name.name;
         let Some(rel) = self.relations.iter().position(|r| &r.name == name) else {
-            let near = self.near_name(name, |_| true).or_else(|| {
-                let most = (name.chars().count() / 3).max(1);
-                let builtins = self.reg.builtins().map(|b| b.signature().name.as_str());
-                builtins
-                    .map(|b| (strsim::damerau_levenshtein(name, b), b))
-                    .filter(|&(d, _)| d <= most)
-                    .min()
-                    .map(|(_, b)| b.to_string())
-            });
+            let near = self.near_name(name, |_| true).or_else(|| self.near_builtin(name));
             let hint = match (near, name.contains('.')) {
                 (Some(near), _) => format!(" (did you mean `{near}`?)"),
                 (None, true) => " (no such built-in)".to_string(),
@@ -1056,7 +1048,11 @@ impl<'a> Checker<'a> {
                             ),
                         );
                     } else {
-                        self.error(call.name.span, format!("unknown built-in `{}`", call.name.name));
+                        let hint = self
+                            .near_builtin(&call.name.name)
+                            .map(|near| format!(" (did you mean `{near}`?)"))
+                            .unwrap_or_default();
+                        self.error(call.name.span, format!("unknown built-in `{}`{hint}", call.name.name));
                     }
                     return None;
                 };
@@ -1440,6 +1436,20 @@ impl Checker<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// The built-in whose name is nearest `name` (at most a third of its letters apart), for a
+    /// "did you mean" hint.
+    fn near_builtin(&self, name: &str) -> Option<String> {
+        let most = (name.chars().count() / 3).max(1);
+        self.reg
+            .builtins()
+            .map(|b| b.signature().name.as_str())
+            .filter(|b| *b != name)
+            .map(|b| (strsim::damerau_levenshtein(name, b), b))
+            .filter(|&(d, _)| d <= most)
+            .min()
+            .map(|(_, b)| b.to_string())
     }
 
     /// The relation among those `keep` accepts whose name is nearest `name` (at most a third of

@@ -199,6 +199,23 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diagnosti
     let rest = text.get(pos..).unwrap_or("");
     let token: String = rest.chars().take_while(|c| !c.is_whitespace()).take(24).collect();
     let end = pos + token.len().max(1);
+    // A bracket opened on an earlier line and never closed: the parser only notices at the next
+    // line (often the rule's `end`), so the mistake is shown where the bracket opens.
+    if let Some(open) = unclosed_bracket(text, pos) {
+        let line = |at: usize| text[..at].matches('\n').count() + 1;
+        if line(open) < line(pos) {
+            let bracket = &text[open..open + 1];
+            let stopped = if token.is_empty() {
+                "the end of the file".to_string()
+            } else {
+                format!("`{token}` on line {}", line(pos))
+            };
+            return Diagnostic::error(
+                Span::new(file, open, open + 1),
+                format!("syntax error: this `{bracket}` is never closed (the parser stopped at {stopped})"),
+            );
+        }
+    }
     let expected = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
         pest::error::ErrorVariant::CustomError { message } => message.clone(),
@@ -212,6 +229,63 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diagnosti
         Span::new(file, pos, end.min(text.len()).max(pos)),
         format!("syntax error: unexpected {found}; expected {expected}"),
     )
+}
+
+/// The innermost `(` or `[` open at `pos` that is not closed before the item ends (a line that
+/// starts with `end` or with a word that starts an item), outside strings and comments.
+fn unclosed_bracket(text: &str, pos: usize) -> Option<usize> {
+    const STARTS: [&str; 9] = [
+        "ruleset", "include", "input", "output", "param", "const", "strategy", "rule", "end",
+    ];
+    let bytes = text.as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    let mut i = 0;
+    // Before `pos`: the brackets open there. After it: whether the innermost closes in its item.
+    let mut innermost: Option<(usize, usize)> = None;
+    while i < bytes.len() {
+        if i >= pos && innermost.is_none() {
+            innermost = Some((*open.last()?, open.len()));
+        }
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' => open.push(i),
+            b')' | b']' => {
+                open.pop();
+                if let Some((_, depth)) = innermost {
+                    if open.len() < depth {
+                        return None;
+                    }
+                }
+            }
+            b'\n' if innermost.is_some() => {
+                let next = text[i + 1..].trim_start_matches([' ', '\t']);
+                let word: String = next
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if STARTS.contains(&word.as_str()) {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    match innermost {
+        Some((at, _)) => Some(at),
+        None => open.last().copied(),
+    }
 }
 
 fn describe_expected(rules: &[Rule]) -> String {

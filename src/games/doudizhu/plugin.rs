@@ -222,11 +222,12 @@ fn hand_arg(v: &Value, builtin: &str, position: usize) -> Result<Hand, BuiltinEr
 fn rules_arg(switches: &Value, variant: &Value, builtin: &str, position: usize) -> Result<Rules, BuiltinError> {
     let base = match text(variant, builtin, position + 1)? {
         "standard" => Rules::standard(),
-        "seed" => Rules::seed(),
+        // `seed` is the preset's former name, still read.
+        "original" | "seed" => Rules::seed(),
         other => {
             return Err(BuiltinError::failed(
                 builtin,
-                format!("variant `{other}`: expected `standard` or `seed`"),
+                format!("variant `{other}`: expected `standard` or `original`"),
             ))
         }
     };
@@ -266,7 +267,7 @@ pub fn describe_rules(r: &Rules) -> String {
         return "standard rules".into();
     }
     if *r == Rules::seed() {
-        return "the seed's rules (no trio with pair, no pair chains, no airplanes)".into();
+        return "the original rules (no trio with pair, no pair chains, no airplanes)".into();
     }
     let off: Vec<&str> = [
         (r.three_one, "trio with single"),

@@ -153,7 +153,7 @@ pub fn seed_discard(options: &[DiscardOption]) -> Option<(Tile, bool)> {
 
 impl Player for SeedPlayer {
     fn name(&self) -> String {
-        "seed".into()
+        "reference".into()
     }
 
     fn on_draw(&mut self, view: &PlayerView) -> TurnAction {

@@ -303,11 +303,32 @@ impl DealPlan {
         if mine.len() > 5 || theirs.len() + theirs.hidden() as usize > 5 {
             return fail("a stud hand has at most five cards".into());
         }
-        if mine.mask() & theirs.mask() != 0 {
-            return fail(format!("{mine} and {theirs} share a card"));
+        // A card in two places is the position's mistake, reported as the inputs' (in game terms).
+        let listed = |of: &Cards, mask: u64| {
+            let cards: Vec<String> = of
+                .cards()
+                .iter()
+                .filter(|c| mask & (1u64 << c.index()) != 0)
+                .map(|c| c.to_string())
+                .collect();
+            cards.join(" ")
+        };
+        let shared = mine.mask() & theirs.mask();
+        if shared != 0 {
+            let (cards, many) = (listed(mine, shared), shared.count_ones() > 1);
+            let what = if many { "are" } else { "is" };
+            return Err(BuiltinError::input(
+                "hand",
+                format!("{cards} {what} in both the hand and an opponent's cards: a card is in one place only"),
+            ));
         }
-        if (mine.mask() | theirs.mask()) & dead.mask() != 0 {
-            return fail(format!("a dead card ({dead}) is also in a hand"));
+        let dead_shared = (mine.mask() | theirs.mask()) & dead.mask();
+        if dead_shared != 0 {
+            let cards = listed(dead, dead_shared);
+            return Err(BuiltinError::input(
+                "dead",
+                format!("{cards} is dead and also in a hand: a card is in one place only"),
+            ));
         }
         let seen = mine.mask() | theirs.mask() | dead.mask();
         let plan = DealPlan {

@@ -153,7 +153,13 @@ fn run(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
     writeln!(out, "doudizhu endgame solver benchmark ({cores} cores)")?;
     let runs = if quick { 1 } else { PUZZLE_RUNS };
     let p1 = (P1_FARMER, P1_LANDLORD);
-    let p1_seed = puzzle(out, "puzzle 1, original rules (variant=seed)", p1, &Rules::seed(), runs)?;
+    let p1_seed = puzzle(
+        out,
+        "puzzle 1, original rules (variant=original)",
+        p1,
+        &Rules::seed(),
+        runs,
+    )?;
     let p1_std = puzzle(out, "puzzle 1, standard rules", p1, &Rules::default(), runs)?;
     let hard = puzzle(out, "hard puzzle", (HARD_ME, HARD_ENEMY), &hard_rules(), runs)?;
     let plan: &[(usize, usize, u64)] = if quick {
@@ -180,8 +186,8 @@ fn run(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
             .map_or((f64::NAN, f64::NAN), |(_, m)| *m)
     };
     let mut last = format!(
-        "puzzle1_seed_ms={:.3} puzzle1_std_ms={:.3} hard_puzzle_ms={:.3} puzzle1_seed_line_ms={:.3} \
-         puzzle1_std_line_ms={:.3} hard_puzzle_line_ms={:.3} puzzle1_seed_first_ms={:.3} hard_puzzle_first_ms={:.3}",
+        "puzzle1_original_ms={:.3} puzzle1_std_ms={:.3} hard_puzzle_ms={:.3} puzzle1_original_line_ms={:.3} \
+         puzzle1_std_line_ms={:.3} hard_puzzle_line_ms={:.3} puzzle1_original_first_ms={:.3} hard_puzzle_first_ms={:.3}",
         p1_seed.0.median,
         p1_std.0.median,
         hard.0.median,
@@ -218,7 +224,7 @@ mod tests {
         super::run_bench_quick(&mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let last = text.lines().last().unwrap();
-        assert!(last.starts_with("puzzle1_seed_ms="), "{last}");
+        assert!(last.starts_with("puzzle1_original_ms="), "{last}");
         assert!(last.contains("hard_puzzle_ms=") && last.contains("median_17v17_ms="));
         for name in ["puzzle1_std_ms=", "median_12v12_ms=", "median_14v14_ms=", "cores="] {
             assert!(last.contains(name), "{name} missing: {last}");

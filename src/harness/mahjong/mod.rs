@@ -20,8 +20,8 @@ pub(super) const WORKLOAD: Workload = Workload {
 
 pub(super) const ARENA: Arena = Arena {
     game: "mahjong",
-    about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, seed, strong, strong-plain, lookahead, lookahead-B-H)",
-    players: &["random", "seed", "strong", "strong-plain", "lookahead", "lookahead-B-H"],
+    about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, reference, strong, strong-plain, lookahead, lookahead-B-H)",
+    players: &["random", "reference", "strong", "strong-plain", "lookahead", "lookahead-B-H"],
     rule_sets: &["mahjong", "mahjong_seed"],
     run: arena,
 };
@@ -39,7 +39,8 @@ impl Seat {
     fn by_name(name: &str, index: usize, seed: u64, load: Loader) -> Result<Seat, String> {
         Ok(match name {
             "random" => Seat::Native(Box::new(RandomPlayer::new(seed ^ (index as u64 + 1)))),
-            "seed" => Seat::Native(Box::new(SeedPlayer::default())),
+            // `seed` is the reference bot's former name, still read.
+            "reference" | "seed" => Seat::Native(Box::new(SeedPlayer::default())),
             "strong" => Seat::Native(Box::new(StrongPlayer::default())),
             "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
             "lookahead" => Seat::Native(Box::new(LookaheadPlayer::default())),
