@@ -1218,3 +1218,25 @@ fn an_output_declared_one_stops_the_run_at_a_second_answer() {
     let e = run(rules, &[("total", "0")]).err().expect("no answer").to_string();
     assert!(e.starts_with("no answer for `shown`"), "{e}");
 }
+
+#[test]
+fn a_because_hole_may_hold_any_expression() {
+    let rules = r#"ruleset t "t"
+        input n: int
+        const names = ["zero", "one", "two", "three"]
+        output said
+        rule Say when n(?n) ?l = [?n, ?n + 10] then assert said(?n)
+        because "{names[?n]}, {?l[1]:rank}, {format(\"{}:{:signed}\", ?n, -?n)}, {if ?n > 1 then \"many\" else \"few\"}" end"#;
+    let because = |n: &str| run(rules, &[("n", n)]).unwrap().answers()[0].because.clone();
+    assert_eq!(because("2").as_deref(), Some("two, Q, 2:−2, many"));
+    // A hole that cannot be computed for these values shows `?` (17 is no rank either).
+    assert_eq!(because("7").as_deref(), Some("?, ?, 7:−7, many"));
+    // A hole reading a variable the rule does not bind is refused at load, where it is written.
+    let e = load_text("t.rules", &rules.replace("names[?n]", "names[?m]"))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("`?m` is used in the `because` text but never bound") && e.contains("t.rules:6:"),
+        "{e}"
+    );
+}

@@ -540,6 +540,7 @@ impl<'a> Checker<'a> {
                 }
             }
         });
+        let because = because.and_then(|t| self.template_exprs(t, &scope));
         if scope.names.len() > MAX_VARS {
             self.error(
                 r.name.span,
@@ -573,6 +574,25 @@ impl<'a> Checker<'a> {
             span: r.span,
             handles,
         })
+    }
+
+    /// A template's expression holes, parsed and checked in the rule's scope: `None` (errors
+    /// reported) when one is not an expression or reads what the rule does not bind.
+    fn template_exprs(&mut self, mut t: Template, scope: &Scope) -> Option<Template> {
+        let before = self.error_count();
+        for (text, span) in std::mem::take(&mut t.sources) {
+            let ast = match super::syntax::parse_expr(span.file, &text, span.start as usize + 1) {
+                Ok(ast) => ast,
+                Err(d) => {
+                    self.error(span, d.message);
+                    continue;
+                }
+            };
+            if let Some(e) = self.expr(&ast, scope, "used in the `because` text") {
+                t.exprs.push(e);
+            }
+        }
+        (self.error_count() == before).then_some(t)
     }
 
     fn error_count(&self) -> usize {

@@ -146,6 +146,22 @@ pub fn parse_rules(file: u32, text: &str) -> Result<AstFile, Diagnostic> {
     Ok(out)
 }
 
+/// An expression written alone (a `because` hole's), whose text starts at `offset` in `file`.
+pub fn parse_expr(file: u32, text: &str, offset: usize) -> Result<AstExpr, Diagnostic> {
+    check_nesting(file, text)?;
+    let expr = RuleParser::parse(Rule::expr_only, text)
+        .ok()
+        .and_then(|mut pairs| pairs.next())
+        .and_then(|p| p.into_inner().next())
+        .ok_or_else(|| {
+            Diagnostic::error(
+                Span::new(file, offset, offset + text.len()),
+                format!("`{text}` is not an expression"),
+            )
+        })?;
+    Builder { file, offset }.expr(expr)
+}
+
 /// Where the item starting at or after `pos` (past space and comments) ends as far as its
 /// words show: after the `end` of a rule, else before the next word that starts an item (outside
 /// strings and comments), else at the end of the text. `parse_rules` checks the parse fills it.

@@ -273,7 +273,7 @@ impl Session {
         node.id = Some(id);
         node.rule = Some(rule.name.clone());
         node.title = rule.title.clone();
-        node.because = rule.because.as_ref().map(|t| t.render(&vars, self.params()));
+        node.because = rule.because.as_ref().map(|t| because_text(t, &vars, self.params()));
         let rel = self.mem.fact(fact).rel;
         for a in &rule.actions {
             match a {
@@ -521,7 +521,7 @@ impl Session {
                         rule.name,
                         rule.because
                             .as_ref()
-                            .map(|t| t.render(&vars, self.params()))
+                            .map(|t| because_text(t, &vars, self.params()))
                             .unwrap_or_default()
                     )
                 }
@@ -738,4 +738,10 @@ fn show_list(items: &[Value], limits: ExplainLimits, each: fn(&Value, ExplainLim
     }
     let all: Vec<String> = items.iter().map(|x| each(x, limits)).collect();
     format!("[{}]", all.join(", "))
+}
+
+/// A `because` text filled with a firing's values, its expression holes computed (one that fails
+/// shows `?`).
+pub(super) fn because_text(t: &crate::lang::template::Template, vars: &[Value], params: &[Value]) -> String {
+    t.render(vars, params, &|e| super::eval::eval(e, vars, params, &mut 0).ok())
 }

@@ -120,7 +120,10 @@ impl Session {
                 let vars = self.firing_vars(f);
                 a.rule = Some(rule.name.clone());
                 a.title = rule.title.clone();
-                a.because = rule.because.as_ref().map(|t| t.render(&vars, self.params()));
+                a.because = rule
+                    .because
+                    .as_ref()
+                    .map(|t| super::because_text(t, &vars, self.params()));
             }
         }
         a
