@@ -211,11 +211,7 @@ fn doudizhu_solve<'py>(
         })?;
         let out = PyDict::new(py);
         out.set_item("outcome", s.outcome.as_str())?;
-        let (play, kind) = match (&s.best, s.pass) {
-            (Some(p), _) => (Some(p.to_string()), Some(p.name().to_string())),
-            (None, true) => (Some("pass".to_string()), Some("pass".to_string())),
-            (None, false) => (None, None),
-        };
+        let (play, kind) = play_and_kind(s.best.as_ref(), s.pass);
         out.set_item("play", play)?;
         out.set_item("kind", kind)?;
         out.set_item("pass", s.pass)?;
@@ -334,11 +330,7 @@ fn doudizhu_solve3<'py>(
         })?;
         let out = PyDict::new(py);
         out.set_item("outcome", s.outcome.as_str())?;
-        let (play, kind) = match (&s.best, s.pass) {
-            (Some(p), _) => (Some(p.to_string()), Some(p.name().to_string())),
-            (None, true) => (Some("pass".to_string()), Some("pass".to_string())),
-            (None, false) => (None, None),
-        };
+        let (play, kind) = play_and_kind(s.best.as_ref(), s.pass);
         out.set_item("play", play)?;
         out.set_item("kind", kind)?;
         out.set_item("nodes", s.nodes)?;
@@ -613,4 +605,14 @@ fn durak_hand_value<'py>(
         out.set_item("terms", terms)?;
         Ok(out)
     })
+}
+
+/// A solver's chosen play and its type as Python sees them: the cards and type, `pass` twice, or
+/// none when there is no play.
+fn play_and_kind(best: Option<&doudizhu::Play>, pass: bool) -> (Option<String>, Option<String>) {
+    match (best, pass) {
+        (Some(p), _) => (Some(p.to_string()), Some(p.name().to_string())),
+        (None, true) => (Some("pass".to_string()), Some("pass".to_string())),
+        (None, false) => (None, None),
+    }
 }

@@ -346,38 +346,7 @@ pub fn solve(state: &GameState, me: usize, budget: &EndgameBudget) -> EndgameAns
     if state.to_act() != Some(me) {
         return answer;
     }
-    TABLE.with(|t| {
-        let Ok(mut guard) = t.try_borrow_mut() else {
-            return;
-        };
-        let (table, generation) = &mut *guard;
-        let max_entries = budget.table_entries.max(1);
-        if table.len() > max_entries || *generation > u16::MAX - 4 {
-            *table = Vec::new();
-            *generation = 0;
-        }
-        if table.is_empty() {
-            let first = FIRST_ENTRIES.min(max_entries);
-            // No memory for even a small table: no answer, as when the node budget runs out.
-            if table.try_reserve_exact(first).is_err() {
-                return;
-            }
-            table.resize(first, Entry::default());
-        }
-        let mut search = Search {
-            table,
-            max_entries,
-            filled: 0,
-            generation: *generation + 1,
-            distance: false,
-            me,
-            nodes: 0,
-            max_nodes: budget.max_nodes,
-            stopped: false,
-        };
-        search_both(&mut search, state, budget, &mut answer);
-        *generation = search.generation;
-    });
+    with_search(me, budget, |search| search_both(search, state, budget, &mut answer));
     answer
 }
 
@@ -390,34 +359,7 @@ pub fn solve_moves(state: &GameState, me: usize, budget: &EndgameBudget) -> Vec<
     }
     let moves = Search::moves(state);
     let mut out: Vec<(Action, Solved)> = moves.iter().map(|&m| (m, Solved::Unknown)).collect();
-    TABLE.with(|t| {
-        let Ok(mut guard) = t.try_borrow_mut() else {
-            return;
-        };
-        let (table, generation) = &mut *guard;
-        let max_entries = budget.table_entries.max(1);
-        if table.len() > max_entries || *generation > u16::MAX - 4 {
-            *table = Vec::new();
-            *generation = 0;
-        }
-        if table.is_empty() {
-            let first = FIRST_ENTRIES.min(max_entries);
-            if table.try_reserve_exact(first).is_err() {
-                return;
-            }
-            table.resize(first, Entry::default());
-        }
-        let mut search = Search {
-            table,
-            max_entries,
-            filled: 0,
-            generation: *generation + 1,
-            distance: false,
-            me,
-            nodes: 0,
-            max_nodes: budget.max_nodes,
-            stopped: false,
-        };
+    with_search(me, budget, |search| {
         for (m, result) in out.iter_mut() {
             let mut child = state.clone();
             if apply(&mut child, me, *m).is_err() {
@@ -434,9 +376,44 @@ pub fn solve_moves(state: &GameState, me: usize, budget: &EndgameBudget) -> Vec<
                 _ => Solved::Lose,
             };
         }
-        *generation = search.generation;
     });
     out
+}
+
+/// Runs `f` on a search over this thread's transposition table, (re)made to the budget's size
+/// (nothing runs when not even a small table can be had, as when the node budget runs out).
+fn with_search(me: usize, budget: &EndgameBudget, f: impl FnOnce(&mut Search<'_>)) {
+    TABLE.with(|t| {
+        let Ok(mut guard) = t.try_borrow_mut() else {
+            return;
+        };
+        let (table, generation) = &mut *guard;
+        let max_entries = budget.table_entries.max(1);
+        if table.len() > max_entries || *generation > u16::MAX - 4 {
+            *table = Vec::new();
+            *generation = 0;
+        }
+        if table.is_empty() {
+            let first = FIRST_ENTRIES.min(max_entries);
+            if table.try_reserve_exact(first).is_err() {
+                return;
+            }
+            table.resize(first, Entry::default());
+        }
+        let mut search = Search {
+            table,
+            max_entries,
+            filled: 0,
+            generation: *generation + 1,
+            distance: false,
+            me,
+            nodes: 0,
+            max_nodes: budget.max_nodes,
+            stopped: false,
+        };
+        f(&mut search);
+        *generation = search.generation;
+    });
 }
 
 /// First the outcome (win/draw/loss, cheap), then with as many nodes again the fastest win or
