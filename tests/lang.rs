@@ -432,3 +432,42 @@ fn a_pattern_sharing_no_variable_with_the_others_is_a_cross_product_warning() {
         check_warnings(&format!("{head}{joined}"), expect![[""]]);
     }
 }
+
+#[test]
+fn syntax_errors_name_the_fix_for_the_common_mistakes() {
+    let first_line = |rules: String| {
+        let e = kibitzer::load_text("t.rules", &rules)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        e.lines().next().unwrap_or("").to_string()
+    };
+    for (body, hint) in [
+        (
+            "rule A when hand(?h) card_count(?h) = 5 then assert category(1) end",
+            "to compare, write `==`",
+        ),
+        (
+            "rule A when hand(?h) then assert category('x') end",
+            "strings are written in double quotes",
+        ),
+        (
+            "rule A when hand(?h) assert category(1) end",
+            "rule `A` needs `then` before its actions",
+        ),
+        (
+            "rule A when hand(?h) then assert category(1)\nrule B when hand(?h) then assert category(2) end",
+            "rule `A` is still open: it needs `end`",
+        ),
+        (
+            "rule A when hand(?h)\n",
+            "rule `A` is still open: it needs `then` … `end`",
+        ),
+    ] {
+        let message = first_line(format!("{HEAD}{body}"));
+        assert!(
+            message.contains("syntax error") && message.contains(hint),
+            "{body}: {message}"
+        );
+    }
+}

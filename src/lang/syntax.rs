@@ -241,10 +241,55 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diagnosti
     } else {
         format!("`{token}`")
     };
+    let hint = fix_hint(text, pos, &token)
+        .map(|h| format!(" ({h})"))
+        .unwrap_or_default();
     Diagnostic::error(
         Span::new(file, pos, end.min(text.len()).max(pos)),
-        format!("syntax error: unexpected {found}; expected {expected}"),
+        format!("syntax error: unexpected {found}; expected {expected}{hint}"),
     )
+}
+
+/// The fix for the commonest mistakes at a syntax error: a single-quoted string, `=` to compare,
+/// a rule left open by a missing `then` or `end`.
+fn fix_hint(text: &str, pos: usize, token: &str) -> Option<String> {
+    if token.starts_with('\'') {
+        return Some("strings are written in double quotes: \"…\"".into());
+    }
+    if token.starts_with('=') && !token.starts_with("==") {
+        return Some("to compare, write `==`; `=` binds a variable: `?x = …`".into());
+    }
+    let word: String = token
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let action = matches!(word.as_str(), "assert" | "retract" | "modify" | "halt");
+    if token.is_empty() || word == "rule" || action {
+        // The last rule opened before here, if its `end` was never reached.
+        let before = &text[..pos];
+        let line_start = |i: usize| before[..i].rsplit('\n').next().is_some_and(|l| l.trim().is_empty());
+        let at = before
+            .rmatch_indices("rule ")
+            .map(|(i, _)| i)
+            .find(|&i| line_start(i))?;
+        let name: String = before[at + 5..]
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let body = &before[at..];
+        let has = |w: &str| {
+            body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|x| x == w)
+        };
+        return Some(match (has("then"), action) {
+            (false, true) => format!("rule `{name}` needs `then` before its actions"),
+            (true, true) => return None,
+            (true, false) => format!("rule `{name}` is still open: it needs `end`"),
+            (false, false) => format!("rule `{name}` is still open: it needs `then` … `end`"),
+        });
+    }
+    None
 }
 
 /// The innermost `(` or `[` open at `pos` that is not closed before the item ends (a line that
