@@ -1262,3 +1262,34 @@ fn diff_prints_its_header_before_the_answers() {
     assert_eq!(first, "2000 position(s); A = durak, B = durak\n");
     assert!(still_running, "the header came only at the end");
 }
+
+/// A fragment (no `ruleset` header) is checked through the rule sets that include it: those
+/// given, else those in its folder; one that nothing includes is named, not parsed alone.
+#[test]
+fn check_reads_a_fragment_through_the_rule_set_that_includes_it() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let main = dir.path().join("main.rules");
+    let part = dir.path().join("part.rules");
+    std::fs::write(
+        &main,
+        "ruleset m \"m\"\ninclude \"part.rules\"\ninput n: int\noutput y\n",
+    )
+    .unwrap();
+    std::fs::write(&part, "rule A when n(?n) then assert y(?n) end\n").unwrap();
+    let folder = dir.path().to_str().unwrap();
+    for target in [folder, part.to_str().unwrap()] {
+        let r = run(&["check", target], b"");
+        assert_eq!(r.code, Some(0), "{target}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("main.rules: rule set `m`, 1 rules"), "{}", r.stdout);
+        assert!(!r.stderr.contains("error"), "{}", r.stderr);
+    }
+    std::fs::remove_file(&main).unwrap();
+    let r = run(&["check", part.to_str().unwrap()], b"");
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr
+            .contains("no `ruleset` header, and no rule set in its folder includes it"),
+        "{}",
+        r.stderr
+    );
+}

@@ -50,8 +50,43 @@ pub fn run(a: CheckArgs) -> i32 {
             super::say("kibitzer: no .rules files found");
             return super::EXIT_BAD_INPUT;
         }
-        for f in files {
+        // A fragment (no `ruleset` header) is checked as part of the rule sets that include it:
+        // those given, else those in its own folder.
+        let canonical = |f: &Path| std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
+        let (mains, fragments): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(|f| !is_fragment(f));
+        let mut checked: Vec<PathBuf> = mains.clone();
+        let mut orphans = 0;
+        for frag in &fragments {
+            let target = canonical(frag);
+            let given: Vec<&PathBuf> = mains.iter().filter(|m| includes(m).contains(&target)).collect();
+            if !given.is_empty() {
+                continue;
+            }
+            let mut near = Vec::new();
+            let folder = frag.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            collect(&folder, &mut near, &mut HashSet::new());
+            let includers: Vec<PathBuf> = near
+                .into_iter()
+                .filter(|m| !is_fragment(m) && includes(m).contains(&target))
+                .collect();
+            if includers.is_empty() {
+                orphans += 1;
+                super::say(format_args!(
+                    "kibitzer: {}: no `ruleset` header, and no rule set in its folder includes it: check the rule set that includes it",
+                    frag.display()
+                ));
+            }
+            for m in includers {
+                if !checked.iter().any(|c| canonical(c) == canonical(&m)) {
+                    checked.push(m);
+                }
+            }
+        }
+        for f in checked {
             report(f.display().to_string(), load_file_with(&f, &options));
+        }
+        if orphans > 0 {
+            return super::EXIT_BAD_INPUT;
         }
     }
     if failed {
@@ -89,4 +124,42 @@ pub(super) fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathB
             add(entry.path());
         }
     }
+}
+
+/// Whether a rule file is a fragment: no line of it starts the `ruleset` declaration.
+fn is_fragment(f: &Path) -> bool {
+    std::fs::read_to_string(f).is_ok_and(|text| {
+        !text.lines().any(|l| {
+            let l = l.trim_start();
+            l.strip_prefix("ruleset")
+                .is_some_and(|r| r.starts_with(char::is_whitespace))
+        })
+    })
+}
+
+/// The files a rule file includes, directly or through the files it includes (canonical paths;
+/// read as text, so a file that does not load still shows what it includes).
+fn includes(f: &Path) -> HashSet<PathBuf> {
+    let mut found = HashSet::new();
+    let mut todo = vec![f.to_path_buf()];
+    while let Some(file) = todo.pop() {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        for l in text.lines() {
+            let Some(rest) = l.trim_start().strip_prefix("include") else {
+                continue;
+            };
+            let Some(name) = rest.trim().strip_prefix('"').and_then(|r| r.split('"').next()) else {
+                continue;
+            };
+            if let Ok(path) = std::fs::canonicalize(folder.join(name)) {
+                if found.insert(path.clone()) && found.len() < 1024 {
+                    todo.push(path);
+                }
+            }
+        }
+    }
+    found
 }
