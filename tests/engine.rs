@@ -1240,3 +1240,22 @@ fn a_because_hole_may_hold_any_expression() {
         "{e}"
     );
 }
+
+#[test]
+fn a_rank_input_reads_a_rank_without_a_suit() {
+    let rules = r#"ruleset t "t"
+        input dealer: rank
+        output up
+        rule Up when dealer(?d) then assert up(?d) end"#;
+    for (text, rank) in [("A", 14), ("k", 13), ("T", 10), ("10", 10), ("2", 2)] {
+        let s = run(rules, &[("dealer", text)]).unwrap();
+        assert_eq!(outputs(&s), [format!("up({rank})")], "{text}");
+    }
+    for bad in ["1", "11", "AS", ""] {
+        let e = run(rules, &[("dealer", bad)])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("not a rank"), "{bad}: {e}");
+    }
+}

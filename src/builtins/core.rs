@@ -267,6 +267,12 @@ fn register_inputs(r: &mut Registry) {
         ("symbol", T::Str, "a word: letters, digits, `_`, `-`", parse_symbol),
         ("bool", T::Bool, "`true` or `false`", parse_bool),
         (
+            "rank",
+            T::Int,
+            "a card rank without a suit: `2`..`10` (or `T`), `J`, `Q`, `K`, `A`, as its number 2..14",
+            parse_rank,
+        ),
+        (
             "ints",
             T::List,
             "integers separated by commas or spaces: `6,6,5`",
@@ -311,6 +317,21 @@ fn parse_symbol(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationErro
     } else {
         Err(bad(text, "not a symbol (letters, digits, `_`, `-`)"))
     }
+}
+
+fn parse_rank(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
+    let r = match text.trim().to_ascii_uppercase().as_str() {
+        "A" => 14,
+        "K" => 13,
+        "Q" => 12,
+        "J" => 11,
+        "T" | "10" => 10,
+        n => match n.parse::<i64>() {
+            Ok(n @ 2..=9) => n,
+            _ => return Err(bad(text, "not a rank (2..10 or T, J, Q, K, A)")),
+        },
+    };
+    Ok(Value::Int(r))
 }
 
 fn parse_bool(text: &str, _: &TypeArgs, _: &str) -> Result<Value, NotationError> {
