@@ -55,7 +55,6 @@ pub fn run(a: CheckArgs) -> i32 {
         let canonical = |f: &Path| std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
         let (mains, fragments): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(|f| !is_fragment(f));
         let mut checked: Vec<PathBuf> = mains.clone();
-        let mut orphans = 0;
         for frag in &fragments {
             let target = canonical(frag);
             let given: Vec<&PathBuf> = mains.iter().filter(|m| includes(m).contains(&target)).collect();
@@ -70,11 +69,12 @@ pub fn run(a: CheckArgs) -> i32 {
                 .filter(|m| !is_fragment(m) && includes(m).contains(&target))
                 .collect();
             if includers.is_empty() {
-                orphans += 1;
+                // Read alone, so that its own mistakes still show, with what it lacks said first.
                 super::say(format_args!(
                     "kibitzer: {}: no `ruleset` header, and no rule set in its folder includes it: check the rule set that includes it",
                     frag.display()
                 ));
+                checked.push(frag.clone());
             }
             for m in includers {
                 if !checked.iter().any(|c| canonical(c) == canonical(&m)) {
@@ -84,9 +84,6 @@ pub fn run(a: CheckArgs) -> i32 {
         }
         for f in checked {
             report(f.display().to_string(), load_file_with(&f, &options));
-        }
-        if orphans > 0 {
-            return super::EXIT_BAD_INPUT;
         }
     }
     if failed {
@@ -126,11 +123,20 @@ pub(super) fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathB
     }
 }
 
+/// The text of a plain `.rules` file of a readable size, else `None` (anything else, a FIFO or a
+/// device included, is left to the loader, which refuses it without reading it).
+fn rules_text(f: &Path) -> Option<String> {
+    let real = std::fs::canonicalize(f).ok()?;
+    let meta = std::fs::metadata(&real).ok()?;
+    let plain = meta.is_file() && meta.len() <= 64 << 20 && real.extension().is_some_and(|x| x == "rules");
+    plain.then(|| std::fs::read_to_string(f).ok()).flatten()
+}
+
 /// Whether a rule file is a fragment: no line of it starts the `ruleset` declaration.
 fn is_fragment(f: &Path) -> bool {
-    std::fs::read_to_string(f).is_ok_and(|text| {
+    rules_text(f).is_some_and(|text| {
         !text.lines().any(|l| {
-            let l = l.trim_start();
+            let l = l.trim_start_matches('\u{feff}').trim_start();
             l.strip_prefix("ruleset")
                 .is_some_and(|r| r.starts_with(char::is_whitespace))
         })
@@ -143,7 +149,7 @@ fn includes(f: &Path) -> HashSet<PathBuf> {
     let mut found = HashSet::new();
     let mut todo = vec![f.to_path_buf()];
     while let Some(file) = todo.pop() {
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        let Some(text) = rules_text(&file) else {
             continue;
         };
         let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
