@@ -171,7 +171,7 @@ fn bad_input_type_and_parameter() {
     check(
         "ruleset t \"t\"\ninput hand: cardz(5)\nparam p = 0.5\noutput category\nrule A \"a\" when hand(?h) ?h > q then assert category(1, \"x\") end\n",
         expect![[r#"
-            t.rules:2:13: error: unknown input type `cardz` (known: int, decimal, string, symbol, bool, ints, card, cards, durak_suit, durak_sizes, durak_table, tiles, melds, rummy_hand, rummy_card, rummy_rank, ddz_hand, ddz_play)
+            t.rules:2:13: error: unknown input type `cardz` (known: int, decimal, string, symbol, bool, rank, ints, card, cards, durak_suit, durak_sizes, durak_table, tiles, melds, rummy_hand, rummy_card, rummy_rank, ddz_hand, ddz_play)
               |
             2 | input hand: cardz(5)
               |             ^^^^^

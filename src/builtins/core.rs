@@ -1,5 +1,5 @@
 //! General built-ins: list operations and arithmetic helpers, and the plain input types
-//! (int, decimal, string, symbol, bool, ints).
+//! (int, decimal, string, symbol, bool, rank, ints).
 
 use super::registry::{BuiltinError, InputType, Intrinsic, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
