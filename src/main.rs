@@ -1,6 +1,4 @@
-//! The `kibitzer` command: argument parsing and printing (`cli`) over the library's public API.
-
-mod cli;
+//! The `kibitzer` binary: the allocator, then the command line (`kibitzer_cli`).
 
 /// mimalloc keeps freed pages for reuse: the solvers and the engine allocate and free
 /// their tables and working memory on every query, and with the system allocator each
@@ -13,5 +11,5 @@ mod cli;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    std::process::exit(cli::main());
+    std::process::exit(kibitzer_cli::run());
 }

@@ -1,7 +1,7 @@
 //! Dou dizhu endgame through the shipped rules: every rule of
 //! `rules/doudizhu.rules` fired by some query, the kicker cases of the move set pinned with their
 //! reasons, and the solver (alone and through the rules) against a plain minimax written here (no
-//! pruning, no table) on random small positions. The explained answers to the seed's puzzles and
+//! pruning, no table) on random small positions. The explained answers to the original article's puzzles and
 //! the hard puzzle are pinned in `rules/doudizhu.cases.toml`.
 
 use kibitzer::games::doudizhu::{
@@ -149,7 +149,7 @@ fn passing_when_lost() {
 
 #[test]
 fn a_hold_out_past_the_line_budget_is_only_the_longest_found() {
-    // Puzzle 1 under the seed's rules: 200,000 line positions do not measure every line, so the
+    // Puzzle 1 under the original rules: 200,000 line positions do not measure every line, so the
     // answer claims only the longest hold-out found; 5,000,000 prove the longest (24 turns, the
     // lone ace first).
     let inputs = [("me", P1_FARMER), ("enemy", P1_LANDLORD)];
@@ -430,7 +430,7 @@ fn kicker_cases() {
         classify(cards, &Rules::default()).map(|p| p.kind),
         Some(PlayKind::TrioPair)
     );
-    assert_eq!(classify(cards, &Rules::seed()), None);
+    assert_eq!(classify(cards, &Rules::original()), None);
 }
 
 // ---- the solver against plain minimax --------------------------------------------------------------

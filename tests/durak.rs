@@ -7,8 +7,8 @@ use kibitzer::games::durak::{
     self, decide, hand_value, parse_cards, sample_hands, sample_positions, Action, GameOptions, ReferencePolicy,
     RulePlayer, RuleValuer, Suit, ValueParams,
 };
-use kibitzer::harness::{arenas, PlayOptions};
 use kibitzer::{load_shipped, ExplainLimits, Session};
+use kibitzer_cli::harness::{arenas, PlayOptions};
 use std::collections::BTreeMap;
 
 fn session() -> Session {
@@ -123,7 +123,7 @@ fn four_of_a_kind_and_the_seed_literal_scale() {
         "{terms:?}"
     );
     assert_eq!(v, 900 + 125 - 450);
-    // The seed's code forgot the × 100: 1.25 → 1.
+    // The original code forgot the × 100: 1.25 → 1.
     let (v, terms) = value_and_terms(&inputs, &[("same_rank_bonus_scale", "1")]);
     assert!(
         terms.contains(&"four sevens: bonus max(-1, 1) × 1.25 × 1 = +1".to_string()),
@@ -353,7 +353,7 @@ fn impossible_positions_are_bad_inputs_naming_the_input() {
 }
 
 /// Rules against the native hand value: identical totals on random hands, for the defaults, the
-/// seed's literal scale and other parameter sets.
+/// original code's literal scale and other parameter sets.
 #[test]
 fn rules_equal_native_on_random_hands() {
     let program = load_shipped("durak").unwrap();
@@ -724,13 +724,13 @@ fn arena_smoke() {
 
 /// Runs `kibitzer bench durak --quick` with these settings; its last line.
 fn bench_last_line(args: &[(&str, &str)]) -> Result<String, String> {
-    let w = kibitzer::harness::workloads()
+    let w = kibitzer_cli::harness::workloads()
         .into_iter()
         .find(|w| w.name == "durak")
         .expect("a durak workload");
     let mut last = String::new();
     (w.run)(
-        &kibitzer::harness::BenchOptions {
+        &kibitzer_cli::harness::BenchOptions {
             load: kibitzer::library::load_named,
             quick: true,
             args: args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),

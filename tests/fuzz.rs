@@ -1071,7 +1071,7 @@ fn cli_closed_stdout_is_not_an_internal_error() {
     assert_ne!(o.status.code(), Some(1), "{stderr}");
 }
 
-/// Found at the ninth session (`kibitzer check bad.rules 2>&1 | head -4`): with standard error a
+/// `kibitzer check bad.rules 2>&1 | head -4`: with standard error a
 /// closed pipe, `eprintln!` panicked and the exit code was 101 instead of the 2 the problems call
 /// for. Every exit code must stay what it says when nobody reads the messages.
 #[test]

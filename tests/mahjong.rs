@@ -6,11 +6,11 @@
 
 use kibitzer::games::mahjong::rule_player::{RulePlayer, TwinCheck};
 use kibitzer::games::mahjong::{
-    parse_counts, parse_tile, play_match, Counts, LookaheadPlayer, Player, PlayerView, SeedPlayer, StrongPlayer, Tile,
-    KINDS,
+    parse_counts, parse_tile, play_match, Counts, LookaheadPlayer, Player, PlayerView, ReferencePlayer, StrongPlayer,
+    Tile, KINDS,
 };
-use kibitzer::harness::{arenas, workloads, BenchOptions, PlayOptions};
 use kibitzer::{load_shipped, Session};
+use kibitzer_cli::harness::{arenas, workloads, BenchOptions, PlayOptions};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -59,7 +59,7 @@ fn the_traps_answer_right() {
         assert_eq!(the(&a, "shanten"), "shanten(1)");
         let a = answer(ruleset, &[("hand", "123456789m CCCC")]);
         assert_eq!(the(&a, "waits"), "waits([], 0)");
-        // The seed's greedy split sees only 1m; both 1m and 4m win.
+        // The reference bot's greedy split sees only 1m; both 1m and 4m win.
         let a = answer(ruleset, &[("hand", "1122334m EEESSS")]);
         assert_eq!(the(&a, "waits"), r#"waits(["1m", "4m"], 5)"#);
         let a = answer(ruleset, &[("hand", "1111m 2255m EESSPP"), ("drawn", "P")]);
@@ -216,7 +216,7 @@ fn every_rule_fires_somewhere() {
         }
         // Game positions reach the shape orders and the rarer calls.
         let mut rec = Recorder {
-            inner: SeedPlayer::default(),
+            inner: ReferencePlayer::default(),
             turns: Vec::new(),
             calls: Vec::new(),
         };
@@ -245,7 +245,7 @@ fn rule_sets_decide_as_their_native_twins_in_games() {
     let strong = load_shipped("mahjong").unwrap();
     let seed = load_shipped("mahjong_seed").unwrap();
     let mut a = TwinCheck::new(LookaheadPlayer::default(), RulePlayer::new("mahjong", strong));
-    let mut b = TwinCheck::new(SeedPlayer::default(), RulePlayer::new("mahjong_seed", seed));
+    let mut b = TwinCheck::new(ReferencePlayer::default(), RulePlayer::new("mahjong_seed", seed));
     let stats = play_match([&mut a, &mut b], 150, 2024);
     assert_eq!(stats.misplays, [0, 0], "{:?}", stats.first_misplay);
     for t in [
@@ -284,7 +284,7 @@ fn rule_sets_decide_as_their_native_twins_on_random_hands() {
     let mut rules_strong = RulePlayer::new("mahjong", strong);
     let mut rules_seed = RulePlayer::new("mahjong_seed", seed);
     let mut native_strong = LookaheadPlayer::default();
-    let mut native_seed = SeedPlayer::default();
+    let mut native_seed = ReferencePlayer::default();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for i in 0..1500 {
         // Turns: 14 tiles, the last one drawn.
@@ -322,7 +322,7 @@ fn rule_sets_decide_as_their_native_twins_on_random_hands() {
 fn a_hand_from_the_notation_and_the_native_twins_agree() {
     // The trap hands, as views, through both paths.
     let mut rules_seed = RulePlayer::new("mahjong_seed", load_shipped("mahjong_seed").unwrap());
-    let mut native = SeedPlayer::default();
+    let mut native = ReferencePlayer::default();
     let view = PlayerView::for_hand(
         parse_counts("1122334m EEESSS C").unwrap(),
         Vec::new(),
@@ -541,7 +541,7 @@ fn every_discard_is_an_option_ranked_from_the_chosen_one() {
 #[test]
 fn the_rule_seat_decides_from_what_the_player_sees() {
     let mut rec = Recorder {
-        inner: SeedPlayer::default(),
+        inner: ReferencePlayer::default(),
         turns: Vec::new(),
         calls: Vec::new(),
     };

@@ -40,7 +40,7 @@ fn has(answer: &[String], fact: &str) -> bool {
     answer.iter().any(|c| c == fact)
 }
 
-// ---- the seed's demo island and the page's examples ---------------------------------------------
+// ---- the original write-up's demo island and the page's examples ---------------------------------------------
 
 #[test]
 fn seed_demo_through_the_cli_as_json() {
@@ -434,7 +434,7 @@ fn notation_errors_name_the_token() {
     assert!(err(&mut s, "hand", "").contains("needs 1 to 108 cards, got 0"));
     assert!(err(&mut s, "discard_top", "4H 5H").contains("expected one card, got 2"));
     assert!(err(&mut s, "wild", "11").contains("not a rank"));
-    // The seed's compact notation, 10 and suit symbols are read.
+    // The original compact notation, 10 and suit symbols are read.
     s.set_input_text("hand", "10H J♥ q♥ 2h3h4h").unwrap();
     s.set_input_text("wild", "10").unwrap();
     s.set_input_text("discard_top", "jk").unwrap();
@@ -459,11 +459,11 @@ fn a_third_copy_on_the_discard_pile_is_refused() {
 
 #[test]
 fn quick_bench_prints_the_figures() {
-    let workloads = kibitzer::harness::workloads();
+    let workloads = kibitzer_cli::harness::workloads();
     let w = workloads.iter().find(|w| w.name == "rummy").expect("bench rummy");
     let mut lines = Vec::new();
     (w.run)(
-        &kibitzer::harness::BenchOptions {
+        &kibitzer_cli::harness::BenchOptions {
             load: kibitzer::library::load_named,
             quick: true,
             args: Vec::new(),

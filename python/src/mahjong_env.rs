@@ -611,7 +611,7 @@ impl MahjongNativeAgent {
         guard(|| {
             let player: Box<dyn Player + Send> = match name {
                 "random" => Box::new(mahjong::RandomPlayer::new(seed)),
-                "reference" | "seed" => Box::new(mahjong::SeedPlayer::default()),
+                "reference" | "seed" => Box::new(mahjong::ReferencePlayer::default()),
                 "strong" => Box::new(mahjong::StrongPlayer::default()),
                 other => {
                     return Err(bad_input(format!(

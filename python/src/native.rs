@@ -236,7 +236,7 @@ fn doudizhu_solve<'py>(
 fn doudizhu_rules(variant: &str) -> PyResult<doudizhu::Rules> {
     match variant {
         "standard" => Ok(doudizhu::Rules::standard()),
-        "original" | "seed" => Ok(doudizhu::Rules::seed()),
+        "original" | "seed" => Ok(doudizhu::Rules::original()),
         other => Err(bad_input(format!("unknown variant `{other}` (standard or original)"))),
     }
 }

@@ -12,8 +12,8 @@ mod stud;
 pub type Report<'a> = &'a mut dyn FnMut(&str);
 
 /// Loads a rule set by shipped name or path for benchmarks and arenas (the CLI passes
-/// [`crate::library::load_named`]).
-pub type Loader = fn(&str) -> Result<std::sync::Arc<crate::engine::program::Program>, String>;
+/// [`kibitzer::library::load_named`]).
+pub type Loader = fn(&str) -> Result<std::sync::Arc<kibitzer::Program>, String>;
 
 /// Options of `kibitzer bench WORKLOAD`.
 #[derive(Debug, Clone)]
@@ -57,7 +57,7 @@ impl Watch {
             .stop
             .as_ref()
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
-        asked || crate::budget::expired()
+        asked || kibitzer::expired()
     }
 
     /// Tells the caller that `games` games are finished.

@@ -9,10 +9,10 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::games::doudizhu::solve;
-use crate::games::doudizhu::Rules;
-use crate::games::doudizhu::{parse_hand, Hand};
-use crate::games::doudizhu::{Budget, Outcome};
+use kibitzer::games::doudizhu::solve;
+use kibitzer::games::doudizhu::Rules;
+use kibitzer::games::doudizhu::{parse_hand, Hand, RANKS};
+use kibitzer::games::doudizhu::{Budget, Outcome};
 
 const P1_FARMER: &str = "3 3 3 3 4 5 6 7 T T A A A A";
 const P1_LANDLORD: &str = "BJ RJ J J 9 9 9";
@@ -119,7 +119,11 @@ fn random_deals(
     let (mut wins, mut unknown) = (0, 0);
     for _ in 0..count {
         deck.shuffle(&mut rng);
-        let hand = |cards: &[u8]| cards.iter().fold(Hand::EMPTY, |h, &r| h.with_added(r, 1));
+        let hand = |cards: &[u8]| {
+            let mut counts = [0u8; RANKS];
+            cards.iter().for_each(|&r| counts[usize::from(r)] += 1);
+            Hand::from_counts(&counts).unwrap_or_default()
+        };
         let me = hand(&deck[..size]);
         let enemy = hand(&deck[size..2 * size]);
         let (ms, outcome, nodes) = timed(me, enemy, &Rules::default(), &budget);
@@ -157,7 +161,7 @@ fn run(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
         out,
         "puzzle 1, original rules (variant=original)",
         p1,
-        &Rules::seed(),
+        &Rules::original(),
         runs,
     )?;
     let p1_std = puzzle(out, "puzzle 1, standard rules", p1, &Rules::default(), runs)?;

@@ -2,18 +2,18 @@
 //! recorded, one reused session), rule-AI decisions/s, arena games/s with the rule AI in every
 //! seat — each beside the native anchor (the same work in compiled Rust) on the same inputs.
 
-use crate::engine::program::Program;
-use crate::games::durak::play_match;
-use crate::games::durak::PlayerView;
-use crate::games::durak::ValueModel;
-use crate::games::durak::{cards_value, to_card, RulePlayer, RuleValuer};
-use crate::games::durak::{decide_action, ReferencePolicy};
-use crate::games::durak::{sample_hands, sample_positions};
-use crate::games::durak::{Action, GameOptions};
-use crate::games::durak::{CardSet, Suit};
-use crate::games::durak::{Player, RandomPlayer, ReferencePlayer};
 use crate::harness::{BenchOptions, Report};
-use crate::value::Value;
+use kibitzer::games::durak::play_match;
+use kibitzer::games::durak::PlayerView;
+use kibitzer::games::durak::ValueModel;
+use kibitzer::games::durak::{cards_value, to_card, RulePlayer, RuleValuer};
+use kibitzer::games::durak::{decide_action, ReferencePolicy};
+use kibitzer::games::durak::{sample_hands, sample_positions};
+use kibitzer::games::durak::{Action, GameOptions};
+use kibitzer::games::durak::{CardSet, Suit};
+use kibitzer::games::durak::{Player, RandomPlayer, ReferencePlayer};
+use kibitzer::value::Value;
+use kibitzer::Program;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use crate::games::mahjong::parse_counts;
-use crate::games::mahjong::prepare_tables;
-use crate::games::mahjong::Counts;
-use crate::games::mahjong::{shanten, shanten_seven_pairs, shanten_standard};
+use kibitzer::games::mahjong::parse_counts;
+use kibitzer::games::mahjong::prepare_tables;
+use kibitzer::games::mahjong::Counts;
+use kibitzer::games::mahjong::{shanten, shanten_seven_pairs, shanten_standard};
 
 /// Reads FILE (one hand per line in tile notation, 14 − 3k tiles; blank lines and `#` comments
 /// skipped), times the standard-form shanten and the minimum over both forms on one thread, and,

@@ -7,9 +7,9 @@ mod rules;
 use std::time::Instant;
 
 use super::{Arena, BenchOptions, Loader, PlayOptions, Report, Watch, Workload};
-use crate::games::mahjong::rule_player::RulePlayer;
-use crate::games::mahjong::MatchStats;
-use crate::games::mahjong::{LookaheadPlayer, Player, RandomPlayer, SeedPlayer, StrongPlayer};
+use kibitzer::games::mahjong::rule_player::RulePlayer;
+use kibitzer::games::mahjong::MatchStats;
+use kibitzer::games::mahjong::{LookaheadPlayer, Player, RandomPlayer, ReferencePlayer, StrongPlayer};
 use native::{run_bench, run_bench_quick};
 
 pub(super) const WORKLOAD: Workload = Workload {
@@ -40,7 +40,7 @@ impl Seat {
         Ok(match name {
             "random" => Seat::Native(Box::new(RandomPlayer::new(seed ^ (index as u64 + 1)))),
             // `seed` is the reference bot's former name, still read.
-            "reference" | "seed" => Seat::Native(Box::new(SeedPlayer::default())),
+            "reference" | "seed" => Seat::Native(Box::new(ReferencePlayer::default())),
             "strong" => Seat::Native(Box::new(StrongPlayer::default())),
             "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
             "lookahead" => Seat::Native(Box::new(LookaheadPlayer::default())),
@@ -79,7 +79,7 @@ impl Seat {
                     return Err(format!(
                         "seat {}: rule set `{}` concludes no `discard` and `call`: not a mahjong player ({})",
                         index + 1,
-                        program.name,
+                        program.name(),
                         ARENA.seat_choices()
                     ));
                 }
@@ -182,7 +182,7 @@ fn play_watched(seats: [&mut dyn Player; 2], games: u32, seed: u64, watch: &Watc
         watch.finished(done);
         !watch.stopped()
     };
-    crate::games::mahjong::play_match_between(seats, games, seed, &mut between)
+    kibitzer::games::mahjong::play_match_between(seats, games, seed, &mut between)
 }
 
 fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
@@ -279,16 +279,16 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::mahjong::play_match;
+    use kibitzer::games::mahjong::play_match;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
     #[test]
     fn the_watched_match_plays_the_games_play_match_plays() {
         for seed in [3, 11] {
-            let (mut a, mut b) = (SeedPlayer::default(), RandomPlayer::new(5));
+            let (mut a, mut b) = (ReferencePlayer::default(), RandomPlayer::new(5));
             let native = play_match([&mut a, &mut b], 24, seed);
-            let (mut a, mut b) = (SeedPlayer::default(), RandomPlayer::new(5));
+            let (mut a, mut b) = (ReferencePlayer::default(), RandomPlayer::new(5));
             let watched = play_watched([&mut a, &mut b], 24, seed, &Watch::default());
             assert_eq!(native, watched);
         }
@@ -302,9 +302,9 @@ mod tests {
             stop: Some(stop),
             on_game: Some(Arc::new(move |done| flag.store(done == 3, Ordering::Relaxed))),
         };
-        let (mut a, mut b) = (SeedPlayer::default(), RandomPlayer::new(5));
+        let (mut a, mut b) = (ReferencePlayer::default(), RandomPlayer::new(5));
         let stats = play_watched([&mut a, &mut b], 24, 3, &watch);
-        let (mut a, mut b) = (SeedPlayer::default(), RandomPlayer::new(5));
+        let (mut a, mut b) = (ReferencePlayer::default(), RandomPlayer::new(5));
         assert_eq!(stats, play_match([&mut a, &mut b], 3, 3));
     }
 }

@@ -9,13 +9,13 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::games::mahjong::play_match;
-use crate::games::mahjong::prepare_tables;
-use crate::games::mahjong::shanten;
-use crate::games::mahjong::{is_win, waits};
-use crate::games::mahjong::{CallAction, Player, PlayerView, TurnAction};
-use crate::games::mahjong::{Counts, Tile, KINDS, NO_TILES};
-use crate::games::mahjong::{SeedPlayer, StrongPlayer};
+use kibitzer::games::mahjong::play_match;
+use kibitzer::games::mahjong::prepare_tables;
+use kibitzer::games::mahjong::shanten;
+use kibitzer::games::mahjong::{is_win, waits};
+use kibitzer::games::mahjong::{CallAction, Player, PlayerView, TurnAction};
+use kibitzer::games::mahjong::{Counts, Tile, KINDS, NO_TILES};
+use kibitzer::games::mahjong::{ReferencePlayer, StrongPlayer};
 
 /// Sizes of one run.
 struct Workload {
@@ -79,15 +79,15 @@ fn near_ready(rng: &mut ChaCha8Rng, size: usize, swaps: usize) -> Counts {
         for _ in 0..swaps + (14 - size) {
             let held: Vec<usize> = (0..KINDS).filter(|&i| c[i] > 0).collect();
             c[held[rng.random_range(0..held.len())]] -= 1;
-            if crate::games::mahjong::tile_count(&c) < size {
+            if kibitzer::games::mahjong::tile_count(&c) < size {
                 c[rng.random_range(0..KINDS)] += 1;
             }
         }
-        while crate::games::mahjong::tile_count(&c) > size {
+        while kibitzer::games::mahjong::tile_count(&c) > size {
             let held: Vec<usize> = (0..KINDS).filter(|&i| c[i] > 0).collect();
             c[held[rng.random_range(0..held.len())]] -= 1;
         }
-        if c.iter().all(|&x| x <= 4) && crate::games::mahjong::tile_count(&c) == size {
+        if c.iter().all(|&x| x <= 4) && kibitzer::games::mahjong::tile_count(&c) == size {
             return c;
         }
     }
@@ -246,14 +246,14 @@ fn wait_rates(out: &mut dyn Write, w: &Workload, hands: &Hands) -> std::io::Resu
     Ok(wait_rates.iter().cloned().fold(f64::INFINITY, f64::min))
 }
 
-/// The strong player's turn decision time in µs, on positions from real strong-vs-seed games.
+/// The strong player's turn decision time in µs, on positions from real games of the strong player against the reference bot.
 fn decision_time(out: &mut dyn Write, w: &Workload) -> std::io::Result<f64> {
     let mut recorder = Recorder {
         inner: StrongPlayer::default(),
         views: Vec::new(),
         limit: w.positions,
     };
-    let mut seed = SeedPlayer::default();
+    let mut seed = ReferencePlayer::default();
     let mut g = 0;
     while recorder.views.len() < w.positions && g < 10_000 {
         play_match([&mut recorder, &mut seed], 1, 77 + g);
@@ -262,7 +262,7 @@ fn decision_time(out: &mut dyn Write, w: &Workload) -> std::io::Result<f64> {
     let views = std::mem::take(&mut recorder.views);
     let mut strong = StrongPlayer::default();
     // Recording played these positions: start from an empty capped-distance memo.
-    crate::games::mahjong::forget_capped_memo();
+    kibitzer::games::mahjong::forget_capped_memo();
     let start = Instant::now();
     let reps = (w.rounds / 10).max(1);
     for _ in 0..reps {
@@ -283,7 +283,7 @@ fn decision_time(out: &mut dyn Write, w: &Workload) -> std::io::Result<f64> {
 /// Arena games per second, strong against seed, with the match's report.
 fn arena(out: &mut dyn Write, w: &Workload) -> std::io::Result<f64> {
     let mut strong = StrongPlayer::default();
-    let mut seed = SeedPlayer::default();
+    let mut seed = ReferencePlayer::default();
     let start = Instant::now();
     let stats = play_match([&mut strong, &mut seed], w.games, 5);
     let games_rate = per_second(w.games as usize, start);

@@ -4,12 +4,12 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use crate::games::mahjong::play_match;
-use crate::games::mahjong::rule_player::RulePlayer;
-use crate::games::mahjong::Tile;
-use crate::games::mahjong::{CallAction, Player, PlayerView, TurnAction};
-use crate::games::mahjong::{SeedPlayer, StrongPlayer};
 use crate::harness::Loader;
+use kibitzer::games::mahjong::play_match;
+use kibitzer::games::mahjong::rule_player::RulePlayer;
+use kibitzer::games::mahjong::Tile;
+use kibitzer::games::mahjong::{CallAction, Player, PlayerView, TurnAction};
+use kibitzer::games::mahjong::{ReferencePlayer, StrongPlayer};
 
 /// Figures of the rule side.
 pub struct RuleFigures {
@@ -74,7 +74,7 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
         calls: Vec::new(),
         limit: positions,
     };
-    let mut seed = SeedPlayer::default();
+    let mut seed = ReferencePlayer::default();
     let mut g = 0;
     while (recorder.turns.len() < positions || recorder.calls.len() < positions) && g < 20_000 {
         play_match([&mut recorder, &mut seed], 1, 77 + g);
@@ -91,7 +91,7 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
     }
     let (mut turns, mut calls) = (Vec::new(), Vec::new());
     for _ in 0..PASSES {
-        crate::games::mahjong::forget_capped_memo();
+        kibitzer::games::mahjong::forget_capped_memo();
         let start = Instant::now();
         for v in &recorder.turns {
             black_box(player.decide_turn(black_box(v))?);
