@@ -1,8 +1,6 @@
-//! The `kibitzer` command over the facade crate `kibitzer`: argument parsing and printing (`cli`),
-//! and the benchmarks of `kibitzer bench` and the arenas of `kibitzer play` (`harness`), which drive
-//! the games' native API and their rule sets. The binary (`main.rs`) is one call into [`run`].
-
-pub mod harness;
+//! The `kibitzer` command over the facade crate `kibitzer`: argument parsing and printing, and the
+//! commands that drive the games' benchmarks (`bench`) and arenas (`play`). The binary (`main.rs`)
+//! is one call into [`run`].
 
 mod cli;
 

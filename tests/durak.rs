@@ -7,8 +7,8 @@ use kibitzer::games::durak::{
     self, decide, hand_value, parse_cards, sample_hands, sample_positions, Action, GameOptions, ReferencePolicy,
     RulePlayer, RuleValuer, Suit, ValueParams,
 };
+use kibitzer::games::harness::{arenas, PlayOptions};
 use kibitzer::{load_shipped, ExplainLimits, Session};
-use kibitzer_cli::harness::{arenas, PlayOptions};
 use std::collections::BTreeMap;
 
 fn session() -> Session {
@@ -724,13 +724,13 @@ fn arena_smoke() {
 
 /// Runs `kibitzer bench durak --quick` with these settings; its last line.
 fn bench_last_line(args: &[(&str, &str)]) -> Result<String, String> {
-    let w = kibitzer_cli::harness::workloads()
+    let w = kibitzer::games::harness::workloads()
         .into_iter()
         .find(|w| w.name == "durak")
         .expect("a durak workload");
     let mut last = String::new();
     (w.run)(
-        &kibitzer_cli::harness::BenchOptions {
+        &kibitzer::games::harness::BenchOptions {
             load: kibitzer::library::load_named,
             quick: true,
             args: args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),

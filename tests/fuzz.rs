@@ -870,7 +870,7 @@ fn long_notation() {
 /// mutated cases start from real rule files.
 #[test]
 fn mutator_starts_from_the_shipped_files() {
-    for (name, text) in SHIPPED {
+    for (name, text) in SHIPPED.iter() {
         assert_eq!(apply(text, &[]), *text, "{name}");
         assert!(load_text(name, text).is_ok(), "{name} does not load as text");
     }

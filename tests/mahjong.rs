@@ -4,13 +4,13 @@
 //! arena and the benchmark reporting their figures. The explained answers are pinned in
 //! `rules/mahjong.cases.toml` and `rules/mahjong_seed.cases.toml`.
 
+use kibitzer::games::harness::{arenas, workloads, BenchOptions, PlayOptions};
 use kibitzer::games::mahjong::rule_player::{RulePlayer, TwinCheck};
 use kibitzer::games::mahjong::{
     parse_counts, parse_tile, play_match, Counts, LookaheadPlayer, Player, PlayerView, ReferencePlayer, StrongPlayer,
     Tile, KINDS,
 };
 use kibitzer::{load_shipped, Session};
-use kibitzer_cli::harness::{arenas, workloads, BenchOptions, PlayOptions};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -459,11 +459,11 @@ fn a_third_copy_on_the_discard_pile_is_refused() {
 
 #[test]
 fn quick_bench_prints_the_figures() {
-    let workloads = kibitzer_cli::harness::workloads();
+    let workloads = kibitzer::games::harness::workloads();
     let w = workloads.iter().find(|w| w.name == "rummy").expect("bench rummy");
     let mut lines = Vec::new();
     (w.run)(
-        &kibitzer_cli::harness::BenchOptions {
+        &kibitzer::games::harness::BenchOptions {
             load: kibitzer::library::load_named,
             quick: true,
             args: Vec::new(),

@@ -25,7 +25,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(a: BenchArgs) -> i32 {
-    let workloads = crate::harness::workloads();
+    let workloads = kibitzer::games::harness::workloads();
     if a.workload == "classify" {
         // `rules=PATH` times an edited copy of the stud rules (its counts are checked all the same).
         let rules = a.settings.iter().find_map(|s| s.strip_prefix("rules="));
@@ -57,7 +57,7 @@ pub fn run(a: BenchArgs) -> i32 {
             Err(e) => return fail(e),
         }
     }
-    let options = crate::harness::BenchOptions {
+    let options = kibitzer::games::harness::BenchOptions {
         quick: a.quick,
         load: kibitzer::library::load_named,
         args,

@@ -193,7 +193,7 @@ fn positions(a: &DiffArgs, game: &str) -> Result<Vec<Position>, String> {
         return cases::random_positions(game, a.seed, n).ok_or_else(|| {
             format!(
                 "no position generator for the game `{game}` (there is one for {}): give --corpus FILE.jsonl",
-                cases::GENERATED_GAMES.join(", ")
+                cases::generated_games().join(", ")
             )
         });
     };

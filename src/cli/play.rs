@@ -7,8 +7,8 @@
 //! then how many, and the exit code is [`EXIT_INTERRUPTED`]; a second Ctrl-C ends it at once.
 
 use super::fail;
-use crate::harness::{arenas, PlayOptions, Watch};
 use indicatif::ProgressDrawTarget;
+use kibitzer::games::harness::{arenas, PlayOptions, Watch};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 

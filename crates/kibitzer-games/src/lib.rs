@@ -1,7 +1,8 @@
-//! Each game's native search, wrapped as built-ins. The engine knows nothing of any game: a game
-//! plugs in here — its built-ins and input types through the registry, its benchmarks and arenas
-//! through the tables below — and through its rule file in `rules/`. Each game's `plugin.rs` is the
-//! whole of its contact surface with the engine and the CLI.
+//! The games: each one's native searches wrapped as built-ins, its players, sample positions,
+//! benchmarks and arena. The engine knows nothing of any game: a game plugs in through its
+//! [`Game`] descriptor (its `GAME`, listed in [`ALL`]) — its built-ins and input types through the
+//! registry (`plugin.rs`), its rule files and case suites in `rules/`, its benchmarks and arena in
+//! its `harness/`.
 
 #![warn(missing_docs)]
 
@@ -10,17 +11,46 @@ use kibitzer_core::{budget, builtins, cards, engine, value};
 
 pub mod doudizhu;
 pub mod durak;
+pub mod harness;
 pub mod mahjong;
+pub mod positions;
 pub mod rummy;
 pub mod stud;
 
 use crate::builtins::Registry;
+use harness::{Arena, Workload};
+
+/// One game, as the rest of kibitzer sees it: everything the loader, the case runner, `diff`,
+/// `bench` and `play` need of it. Each game's folder defines its `GAME`; adding a game is its
+/// folder and its line in [`ALL`].
+#[derive(Clone, Copy)]
+pub struct Game {
+    /// Its name (`stud`).
+    pub name: &'static str,
+    /// Its shipped rule files, each a rule set: (file name, text). A rule set's name is its file
+    /// name without `.rules`; the first is the game's own (`stud.rules`).
+    pub rule_files: &'static [(&'static str, &'static str)],
+    /// Its shipped case suites: (file name, text), named after the rule set they test.
+    pub case_suites: &'static [(&'static str, &'static str)],
+    /// The golden explanations its suites pin: (path as the suites name it, relative to `rules/`;
+    /// text).
+    pub golden: &'static [(&'static str, &'static str)],
+    /// Registers its built-ins and input types.
+    pub register: fn(&mut Registry),
+    /// Seeded random inputs, each valid for every one of its rule sets (`kibitzer diff`).
+    pub random_inputs: Option<fn(&mut positions::Rng) -> positions::Inputs>,
+    /// Its benchmarks (`kibitzer bench NAME`).
+    pub workload: Workload,
+    /// Its arena, for a game that is played through (`kibitzer play NAME`).
+    pub arena: Option<Arena>,
+}
+
+/// Every game, in the order commands list them.
+pub const ALL: &[Game] = &[stud::GAME, durak::GAME, mahjong::GAME, rummy::GAME, doudizhu::GAME];
 
 /// Registers every game's built-ins and input types.
 pub fn register_all(registry: &mut Registry) {
-    stud::plugin::register(registry);
-    durak::plugin::register(registry);
-    mahjong::plugin::register(registry);
-    rummy::plugin::register(registry);
-    doudizhu::plugin::register(registry);
+    for game in ALL {
+        (game.register)(registry);
+    }
 }

@@ -9,104 +9,25 @@ use crate::library::{load_file, load_file_with, load_shipped, shipped_library, s
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
-/// The shipped suites, embedded like the rules: (file name, text).
-pub const SHIPPED_CASES: &[(&str, &str)] = &[
-    ("stud.cases.toml", include_str!("../../../rules/stud.cases.toml")),
-    ("durak.cases.toml", include_str!("../../../rules/durak.cases.toml")),
-    ("mahjong.cases.toml", include_str!("../../../rules/mahjong.cases.toml")),
-    (
-        "mahjong_seed.cases.toml",
-        include_str!("../../../rules/mahjong_seed.cases.toml"),
-    ),
-    ("rummy.cases.toml", include_str!("../../../rules/rummy.cases.toml")),
-    (
-        "doudizhu.cases.toml",
-        include_str!("../../../rules/doudizhu.cases.toml"),
-    ),
-];
+/// The shipped suites, embedded like the rules: (file name, text), each game's in the order of
+/// [`crate::games::ALL`].
+pub static SHIPPED_CASES: LazyLock<Vec<(&str, &str)>> = LazyLock::new(|| {
+    crate::games::ALL
+        .iter()
+        .flat_map(|g| g.case_suites.iter().copied())
+        .collect()
+});
 
-/// A golden file of the repository as the shipped suites name it (relative to `rules/`), and its text.
-macro_rules! golden {
-    ($path:literal) => {
-        (concat!("../", $path), include_str!(concat!("../../../", $path)))
-    };
-}
-
-/// The golden explanations the shipped suites pin, embedded with them as the rules are.
-pub const SHIPPED_GOLDEN: &[(&str, &str)] = &[
-    golden!("tests/golden/stud/seed_example.txt"),
-    golden!("tests/golden/stud/ties_half.txt"),
-    golden!("tests/golden/stud/outs.txt"),
-    golden!("tests/golden/stud/straight_flush.txt"),
-    golden!("tests/golden/stud/royal_flush.txt"),
-    golden!("tests/golden/stud/four_of_a_kind.txt"),
-    golden!("tests/golden/stud/flush.txt"),
-    golden!("tests/golden/stud/straight.txt"),
-    golden!("tests/golden/stud/three_of_a_kind.txt"),
-    golden!("tests/golden/stud/two_pair.txt"),
-    golden!("tests/golden/stud/one_pair.txt"),
-    golden!("tests/golden/stud/high_card.txt"),
-    golden!("tests/golden/stud/advice_fold.txt"),
-    golden!("tests/golden/stud/advice_either.txt"),
-    golden!("tests/golden/mahjong/nine_gates.txt"),
-    golden!("tests/golden/mahjong/no_fifth_one.txt"),
-    golden!("tests/golden/mahjong/seven_pairs.txt"),
-    golden!("tests/golden/mahjong/most_live_tiles.txt"),
-    golden!("tests/golden/mahjong/only_red_leaves_ready.txt"),
-    golden!("tests/golden/mahjong/tie_on_height.txt"),
-    golden!("tests/golden/mahjong/own_discard_safe.txt"),
-    golden!("tests/golden/mahjong/after_four_calls.txt"),
-    golden!("tests/golden/mahjong/call_east.txt"),
-    golden!("tests/golden/mahjong/call_one.txt"),
-    golden!("tests/golden/mahjong/call_red.txt"),
-    golden!("tests/golden/mahjong/no_fifth_red.txt"),
-    golden!("tests/golden/mahjong/wait_one_four.txt"),
-    golden!("tests/golden/mahjong/seen_fours.txt"),
-    golden!("tests/golden/mahjong/call_south.txt"),
-    golden!("tests/golden/mahjong/seed_ready_on_red.txt"),
-    golden!("tests/golden/mahjong/seed_call_east.txt"),
-    golden!("tests/golden/mahjong/seed_call_one.txt"),
-    golden!("tests/golden/mahjong/seed_call_red.txt"),
-    golden!("tests/golden/mahjong/seed_broken_run.txt"),
-    golden!("tests/golden/mahjong/seed_pairs.txt"),
-    golden!("tests/golden/mahjong/seed_call_south.txt"),
-    golden!("tests/golden/mahjong/seed_declared_pass.txt"),
-    golden!("tests/golden/mahjong/seed_declared_throw.txt"),
-    golden!("tests/golden/mahjong/lookahead_discard.txt"),
-    golden!("tests/golden/mahjong/call_widens_wait.txt"),
-    golden!("tests/golden/rummy/seed_demo.txt"),
-    golden!("tests/golden/rummy/deadwood_apart.txt"),
-    golden!("tests/golden/rummy/take.txt"),
-    golden!("tests/golden/rummy/draw.txt"),
-    golden!("tests/golden/rummy/knock.txt"),
-    golden!("tests/golden/rummy/full_suit.txt"),
-    golden!("tests/golden/rummy/go_out.txt"),
-    golden!("tests/golden/rummy/jokers.txt"),
-    golden!("tests/golden/rummy/draw_margin.txt"),
-    golden!("tests/golden/rummy/take_near.txt"),
-    golden!("tests/golden/rummy/tie_near.txt"),
-    golden!("tests/golden/durak/hand_value.txt"),
-    golden!("tests/golden/durak/lead.txt"),
-    golden!("tests/golden/durak/throw_in.txt"),
-    golden!("tests/golden/durak/stop.txt"),
-    golden!("tests/golden/durak/defend.txt"),
-    golden!("tests/golden/durak/take.txt"),
-    golden!("tests/golden/durak/transfer.txt"),
-    golden!("tests/golden/durak/endgame_win.txt"),
-    golden!("tests/golden/durak/endgame_loss.txt"),
-    golden!("tests/golden/durak/sampled_defend.txt"),
-    golden!("tests/golden/durak/sampled_lead.txt"),
-    golden!("tests/golden/doudizhu/go_out.txt"),
-    golden!("tests/golden/doudizhu/bomb_answer.txt"),
-    golden!("tests/golden/doudizhu/must_pass.txt"),
-    golden!("tests/golden/doudizhu/puzzle1_seed.txt"),
-    golden!("tests/golden/doudizhu/puzzle1_standard.txt"),
-    golden!("tests/golden/doudizhu/puzzle2_standard.txt"),
-    golden!("tests/golden/doudizhu/puzzle2_seed.txt"),
-    golden!("tests/golden/doudizhu/hard_puzzle.txt"),
-];
+/// The golden explanations the shipped suites pin, embedded with them as the rules are: (path as
+/// the suites name it, relative to `rules/`; text).
+pub static SHIPPED_GOLDEN: LazyLock<Vec<(&str, &str)>> = LazyLock::new(|| {
+    crate::games::ALL
+        .iter()
+        .flat_map(|g| g.golden.iter().copied())
+        .collect()
+});
 
 /// Case files larger than this are refused: a case file is written by hand.
 const MAX_CASE_FILE_BYTES: u64 = 8 << 20;
@@ -1439,182 +1360,25 @@ pub fn position_of_json(line: &str) -> Result<Position, String> {
     Ok((inputs, params))
 }
 
-/// The games with a random position generator for `diff`.
-pub const GENERATED_GAMES: &[&str] = &["stud", "durak", "mahjong", "mahjong_seed", "rummy", "doudizhu"];
+/// The shipped rule sets with a random position generator for `diff`: each game's rule sets.
+pub fn generated_games() -> Vec<&'static str> {
+    crate::games::ALL
+        .iter()
+        .filter(|g| g.random_inputs.is_some())
+        .flat_map(|g| g.rule_files.iter().map(|(f, _)| f.trim_end_matches(".rules")))
+        .collect()
+}
 
-type Rng = rand_chacha::ChaCha8Rng;
-
-/// Seeded random positions for a shipped game (see [`GENERATED_GAMES`]); `None` for another. Every
-/// position is a valid input of the game's rule sets, so that a changed answer is the edit's doing.
-pub fn random_positions(game: &str, seed: u64, n: usize) -> Option<Vec<Position>> {
+/// Seeded random positions for a shipped rule set (see [`generated_games`]); `None` for another.
+/// Every position is a valid input of the game's rule sets, so that a changed answer is the edit's
+/// doing.
+pub fn random_positions(rule_set: &str, seed: u64, n: usize) -> Option<Vec<Position>> {
     use rand::SeedableRng;
-    let generate: fn(&mut Rng) -> Vec<(String, String)> = match game {
-        "stud" => stud_position,
-        "durak" => durak_position,
-        "mahjong" | "mahjong_seed" => mahjong_position,
-        "rummy" => rummy_position,
-        "doudizhu" => doudizhu_position,
-        _ => return None,
-    };
-    let mut rng = Rng::seed_from_u64(seed);
+    let file = format!("{rule_set}.rules");
+    let game = crate::games::ALL
+        .iter()
+        .find(|g| g.rule_files.iter().any(|(f, _)| *f == file))?;
+    let generate = game.random_inputs?;
+    let mut rng = crate::games::positions::Rng::seed_from_u64(seed);
     Some((0..n).map(|_| (generate(&mut rng), Vec::new())).collect())
-}
-
-fn input(name: &str, value: String) -> (String, String) {
-    (name.to_string(), value)
-}
-
-const SUITS: [&str; 4] = ["S", "H", "D", "C"];
-const RANKS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
-
-/// A shuffled deck of the given ranks in the four suits.
-fn shuffled_deck(rng: &mut Rng, ranks: &[&str]) -> Vec<String> {
-    use rand::seq::SliceRandom;
-    let mut d: Vec<String> = SUITS
-        .iter()
-        .flat_map(|s| ranks.iter().map(move |r| format!("{r}{s}")))
-        .collect();
-    d.shuffle(rng);
-    d
-}
-
-/// Five cards against an opponent showing four, one hidden.
-fn stud_position(rng: &mut Rng) -> Vec<(String, String)> {
-    let d = shuffled_deck(rng, &RANKS);
-    vec![
-        input("hand", d[..5].join(" ")),
-        input("opponent", format!("XX {}", d[5..9].join(" "))),
-    ]
-}
-
-/// A 36-card deck: the value of a hand of six, or a decision to attack or defend.
-fn durak_position(rng: &mut Rng) -> Vec<(String, String)> {
-    use rand::Rng as _;
-    let d = shuffled_deck(rng, &RANKS[4..]);
-    let trump = SUITS[rng.random_range(0..4)].to_string();
-    let role = ["value", "attack", "defend"][rng.random_range(0..3)];
-    // The deck holds the stock, the two hands of six and the card on the table.
-    let table = usize::from(role == "defend");
-    let mut p = vec![
-        input("hand", d[..6].join(" ")),
-        input("trump", trump),
-        input("stock", rng.random_range(0..=24 - table).to_string()),
-        input("hands", "6,6".to_string()),
-        input("role", role.to_string()),
-    ];
-    if table == 1 {
-        p.push(input("table", d[6].clone()));
-    }
-    p
-}
-
-/// The 64 tiles of two-player mahjong (characters and honours), shuffled.
-fn mahjong_wall(rng: &mut Rng) -> Vec<String> {
-    use rand::seq::SliceRandom;
-    let kinds = (1..=9)
-        .map(|r| format!("{r}m"))
-        .chain(["E", "S", "W", "N", "P", "F", "C"].map(String::from));
-    let mut wall: Vec<String> = kinds.flat_map(|k| std::iter::repeat_n(k, 4)).collect();
-    wall.shuffle(rng);
-    wall
-}
-
-/// A hand of 13 − 3k tiles after k called melds, with tiles seen elsewhere; either just drawn (one
-/// more tile, the drawn one last) or facing the opponent's discard.
-fn mahjong_position(rng: &mut Rng) -> Vec<(String, String)> {
-    use rand::Rng as _;
-    let mut wall = mahjong_wall(rng);
-    let mut melds = Vec::new();
-    for _ in 0..rng.random_range(0..=2) {
-        // A pung of the first kind of which the wall still has three copies, taken from it.
-        let Some(kind) = wall
-            .iter()
-            .find(|k| wall.iter().filter(|t| t == k).count() >= 3)
-            .cloned()
-        else {
-            break;
-        };
-        for _ in 0..3 {
-            if let Some(i) = wall.iter().position(|t| *t == kind) {
-                wall.remove(i);
-            }
-        }
-        melds.push(if kind.len() == 2 {
-            format!("{0}{0}{0}m", &kind[..1])
-        } else {
-            kind.repeat(3)
-        });
-    }
-    let size = 13 - 3 * melds.len();
-    let hand: Vec<String> = wall.drain(..size).collect();
-    let seen = rng.random_range(0..=8);
-    let visible: Vec<String> = wall.drain(..seen).collect();
-    let mut p = vec![input("melds", melds.join(" ")), input("visible", visible.join(" "))];
-    let other = wall.remove(0);
-    if rng.random_bool(0.5) {
-        p.push(input("hand", format!("{} {other}", hand.join(" "))));
-        p.push(input("drawn", other));
-    } else {
-        p.push(input("hand", hand.join(" ")));
-        p.push(input("offered", other));
-    }
-    p
-}
-
-/// Five to ten cards of the double deck (two jokers in it), sometimes a card on the discard pile,
-/// and the game's conventions drawn at random.
-fn rummy_position(rng: &mut Rng) -> Vec<(String, String)> {
-    use rand::seq::SliceRandom;
-    use rand::Rng as _;
-    let mut deck = [shuffled_deck(rng, &RANKS), shuffled_deck(rng, &RANKS)].concat();
-    deck.extend(["JK".to_string(), "JK".to_string()]);
-    deck.shuffle(rng);
-    let size = rng.random_range(5..=10);
-    let mut p = vec![
-        input("hand", deck[..size].join(" ")),
-        input("ace_high", rng.random_bool(0.3).to_string()),
-        input("split_runs", rng.random_bool(0.3).to_string()),
-    ];
-    // The pile's card is one of those not in the hand: never a third copy, never a joker.
-    if let Some(top) = deck[size..]
-        .iter()
-        .find(|c| *c != "JK")
-        .filter(|_| rng.random_bool(0.5))
-    {
-        p.push(input("discard_top", top.clone()));
-    }
-    if rng.random_bool(0.2) {
-        p.push(input("wild", RANKS[rng.random_range(0..RANKS.len())].to_string()));
-    }
-    p
-}
-
-/// Dou dizhu endgames small enough for the exact solver to answer at once: two to seven cards a
-/// side, and sometimes a single or a pair of the other cards to answer.
-fn doudizhu_position(rng: &mut Rng) -> Vec<(String, String)> {
-    use rand::seq::SliceRandom;
-    use rand::Rng as _;
-    let ranks = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"];
-    let mut deck: Vec<&str> = ranks.iter().flat_map(|r| [*r; 4]).collect();
-    deck.extend(["BJ", "RJ"]);
-    deck.shuffle(rng);
-    let (a, b) = (rng.random_range(2..=7), rng.random_range(2..=7));
-    let mut p = vec![
-        input("me", deck[..a].join(" ")),
-        input("enemy", deck[a..a + b].join(" ")),
-    ];
-    let rest = &deck[a + b..];
-    if rng.random_bool(0.5) {
-        let first = rest[0];
-        let pair = rng.random_bool(0.4) && first.len() == 1 && rest[1..].contains(&first);
-        p.push(input(
-            "last",
-            if pair {
-                format!("{first} {first}")
-            } else {
-                first.to_string()
-            },
-        ));
-    }
-    p
 }

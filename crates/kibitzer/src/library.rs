@@ -8,17 +8,15 @@ use crate::lang::diagnostics::Diagnostics;
 pub use crate::lang::IncludeReader;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
-/// Every shipped rule file: (file name, text). The first of each rule set is its main file.
-pub const SHIPPED: &[(&str, &str)] = &[
-    ("stud.rules", include_str!("../../../rules/stud.rules")),
-    ("durak.rules", include_str!("../../../rules/durak.rules")),
-    ("mahjong.rules", include_str!("../../../rules/mahjong.rules")),
-    ("mahjong_seed.rules", include_str!("../../../rules/mahjong_seed.rules")),
-    ("rummy.rules", include_str!("../../../rules/rummy.rules")),
-    ("doudizhu.rules", include_str!("../../../rules/doudizhu.rules")),
-];
+/// Every shipped rule file: (file name, text), each game's in the order of [`crate::games::ALL`].
+pub static SHIPPED: LazyLock<Vec<(&str, &str)>> = LazyLock::new(|| {
+    crate::games::ALL
+        .iter()
+        .flat_map(|g| g.rule_files.iter().copied())
+        .collect()
+});
 
 /// The shipped rule-set names (file names without `.rules`).
 pub fn shipped_names() -> Vec<String> {

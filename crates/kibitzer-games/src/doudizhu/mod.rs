@@ -46,11 +46,13 @@
 mod budget;
 mod error;
 mod hand;
+mod harness;
 mod movegen;
 #[cfg(test)]
 mod oracle;
 mod play;
 pub mod plugin;
+mod positions;
 #[cfg(test)]
 mod puzzles;
 #[cfg(test)]
@@ -61,6 +63,54 @@ mod solver3;
 mod table;
 mod turns;
 mod verdicts;
+
+/// The dou dizhu endgame as the rest of kibitzer sees it (see [`crate::Game`]).
+pub const GAME: crate::Game = crate::Game {
+    name: "doudizhu",
+    rule_files: &[("doudizhu.rules", include_str!("../../../../rules/doudizhu.rules"))],
+    case_suites: &[(
+        "doudizhu.cases.toml",
+        include_str!("../../../../rules/doudizhu.cases.toml"),
+    )],
+    golden: &[
+        (
+            "../tests/golden/doudizhu/go_out.txt",
+            include_str!("../../../../tests/golden/doudizhu/go_out.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/bomb_answer.txt",
+            include_str!("../../../../tests/golden/doudizhu/bomb_answer.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/must_pass.txt",
+            include_str!("../../../../tests/golden/doudizhu/must_pass.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/puzzle1_seed.txt",
+            include_str!("../../../../tests/golden/doudizhu/puzzle1_seed.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/puzzle1_standard.txt",
+            include_str!("../../../../tests/golden/doudizhu/puzzle1_standard.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/puzzle2_standard.txt",
+            include_str!("../../../../tests/golden/doudizhu/puzzle2_standard.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/puzzle2_seed.txt",
+            include_str!("../../../../tests/golden/doudizhu/puzzle2_seed.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/hard_puzzle.txt",
+            include_str!("../../../../tests/golden/doudizhu/hard_puzzle.txt"),
+        ),
+    ],
+    register: plugin::register,
+    random_inputs: Some(positions::random_inputs),
+    workload: harness::WORKLOAD,
+    arena: None,
+};
 
 pub use budget::{Budget, Outcome, Solution};
 pub use error::DoudizhuError;

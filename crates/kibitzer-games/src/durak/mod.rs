@@ -80,12 +80,71 @@ mod value;
 mod view;
 mod world;
 
+mod harness;
 #[cfg(test)]
 mod oracle;
+mod positions;
 #[cfg(test)]
 mod search_tests;
 #[cfg(test)]
 mod tests;
+
+/// Durak as the rest of kibitzer sees it (see [`crate::Game`]).
+pub const GAME: crate::Game = crate::Game {
+    name: "durak",
+    rule_files: &[("durak.rules", include_str!("../../../../rules/durak.rules"))],
+    case_suites: &[("durak.cases.toml", include_str!("../../../../rules/durak.cases.toml"))],
+    golden: &[
+        (
+            "../tests/golden/durak/hand_value.txt",
+            include_str!("../../../../tests/golden/durak/hand_value.txt"),
+        ),
+        (
+            "../tests/golden/durak/lead.txt",
+            include_str!("../../../../tests/golden/durak/lead.txt"),
+        ),
+        (
+            "../tests/golden/durak/throw_in.txt",
+            include_str!("../../../../tests/golden/durak/throw_in.txt"),
+        ),
+        (
+            "../tests/golden/durak/stop.txt",
+            include_str!("../../../../tests/golden/durak/stop.txt"),
+        ),
+        (
+            "../tests/golden/durak/defend.txt",
+            include_str!("../../../../tests/golden/durak/defend.txt"),
+        ),
+        (
+            "../tests/golden/durak/take.txt",
+            include_str!("../../../../tests/golden/durak/take.txt"),
+        ),
+        (
+            "../tests/golden/durak/transfer.txt",
+            include_str!("../../../../tests/golden/durak/transfer.txt"),
+        ),
+        (
+            "../tests/golden/durak/endgame_win.txt",
+            include_str!("../../../../tests/golden/durak/endgame_win.txt"),
+        ),
+        (
+            "../tests/golden/durak/endgame_loss.txt",
+            include_str!("../../../../tests/golden/durak/endgame_loss.txt"),
+        ),
+        (
+            "../tests/golden/durak/sampled_defend.txt",
+            include_str!("../../../../tests/golden/durak/sampled_defend.txt"),
+        ),
+        (
+            "../tests/golden/durak/sampled_lead.txt",
+            include_str!("../../../../tests/golden/durak/sampled_lead.txt"),
+        ),
+    ],
+    register: plugin::register,
+    random_inputs: Some(positions::random_inputs),
+    workload: harness::WORKLOAD,
+    arena: Some(harness::ARENA),
+};
 
 pub use arena::{play_game, play_match, play_match_between, wilson, MatchStats};
 pub use cards::{format_cards, parse_cards, parse_cards_in_deck, pretty_cards, Card, CardSet, Deck, Suit};

@@ -9,10 +9,10 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use kibitzer::games::doudizhu::solve;
-use kibitzer::games::doudizhu::Rules;
-use kibitzer::games::doudizhu::{parse_hand, Hand, RANKS};
-use kibitzer::games::doudizhu::{Budget, Outcome};
+use crate::doudizhu::solve;
+use crate::doudizhu::Rules;
+use crate::doudizhu::{parse_hand, Hand, RANKS};
+use crate::doudizhu::{Budget, Outcome};
 
 const P1_FARMER: &str = "3 3 3 3 4 5 6 7 T T A A A A";
 const P1_LANDLORD: &str = "BJ RJ J J 9 9 9";

@@ -1,19 +1,13 @@
-//! The benchmarks behind `kibitzer bench` and the arenas behind `kibitzer play`: they drive each
-//! game's native API and its shipped rule set, and report lines (the CLI prints them; the library
-//! never prints). Apart from the games so that the game modules hold game logic only.
-
-mod doudizhu;
-mod durak;
-mod mahjong;
-mod rummy;
-mod stud;
+//! What the benchmarks behind `kibitzer bench` and the arenas behind `kibitzer play` are: each
+//! game's `harness/` drives its native API and its shipped rule sets and reports lines (the command
+//! prints them; the library never prints).
 
 /// Where a benchmark or an arena writes its lines (the CLI prints them; a library never prints).
 pub type Report<'a> = &'a mut dyn FnMut(&str);
 
 /// Loads a rule set by shipped name or path for benchmarks and arenas (the CLI passes
-/// [`kibitzer::library::load_named`]).
-pub type Loader = fn(&str) -> Result<std::sync::Arc<kibitzer::Program>, String>;
+/// `kibitzer::library::load_named`).
+pub type Loader = fn(&str) -> Result<std::sync::Arc<crate::engine::program::Program>, String>;
 
 /// Options of `kibitzer bench WORKLOAD`.
 #[derive(Debug, Clone)]
@@ -27,6 +21,7 @@ pub struct BenchOptions {
 }
 
 /// A named benchmark of `kibitzer bench`.
+#[derive(Clone, Copy)]
 pub struct Workload {
     /// What `kibitzer bench NAME` calls it.
     pub name: &'static str,
@@ -57,7 +52,7 @@ impl Watch {
             .stop
             .as_ref()
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
-        asked || kibitzer::expired()
+        asked || crate::budget::expired()
     }
 
     /// Tells the caller that `games` games are finished.
@@ -96,6 +91,7 @@ pub struct PlayOptions {
 }
 
 /// A self-play arena of `kibitzer play`.
+#[derive(Clone, Copy)]
 pub struct Arena {
     /// What `kibitzer play GAME` calls it.
     pub game: &'static str,
@@ -123,19 +119,13 @@ impl Arena {
 
 /// Every game's benchmarks.
 pub fn workloads() -> Vec<Workload> {
-    vec![
-        stud::WORKLOAD,
-        durak::WORKLOAD,
-        mahjong::WORKLOAD,
-        rummy::WORKLOAD,
-        doudizhu::WORKLOAD,
-    ]
+    crate::ALL.iter().map(|g| g.workload).collect()
 }
 
-/// Every game's arenas: durak and mahjong (stud, rummy and dou dizhu advise on one position and
+/// Every game's arena: durak and mahjong (stud, rummy and dou dizhu advise on one position and
 /// play no games).
 pub fn arenas() -> Vec<Arena> {
-    vec![durak::ARENA, mahjong::ARENA]
+    crate::ALL.iter().filter_map(|g| g.arena).collect()
 }
 
 /// A count setting (`passes=N`, `runs=N`, `games=N`) read in its documented domain, so a slip
@@ -152,7 +142,7 @@ pub(crate) fn count_setting(name: &str, text: &str, domain: std::ops::RangeInclu
 }
 
 /// The median and the 90th percentile of decision times (0 for none).
-fn median_and_p90(times: &mut [f64]) -> (f64, f64) {
+pub(crate) fn median_and_p90(times: &mut [f64]) -> (f64, f64) {
     times.sort_by(f64::total_cmp);
     let at = |q: f64| {
         times

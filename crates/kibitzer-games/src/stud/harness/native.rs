@@ -1,10 +1,10 @@
 //! `run_bench`: the native evaluator over all hands, exact heads-up equity by street, the example query.
 
-use kibitzer::games::stud::equity_exact;
-use kibitzer::games::stud::parse_cards;
-use kibitzer::games::stud::Odds;
-use kibitzer::games::stud::Situation;
-use kibitzer::games::stud::{category_counts, prepare_tables, rank_checksum};
+use crate::stud::equity_exact;
+use crate::stud::parse_cards;
+use crate::stud::Odds;
+use crate::stud::Situation;
+use crate::stud::{category_counts, prepare_tables, rank_checksum};
 use std::hint::black_box;
 use std::io::{self, Write};
 use std::time::Instant;
@@ -20,7 +20,7 @@ const STREETS: [(&str, &str, &str); 3] = [
 const EXAMPLE: (&str, &str) = ("8S TD TS 8H 8C", "3C 5D 4H 6H");
 
 fn situation(me: &str, opponent: &str) -> io::Result<Situation> {
-    let bad = |e: kibitzer::games::stud::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let bad = |e: crate::stud::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
     let me = parse_cards(me).map_err(bad)?;
     let opponent = parse_cards(opponent).map_err(bad)?;
     Situation::new(me, vec![opponent], vec![]).map_err(bad)
@@ -57,7 +57,7 @@ fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
     writeln!(out, "tables built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3)?;
 
     let counts = category_counts();
-    let names = kibitzer::games::stud::category_name;
+    let names = crate::stud::category_name;
     for (category, count) in counts.iter().enumerate().skip(1) {
         writeln!(out, "  {category} {:<16} {count}", names(category as u8))?;
     }
@@ -109,7 +109,7 @@ fn run(out: &mut dyn Write, passes: u32, equity_reps: u32) -> io::Result<()> {
     )?;
 
     // Three players at fourth street: enumeration with early counting of lost deals.
-    let bad = |e: kibitzer::games::stud::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let bad = |e: crate::stud::StudError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
     let three = Situation::new(
         parse_cards("AS KD 7C 7S").map_err(bad)?,
         vec![

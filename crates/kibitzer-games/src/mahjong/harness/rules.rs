@@ -5,11 +5,11 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use crate::harness::Loader;
-use kibitzer::games::mahjong::play_match;
-use kibitzer::games::mahjong::rule_player::RulePlayer;
-use kibitzer::games::mahjong::Tile;
-use kibitzer::games::mahjong::{CallAction, Player, PlayerView, TurnAction};
-use kibitzer::games::mahjong::{ReferencePlayer, StrongPlayer};
+use crate::mahjong::play_match;
+use crate::mahjong::rule_player::RulePlayer;
+use crate::mahjong::Tile;
+use crate::mahjong::{CallAction, Player, PlayerView, TurnAction};
+use crate::mahjong::{ReferencePlayer, StrongPlayer};
 
 /// Figures of the rule side.
 pub struct RuleFigures {
@@ -91,7 +91,7 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
     }
     let (mut turns, mut calls) = (Vec::new(), Vec::new());
     for _ in 0..PASSES {
-        kibitzer::games::mahjong::forget_capped_memo();
+        crate::mahjong::forget_capped_memo();
         let start = Instant::now();
         for v in &recorder.turns {
             black_box(player.decide_turn(black_box(v))?);
@@ -165,5 +165,5 @@ fn one_by_one(
         black_box(player.decide_call(black_box(v), *t)?);
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    Ok(super::super::median_and_p90(&mut times))
+    Ok(crate::harness::median_and_p90(&mut times))
 }

@@ -3,7 +3,7 @@
 mod native;
 mod rules;
 
-use super::Workload;
+use crate::harness::Workload;
 
 pub(super) const WORKLOAD: Workload = Workload {
     name: "stud-odds",

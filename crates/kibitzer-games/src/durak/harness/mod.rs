@@ -3,7 +3,7 @@
 mod arena;
 mod rules;
 
-use super::{Arena, Workload};
+use crate::harness::{Arena, Workload};
 
 pub(super) const WORKLOAD: Workload = Workload {
     name: "durak",

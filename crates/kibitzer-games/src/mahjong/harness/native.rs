@@ -9,13 +9,13 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use kibitzer::games::mahjong::play_match;
-use kibitzer::games::mahjong::prepare_tables;
-use kibitzer::games::mahjong::shanten;
-use kibitzer::games::mahjong::{is_win, waits};
-use kibitzer::games::mahjong::{CallAction, Player, PlayerView, TurnAction};
-use kibitzer::games::mahjong::{Counts, Tile, KINDS, NO_TILES};
-use kibitzer::games::mahjong::{ReferencePlayer, StrongPlayer};
+use crate::mahjong::play_match;
+use crate::mahjong::prepare_tables;
+use crate::mahjong::shanten;
+use crate::mahjong::{is_win, waits};
+use crate::mahjong::{CallAction, Player, PlayerView, TurnAction};
+use crate::mahjong::{Counts, Tile, KINDS, NO_TILES};
+use crate::mahjong::{ReferencePlayer, StrongPlayer};
 
 /// Sizes of one run.
 struct Workload {
@@ -79,15 +79,15 @@ fn near_ready(rng: &mut ChaCha8Rng, size: usize, swaps: usize) -> Counts {
         for _ in 0..swaps + (14 - size) {
             let held: Vec<usize> = (0..KINDS).filter(|&i| c[i] > 0).collect();
             c[held[rng.random_range(0..held.len())]] -= 1;
-            if kibitzer::games::mahjong::tile_count(&c) < size {
+            if crate::mahjong::tile_count(&c) < size {
                 c[rng.random_range(0..KINDS)] += 1;
             }
         }
-        while kibitzer::games::mahjong::tile_count(&c) > size {
+        while crate::mahjong::tile_count(&c) > size {
             let held: Vec<usize> = (0..KINDS).filter(|&i| c[i] > 0).collect();
             c[held[rng.random_range(0..held.len())]] -= 1;
         }
-        if c.iter().all(|&x| x <= 4) && kibitzer::games::mahjong::tile_count(&c) == size {
+        if c.iter().all(|&x| x <= 4) && crate::mahjong::tile_count(&c) == size {
             return c;
         }
     }
@@ -262,7 +262,7 @@ fn decision_time(out: &mut dyn Write, w: &Workload) -> std::io::Result<f64> {
     let views = std::mem::take(&mut recorder.views);
     let mut strong = StrongPlayer::default();
     // Recording played these positions: start from an empty capped-distance memo.
-    kibitzer::games::mahjong::forget_capped_memo();
+    crate::mahjong::forget_capped_memo();
     let start = Instant::now();
     let reps = (w.rounds / 10).max(1);
     for _ in 0..reps {

@@ -2,7 +2,7 @@
 
 mod native;
 
-use super::{BenchOptions, LineReport, Report, Workload};
+use crate::harness::{BenchOptions, LineReport, Report, Workload};
 use std::io::Write;
 
 pub(super) const WORKLOAD: Workload = Workload {

@@ -2,18 +2,18 @@
 //! recorded, one reused session), rule-AI decisions/s, arena games/s with the rule AI in every
 //! seat — each beside the native anchor (the same work in compiled Rust) on the same inputs.
 
+use crate::durak::play_match;
+use crate::durak::PlayerView;
+use crate::durak::ValueModel;
+use crate::durak::{cards_value, to_card, RulePlayer, RuleValuer};
+use crate::durak::{decide_action, ReferencePolicy};
+use crate::durak::{sample_hands, sample_positions};
+use crate::durak::{Action, GameOptions};
+use crate::durak::{CardSet, Suit};
+use crate::durak::{Player, RandomPlayer, ReferencePlayer};
+use crate::engine::program::Program;
 use crate::harness::{BenchOptions, Report};
-use kibitzer::games::durak::play_match;
-use kibitzer::games::durak::PlayerView;
-use kibitzer::games::durak::ValueModel;
-use kibitzer::games::durak::{cards_value, to_card, RulePlayer, RuleValuer};
-use kibitzer::games::durak::{decide_action, ReferencePolicy};
-use kibitzer::games::durak::{sample_hands, sample_positions};
-use kibitzer::games::durak::{Action, GameOptions};
-use kibitzer::games::durak::{CardSet, Suit};
-use kibitzer::games::durak::{Player, RandomPlayer, ReferencePlayer};
-use kibitzer::value::Value;
-use kibitzer::Program;
+use crate::value::Value;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,7 +40,7 @@ fn decision_times(player: &mut RulePlayer, positions: &[(PlayerView, Vec<Action>
         black_box(player.decide(view, legal).map_err(|e| e.to_string())?);
         times.push(start.elapsed().as_secs_f64());
     }
-    Ok(super::super::median_and_p90(&mut times))
+    Ok(crate::harness::median_and_p90(&mut times))
 }
 
 /// The `durak` workload: hand values, decisions and whole games, then the figures in one line.

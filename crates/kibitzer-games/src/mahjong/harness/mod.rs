@@ -6,10 +6,10 @@ mod rules;
 
 use std::time::Instant;
 
-use super::{Arena, BenchOptions, Loader, PlayOptions, Report, Watch, Workload};
-use kibitzer::games::mahjong::rule_player::RulePlayer;
-use kibitzer::games::mahjong::MatchStats;
-use kibitzer::games::mahjong::{LookaheadPlayer, Player, RandomPlayer, ReferencePlayer, StrongPlayer};
+use crate::harness::{Arena, BenchOptions, Loader, PlayOptions, Report, Watch, Workload};
+use crate::mahjong::rule_player::RulePlayer;
+use crate::mahjong::MatchStats;
+use crate::mahjong::{LookaheadPlayer, Player, RandomPlayer, ReferencePlayer, StrongPlayer};
 use native::{run_bench, run_bench_quick};
 
 pub(super) const WORKLOAD: Workload = Workload {
@@ -182,7 +182,7 @@ fn play_watched(seats: [&mut dyn Player; 2], games: u32, seed: u64, watch: &Watc
         watch.finished(done);
         !watch.stopped()
     };
-    kibitzer::games::mahjong::play_match_between(seats, games, seed, &mut between)
+    crate::mahjong::play_match_between(seats, games, seed, &mut between)
 }
 
 fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
@@ -212,7 +212,7 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
             ("only", "rules") => rules_only = true,
             ("rules", path) => edited = Some(path),
             ("games", n) => {
-                match_games = Some(super::count_setting("games", n, 0..=100_000)? as u32);
+                match_games = Some(crate::harness::count_setting("games", n, 0..=100_000)? as u32);
             }
             _ => {
                 return Err(format!(
@@ -279,7 +279,7 @@ fn bench(opts: &BenchOptions, report: Report) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kibitzer::games::mahjong::play_match;
+    use crate::mahjong::play_match;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 

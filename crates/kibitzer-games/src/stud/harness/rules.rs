@@ -1,8 +1,8 @@
 //! `kibitzer bench stud-odds`: the stud example query through the rules (43 what-if showdowns, explanations
 //! recorded), then the native evaluator's figures (all hands, exact equity at streets 2–4).
 
+use crate::engine::session::Session;
 use crate::harness::{BenchOptions, Report};
-use kibitzer::Session;
 use std::time::Instant;
 
 /// The example query: my full house against `XX 3C 5D 4H 6H`.

@@ -2,9 +2,9 @@
 //! (a seat named `durak`, or a path to an edited `.rules` file), the native players `random`,
 //! `lowest` and `reference`; per-seat durak rates with Wilson 95% intervals, draws, games/s.
 
+use crate::durak::{wilson, Deck, GameOptions, MatchStats, RulePlayer};
+use crate::durak::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
 use crate::harness::{Loader, PlayOptions, Report, Watch};
-use kibitzer::games::durak::{wilson, Deck, GameOptions, MatchStats, RulePlayer};
-use kibitzer::games::durak::{LowestPlayer, Player, RandomPlayer, ReferencePlayer};
 use std::time::Instant;
 
 /// The built-in players a seat may name.
@@ -63,7 +63,7 @@ fn play_watched(
         watch.finished(done);
         !watch.stopped()
     };
-    kibitzer::games::durak::play_match_between(seats, games, seed, options, &mut between).map_err(|e| e.to_string())
+    crate::durak::play_match_between(seats, games, seed, options, &mut between).map_err(|e| e.to_string())
 }
 
 /// Splits the arena settings into game options and rule-set parameters (any other `NAME=VALUE`,
@@ -204,7 +204,7 @@ mod tests {
     fn the_watched_match_plays_the_games_play_match_plays() {
         let options = GameOptions::default();
         for seed in [1, 7] {
-            let native = kibitzer::games::durak::play_match(&mut seats(), 30, seed, &options).unwrap();
+            let native = crate::durak::play_match(&mut seats(), 30, seed, &options).unwrap();
             let watched = play_watched(&mut seats(), 30, seed, &options, &Watch::default()).unwrap();
             assert_eq!(native, watched);
         }
@@ -227,7 +227,7 @@ mod tests {
         let options = GameOptions::default();
         let stats = play_watched(&mut seats(), 30, 1, &options, &watch).unwrap();
         assert_eq!((stats.games, seen.load(Ordering::Relaxed)), (4, 4));
-        let first4 = kibitzer::games::durak::play_match(&mut seats(), 4, 1, &options).unwrap();
+        let first4 = crate::durak::play_match(&mut seats(), 4, 1, &options).unwrap();
         assert_eq!(stats, first4);
     }
 }

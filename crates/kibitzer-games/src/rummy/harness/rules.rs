@@ -4,9 +4,9 @@
 //! discard advice), and the figures on the last line.
 
 use super::native::{run_bench, run_bench_quick};
+use crate::engine::session::Session;
 use crate::harness::{BenchOptions, Report};
-use kibitzer::games::rummy::random_hand;
-use kibitzer::Session;
+use crate::rummy::random_hand;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use kibitzer::games::mahjong::parse_counts;
-use kibitzer::games::mahjong::prepare_tables;
-use kibitzer::games::mahjong::Counts;
-use kibitzer::games::mahjong::{shanten, shanten_seven_pairs, shanten_standard};
+use crate::mahjong::parse_counts;
+use crate::mahjong::prepare_tables;
+use crate::mahjong::Counts;
+use crate::mahjong::{shanten, shanten_seven_pairs, shanten_standard};
 
 /// Reads FILE (one hand per line in tile notation, 14 − 3k tiles; blank lines and `#` comments
 /// skipped), times the standard-form shanten and the minimum over both forms on one thread, and,

@@ -1,12 +1,12 @@
 //! `run_bench`: hands per second on random and island-heavy 15-card hands, the worst case in
 //! milliseconds, and incremental add/remove against a full re-solve.
 
-use kibitzer::games::rummy::card::Card;
-use kibitzer::games::rummy::evaluate::{evaluate, forget_islands};
-use kibitzer::games::rummy::hand::Hand;
-use kibitzer::games::rummy::incremental::HandState;
-use kibitzer::games::rummy::options::Options;
-use kibitzer::games::rummy::{double_deck, island_hand, random_hand, worst_hand};
+use crate::rummy::card::Card;
+use crate::rummy::evaluate::{evaluate, forget_islands};
+use crate::rummy::hand::Hand;
+use crate::rummy::incremental::HandState;
+use crate::rummy::options::Options;
+use crate::rummy::{double_deck, island_hand, random_hand, worst_hand};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
