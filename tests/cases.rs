@@ -721,3 +721,50 @@ fn a_toy_game_plugs_in_through_its_descriptor_alone() {
     (toy.workload.run)(&options, &mut |l| lines.push(l.to_string())).unwrap();
     assert_eq!(lines, ["doubled=1"]);
 }
+
+/// `kibitzer ask --json` answers in the library's one JSON form: what `kibitzer::ask` and
+/// `query::answer_json` give for the same query (the run's duration aside).
+#[test]
+fn the_command_answers_in_the_librarys_json_form() {
+    use kibitzer::query::{answer_json, JsonParts};
+    use kibitzer::{Query, RunOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let (hand, opponent) = ("8S 10D 10S 8H 8C", "XX 3C 5D 4H 6H");
+    let out = kibitzer(
+        &[
+            "ask",
+            "stud",
+            &format!("hand={hand}"),
+            &format!("opponent={opponent}"),
+            "--param",
+            "bet_big_above=0.8",
+            "--json",
+            "--explain",
+            "none",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let mut cli: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+
+    let query = Query::new()
+        .input("hand", hand)
+        .input("opponent", opponent)
+        .param("bet_big_above", "0.8")
+        .options(RunOptions {
+            record: false,
+            ..RunOptions::default()
+        });
+    let (session, result) = kibitzer::ask(&kibitzer::load_shipped("stud").unwrap(), &query);
+    let parts = JsonParts {
+        answers: true,
+        all_stats: true,
+        ..JsonParts::default()
+    };
+    let mut lib = answer_json(&session, &result.unwrap(), &parts);
+    for answer in [&mut cli, &mut lib] {
+        answer["stats"]["micros"] = serde_json::Value::Null;
+    }
+    assert_eq!(cli, lib);
+    assert_eq!(lib["conclusions"].as_array().map(Vec::len), Some(10), "{lib}");
+}

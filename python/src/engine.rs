@@ -5,7 +5,9 @@
 use crate::convert::{json_to_py, py_input_text, py_to_json, value_to_py};
 use crate::errors::{self, bad_input};
 use crate::guard::{guard, ThreadBound};
-use kibitzer::library::{load_file_with, load_ruleset, shipped_library, shipped_text, LoadError, LoadOptions};
+use kibitzer::library::{load_file_with, load_ruleset, shipped_text, LoadError, LoadOptions};
+use kibitzer::query::JsonParts;
+use kibitzer::Query;
 use kibitzer::{answer_texts, WhyNotError};
 use kibitzer::{Conclusion, ExplainLimits, Program, RunError, RunOptions, RunResult, Session, StopReason};
 use pyo3::prelude::*;
@@ -73,7 +75,7 @@ pub fn load_py(
 }
 
 fn new_session(program: &Arc<Program>, options: RunOptions) -> Session {
-    let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
+    let mut s = kibitzer::query::session(program);
     s.set_options(options);
     s
 }
@@ -178,30 +180,14 @@ fn explanations_json(
 
 /// A run's answer in `ask --json`'s structure, as JSON (the Rust side of the overhead figure,
 /// and `batch`).
-fn answer_json(s: &mut Session, program: &Program, result: &RunResult, mode: Explain, limits: ExplainLimits) -> Json {
+fn answer_json(s: &mut Session, result: &RunResult, mode: Explain, limits: ExplainLimits) -> Json {
     let all = s.conclusions();
-    let explained = explanations_json(s, &all, mode, limits);
-    let conclusions: Vec<Json> = all
-        .iter()
-        .zip(explained)
-        .map(|(c, e)| {
-            let mut o = json!({
-                "relation": c.relation,
-                "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
-            });
-            if let Some(e) = e {
-                o["explanation"] = e;
-            }
-            o
-        })
-        .collect();
-    json!({
-        "ruleset": program.name(),
-        "answers": s.answers(),
-        "conclusions": conclusions,
-        "stats": result.stats,
-        "stop": result.stop,
-    })
+    let parts = JsonParts {
+        answers: true,
+        explanations: explanations_json(s, &all, mode, limits),
+        all_stats: true,
+    };
+    kibitzer::query::answer_json(s, result, &parts)
 }
 
 /// A why-not question that names nothing is bad input; a run that failed, as any run error.
@@ -375,14 +361,16 @@ fn ask<'py>(
         };
         let limits = limits_of(whatif_depth);
         let why_not = why_not.unwrap_or_default();
+        let query = Query {
+            inputs,
+            params,
+            options: options.clone(),
+        };
         let go = |s: &mut Session| -> PyResult<Bound<'py, PyDict>> {
-            s.reset();
-            s.set_options(options.clone());
-            give(s, &params, &inputs).map_err(|e| errors::run_error(&e))?;
-            let result = s.run().map_err(|e| errors::run_error(&e))?;
+            let result = query.run_in(s).map_err(|e| errors::run_error(&e))?;
             answer_py(py, s, &program, &result, mode, limits, trace, &why_not)
         };
-        let cached = params.is_empty() && rules.is_none() && is_shipped(ruleset);
+        let cached = query.params.is_empty() && rules.is_none() && is_shipped(ruleset);
         if !cached {
             return crate::interrupt::interruptible(|| go(&mut new_session(&program, options.clone())));
         }
@@ -433,7 +421,7 @@ fn rust_ask_seconds(
             s.reset();
             give(&mut s, &[], &inputs).map_err(|e| errors::run_error(&e))?;
             let result = s.run().map_err(|e| errors::run_error(&e))?;
-            let answer = answer_json(&mut s, &program, &result, mode, limits);
+            let answer = answer_json(&mut s, &result, mode, limits);
             sink += answer["conclusions"].as_array().map_or(0, Vec::len);
         }
         let secs = start.elapsed().as_secs_f64() / f64::from(n.max(1));

@@ -2,11 +2,12 @@
 //! derivation, or none) as text, or as JSON (docs/explanations.md).
 
 use super::{fail, split_assignment};
-use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
+use kibitzer::library::{load_ruleset, LoadOptions};
+use kibitzer::query::{answer_json, JsonParts};
 use kibitzer::WhyNot;
 use kibitzer::{render_answer, render_answers, render_full, Answer, ExplainLimits};
-use kibitzer::{RunOptions, RunResult, Session};
-use serde_json::{json, Value as Json};
+use kibitzer::{Query, RunOptions, RunResult, Session};
+use serde_json::json;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -85,8 +86,7 @@ pub fn run(a: AskArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
-    s.set_options(RunOptions {
+    let mut query = Query::new().options(RunOptions {
         firing_limit: a.max_firings,
         trace: a.trace,
         why_not: !a.why_not.is_empty(),
@@ -97,23 +97,16 @@ pub fn run(a: AskArgs) -> i32 {
         // Unexplained answers need no record of the firings: memory then follows what is live.
         record: a.explain != ExplainMode::None,
     });
-    for p in &a.params {
-        let r = split_assignment(p)
-            .map_err(|e| e.to_string())
-            .and_then(|(k, v)| s.set_param(k, v).map_err(|e| e.to_string()));
-        if let Err(e) = r {
-            return fail(e);
+    for (assignments, into) in [(&a.params, &mut query.params), (&a.inputs, &mut query.inputs)] {
+        for p in assignments {
+            match split_assignment(p) {
+                Ok((k, v)) => into.push((k.to_string(), v.to_string())),
+                Err(e) => return fail(e),
+            }
         }
     }
-    for i in &a.inputs {
-        let r = split_assignment(i)
-            .map_err(|e| e.to_string())
-            .and_then(|(k, v)| s.set_input_text(k, v).map_err(|e| e.to_string()));
-        if let Err(e) = r {
-            return fail(e);
-        }
-    }
-    let result = match s.run() {
+    let (mut s, result) = kibitzer::ask(&program, &query);
+    let result = match result {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
@@ -138,7 +131,7 @@ pub fn run(a: AskArgs) -> i32 {
     }
     // Written at once and checked: a full disk is an error, a closed pipe a quiet end.
     let mut text = match a.json {
-        true => json_answer(&mut s, program.name(), &result, &a, limits, &why_nots),
+        true => json_answer(&mut s, &result, &a, limits, &why_nots),
         false => text_answer(&mut s, &result, &a, limits, &why_nots),
     };
     if a.json {
@@ -166,41 +159,18 @@ pub fn run(a: AskArgs) -> i32 {
 
 /// The answer as one JSON object: the player's view (`answers`) beside each conclusion's full
 /// derivation (`conclusions`, subtrees once, referred to by number after).
-fn json_answer(
-    s: &mut Session,
-    ruleset: &str,
-    result: &RunResult,
-    a: &AskArgs,
-    limits: ExplainLimits,
-    why_nots: &[WhyNot],
-) -> String {
-    let conclusions = s.conclusions();
-    let facts: Vec<_> = conclusions.iter().map(|c| c.fact).collect();
-    let trees = match a.explain {
+fn json_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: ExplainLimits, why_nots: &[WhyNot]) -> String {
+    let facts: Vec<_> = s.conclusions().iter().map(|c| c.fact).collect();
+    let explanations = match a.explain {
         ExplainMode::None => Vec::new(),
-        _ => s.explain_all(&facts, limits),
+        _ => s.explain_all(&facts, limits).iter().map(|t| Some(json!(t))).collect(),
     };
-    let items: Vec<Json> = conclusions
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let mut o = json!({
-                "relation": c.relation,
-                "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
-            });
-            if let Some(t) = trees.get(i) {
-                o["explanation"] = json!(t);
-            }
-            o
-        })
-        .collect();
-    let mut out = json!({
-        "ruleset": ruleset,
-        "answers": s.answers(),
-        "conclusions": items,
-        "stats": result.stats,
-        "stop": result.stop,
-    });
+    let parts = JsonParts {
+        answers: true,
+        explanations,
+        all_stats: true,
+    };
+    let mut out = answer_json(s, result, &parts);
     if a.trace {
         out["trace"] = json!(s.trace_text());
     }

@@ -4,9 +4,9 @@
 //! the run goes on: one output line per input line, always.
 
 use super::fail;
-use kibitzer::library::{load_ruleset, shipped_library, LoadOptions};
+use kibitzer::library::{load_ruleset, LoadOptions};
 use kibitzer::Program;
-use kibitzer::{RunOptions, Session};
+use kibitzer::RunOptions;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
@@ -181,7 +181,7 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Opt
 /// session, and the run goes on (exit 1 at the end).
 fn work(program: &Arc<Program>, settings: Settings, jobs: &Mutex<Receiver<(u64, String)>>, done: &Sender<(u64, Done)>) {
     let new_session = || {
-        let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
+        let mut s = kibitzer::query::session(program);
         s.set_options(RunOptions {
             timeout: settings.timeout,
             firing_limit: settings.max_firings,

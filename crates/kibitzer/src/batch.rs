@@ -3,6 +3,7 @@
 
 use crate::engine::explain::ExplainLimits;
 use crate::engine::session::Session;
+use crate::query::{answer_json, JsonParts, Query};
 use serde_json::{json, Value as Json};
 
 /// Answers one line of JSON as `kibitzer batch` does: `{"ruleset", "conclusions", "stats",
@@ -17,55 +18,44 @@ pub fn answer_line(session: &mut Session, line: &str, explain: bool) -> Json {
     }
 }
 
-/// Answers one row already read: the session is reset to the rule set's defaults, given the
-/// row's inputs and parameters, and run under its own options (timeout, firing limit).
+/// Answers one row already read: its inputs and parameters given to the session as a [`Query`]
+/// (the session reset to the rule set's defaults) and run under the session's options (timeout,
+/// firing limit); the answer in its compact JSON form ([`answer_json`]).
 pub fn answer_row(session: &mut Session, row: &Json, explain: bool) -> Json {
     let Some(map) = row.as_object() else {
         return json!({"error": "expected a JSON object of inputs"});
     };
-    session.reset();
-    session.reset_params();
+    let mut query = Query::new().options(session.options().clone());
     for (k, v) in map {
-        let given = if k == "params" {
-            let Some(params) = v.as_object() else {
-                return json!({"error": "`params` must be an object"});
-            };
-            params.iter().try_for_each(|(name, value)| {
-                let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
-                session.set_param(name, &text).map_err(|e| e.to_string())
-            })
-        } else {
-            session.set_input_text(k, &input_text(v)).map_err(|e| e.to_string())
+        if k != "params" {
+            query.inputs.push((k.clone(), input_text(v)));
+            continue;
+        }
+        let Some(params) = v.as_object() else {
+            return json!({"error": "`params` must be an object"});
         };
-        if let Err(e) = given {
-            return json!({"error": e});
+        for (name, value) in params {
+            let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
+            query.params.push((name.clone(), text));
         }
     }
-    let result = match session.run() {
+    let result = match query.run_in(session) {
         Ok(r) => r,
         Err(e) => return json!({"error": e.to_string()}),
     };
-    let conclusions: Vec<Json> = session
-        .conclusions()
-        .iter()
-        .map(|c| {
-            let mut o = json!({
-                "relation": c.relation,
-                "args": c.args.iter().map(|v| v.to_json()).collect::<Vec<_>>(),
-            });
-            if explain {
-                o["explanation"] =
-                    serde_json::to_value(session.explain(c.fact, ExplainLimits::default())).unwrap_or(Json::Null);
-            }
-            o
-        })
-        .collect();
-    json!({
-        "ruleset": session.program().name(),
-        "conclusions": conclusions,
-        "stats": {"fired": result.stats.fired, "micros": result.stats.micros},
-        "stop": result.stop,
-    })
+    let explanations = match explain {
+        true => session
+            .conclusions()
+            .iter()
+            .map(|c| serde_json::to_value(session.explain(c.fact, ExplainLimits::default())).ok())
+            .collect(),
+        false => Vec::new(),
+    };
+    let parts = JsonParts {
+        explanations,
+        ..JsonParts::default()
+    };
+    answer_json(session, &result, &parts)
 }
 
 /// A JSON value as an input's text: a string as it is, an array's items joined by spaces (each

@@ -5,7 +5,8 @@
 use crate::engine::explain::render_derivation;
 use crate::engine::program::Program;
 use crate::engine::session::{RunOptions, Session};
-use crate::library::{load_file, load_file_with, load_shipped, shipped_library, shipped_text, LoadError, LoadOptions};
+use crate::library::{load_file, load_file_with, load_shipped, shipped_text, LoadError, LoadOptions};
+use crate::query::Query;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -754,20 +755,16 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
         fired: vec![false; program.rule_names().count()],
         decided: Vec::new(),
     };
-    let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
-    s.set_options(RunOptions {
-        why_not: !case.why_not.is_empty(),
-        ..RunOptions::default()
-    });
-    let ran = (|| {
-        for (k, v) in &case.params {
-            s.set_param(k, v).map_err(|e| e.to_string())?;
-        }
-        for (k, v) in &case.inputs {
-            s.set_input_text(k, v).map_err(|e| e.to_string())?;
-        }
-        s.run().map(|_| ()).map_err(|e| e.to_string())
-    })();
+    let query = Query {
+        inputs: case.inputs.clone(),
+        params: case.params.clone(),
+        options: RunOptions {
+            why_not: !case.why_not.is_empty(),
+            ..RunOptions::default()
+        },
+    };
+    let (mut s, ran) = crate::query::ask(program, &query);
+    let ran = ran.map(|_| ()).map_err(|e| e.to_string());
     if let Err(e) = ran {
         let ok = case.error.as_ref().is_some_and(|want| e.contains(want.as_str()));
         if !ok {
@@ -1310,16 +1307,13 @@ pub struct Answer {
 
 /// Runs one position (inputs and parameter overrides as text) against a program.
 pub fn answer(program: &Arc<Program>, inputs: &[(String, String)], params: &[(String, String)]) -> Answer {
-    let mut s = Session::with_library(program.clone(), Some(shipped_library()), 0);
-    let ran = (|| {
-        for (k, v) in params {
-            s.set_param(k, v).map_err(|e| e.to_string())?;
-        }
-        for (k, v) in inputs {
-            s.set_input_text(k, v).map_err(|e| e.to_string())?;
-        }
-        s.run().map(|_| ()).map_err(|e| e.to_string())
-    })();
+    let query = Query {
+        inputs: inputs.to_vec(),
+        params: params.to_vec(),
+        options: RunOptions::default(),
+    };
+    let (s, ran) = crate::query::ask(program, &query);
+    let ran = ran.map(|_| ()).map_err(|e| e.to_string());
     let lines = match ran {
         Ok(()) => s.conclusions().iter().map(|c| s.fact_line(c.fact)).collect(),
         Err(e) => vec![format!("error: {e}")],

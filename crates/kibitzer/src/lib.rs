@@ -143,6 +143,7 @@
 pub mod batch;
 pub mod cases;
 pub mod library;
+pub mod query;
 
 /// Values and cards, and the registry of built-ins and input types (the core crate's modules; the
 /// engine's API is re-exported below).
@@ -174,4 +175,5 @@ pub use engine::session::{
 };
 pub use lang::diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use library::{load_any, load_file, load_shipped, load_text, LoadError};
+pub use query::{ask, Query};
 pub use value::{Shared, Value};

@@ -632,6 +632,11 @@ impl Session {
         &self.prog
     }
 
+    /// The limits and recording runs use.
+    pub fn options(&self) -> &RunOptions {
+        &self.opts
+    }
+
     /// Sets limits and recording.
     pub fn set_options(&mut self, opts: RunOptions) {
         self.recording = opts.record || opts.trace || opts.why_not;
