@@ -248,7 +248,7 @@ fn a_passed_deadline_answers_unknown_and_is_not_remembered() {
     assert_eq!(out.row(0)[0].to_string(), "\"unknown\"");
     // The limit that stopped it is named: the timeout, not the node budget it never reached.
     let why = out.row(0)[4].to_string();
-    assert!(why.contains("stopped at the --timeout after"), "{why}");
+    assert!(why.contains("stopped at the run's deadline (`timeout`) after"), "{why}");
     assert!(!why.contains("raise max_nodes"), "{why}");
     let inputs = [("me", HARD_ME), ("enemy", HARD_ENEMY)];
     let mut s = session();

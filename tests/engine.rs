@@ -377,7 +377,7 @@ fn the_firing_limit_names_the_looping_rules() {
     .unwrap();
     assert_eq!(
         err.to_string(),
-        "stopped after 1000 firings: the rules keep firing, most often `Up` (999×), `Start` (1×) (a rule loop? raise the limit with --max-firings if not)"
+        "stopped after 1000 firings: the rules keep firing, most often `Up` (999×), `Start` (1×) (a rule loop? if not, raise the firing limit, `max_firings`)"
     );
 }
 

@@ -405,7 +405,10 @@ fn loading_past_the_deadline_stops_with_a_located_error() {
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    assert!(e.contains("late.rules:4:6") && e.contains("--timeout"), "{e}");
+    assert!(
+        e.contains("late.rules:4:6") && e.contains("deadline (`timeout`)"),
+        "{e}"
+    );
     // A shipped rule set is compiled whatever the deadline (once, and kept for every run).
     let shipped = kibitzer::library::load_shipped("doudizhu");
     assert!(shipped.is_ok(), "{:?}", shipped.err().map(|e| e.to_string()));

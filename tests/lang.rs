@@ -234,7 +234,7 @@ fn firing_limit_names_the_looping_rules() {
     });
     s.set_input_text("n", "1").expect("n");
     let e = s.run().expect_err("the loop hits the limit");
-    expect!["stopped after 500 firings: the rules keep firing, most often `Count` (500×) (a rule loop? raise the limit with --max-firings if not)"].assert_eq(&e.to_string());
+    expect!["stopped after 500 firings: the rules keep firing, most often `Count` (500×) (a rule loop? if not, raise the firing limit, `max_firings`)"].assert_eq(&e.to_string());
 }
 
 #[test]

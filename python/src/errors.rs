@@ -1,7 +1,7 @@
 //! The exception hierarchy: `KibitzerError` and its four kinds. A message is the line the CLI
 //! prints for the same problem, without the CLI's `kibitzer: ` prefix (rendered rule-file
 //! diagnostics are kept whole, as the CLI prints them), and with the keyword argument where the
-//! CLI names its option (`max_firings=`, not `--max-firings`).
+//! CLI names its option (`max_firings=`, where the CLI says `--max-firings`).
 
 use kibitzer::library::LoadError;
 use kibitzer::RunError;
@@ -108,14 +108,14 @@ pub fn load_error(py: Python<'_>, e: &LoadError) -> PyErr {
     }
 }
 
-/// The CLI's options a message may name, and the keyword arguments that do the same in Python.
+/// The settings the library's messages name, and the keyword arguments that set them in Python.
 const OPTIONS: &[(&str, &str)] = &[
-    ("--max-firings", "max_firings="),
-    ("--include-root DIR", "include_root="),
-    ("--timeout", "timeout="),
+    ("`max_firings`", "max_firings="),
+    ("`include_root`", "include_root="),
+    ("`timeout`", "timeout="),
 ];
 
-/// A message as Python says it: each CLI option it names replaced by the keyword argument.
+/// A message as Python says it: each setting it names given as the keyword argument.
 pub fn pythonic(message: &str) -> String {
     OPTIONS
         .iter()
@@ -123,7 +123,7 @@ pub fn pythonic(message: &str) -> String {
 }
 
 /// A run failure, by kind. The message is the CLI's, with the keyword argument named where the
-/// CLI names its option (`max_firings=` for `--max-firings`).
+/// CLI names its option (`max_firings=` where the CLI says `--max-firings`).
 pub fn run_error(e: &RunError) -> PyErr {
     let text = pythonic(&e.to_string());
     match e {

@@ -232,12 +232,26 @@ pub(crate) fn stop_note(result: &RunResult) -> Option<String> {
 /// the exit code the problems call for into an internal error.
 pub(crate) fn say(text: impl std::fmt::Display) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
+    let _ = writeln!(std::io::stderr().lock(), "{}", cli_words(&text.to_string()));
+}
+
+/// The settings the library's messages name, and the command's options that set them.
+const OPTIONS: &[(&str, &str)] = &[
+    ("`max_firings`", "--max-firings"),
+    ("`include_root`", "--include-root DIR"),
+    ("`timeout`", "--timeout"),
+];
+
+/// A library message as the command says it: each setting it names given as the option.
+pub(crate) fn cli_words(message: &str) -> String {
+    OPTIONS
+        .iter()
+        .fold(message.to_string(), |m, (setting, option)| m.replace(setting, option))
 }
 
 /// Prints a problem as one line per problem on stderr and returns exit code 2.
 pub(crate) fn fail(message: impl std::fmt::Display) -> i32 {
-    let text = message.to_string();
+    let text = cli_words(&message.to_string());
     if text.lines().count() > 1 {
         // Rendered diagnostics: `file:line:col: error: …`, the source line and a caret, as is.
         say(text.trim_end());

@@ -412,7 +412,7 @@ impl PathTree {
         };
         if !target.starts_with(&self.root) {
             return Err(format!(
-                "it resolves to `{}`, outside `{}`, the folder tree a case file's paths must stay in (--include-root DIR allows another)",
+                "it resolves to `{}`, outside `{}`, the folder tree a case file's paths must stay in (`include_root` allows another)",
                 target.display(),
                 self.shown
             ));
@@ -1273,7 +1273,7 @@ fn write_golden(dir: &Path, written: &str, target: Option<&Path>, text: &str) ->
         why: why.to_string(),
     };
     if !target.parent().is_some_and(Path::is_dir) {
-        return Err(fail("its folder does not exist (--update creates no folder)"));
+        return Err(fail("its folder does not exist (an update creates no folder)"));
     }
     // A link is followed only to a regular file: the path resolved when the case file was read.
     match std::fs::symlink_metadata(target) {

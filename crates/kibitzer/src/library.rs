@@ -189,7 +189,7 @@ impl IncludeTree {
         let canonical = std::fs::canonicalize(base.join(w)).map_err(|e| e.to_string())?;
         if !canonical.starts_with(&self.root) {
             return Err(format!(
-                "it resolves outside `{}`, the folder includes may come from (--include-root DIR allows another)",
+                "it resolves outside `{}`, the folder includes may come from (`include_root` allows another)",
                 match self.shown_root.as_os_str().is_empty() {
                     true => ".".to_string(),
                     false => self.shown_root.display().to_string(),

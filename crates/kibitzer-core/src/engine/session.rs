@@ -35,7 +35,7 @@ pub enum RunError {
         message: String,
     },
     /// The firing limit was reached: most likely rules that keep re-triggering each other.
-    #[error("stopped after {limit} firings: the rules keep firing, most often {rules} (a rule loop? raise the limit with --max-firings if not)")]
+    #[error("stopped after {limit} firings: the rules keep firing, most often {rules} (a rule loop? if not, raise the firing limit, `max_firings`)")]
     FiringLimit {
         /// The limit.
         limit: u64,

@@ -304,7 +304,7 @@ impl<'a> Checker<'a> {
         for r in rules_ast {
             // Loading counts against the deadline of the command that loads (`--timeout`).
             if crate::budget::expired() {
-                self.error(r.name.span, "loading stopped here: the deadline (--timeout) passed");
+                self.error(r.name.span, "loading stopped here: the deadline (`timeout`) passed");
                 break;
             }
             if let Some(prev) = seen_rules.get(&r.name.name) {

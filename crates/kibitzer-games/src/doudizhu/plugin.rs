@@ -424,7 +424,9 @@ fn move_verdicts_builtin(a: &[Value], out: &mut Solutions) -> Result<(), Builtin
             }
             (Outcome::Lose, Some(Some(q))) => format!("lose: the enemy answers {q} ({}) and wins", q.name()),
             (Outcome::Lose, None) => "lose: the enemy wins".to_string(),
-            (Outcome::Unknown, _) => "unknown: the search budget ran out (--param option_nodes=N)".to_string(),
+            (Outcome::Unknown, _) => {
+                "unknown: the search budget ran out (raise the parameter option_nodes)".to_string()
+            }
         };
         out.push(&[
             Value::Int(rank as i64 + 1),
@@ -549,7 +551,7 @@ fn solve_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
                 // The limit that stopped it, named: the run's deadline, or the node budget.
                 answer.words = match cut {
                     true => format!(
-                        "the search stopped at the --timeout after {} positions (max_nodes {max_nodes} not reached), \
+                        "the search stopped at the run's deadline (`timeout`) after {} positions (max_nodes {max_nodes} not reached), \
                          before proving a win or a loss: a longer --timeout may decide it",
                         s.nodes
                     ),
