@@ -2,6 +2,8 @@
 //! commands that drive the games' benchmarks (`bench`) and arenas (`play`). The binary (`main.rs`)
 //! is one call into [`run`].
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 mod cli;
 
 /// Runs the command line this process was started with and gives its exit code.

@@ -8,6 +8,7 @@
 //! imports only those before it, which the repository's `tests/architecture.rs` checks.
 
 #![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod budget;
 pub mod builtins;

@@ -5,6 +5,7 @@
 //! its `harness/`.
 
 #![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 // The core's modules under the names this crate's paths use (`crate::engine::…`).
 use kibitzer_core::{budget, builtins, cards, engine, value};

@@ -39,8 +39,9 @@ impl<'a> Args<'a> {
         // SAFETY: the copy is never dropped (`ManuallyDrop`, and `owned` has no bit for it) and
         // is only ever read through `as_slice`, as a shared borrow no longer than `'a`, during
         // which `v` itself is borrowed and so neither moved, changed nor dropped: the copy is as
-        // good as `&'a Value`. (A `Value` changes in place only through `&mut`: its shared
-        // parts' counts are atomic, so a built-in cloning the lent value counts it correctly.)
+        // good as `&'a Value`. (A `Value` changes in place only through `&mut`; a built-in that
+        // clones the lent value raises the count the original points to, atomically for a frozen
+        // group and plainly for a local one, which is on this thread, as `Value` is not `Send`.)
         self.items.push(ManuallyDrop::new(unsafe { std::ptr::read(v) }));
     }
 

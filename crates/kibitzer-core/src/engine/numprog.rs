@@ -411,7 +411,10 @@ fn call(f: OneFn, args: &[Arg], computed: &[u64], decimal: u32, vars: &[Value], 
             }
         }
     }
-    call_lent_argv(f, &argv[..args.len().min(MAX_ARGS)])
+    // SAFETY: the loop wrote every entry it passes (it stops with the shorter of `args` and
+    // `argv`, and returns before the call if a computed value is missing), and the values lent
+    // are borrowed from `vars` and `params` for the whole call.
+    unsafe { call_lent_argv(f, &argv[..args.len().min(MAX_ARGS)]) }
 }
 
 /// Writes a bitwise copy of `v` into `slot`: three words, padding carried as possibly
@@ -429,11 +432,13 @@ fn lend(slot: &mut MaybeUninit<Value>, v: &Value) {
 }
 
 /// Calls `f` on arguments written by [`lend`] or `MaybeUninit::write`, its answer read in place.
+///
+/// # Safety
 /// Every entry of `argv` must have been written, and the values lent must outlive the call.
 #[inline(always)]
-fn call_lent_argv(f: OneFn, argv: &[MaybeUninit<Value>]) -> Option<Num> {
-    // SAFETY: every entry is initialised (the callers write each one they pass), and
-    // `MaybeUninit<Value>` has `Value`'s layout.
+unsafe fn call_lent_argv(f: OneFn, argv: &[MaybeUninit<Value>]) -> Option<Num> {
+    // SAFETY: every entry is initialised (the caller's contract), and `MaybeUninit<Value>` has
+    // `Value`'s layout.
     let slice = unsafe { std::slice::from_raw_parts(argv.as_ptr() as *const Value, argv.len()) };
     answer(&f(slice))
 }

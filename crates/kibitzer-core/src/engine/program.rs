@@ -371,10 +371,10 @@ impl Program {
         self.inputs.iter().map(|d| read[d.rel as usize]).collect()
     }
 
-    /// The parameter values as declared.
     /// Calls `f` with every value the program holds as written in the rule file: input defaults,
     /// parameters, and the constants in the rules' conditions and actions (the pre-decoded and
-    /// shared forms copy these). All must be frozen (see the `Send` impl above).
+    /// shared forms copy these). All are frozen: each is held as a `value::Constant`, which is
+    /// what makes a `Program` `Send + Sync` (checked at compile time above).
     pub fn each_kept_value(&self, f: &mut dyn FnMut(&Value)) {
         fn expr(e: &Expr, f: &mut dyn FnMut(&Value)) {
             match e {

@@ -15,11 +15,12 @@
 //!   live in that query's session.
 //!
 //! Soundness rests on the type system: `Shared` (hence `Value`) is neither `Send` nor `Sync`, so no
-//! local group can reach another thread except through an `unsafe impl`. There are two:
-//! `Program`'s, whose values are all frozen (`lang::check` freezes every value it puts in one), and
-//! [`Frozen`]'s, for static tables, which checks that its values are frozen. The mode is the top
-//! bit of the count; a local group becomes frozen only on the one thread that can reach it, and a
-//! frozen group's bit never changes, so reading it is never racy.
+//! local group can reach another thread except through an `unsafe impl`. There are two for
+//! values: [`Constant`]'s, which freezes its value on the way in (what a `Program` holds, which
+//! makes a program `Send + Sync` with no impl of its own), and [`Frozen`]'s, for static tables,
+//! which checks that its values are frozen. (`value::text::Text` has the third, for its bytes
+//! only.) The mode is the top bit of the count; a local group becomes frozen only on the one
+//! thread that can reach it, and a frozen group's bit never changes, so reading it is never racy.
 
 use super::Value;
 use smallvec::SmallVec;
@@ -167,7 +168,8 @@ impl<T> Shared<[T]> {
     /// # Safety
     /// `mem` came from `allocate(n)` with this `n` and is freed once.
     unsafe fn free(mem: *mut u8, n: usize) {
-        std::alloc::dealloc(mem, Shared::<[T]>::layout(n).0);
+        // SAFETY: `mem` was allocated with this layout (the caller's contract) and is freed once.
+        unsafe { std::alloc::dealloc(mem, Shared::<[T]>::layout(n).0) };
     }
 
     /// The list in room made by `allocate(n)`.
@@ -177,7 +179,8 @@ impl<T> Shared<[T]> {
     unsafe fn finish(mem: *mut u8, n: usize) -> Shared<[T]> {
         let fat = std::ptr::slice_from_raw_parts_mut(mem.cast::<T>(), n) as *mut Inner<[T]>;
         Shared {
-            ptr: NonNull::new_unchecked(fat),
+            // SAFETY: `mem` came from a successful allocation (the caller's contract): not null.
+            ptr: unsafe { NonNull::new_unchecked(fat) },
             _owns: PhantomData,
         }
     }
