@@ -12,13 +12,17 @@ use petgraph::unionfind::UnionFind;
 use smallvec::SmallVec;
 
 /// Flag bit: the card can join a run.
-pub const FLAG_RUN: u8 = 1;
+#[cfg(test)]
+const FLAG_RUN: u8 = 1;
 /// Flag bit: a second copy of the card can join a run too.
-pub const FLAG_RUN2: u8 = 2;
+#[cfg(test)]
+const FLAG_RUN2: u8 = 2;
 /// Flag bit: the card can join a set (its rank is held in at least three suits).
-pub const FLAG_SET: u8 = 4;
+#[cfg(test)]
+const FLAG_SET: u8 = 4;
 /// Flag bit: a second copy of the card can join a set too.
-pub const FLAG_SET2: u8 = 8;
+#[cfg(test)]
+const FLAG_SET2: u8 = 8;
 
 const LANE: u64 = 0x1FFF;
 
@@ -85,14 +89,15 @@ impl Placements {
         }
     }
 
-    /// The original method's flag byte of the cell at lane bit `bit`.
-    pub fn flags_at(&self, bit: u32) -> u8 {
+    /// The original method's flag byte of the cell at lane bit `bit` (the tests' spelt-out rule).
+    #[cfg(test)]
+    fn flags_at(&self, bit: u32) -> u8 {
         let m = 1u64 << bit;
         let flag = |mask: u64, bit: u8| if mask & m != 0 { bit } else { 0 };
         flag(self.run, FLAG_RUN) | flag(self.run2, FLAG_RUN2) | flag(self.set, FLAG_SET) | flag(self.set2, FLAG_SET2)
     }
 
-    /// Control points: cells with more placements than copies. With the flags above that is
+    /// Control points: cells with more placements than copies. With the placements above that is
     /// exactly the cells that can go to a run or to a set.
     pub fn control_points(&self, hand: &Hand) -> u64 {
         self.run & self.set & hand.one

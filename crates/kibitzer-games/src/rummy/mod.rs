@@ -75,20 +75,20 @@
 //!   then the card worth more;
 //!   take the discard-pile card when it strictly lowers the minimum deadwood points after the
 //!   best other discard; go out when all cards meld, or all but one final discard).
-pub mod card;
-pub mod error;
-pub mod evaluate;
-pub mod grid;
-pub mod hand;
-pub mod incremental;
+mod card;
+mod error;
+mod evaluate;
+mod grid;
+mod hand;
+mod incremental;
 mod jokers;
-pub mod meld;
-pub mod options;
+mod meld;
+mod options;
 pub mod plugin;
-pub mod samples;
+mod samples;
 mod sets;
 mod solver;
-pub mod strategy;
+mod strategy;
 
 mod harness;
 #[cfg(test)]
