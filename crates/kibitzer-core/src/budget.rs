@@ -68,7 +68,7 @@ thread_local! {
 /// look costs a clock read, a unit a subtraction.
 const WORK_BETWEEN_LOOKS: u64 = 1 << 16;
 
-/// Counts `units` of work done on this thread and, every [`WORK_BETWEEN_LOOKS`] units, looks at
+/// Counts `units` of work done on this thread and, every `WORK_BETWEEN_LOOKS` units, looks at
 /// the clock: true once the deadline has passed. Loops whose length the input decides (a join's
 /// candidate facts, an `in` over a list) call it once per loop with the loop's length.
 #[inline]

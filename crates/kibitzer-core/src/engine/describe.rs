@@ -188,7 +188,7 @@ impl Program {
     }
 
     /// The names of its rules in the order written; a rule's position is its index for
-    /// [`Session::fired_count`](crate::Session::fired_count).
+    /// [`Session::fired_count`](crate::engine::session::Session::fired_count).
     pub fn rule_names(&self) -> impl Iterator<Item = &str> {
         self.rules.iter().map(|r| r.name.as_str())
     }
@@ -199,7 +199,7 @@ impl Program {
     }
 
     /// The text of its rule files, which its diagnostics point into
-    /// ([`Diagnostic::render`](crate::Diagnostic::render)).
+    /// ([`Diagnostic::render`](crate::lang::diagnostics::Diagnostic::render)).
     pub fn sources(&self) -> &SourceMap {
         &self.sources
     }

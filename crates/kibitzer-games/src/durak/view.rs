@@ -84,7 +84,7 @@ impl PlayerView {
         s
     }
 
-    /// The unbeaten attack card a defence answers first ([`super::game::first_unbeaten`]: in
+    /// The unbeaten attack card a defence answers first (`game::first_unbeaten`: in
     /// the table's canonical order, not the order played).
     pub fn first_unbeaten(&self) -> Option<Card> {
         super::game::first_unbeaten(&self.table)

@@ -301,7 +301,7 @@ impl World {
     }
 
     /// The plays this player chooses among: the legal actions, each card's defence against the
-    /// unbeaten attack card it answers ([`super::game::target_of`]: which card to beat is part
+    /// unbeaten attack card it answers (`game::target_of`: which card to beat is part
     /// of the decision, one defence per card of the hand), and those only when every unbeaten
     /// card can be beaten. Empty when the position does not ask this player (nothing to throw
     /// in, say).
