@@ -698,7 +698,10 @@ fn a_toy_game_plugs_in_through_its_descriptor_alone() {
     let mut registry = kibitzer::library::standard_registry();
     (toy.register)(&mut registry);
     let (file, text) = toy.rule_files[0];
-    let program = kibitzer::library::load_text_in(&registry, file, text).expect("the toy rules load");
+    let program = kibitzer::library::Loader::new()
+        .registry(&registry)
+        .text(file, text)
+        .expect("the toy rules load");
 
     let (suite, text) = toy.case_suites[0];
     let cases = kibitzer::cases::parse(suite, text, None).expect("the toy suite parses");
@@ -715,7 +718,7 @@ fn a_toy_game_plugs_in_through_its_descriptor_alone() {
     let mut lines = Vec::new();
     let options = BenchOptions {
         quick: true,
-        load: kibitzer::library::load_named,
+        load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
         args: Vec::new(),
     };
     (toy.workload.run)(&options, &mut |l| lines.push(l.to_string())).unwrap();

@@ -682,7 +682,7 @@ fn arena_smoke() {
     let arena = arenas().into_iter().find(|a| a.game == "durak").expect("a durak arena");
     let mut lines = Vec::new();
     let opts = PlayOptions {
-        load: kibitzer::library::load_named,
+        load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
         seats: vec!["durak".into(), "random".into(), "lowest".into()],
         games: 12,
         seed: 5,
@@ -703,7 +703,7 @@ fn arena_smoke() {
     assert_eq!(lines[..4], again[..4]);
     // Bad seats and settings are errors, not panics.
     let bad = PlayOptions {
-        load: kibitzer::library::load_named,
+        load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
         seats: vec!["durak".into(), "nobody".into()],
         games: 1,
         seed: 1,
@@ -712,7 +712,7 @@ fn arena_smoke() {
     };
     assert!((arena.run)(&bad, &mut |_| {}).is_err());
     let bad = PlayOptions {
-        load: kibitzer::library::load_named,
+        load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
         seats: vec!["durak".into()],
         games: 1,
         seed: 1,
@@ -731,7 +731,7 @@ fn bench_last_line(args: &[(&str, &str)]) -> Result<String, String> {
     let mut last = String::new();
     (w.run)(
         &kibitzer::games::harness::BenchOptions {
-            load: kibitzer::library::load_named,
+            load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
             quick: true,
             args: args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         },

@@ -57,7 +57,7 @@ fn checked(name: &str, text: &str, dir: &Path) -> String {
         let t = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
         Ok((p.display().to_string(), t))
     };
-    match kibitzer::library::load_text_with_includes(name, text, &read) {
+    match kibitzer::library::Loader::new().text_with_includes(name, text, &read) {
         Ok(p) => masked(format!(
             "{} {:?} {:?} {:?} {:?} {:?} {:?}",
             p.name(),

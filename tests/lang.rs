@@ -312,7 +312,7 @@ fn load_with(files: &[(&str, &str)]) -> String {
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .ok_or_else(|| "no such file".to_string())
     };
-    match kibitzer::library::load_text_with_includes("main.rules", files[0].1, &reader) {
+    match kibitzer::library::Loader::new().text_with_includes("main.rules", files[0].1, &reader) {
         Ok(p) => format!("loaded `{}`", p.name()),
         Err(e) => e.to_string(),
     }

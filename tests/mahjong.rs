@@ -339,7 +339,7 @@ fn run_arena(seats: &[&str], games: u64) -> Result<Vec<String>, String> {
     let arena = all.iter().find(|a| a.game == "mahjong").expect("a mahjong arena");
     let mut lines = Vec::new();
     let opts = PlayOptions {
-        load: kibitzer::library::load_named,
+        load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
         seats: seats.iter().map(|s| s.to_string()).collect(),
         games,
         seed: 9,
@@ -401,7 +401,7 @@ fn the_quick_bench_ends_with_the_figures() {
     let mut lines = Vec::new();
     (w.run)(
         &BenchOptions {
-            load: kibitzer::library::load_named,
+            load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
             quick: true,
             args: Vec::new(),
         },
@@ -436,7 +436,7 @@ fn the_rule_bench_times_an_edited_copy() {
         let mut lines = Vec::new();
         let r = (w.run)(
             &BenchOptions {
-                load: kibitzer::library::load_named,
+                load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
                 quick: true,
                 args: args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             },

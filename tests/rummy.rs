@@ -464,7 +464,7 @@ fn quick_bench_prints_the_figures() {
     let mut lines = Vec::new();
     (w.run)(
         &kibitzer::games::harness::BenchOptions {
-            load: kibitzer::library::load_named,
+            load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
             quick: true,
             args: Vec::new(),
         },

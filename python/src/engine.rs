@@ -5,7 +5,7 @@
 use crate::convert::{json_to_py, py_input_text, py_to_json, value_to_py};
 use crate::errors::{self, bad_input};
 use crate::guard::{guard, ThreadBound};
-use kibitzer::library::{load_file_with, load_ruleset, shipped_text, LoadError, LoadOptions};
+use kibitzer::library::{shipped_text, LoadError, Loader};
 use kibitzer::query::JsonParts;
 use kibitzer::Query;
 use kibitzer::{answer_texts, WhyNotError};
@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde_json::{json, Value as Json};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -47,22 +47,23 @@ fn is_shipped(name: &str) -> bool {
 /// declare the same rule set), as the CLI loads it. Shipped ones are cached; files are read
 /// every time, so an edit is seen at the next call.
 pub fn load(ruleset: &str, rules: Option<&str>, include_root: Option<&str>) -> Result<Arc<Program>, LoadError> {
-    let options = LoadOptions {
-        include_root: include_root.map(PathBuf::from),
-    };
+    let mut loader = Loader::new();
+    if let Some(root) = include_root {
+        loader = loader.include_root(root);
+    }
     if rules.is_none() && is_shipped(ruleset) {
         if let Ok(cache) = shipped_cache().lock() {
             if let Some(p) = cache.get(ruleset) {
                 return Ok(p.clone());
             }
         }
-        let program = load_ruleset(ruleset, None, &options)?;
+        let program = loader.ruleset(ruleset, None)?;
         if let Ok(mut cache) = shipped_cache().lock() {
             cache.insert(ruleset.to_string(), program.clone());
         }
         return Ok(program);
     }
-    load_ruleset(ruleset, rules.map(Path::new), &options)
+    loader.ruleset(ruleset, rules.map(Path::new))
 }
 
 pub fn load_py(
@@ -442,11 +443,12 @@ fn check_file<'py>(
     include_root: Option<&str>,
 ) -> PyResult<(Option<String>, usize, Bound<'py, PyList>)> {
     guard(|| {
-        let options = LoadOptions {
-            include_root: include_root.map(PathBuf::from),
-        };
+        let mut loader = Loader::new();
+        if let Some(root) = include_root {
+            loader = loader.include_root(root);
+        }
         let list = PyList::empty(py);
-        match load_file_with(Path::new(path), &options) {
+        match loader.file(Path::new(path)) {
             Ok(p) => {
                 for w in p.warnings() {
                     list.append(crate::diagnostic_dict!(py, w, p.sources())?)?;

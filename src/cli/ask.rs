@@ -2,7 +2,7 @@
 //! derivation, or none) as text, or as JSON (docs/explanations.md).
 
 use super::{fail, split_assignment};
-use kibitzer::library::{load_ruleset, LoadOptions};
+use kibitzer::library::Loader;
 use kibitzer::query::{answer_json, JsonParts};
 use kibitzer::WhyNot;
 use kibitzer::{render_answer, render_answers, render_full, Answer, ExplainLimits};
@@ -79,10 +79,11 @@ pub enum ExplainMode {
 pub fn run(a: AskArgs) -> i32 {
     // One deadline for the whole command: loading, the run, why-not and the explanations.
     let _deadline = kibitzer::with_deadline(a.timeout);
-    let options = LoadOptions {
-        include_root: a.include_root.clone(),
-    };
-    let program = match load_ruleset(&a.ruleset, a.rules.as_deref(), &options) {
+    let mut loader = Loader::new();
+    if let Some(root) = &a.include_root {
+        loader = loader.include_root(root);
+    }
+    let program = match loader.ruleset(&a.ruleset, a.rules.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };

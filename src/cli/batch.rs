@@ -4,7 +4,7 @@
 //! the run goes on: one output line per input line, always.
 
 use super::fail;
-use kibitzer::library::{load_ruleset, LoadOptions};
+use kibitzer::library::Loader;
 use kibitzer::Program;
 use kibitzer::RunOptions;
 use serde_json::json;
@@ -52,10 +52,11 @@ enum Done {
 }
 
 pub fn run(a: BatchArgs) -> i32 {
-    let options = LoadOptions {
-        include_root: a.include_root.clone(),
-    };
-    let program = match load_ruleset(&a.ruleset, a.rules.as_deref(), &options) {
+    let mut loader = Loader::new();
+    if let Some(root) = &a.include_root {
+        loader = loader.include_root(root);
+    }
+    let program = match loader.ruleset(&a.ruleset, a.rules.as_deref()) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };

@@ -59,7 +59,7 @@ pub fn run(a: BenchArgs) -> i32 {
     }
     let options = kibitzer::games::harness::BenchOptions {
         quick: a.quick,
-        load: kibitzer::library::load_named,
+        load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
         args,
     };
     // A workload's lines come as its parts finish; between them a spinner on a terminal says

@@ -1,6 +1,6 @@
 //! `kibitzer check`: load rule files and report every problem with `file:line:col`.
 
-use kibitzer::library::{load_file_with, load_shipped, shipped_names, LoadError, LoadOptions};
+use kibitzer::library::{load_shipped, shipped_names, LoadError, Loader};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -43,9 +43,10 @@ pub fn run(a: CheckArgs) -> i32 {
         for p in &a.paths {
             collect(p, &mut files, &mut seen);
         }
-        let options = LoadOptions {
-            include_root: a.include_root.clone(),
-        };
+        let mut loader = Loader::new();
+        if let Some(root) = &a.include_root {
+            loader = loader.include_root(root);
+        }
         if files.is_empty() {
             super::say("kibitzer: no .rules files found");
             return super::EXIT_BAD_INPUT;
@@ -83,7 +84,7 @@ pub fn run(a: CheckArgs) -> i32 {
             }
         }
         for f in checked {
-            report(f.display().to_string(), load_file_with(&f, &options));
+            report(f.display().to_string(), loader.file(&f));
         }
     }
     if failed {

@@ -77,7 +77,7 @@ pub fn run(a: PlayArgs) -> i32 {
     let finished = Arc::new(AtomicU64::new(0));
     let (count, ticks) = (finished.clone(), bar.clone());
     let options = PlayOptions {
-        load: kibitzer::library::load_named,
+        load: |name| kibitzer::load_any(name).map_err(|e| e.to_string()),
         seats: a.seats,
         games: a.games,
         seed: a.seed,

@@ -6,7 +6,7 @@
 pub type Report<'a> = &'a mut dyn FnMut(&str);
 
 /// Loads a rule set by shipped name or path for benchmarks and arenas (the CLI passes
-/// `kibitzer::library::load_named`).
+/// `kibitzer::load_any`, its error as one line).
 pub type Loader = fn(&str) -> Result<std::sync::Arc<crate::engine::program::Program>, String>;
 
 /// Options of `kibitzer bench WORKLOAD`.

@@ -5,7 +5,7 @@
 use crate::engine::explain::render_derivation;
 use crate::engine::program::Program;
 use crate::engine::session::{RunOptions, Session};
-use crate::library::{load_file, load_file_with, load_shipped, shipped_text, LoadError, LoadOptions};
+use crate::library::{load_file, load_shipped, shipped_text, LoadError, Loader};
 use crate::query::Query;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -558,10 +558,12 @@ pub fn resolve_rules(file: &CaseFile, rules_override: Option<&Path>) -> Result<(
     };
     // Checked inside the case file's tree when parsed; its includes stay in that tree too.
     let path = dir.join(&file.rules);
-    let opts = LoadOptions {
-        include_root: file.root.clone(),
-    };
-    load_file_with(&path, &opts)
+    let mut loader = Loader::new();
+    if let Some(root) = &file.root {
+        loader = loader.include_root(root);
+    }
+    loader
+        .file(&path)
         .map(|p| (path.display().to_string(), p))
         .map_err(|e| err(file.rules.clone(), e))
 }

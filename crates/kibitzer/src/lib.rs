@@ -91,8 +91,8 @@
 //! The native code the rules call is a [`Builtin`]: a [`Signature`] and a function from argument
 //! values to [`Solutions`]. A [`Registry`] holds them by name. The loaders check and compile rule
 //! files against [`library::registry`], which holds every built-in kibitzer ships;
-//! [`library::load_text_in`] checks rules against a registry of your own, so they can call your
-//! built-ins.
+//! [`library::Loader::registry`] checks rules against a registry of your own, so they can call
+//! your built-ins.
 //!
 //! ```
 //! use kibitzer::builtins::{Builtin, BuiltinError, Registry, Signature, Solutions};
@@ -128,7 +128,7 @@
 //! let rules = "ruleset twice \"Twice\"\ninput n: int\noutput twice\n\
 //!              rule Twice \"twice n\"\nwhen\n    n(?n)\n    ?d = double(?n)\n\
 //!              then\n    assert twice(?d)\nbecause \"{?d}\"\nend\n";
-//! let program = kibitzer::library::load_text_in(&registry, "twice.rules", rules).unwrap();
+//! let program = kibitzer::library::Loader::new().registry(&registry).text("twice.rules", rules).unwrap();
 //! let mut session = kibitzer::Session::new(program);
 //! session.set_input_text("n", "21").unwrap();
 //! session.run().unwrap();

@@ -38,11 +38,6 @@ pub fn standard_registry() -> Registry {
     r
 }
 
-/// A shipped name or a path, its error as one line: the loader benchmarks and arenas are given.
-pub fn load_named(name_or_path: &str) -> Result<Arc<Program>, String> {
-    load_any(name_or_path).map_err(|e| e.to_string())
-}
-
 /// The process-wide standard registry.
 pub fn registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
@@ -96,11 +91,114 @@ fn canonical_name(name: &str) -> String {
 /// Rule files larger than this are refused before parsing (`include "/dev/zero"` must not hang).
 pub const MAX_RULE_FILE_BYTES: u64 = 8 << 20;
 
-/// Where a rule file's includes may come from.
-#[derive(Clone, Debug, Default)]
-pub struct LoadOptions {
-    /// The folder tree includes must stay in; `None`: the folder of the file given to load.
-    pub include_root: Option<PathBuf>,
+/// The one loader of rule sets, with its options: which built-ins the rules may call and where a
+/// rule file's includes may come from; then a rule set by shipped name, path or text.
+/// [`load_shipped`], [`load_file`], [`load_text`] and [`load_any`] are a default loader's.
+///
+/// ```
+/// use kibitzer::library::Loader;
+///
+/// let mut registry = kibitzer::library::standard_registry();
+/// registry.func("twice", &[("n", kibitzer::value::ValueType::Int)], kibitzer::value::ValueType::Int,
+///     "n doubled", |a| Ok(kibitzer::Value::Int(a[0].as_int().unwrap_or(0) * 2)));
+/// let rules = "ruleset t\ninput n: int\noutput doubled\nrule R when n(?n) then assert doubled(twice(?n)) end\n";
+/// let program = Loader::new().registry(&registry).text("t.rules", rules).unwrap();
+/// assert_eq!(program.name(), "t");
+/// ```
+#[derive(Clone, Default)]
+pub struct Loader<'r> {
+    registry: Option<&'r Registry>,
+    include_root: Option<PathBuf>,
+}
+
+impl<'r> Loader<'r> {
+    /// A loader with the standard registry whose includes stay in the loaded file's folder tree.
+    pub fn new() -> Loader<'r> {
+        Loader::default()
+    }
+
+    /// Rules checked against `registry` instead of the standard one: rules that call an
+    /// embedder's own built-ins (start from [`standard_registry`] to keep every game's).
+    pub fn registry(mut self, registry: &'r Registry) -> Loader<'r> {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// Includes confined to the folder tree of `root` instead of the loaded file's folder.
+    pub fn include_root(mut self, root: impl Into<PathBuf>) -> Loader<'r> {
+        self.include_root = Some(root.into());
+        self
+    }
+
+    fn registry_or_standard(&self) -> &Registry {
+        self.registry.unwrap_or_else(|| registry())
+    }
+
+    /// A shipped rule set by name (`stud`, `mahjong-seed`). With the standard registry it is
+    /// compiled once per process and shared.
+    pub fn shipped(&self, name: &str) -> Result<Arc<Program>, LoadError> {
+        match self.registry {
+            None => load_shipped(name),
+            Some(r) => shipped_in(r, name),
+        }
+    }
+
+    /// A rule file from disk (`.rules` files only), its includes read from its folder tree or
+    /// the include root.
+    pub fn file(&self, path: &Path) -> Result<Arc<Program>, LoadError> {
+        file_in(self.registry_or_standard(), path, self.include_root.as_deref())
+    }
+
+    /// Rule text as if it were the file `name`: includes relative to `name`'s folder and confined
+    /// to it (the current folder when `name` has none on disk), or to the include root.
+    pub fn text(&self, name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
+        text_in(self.registry_or_standard(), name, text, self.include_root.as_deref())
+    }
+
+    /// Rule text whose includes are read by `read_include` (given the including file's name and
+    /// the path written, it returns the included file's name and text): rule files kept anywhere
+    /// but on disk, such as in an editor's buffers or a database.
+    pub fn text_with_includes(
+        &self,
+        name: &str,
+        text: &str,
+        read_include: &IncludeReader<'_>,
+    ) -> Result<Arc<Program>, LoadError> {
+        build(self.registry_or_standard(), name, text, read_include)
+            .map(Arc::new)
+            .map_err(LoadError::Rules)
+    }
+
+    /// A shipped name, or else a path to a `.rules` file.
+    pub fn any(&self, name_or_path: &str) -> Result<Arc<Program>, LoadError> {
+        if shipped_text(&format!("{}.rules", canonical_name(name_or_path))).is_some() {
+            return self.shipped(name_or_path);
+        }
+        let p = Path::new(name_or_path);
+        if p.exists() {
+            return self.file(p);
+        }
+        Err(LoadError::Unknown(name_or_path.to_string(), shipped_names().join(", ")))
+    }
+
+    /// The rule set `name` (a shipped name or a path), or, with `rules`, that file in its place:
+    /// the file must then declare the rule set `name` names, so an edited copy never runs as
+    /// another game.
+    pub fn ruleset(&self, name: &str, rules: Option<&Path>) -> Result<Arc<Program>, LoadError> {
+        let Some(path) = rules else {
+            return self.any(name);
+        };
+        let program = self.file(path)?;
+        let wanted = canonical_name(name);
+        if program.name() != wanted {
+            return Err(LoadError::WrongRuleset {
+                path: path.display().to_string(),
+                declared: program.name().to_string(),
+                asked: name.to_string(),
+            });
+        }
+        Ok(program)
+    }
 }
 
 /// Reads a rule file, refusing anything but a regular file, one larger than
@@ -216,6 +314,16 @@ pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
             return Ok(p.clone());
         }
     }
+    let program = shipped_in(registry(), name)?;
+    if let Ok(mut c) = cache.lock() {
+        c.push((name.to_string(), program.clone()));
+    }
+    Ok(program)
+}
+
+/// A shipped rule set compiled against `registry`, whatever the run's deadline.
+fn shipped_in(registry: &Registry, name: &str) -> Result<Arc<Program>, LoadError> {
+    let name = canonical_name(name);
     let file = format!("{name}.rules");
     let Some(text) = shipped_text(&file) else {
         return Err(LoadError::Unknown(name.to_string(), shipped_names().join(", ")));
@@ -227,23 +335,20 @@ pub fn load_shipped(name: &str) -> Result<Arc<Program>, LoadError> {
             .ok_or_else(|| "no such shipped file".to_string())
     };
     let lifted = crate::budget::lifted();
-    let built = build(registry(), &format!("<shipped>/{file}"), text, &reader);
+    let built = build(registry, &format!("<shipped>/{file}"), text, &reader);
     drop(lifted);
-    let program = Arc::new(built.map_err(LoadError::Rules)?);
-    if let Ok(mut c) = cache.lock() {
-        c.push((name.to_string(), program.clone()));
-    }
-    Ok(program)
+    Ok(Arc::new(built.map_err(LoadError::Rules)?))
 }
 
 /// Loads a rule file from disk; its includes are read relative to it, from its folder tree.
 pub fn load_file(path: &Path) -> Result<Arc<Program>, LoadError> {
-    load_file_with(path, &LoadOptions::default())
+    Loader::new().file(path)
 }
 
-/// Loads a rule file from disk, its includes confined to `opts.include_root` (default: the
-/// file's folder). Only `.rules` files are read, so no message can quote another file's line.
-pub fn load_file_with(path: &Path, opts: &LoadOptions) -> Result<Arc<Program>, LoadError> {
+/// Loads a rule file from disk against `registry`, its includes confined to `include_root`
+/// (default: the file's folder). Only `.rules` files are read, so no message can quote another
+/// file's line.
+fn file_in(registry: &Registry, path: &Path, include_root: Option<&Path>) -> Result<Arc<Program>, LoadError> {
     let shown = path.display().to_string();
     if !is_rules_name(path) {
         return Err(LoadError::NotRules(shown));
@@ -265,13 +370,13 @@ pub fn load_file_with(path: &Path, opts: &LoadOptions) -> Result<Arc<Program>, L
         path: shown_both.clone(),
         why,
     })?;
-    let tree = match &opts.include_root {
+    let tree = match include_root {
         Some(root) => {
             let canonical_root = std::fs::canonicalize(root).map_err(|e| LoadError::Io {
                 path: root.display().to_string(),
                 why: e.to_string(),
             })?;
-            IncludeTree::new(canonical_root, root.clone())
+            IncludeTree::new(canonical_root, root.to_path_buf())
         }
         None => {
             let root = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -292,7 +397,7 @@ pub fn load_file_with(path: &Path, opts: &LoadOptions) -> Result<Arc<Program>, L
     };
     // The main file keeps the name it was given: that is the file the user knows.
     tree.files.borrow_mut().push((shown.clone(), canonical));
-    load_in_tree(registry(), &shown, &text, &tree)
+    load_in_tree(registry, &shown, &text, &tree)
 }
 
 /// A path as given, followed by the file it resolves to when that is another file (a link).
@@ -315,38 +420,39 @@ fn as_given_and_target(path: &Path, canonical: &Path) -> String {
 /// Loads rule text as if it were the file `name`: includes relative to `name`'s folder and
 /// confined to it (the current folder when `name` has none on disk).
 pub fn load_text(name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
-    load_text_in(registry(), name, text)
+    Loader::new().text(name, text)
 }
 
-/// Loads rule text as [`load_text`] does, checked against `registry` instead of the standard one:
-/// rules that call an embedder's own built-ins (start from [`standard_registry`] to keep every
-/// game's).
-pub fn load_text_in(registry: &Registry, name: &str, text: &str) -> Result<Arc<Program>, LoadError> {
-    let shown_root = Path::new(name).parent().map(Path::to_path_buf).unwrap_or_default();
+/// Rule text as the file `name` against `registry`; includes from `include_root`'s folder tree,
+/// or else from `name`'s folder (the current folder when `name` has none).
+fn text_in(
+    registry: &Registry,
+    name: &str,
+    text: &str,
+    include_root: Option<&Path>,
+) -> Result<Arc<Program>, LoadError> {
+    let shown_root = match include_root {
+        Some(root) => root.to_path_buf(),
+        None => Path::new(name).parent().map(Path::to_path_buf).unwrap_or_default(),
+    };
     let dir = if shown_root.as_os_str().is_empty() {
         Path::new(".")
     } else {
         shown_root.as_path()
     };
     let root = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let tree = IncludeTree::new(root.clone(), shown_root);
+    let tree = IncludeTree::new(root.clone(), shown_root.clone());
     if let Some(file) = Path::new(name).file_name() {
-        tree.files.borrow_mut().push((name.to_string(), root.join(file)));
+        let folder = std::fs::canonicalize(
+            Path::new(name)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new(".")),
+        )
+        .unwrap_or_else(|_| root.clone());
+        tree.files.borrow_mut().push((name.to_string(), folder.join(file)));
     }
     load_in_tree(registry, name, text, &tree)
-}
-
-/// Loads rule text whose includes are read by `read_include` (given the including file's name and
-/// the path written, it returns the included file's name and text): rule files kept anywhere but
-/// on disk, such as in an editor's buffers or a database.
-pub fn load_text_with_includes(
-    name: &str,
-    text: &str,
-    read_include: &IncludeReader<'_>,
-) -> Result<Arc<Program>, LoadError> {
-    build(registry(), name, text, read_include)
-        .map(Arc::new)
-        .map_err(LoadError::Rules)
 }
 
 fn load_in_tree(registry: &Registry, name: &str, text: &str, tree: &IncludeTree) -> Result<Arc<Program>, LoadError> {
@@ -370,37 +476,7 @@ fn build(
 
 /// A shipped name, or else a path to a `.rules` file.
 pub fn load_any(name_or_path: &str) -> Result<Arc<Program>, LoadError> {
-    load_any_with(name_or_path, &LoadOptions::default())
-}
-
-/// A shipped name, or else a path to a `.rules` file loaded with `opts`.
-pub fn load_any_with(name_or_path: &str, opts: &LoadOptions) -> Result<Arc<Program>, LoadError> {
-    if shipped_text(&format!("{}.rules", canonical_name(name_or_path))).is_some() {
-        return load_shipped(name_or_path);
-    }
-    let p = Path::new(name_or_path);
-    if p.exists() {
-        return load_file_with(p, opts);
-    }
-    Err(LoadError::Unknown(name_or_path.to_string(), shipped_names().join(", ")))
-}
-
-/// The rule set `name` (a shipped name or a path), or, with `rules`, that file in its place: the
-/// file must then declare the rule set `name` names, so an edited copy never runs as another game.
-pub fn load_ruleset(name: &str, rules: Option<&Path>, opts: &LoadOptions) -> Result<Arc<Program>, LoadError> {
-    let Some(path) = rules else {
-        return load_any_with(name, opts);
-    };
-    let program = load_file_with(path, opts)?;
-    let wanted = canonical_name(name);
-    if program.name() != wanted {
-        return Err(LoadError::WrongRuleset {
-            path: path.display().to_string(),
-            declared: program.name().to_string(),
-            asked: name.to_string(),
-        });
-    }
-    Ok(program)
+    Loader::new().any(name_or_path)
 }
 
 /// The library `whatif` uses: the shipped rule sets.
