@@ -63,23 +63,31 @@ pub struct Agenda {
 }
 
 impl Agenda {
-    /// An empty agenda for rules of these saliences (in the order of the file).
-    pub fn new(saliences: &[i32], strategy: Strategy) -> Agenda {
+    /// An empty agenda for rules of these saliences (in the order of the file). `grouped`: per
+    /// rule, whether it is in a first-match group: under `depth` and `breadth` such a rule gets
+    /// a queue of its own, before the shared queue of its salience level, so that a group's
+    /// rules come up in file order (under `file_order` every rule has its own queue already).
+    pub fn new(saliences: &[i32], grouped: &[bool], strategy: Strategy) -> Agenda {
         let mut order: Vec<usize> = (0..saliences.len()).collect();
         // Higher salience first; the rule written first among equals (the sort is stable).
         order.sort_by_key(|&r| std::cmp::Reverse(saliences[r]));
         let mut rank = vec![0u32; saliences.len()];
-        let mut level = 0;
-        for (place, &r) in order.iter().enumerate() {
-            rank[r] = match strategy {
-                Strategy::FileOrder => place as u32,
-                _ => {
-                    if place > 0 && saliences[order[place - 1]] != saliences[r] {
-                        level += 1;
+        match strategy {
+            Strategy::FileOrder => order.iter().enumerate().for_each(|(place, &r)| rank[r] = place as u32),
+            _ => {
+                let mut next = 0u32;
+                for level in order.chunk_by(|&a, &b| saliences[a] == saliences[b]) {
+                    let in_group = |r: usize| grouped.get(r).copied().unwrap_or(false);
+                    for &r in level.iter().filter(|&&r| in_group(r)) {
+                        rank[r] = next;
+                        next += 1;
                     }
-                    level
+                    if level.iter().any(|&r| !in_group(r)) {
+                        level.iter().filter(|&&r| !in_group(r)).for_each(|&r| rank[r] = next);
+                        next += 1;
+                    }
                 }
-            };
+            }
         }
         Agenda {
             rank,
@@ -323,7 +331,7 @@ mod tests {
             runs in 1..3usize,
             strategy in prop_oneof![Just(Strategy::FileOrder), Just(Strategy::Depth), Just(Strategy::Breadth)],
         ) {
-            let mut agenda = Agenda::new(&saliences, strategy);
+            let mut agenda = Agenda::new(&saliences, &[], strategy);
             for _ in 0..runs {
                 agenda.reset();
                 let mut model: Vec<(i32, u32, u32)> = Vec::new();

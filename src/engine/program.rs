@@ -266,6 +266,8 @@ pub struct Program {
     pub(crate) rules: Vec<RuleIr>,
     /// The order among activations of equal salience.
     pub(crate) strategy: crate::lang::ir::Strategy,
+    /// The first-match groups; empty for a rule set without any, whose runs never look at them.
+    pub(crate) groups: Vec<crate::lang::ir::GroupDecl>,
     pub(crate) plans: Vec<RulePlan>,
     /// For each relation, the seeds a new fact of it starts, in rule order.
     pub(crate) triggers: Vec<Vec<Trigger>>,

@@ -39,6 +39,8 @@ struct Items {
     answers: Vec<Option<Answers>>,
     rules: Vec<AstRule>,
     strategy: Strategy,
+    /// `group NAME POLICY` declarations, from every file.
+    groups: Vec<(Ident, Ident)>,
 }
 
 /// Checks and resolves; `Err` holds every problem found (errors and warnings) when any is an error.
@@ -143,7 +145,9 @@ impl<'a> Checker<'a> {
             inputs.extend(self.input(inp));
         }
         self.declare_asserted(&items.rules);
-        let (rules, asserted_by_failed) = self.rules(items.rules, &name, &inputs);
+        let groups = self.groups(&items.groups);
+        let (rules, asserted_by_failed) = self.rules(items.rules, &name, &inputs, &groups);
+        self.empty_groups(&groups, &rules);
         let outputs = self.outputs(&items.outputs, items.ruleset_span);
         self.reachability(&rules, &inputs, &outputs, &items.outputs, &asserted_by_failed);
         let answers = items
@@ -162,6 +166,7 @@ impl<'a> Checker<'a> {
             params: std::mem::take(&mut self.params),
             rules,
             strategy: items.strategy,
+            groups,
             sources: SourceMap::default(),
             warnings: Vec::new(),
         })
@@ -207,6 +212,7 @@ impl<'a> Checker<'a> {
                             format!("unknown strategy `{}` (known: file_order, depth, breadth)", name.name),
                         ),
                     },
+                    AstItem::Group { name, policy, .. } => items.groups.push((name, policy)),
                     AstItem::Rule(r) => items.rules.push(r),
                 }
             }
@@ -297,8 +303,16 @@ impl<'a> Checker<'a> {
 
     /// The rules checked, and what the rules with errors assert: reported once, at the errors,
     /// and not again as an output nothing produces or a rule nothing feeds.
-    fn rules(&mut self, rules_ast: Vec<AstRule>, name: &str, inputs: &[InputDecl]) -> (Vec<RuleIr>, Vec<RelId>) {
+    fn rules(
+        &mut self,
+        rules_ast: Vec<AstRule>,
+        name: &str,
+        inputs: &[InputDecl],
+        groups: &[GroupDecl],
+    ) -> (Vec<RuleIr>, Vec<RelId>) {
         let mut rules: Vec<RuleIr> = Vec::new();
+        // Per group: its first rule (name and salience), which the others must match in salience.
+        let mut first_of: Vec<Option<(String, i32)>> = vec![None; groups.len()];
         let mut seen_rules: FxHashMap<String, Span> = FxHashMap::default();
         let mut asserted_by_failed: Vec<RelId> = Vec::new();
         for r in rules_ast {
@@ -318,12 +332,102 @@ impl<'a> Checker<'a> {
                 continue;
             }
             seen_rules.insert(r.name.name.clone(), r.name.span);
+            let group = self.rule_group(&r, groups, &mut first_of);
             match self.rule(&r, name, inputs) {
-                Some(rule) => rules.push(rule),
+                Some(rule) => rules.push(RuleIr { group, ..rule }),
                 None => asserted_by_failed.extend(self.asserted_relations(&r)),
             }
         }
         (rules, asserted_by_failed)
+    }
+
+    /// The `group` declarations: each name once, each with a policy this engine knows.
+    fn groups(&mut self, decls: &[(Ident, Ident)]) -> Vec<GroupDecl> {
+        let mut groups: Vec<GroupDecl> = Vec::new();
+        for (name, policy) in decls {
+            if let Some(prev) = groups.iter().find(|g| g.name == name.name) {
+                let first = self.sources.locate(prev.span);
+                self.error(
+                    name.span,
+                    format!(
+                        "group `{}` is declared twice (first at {}:{}:{})",
+                        name.name, first.file, first.line, first.col
+                    ),
+                );
+                continue;
+            }
+            if policy.name != "first" {
+                self.error(
+                    policy.span,
+                    format!(
+                        "unknown group policy `{}`: write `group {} first` (the first rule whose conditions hold fires)",
+                        policy.name, name.name
+                    ),
+                );
+            }
+            groups.push(GroupDecl {
+                name: name.name.clone(),
+                span: name.span,
+            });
+        }
+        groups
+    }
+
+    /// The group a rule names with `in NAME`: declared, one per rule, and of the salience of the
+    /// group's first rule (a group picks among its rules in file order, which salience would undo).
+    fn rule_group(
+        &mut self,
+        r: &AstRule,
+        groups: &[GroupDecl],
+        first_of: &mut [Option<(String, i32)>],
+    ) -> Option<u32> {
+        let g = r.groups.first()?;
+        if let Some(second) = r.groups.get(1) {
+            self.error(
+                second.span,
+                format!(
+                    "rule `{}` is already in group `{}`; a rule belongs to one group",
+                    r.name.name, g.name
+                ),
+            );
+        }
+        let Some(id) = groups.iter().position(|d| d.name == g.name) else {
+            let near = groups
+                .iter()
+                .map(|d| d.name.as_str())
+                .filter(|d| strsim::levenshtein(d, &g.name) <= 2)
+                .min_by_key(|d| strsim::levenshtein(d, &g.name));
+            let hint = match near {
+                Some(n) => format!(" (did you mean `{n}`?)"),
+                None => format!(" (declare it: `group {} first`)", g.name),
+            };
+            self.error(g.span, format!("unknown group `{}`{hint}", g.name));
+            return None;
+        };
+        match &first_of[id] {
+            Some((first, salience)) if *salience != r.salience => self.error(
+                g.span,
+                format!(
+                    "rule `{}` has salience {}, but `{first}`, first in group `{}`, has {salience}: a group's rules share one salience (the group picks among them in file order)",
+                    r.name.name, r.salience, g.name
+                ),
+            ),
+            Some(_) => {}
+            None => first_of[id] = Some((r.name.name.clone(), r.salience)),
+        }
+        Some(id as u32)
+    }
+
+    /// Warns of a group no rule is in.
+    fn empty_groups(&mut self, groups: &[GroupDecl], rules: &[RuleIr]) {
+        for (i, g) in groups.iter().enumerate() {
+            if !rules.iter().any(|r| r.group == Some(i as u32)) {
+                self.diags.push(Diagnostic::warning(
+                    g.span,
+                    format!("group `{}` has no rule (put one in it with `rule NAME in {}`)", g.name, g.name),
+                ));
+            }
+        }
     }
 
     /// The declared outputs that some rule produces (the others are warned about).
@@ -573,6 +677,7 @@ impl<'a> Checker<'a> {
             var_names: scope.names,
             span: r.span,
             handles,
+            group: None,
         })
     }
 
