@@ -471,3 +471,57 @@ fn syntax_errors_name_the_fix_for_the_common_mistakes() {
         );
     }
 }
+
+#[test]
+fn groups_are_declared_once_named_once_per_rule_and_share_one_salience() {
+    check(
+        &format!(
+            "{HEAD}group chart first\ngroup chart first\ngroup other any\n\
+             rule A in chart in other when hand(?h) then assert category(1) end\n\
+             rule B in chrt when hand(?h) then assert category(2) end\n\
+             rule C in chart salience 4 when hand(?h) then assert category(3) end\n\
+             rule D in nowhere when hand(?h) then assert category(4) end\n"
+        ),
+        expect![[r#"
+            t.rules:5:7: error: group `chart` is declared twice (first at t.rules:4:7)
+              |
+            5 | group chart first
+              |       ^^^^^
+            t.rules:6:13: error: unknown group policy `any`: write `group other first` (the first rule whose conditions hold fires)
+              |
+            6 | group other any
+              |             ^^^
+            t.rules:7:20: error: rule `A` is already in group `chart`; a rule belongs to one group
+              |
+            7 | rule A in chart in other when hand(?h) then assert category(1) end
+              |                    ^^^^^
+            t.rules:8:11: error: unknown group `chrt` (did you mean `chart`?)
+              |
+            8 | rule B in chrt when hand(?h) then assert category(2) end
+              |           ^^^^
+            t.rules:9:11: error: rule `C` has salience 4, but `A`, first in group `chart`, has 0: a group's rules share one salience (the group picks among them in file order)
+              |
+            9 | rule C in chart salience 4 when hand(?h) then assert category(3) end
+              |           ^^^^^
+            t.rules:10:11: error: unknown group `nowhere` (declare it: `group nowhere first`)
+               |
+            10 | rule D in nowhere when hand(?h) then assert category(4) end
+               |           ^^^^^^^
+            t.rules:6:7: warning: group `other` has no rule (put one in it with `rule NAME in other`)
+              |
+            6 | group other any
+              |       ^^^^^"#]],
+    );
+}
+
+#[test]
+fn a_group_without_rules_is_a_warning() {
+    check_warnings(
+        &format!("{HEAD}group chart first\nrule A when hand(?h) then assert category(1) end\n"),
+        expect![[r#"
+            t.rules:4:7: warning: group `chart` has no rule (put one in it with `rule NAME in chart`)
+              |
+            4 | group chart first
+              |       ^^^^^"#]],
+    );
+}
