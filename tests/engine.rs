@@ -1341,5 +1341,9 @@ fn why_not_a_rule_that_lost_to_its_group_names_the_rule_chosen_and_its_reason() 
     );
     assert_eq!(w.bindings, ["n = 7"]);
     let w = s.why_not("Big").unwrap();
-    assert!(w.summary.starts_with("Big did not fire: condition 2 `?n > 10` fails"), "{}", w.summary);
+    assert!(
+        w.summary.starts_with("Big did not fire: condition 2 `?n > 10` fails"),
+        "{}",
+        w.summary
+    );
 }

@@ -322,7 +322,7 @@ impl Program {
     /// Which rules can matter to facts of `rel`: the rules that assert or retract a relation in
     /// the closure of `rel` under "is asserted by a rule whose conditions mention". A what-if that
     /// only looks at `rel` runs just these rules (the others cannot change what it sees), and
-    /// rules that can halt the run are always kept.
+    /// rules that can halt the run are always kept, as are the rules of a kept rule's group.
     pub fn relevant_to(&self, rel: RelId) -> Vec<bool> {
         let mut needed = vec![false; self.relations.len()];
         let mut keep = vec![false; self.rules.len()];
@@ -345,7 +345,10 @@ impl Program {
                     },
                     Action::Halt => true,
                 });
-                if touches {
+                // A rule of a kept rule's group decides whether that rule may fire.
+                let grouped =
+                    |g: Option<u32>| g.is_some() && self.rules.iter().zip(&keep).any(|(r, k)| *k && r.group == g);
+                if touches || grouped(rule.group) {
                     keep[i] = true;
                     changed = true;
                     mentions(&rule.conds, &mut |r| needed[r as usize] = true);

@@ -375,12 +375,7 @@ impl<'a> Checker<'a> {
 
     /// The group a rule names with `in NAME`: declared, one per rule, and of the salience of the
     /// group's first rule (a group picks among its rules in file order, which salience would undo).
-    fn rule_group(
-        &mut self,
-        r: &AstRule,
-        groups: &[GroupDecl],
-        first_of: &mut [Option<(String, i32)>],
-    ) -> Option<u32> {
+    fn rule_group(&mut self, r: &AstRule, groups: &[GroupDecl], first_of: &mut [Option<(String, i32)>]) -> Option<u32> {
         let g = r.groups.first()?;
         if let Some(second) = r.groups.get(1) {
             self.error(
@@ -424,7 +419,10 @@ impl<'a> Checker<'a> {
             if !rules.iter().any(|r| r.group == Some(i as u32)) {
                 self.diags.push(Diagnostic::warning(
                     g.span,
-                    format!("group `{}` has no rule (put one in it with `rule NAME in {}`)", g.name, g.name),
+                    format!(
+                        "group `{}` has no rule (put one in it with `rule NAME in {}`)",
+                        g.name, g.name
+                    ),
                 ));
             }
         }

@@ -538,7 +538,11 @@ fn completion(doc: Option<&Doc>, at: Position) -> Vec<CompletionItem> {
                     let d = ix.decl(o.kind, &o.name).map(|d| d.text.clone());
                     add(o.name.clone(), CompletionItemKind::CONSTANT, d)
                 }
-                Kind::Group => add(o.name.clone(), CompletionItemKind::MODULE, Some("first-match group".into())),
+                Kind::Group => add(
+                    o.name.clone(),
+                    CompletionItemKind::MODULE,
+                    Some("first-match group".into()),
+                ),
                 _ => {}
             }
         }

@@ -189,7 +189,16 @@ impl Session {
         let name = &rule.name;
         let fired = self.fired_count(ri);
         let lost = self.drops.iter().rev().find(|d| d.rule as usize == ri).cloned();
-        if let (0, Some(DropRecord { group: Some(chosen), vars, mask, .. })) = (fired, &lost) {
+        if let (
+            0,
+            Some(DropRecord {
+                group: Some(chosen),
+                vars,
+                mask,
+                ..
+            }),
+        ) = (fired, &lost)
+        {
             return Ok(WhyNot {
                 rule: name.clone(),
                 title: rule.title.clone(),
@@ -370,7 +379,10 @@ impl Session {
         let mut out = format!("{who} would apply, but {which} in group {group} was chosen");
         let because = self.firing(firing).and_then(|f| {
             let vars = self.firing_vars(f);
-            chosen.because.as_ref().map(|t| super::because_text(t, &vars, self.params()))
+            chosen
+                .because
+                .as_ref()
+                .map(|t| super::because_text(t, &vars, self.params()))
         });
         let reason = match (&chosen.title, because) {
             (Some(t), Some(b)) => Some(format!("{t} — {b}")),
