@@ -121,5 +121,11 @@ fn the_example_plays_basic_strategy_for_every_two_and_three_card_hand() {
         }
     }
     assert_eq!(hands.len(), 91 + 455);
-    assert!(wrong.is_empty(), "{} of {} wrong:\n{}", wrong.len(), hands.len() * 13, wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {} wrong:\n{}",
+        wrong.len(),
+        hands.len() * 13,
+        wrong.join("\n")
+    );
 }

@@ -525,3 +525,27 @@ fn a_group_without_rules_is_a_warning() {
               |       ^^^^^"#]],
     );
 }
+
+#[test]
+fn two_rules_that_can_both_conclude_a_one_output_are_a_warning_with_the_input_that_shows_it() {
+    check_warnings(
+        "ruleset t \"t\"\ninput total: int(4..21)\ninput dealer: rank\noutput action: exactly one\n\
+         group g first\n\
+         rule A when total(?t) ?t >= 17 then assert action(\"stand\") end\n\
+         rule B when total(?t) ?t <= 16 dealer(?d) ?d in [7, 8, 9, 10, 14] then assert action(\"hit\") end\n\
+         rule C when total(?t) ?t <= 11 and ?t != 4 then assert action(\"double\") end\n\
+         rule D in g when total(12) dealer(?d) ?d < 4 then assert action(\"hit\") end\n\
+         rule E in g when total(12) then assert action(\"stand\") end\n\
+         rule F when total(?t) ?t > 20 then assert action(\"stand\") end\n\
+         rule G when total(?t) ?t == 20 not action(_) then assert action(\"x\") end\n",
+        expect![[r#"
+            t.rules:8:6: warning: rules `B` and `C` both conclude `action`, declared `exactly one`, for total=5 dealer=7: a query there stops with an error; make them exclusive, or put them in one first-match group
+              |
+            8 | rule C when total(?t) ?t <= 11 and ?t != 4 then assert action("double") end
+              |      ^
+            t.rules:10:6: warning: rules `B` and `E` both conclude `action`, declared `exactly one`, for total=12 dealer=7: a query there stops with an error; make them exclusive, or put them in one first-match group
+               |
+            10 | rule E in g when total(12) then assert action("stand") end
+               |      ^"#]],
+    );
+}

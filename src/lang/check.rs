@@ -56,6 +56,7 @@ pub fn check(input: CheckInput<'_>) -> Result<RuleSet, (Vec<Diagnostic>, SourceM
         name: None,
         whatif_sites: 0,
         pending: Vec::new(),
+        name_spans: Vec::new(),
     };
     let program = c.run(input.files);
     let diags = std::mem::take(&mut c.diags);
@@ -85,6 +86,8 @@ struct Checker<'a> {
     whatif_sites: u32,
     /// Tests a pattern's computed arguments became (see `split_computed`), to follow it.
     pending: Vec<Cond>,
+    /// Per checked rule: where its name is written.
+    name_spans: Vec<Span>,
 }
 
 /// Variables of one rule: their slots and which are bound at the current point.
@@ -155,7 +158,8 @@ impl<'a> Checker<'a> {
             .iter()
             .zip(&items.answers)
             .filter_map(|(o, a)| Some((self.relations.iter().position(|r| r.name == o.name)? as RelId, (*a)?)))
-            .collect();
+            .collect::<Vec<_>>();
+        self.overlapping_answers(&rules, &inputs, &answers);
         Some(RuleSet {
             name,
             description: items.description,
@@ -334,7 +338,10 @@ impl<'a> Checker<'a> {
             seen_rules.insert(r.name.name.clone(), r.name.span);
             let group = self.rule_group(&r, groups, &mut first_of);
             match self.rule(&r, name, inputs) {
-                Some(rule) => rules.push(RuleIr { group, ..rule }),
+                Some(rule) => {
+                    rules.push(RuleIr { group, ..rule });
+                    self.name_spans.push(r.name.span);
+                }
                 None => asserted_by_failed.extend(self.asserted_relations(&r)),
             }
         }
@@ -411,6 +418,28 @@ impl<'a> Checker<'a> {
             None => first_of[id] = Some((r.name.name.clone(), r.salience)),
         }
         Some(id as u32)
+    }
+
+    /// Warns where two rules can both conclude an output declared `one` for one input, when
+    /// that is cheap to tell (see `overlap`).
+    fn overlapping_answers(&mut self, rules: &[RuleIr], inputs: &[InputDecl], answers: &[(RelId, Answers)]) {
+        for o in super::overlap::overlaps(rules, inputs, answers) {
+            let (a, b) = (&rules[o.first], &rules[o.second]);
+            let declared = match o.answers {
+                Answers::One => "one",
+                Answers::ExactlyOne => "exactly one",
+            };
+            let Some(&span) = self.name_spans.get(o.second) else {
+                continue;
+            };
+            self.diags.push(Diagnostic::warning(
+                span,
+                format!(
+                    "rules `{}` and `{}` both conclude `{}`, declared `{declared}`, for {}: a query there stops with an error; make them exclusive, or put them in one first-match group",
+                    a.name, b.name, self.relations[o.rel as usize].name, o.witness
+                ),
+            ));
+        }
     }
 
     /// Warns of a group no rule is in.
