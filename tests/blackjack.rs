@@ -97,11 +97,11 @@ fn the_example_plays_basic_strategy_for_every_two_and_three_card_hand() {
     let mut s = Session::new(load_text("blackjack.rules", &text).unwrap());
     let suits = ["S", "H", "D"];
     let mut hands: Vec<Vec<&str>> = Vec::new();
-    for i in 0..RANKS.len() {
-        for j in i..RANKS.len() {
-            hands.push(vec![RANKS[i], RANKS[j]]);
-            for k in j..RANKS.len() {
-                hands.push(vec![RANKS[i], RANKS[j], RANKS[k]]);
+    for (i, a) in RANKS.iter().enumerate() {
+        for (j, b) in RANKS.iter().enumerate().skip(i) {
+            hands.push(vec![a, b]);
+            for c in &RANKS[j..] {
+                hands.push(vec![a, b, c]);
             }
         }
     }
