@@ -549,3 +549,31 @@ fn two_rules_that_can_both_conclude_a_one_output_are_a_warning_with_the_input_th
                |      ^"#]],
     );
 }
+
+#[test]
+fn a_comparison_or_arithmetic_of_types_that_never_fit_is_an_error_naming_both() {
+    check(
+        "ruleset t \"t\"\ninput total: int\ninput name: string = \"x\"\nparam word = \"big\"\noutput said\n\
+         rule A when total(?t) ?t > \"three\" then assert said(1) end\n\
+         rule B when total(?t) ?s = \"soft \" + ?t then assert said(?s) end\n\
+         rule C when name(?n) ?x = len(?n) * 2 ?n < ?x or ?t + word > 1 then assert said(2) end\n\
+         rule D when total(?t) ?t == \"a\" ?u = str(?t) + \"!\" ?u != \"\" then assert said(?u) end\n",
+        expect![[r#"
+            t.rules:6:23: error: `>` cannot take an int and a string: this fails on every run
+              |
+            6 | rule A when total(?t) ?t > "three" then assert said(1) end
+              |                       ^^^^^^^^^^^^^
+            t.rules:7:28: error: `+` cannot take a string and an int: this fails on every run (text is joined only with text: `format("{} {}", a, b)` or `str(x)` makes text of a value)
+              |
+            7 | rule B when total(?t) ?s = "soft " + ?t then assert said(?s) end
+              |                            ^^^^^^^^^^^^^
+            t.rules:8:39: error: `<` cannot take a string and an int: this fails on every run
+              |
+            8 | rule C when name(?n) ?x = len(?n) * 2 ?n < ?x or ?t + word > 1 then assert said(2) end
+              |                                       ^^^^^^^^
+            t.rules:8:50: error: variable `?t` is compared but never bound (bind it with a pattern or `?t = ...` first)
+              |
+            8 | rule C when name(?n) ?x = len(?n) * 2 ?n < ?x or ?t + word > 1 then assert said(2) end
+              |                                                  ^^"#]],
+    );
+}

@@ -104,6 +104,9 @@ struct Scope {
     handles: FxHashMap<String, (u16, RelId)>,
     /// Inside a `not` or an aggregate, where no handle may be taken.
     nested: bool,
+    /// The types known for certain: a variable bound by an input's pattern, or to an expression
+    /// whose type is known (see `Checker::type_of`).
+    types: FxHashMap<Slot, ValueType>,
 }
 
 impl Scope {
@@ -809,6 +812,9 @@ impl<'a> Checker<'a> {
             AstCondition::Expr(e) => match &e.kind {
                 AstExprKind::Call(call) if self.reg.get(&call.name.name).is_none() => {
                     let (rel, args) = self.pattern(call, scope, true)?;
+                    if let (Some(input), [PatArg::Var(s)]) = (inputs.iter().find(|i| i.rel == rel), args.as_slice()) {
+                        scope.types.entry(*s).or_insert(input.value_type);
+                    }
                     Some(Cond::Pattern { rel, args })
                 }
                 AstExprKind::Call(call) => self.call_condition(e, call, scope),
@@ -940,8 +946,12 @@ impl<'a> Checker<'a> {
             }
         }
         let expr = self.expr(e, scope, "used in a binding")?;
+        let fresh = !scope.is_bound(&var.name);
         let slot = scope.slot(&var.name);
         scope.bound.insert(slot);
+        if let (true, Some(t)) = (fresh, self.type_of(&expr, scope)) {
+            scope.types.insert(slot, t);
+        }
         Some(Cond::Bind { slot, expr })
     }
 
@@ -1262,9 +1272,13 @@ impl<'a> Checker<'a> {
             }
             AstExprKind::Unary(op, inner) => Expr::Unary(*op, Box::new(self.expr(inner, scope, role)?)),
             AstExprKind::Binary(op, l, r) => {
-                let l = self.expr(l, scope, role);
-                let r = self.expr(r, scope, role);
-                Expr::Binary(*op, Box::new(l?), Box::new(r?))
+                let (l, r) = (self.expr(l, scope, role), self.expr(r, scope, role));
+                let (l, r) = (l?, r?);
+                let (lt, rt) = (self.type_of(&l, scope), self.type_of(&r, scope));
+                if let (Some(lt), Some(rt)) = (lt, rt) {
+                    self.check_operands(*op, lt, rt, e.span);
+                }
+                Expr::Binary(*op, Box::new(l), Box::new(r))
             }
             AstExprKind::Index(l, i) => Expr::Index(
                 Box::new(self.expr(l, scope, role)?),
@@ -1282,6 +1296,78 @@ impl<'a> Checker<'a> {
                 Expr::If(Box::new(c?), Box::new(a?), Box::new(b?))
             }
         })
+    }
+
+    /// The type an expression has on every run, when that is certain: a literal's, a parameter's
+    /// (an override keeps its type), a variable's that `Scope::types` knows, a single-valued
+    /// built-in's declared result, and what arithmetic, comparison and logic make of those.
+    fn type_of(&self, e: &Expr, scope: &Scope) -> Option<ValueType> {
+        let number = |t: ValueType| matches!(t, ValueType::Int | ValueType::Num);
+        match e {
+            Expr::Const(c) => Some(c.ty()),
+            Expr::Param(i) => self.params.get(*i as usize).map(|p| p.value.ty()),
+            Expr::Var(s) => scope.types.get(s).copied(),
+            Expr::Call { builtin, .. } => builtin
+                .signature()
+                .outputs
+                .first()
+                .copied()
+                .filter(|t| !matches!(t, ValueType::Any | ValueType::Num)),
+            Expr::Unary(UnaryOp::Not, _) => Some(ValueType::Bool),
+            Expr::Unary(UnaryOp::Neg, x) => self.type_of(x, scope).filter(|t| number(*t)),
+            Expr::Binary(op, a, b) => match op {
+                BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge
+                | BinaryOp::In
+                | BinaryOp::And
+                | BinaryOp::Or => Some(ValueType::Bool),
+                _ => match (self.type_of(a, scope)?, self.type_of(b, scope)?) {
+                    (ValueType::Int, ValueType::Int) => Some(ValueType::Int),
+                    (ValueType::Str, ValueType::Str) if *op == BinaryOp::Add => Some(ValueType::Str),
+                    _ => None,
+                },
+            },
+            _ => None,
+        }
+    }
+
+    /// A comparison or arithmetic whose operands' types make it fail on every run: a number
+    /// ordered against text or a boolean, text in arithmetic with a number, a boolean in any.
+    fn check_operands(&mut self, op: BinaryOp, l: ValueType, r: ValueType, span: Span) {
+        use ValueType::{Bool, Int, Num, Str};
+        let plain = |t: ValueType| matches!(t, Int | Num | Str | Bool);
+        let number = |t: ValueType| matches!(t, Int | Num);
+        if !plain(l) || !plain(r) {
+            return;
+        }
+        let wrong = match op {
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => number(l) != number(r) || l == Bool,
+            BinaryOp::Add => !(number(l) && number(r) || l == Str && r == Str),
+            BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => !(number(l) && number(r)),
+            _ => false,
+        };
+        if !wrong {
+            return;
+        }
+        let hint = match (op, l, r) {
+            (BinaryOp::Add, Str, _) | (BinaryOp::Add, _, Str) => {
+                " (text is joined only with text: `format(\"{} {}\", a, b)` or `str(x)` makes text of a value)"
+            }
+            _ => "",
+        };
+        self.error(
+            span,
+            format!(
+                "`{}` cannot take {} and {}: this fails on every run{hint}",
+                op.symbol(),
+                article(l.name()),
+                article(r.name())
+            ),
+        );
     }
 
     /// Rules that can never fire (a positive pattern on a relation nothing live produces) are
@@ -1666,6 +1752,14 @@ fn note_late(cond: &Cond, late: &mut FxHashSet<Slot>, before: &FxHashSet<Slot>) 
             }
         }
         _ => {}
+    }
+}
+
+/// `an int`, `a string`.
+fn article(name: &str) -> String {
+    match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        true => format!("an {name}"),
+        false => format!("a {name}"),
     }
 }
 
