@@ -322,16 +322,19 @@ mod tests {
         /// Pushes and pops interleaved in any way select, at every pop, the waiting activation
         /// the documented order puts first: salience high first, then by the strategy the rule
         /// declared first and the activation created first (`file_order`), the activation
-        /// created last (`depth`) or first (`breadth`) (a model kept as a plain list, searched
-        /// in full).
+        /// created last (`depth`) or first (`breadth`); under `depth` and `breadth`, the rules
+        /// of first-match groups before the others of their salience, in file order (a model
+        /// kept as a plain list, searched in full).
         #[test]
         fn pops_follow_conflict_resolution(
             saliences in proptest::collection::vec(prop_oneof![Just(i32::MIN), -3..3i32, Just(i32::MAX)], 1..70),
+            grouped in proptest::collection::vec(any::<bool>(), 0..70),
             script in proptest::collection::vec((any::<bool>(), 0..1000usize), 0..200),
             runs in 1..3usize,
             strategy in prop_oneof![Just(Strategy::FileOrder), Just(Strategy::Depth), Just(Strategy::Breadth)],
         ) {
-            let mut agenda = Agenda::new(&saliences, &[], strategy);
+            let mut agenda = Agenda::new(&saliences, &grouped, strategy);
+            let in_group = |r: u32| grouped.get(r as usize).copied().unwrap_or(false);
             for _ in 0..runs {
                 agenda.reset();
                 let mut model: Vec<(i32, u32, u32)> = Vec::new();
@@ -348,10 +351,16 @@ mod tests {
                             .enumerate()
                             .max_by(|(_, a), (_, b)| {
                                 let by_salience = a.0.cmp(&b.0);
+                                let (ga, gb) = (in_group(a.1), in_group(b.1));
+                                let by_group = match (strategy, ga, gb) {
+                                    (Strategy::FileOrder, ..) => std::cmp::Ordering::Equal,
+                                    (_, true, true) => b.1.cmp(&a.1),
+                                    _ => ga.cmp(&gb),
+                                };
                                 match strategy {
                                     Strategy::FileOrder => by_salience.then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)),
-                                    Strategy::Depth => by_salience.then(a.2.cmp(&b.2)),
-                                    Strategy::Breadth => by_salience.then(b.2.cmp(&a.2)),
+                                    Strategy::Depth => by_salience.then(by_group).then(a.2.cmp(&b.2)),
+                                    Strategy::Breadth => by_salience.then(by_group).then(b.2.cmp(&a.2)),
                                 }
                             })
                             .map(|(i, _)| i);
