@@ -421,6 +421,8 @@ impl Formatter<'_> {
         let head = &parts[..when];
         let head_text = (|| {
             let mut words = vec!["rule".to_string()];
+            // The group before the salience, whichever the author wrote first.
+            let mut salience = None;
             for part in head {
                 match part.as_rule() {
                     Rule::ident | Rule::string => words.push(part.as_str().to_string()),
@@ -430,11 +432,12 @@ impl Formatter<'_> {
                     }
                     Rule::salience => {
                         let n = part.clone().into_inner().next()?;
-                        words.push(format!("salience {}", n.as_str()));
+                        salience = Some(format!("salience {}", n.as_str()));
                     }
                     _ => return None,
                 }
             }
+            words.extend(salience);
             Some(words.join(" "))
         })();
         self.piece(span.start(), head_end, 0, true, head_text);
