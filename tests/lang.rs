@@ -577,3 +577,15 @@ fn a_comparison_or_arithmetic_of_types_that_never_fit_is_an_error_naming_both() 
               |                                                  ^^"#]],
     );
 }
+
+#[test]
+fn a_group_without_its_policy_is_told_how_to_write_it() {
+    check(
+        &format!("{HEAD}group chart\nrule A in chart when hand(?h) then assert category(1) end\n"),
+        expect![[r#"
+            t.rules:5:1: error: syntax error: unexpected `rule`; expected a name (a group says how it picks: `group chart first`)
+              |
+            5 | rule A in chart when hand(?h) then assert category(1) end
+              | ^^^^"#]],
+    );
+}

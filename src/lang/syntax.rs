@@ -252,10 +252,15 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diagnosti
 }
 
 /// The fix for the commonest mistakes at a syntax error: a single-quoted string, `=` to compare,
-/// a rule left open by a missing `then` or `end`.
+/// a rule left open by a missing `then` or `end`, a group without its policy.
 fn fix_hint(text: &str, pos: usize, token: &str) -> Option<String> {
     if token.starts_with('\'') {
         return Some("strings are written in double quotes: \"…\"".into());
+    }
+    // `group NAME` without its policy: the next item is where the parser stops.
+    let last_line = text[..pos].trim_end().rsplit('\n').next().unwrap_or("");
+    if let ["group", name] = last_line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        return Some(format!("a group says how it picks: `group {name} first`"));
     }
     if token.starts_with('=') && !token.starts_with("==") {
         return Some("to compare, write `==`; `=` binds a variable: `?x = …`".into());
