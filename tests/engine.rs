@@ -1347,3 +1347,18 @@ fn why_not_a_rule_that_lost_to_its_group_names_the_rule_chosen_and_its_reason() 
         w.summary
     );
 }
+
+#[test]
+fn the_explanation_of_a_groups_choice_names_the_group_and_the_rules_it_won_over() {
+    let mut s = run(CHART, &[("n", "12")]).unwrap();
+    let fact = s.conclusions()[0].fact;
+    let e = s.explain(fact, Default::default());
+    assert_eq!(e.rule.as_deref(), Some("Big"));
+    assert_eq!(e.group.as_deref(), Some("chart"));
+    assert_eq!(e.passed_over, ["Mid", "Small"]);
+    let s = run(CHART, &[("n", "1")]).unwrap();
+    let mut s = s;
+    let fact = s.conclusions()[0].fact;
+    let e = s.explain(fact, Default::default());
+    assert_eq!((e.group.as_deref(), e.passed_over.len()), (Some("chart"), 0));
+}

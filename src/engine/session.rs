@@ -1192,7 +1192,8 @@ impl Session {
             return false;
         };
         self.stats.dropped += 1;
-        if self.opts.why_not || self.opts.trace {
+        // Kept whenever firings are: the chosen firing's explanation names the rules it won over.
+        if self.recording || self.opts.why_not || self.opts.trace {
             self.note_group_drop(prog, act, in_frame, chosen);
         }
         true
