@@ -771,3 +771,36 @@ fn the_command_answers_in_the_librarys_json_form() {
     assert_eq!(cli, lib);
     assert_eq!(lib["conclusions"].as_array().map(Vec::len), Some(10), "{lib}");
 }
+
+#[test]
+fn a_case_whose_answer_breaks_an_outputs_cardinality_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.rules"),
+        "ruleset c \"c\"\ninput total: int\noutput action: one, shown: exactly one\n\
+         rule Split when total(16) then assert action(\"split\") end\n\
+         rule Surrender when total(?t) ?t >= 15 then assert action(\"surrender\") end\n\
+         rule Show when total(?t) ?t > 0 then assert shown(?t) end\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("c.cases.toml"),
+        "rules = \"c.rules\"\n\n\
+         [[case]]\nname = \"two answers\"\ninputs = { total = 16 }\nexpect = ['action(\"split\")']\n\n\
+         [[case]]\nname = \"no answer\"\ninputs = { total = 0 }\nabsent = ['action']\n\n\
+         [[case]]\nname = \"one answer\"\ninputs = { total = 15 }\nexpect = ['action(\"surrender\")', 'shown(15)']\nexact = true\n",
+    )
+    .unwrap();
+    let out = kibitzer(&["test", "c.cases.toml"], dir.path());
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("FAIL two answers (c.cases.toml:4)\n  error: two answers for `action`, which the rule set declares `one`: action(\"split\") by rule `Split`, then action(\"surrender\") by rule `Surrender`"),
+        "{t}"
+    );
+    assert!(
+        t.contains("FAIL no answer (c.cases.toml:9)\n  error: no answer for `shown`"),
+        "{t}"
+    );
+    assert!(t.contains("ok   one answer") && t.contains("1 passed, 2 failed"), "{t}");
+}

@@ -27,6 +27,8 @@ struct Case {
 struct RuleSpec {
     name: String,
     salience: i32,
+    /// The first-match group it is in (`g0`, `g1`), declared by `Case::text`.
+    group: Option<u8>,
     conds: Vec<String>,
     actions: Vec<String>,
 }
@@ -34,8 +36,15 @@ struct RuleSpec {
 impl Case {
     fn text(&self) -> String {
         let mut t = self.header.clone();
+        let mut groups: Vec<u8> = self.rules.iter().filter_map(|r| r.group).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        for g in groups {
+            let _ = writeln!(t, "group g{g} first");
+        }
         for r in &self.rules {
-            let _ = writeln!(t, "rule {} salience {}\nwhen", r.name, r.salience);
+            let group = r.group.map(|g| format!(" in g{g}")).unwrap_or_default();
+            let _ = writeln!(t, "rule {}{group} salience {}\nwhen", r.name, r.salience);
             // Commas: a condition starting with `-` would otherwise continue the one before.
             let _ = writeln!(t, "    {}", r.conds.join(",\n    "));
             t.push_str("then\n");
@@ -378,6 +387,7 @@ impl Gen {
         RuleSpec {
             name: format!("R{i}"),
             salience: *self.pick(&[0, 0, 0, 0, 5, 10, -5]),
+            group: None,
             conds,
             actions,
         }
@@ -411,7 +421,7 @@ fn generate(seed: u64, all: bool) -> Case {
     }
     // The first rule matches no derived relation: were it to read its own output, nothing could
     // start it and the checker would refuse the output as unreachable.
-    let rules: Vec<RuleSpec> = (0..nrules)
+    let mut rules: Vec<RuleSpec> = (0..nrules)
         .map(|i| {
             g.no_patterns = i == 0;
             g.rule(i, &targets[i], &produced, &inputs_read)
@@ -460,6 +470,19 @@ fn generate(seed: u64, all: bool) -> Case {
             &["0.5", "-1.25"]
         };
         inputs.push(("d".to_string(), g.pick(d).to_string()));
+    }
+    // Drawn last, so that the rest of a seed's case is what it was without groups: some rules
+    // in one or two first-match groups, each group's rules at its first rule's salience.
+    if g.chance(0.35) {
+        let ngroups = if g.chance(0.3) { 2 } else { 1 };
+        let mut first: [Option<i32>; 2] = [None; 2];
+        for r in &mut rules {
+            if g.chance(0.6) {
+                let k = g.rng.random_range(0..ngroups);
+                r.group = Some(k as u8);
+                r.salience = *first[k].get_or_insert(r.salience);
+            }
+        }
     }
     Case { header, rules, inputs }
 }
@@ -602,6 +625,11 @@ fn shrink(mut case: Case, goal: bool) -> Case {
             for j in 0..case.rules[i].actions.len() {
                 let mut c = case.clone();
                 c.rules[i].actions.remove(j);
+                candidates.push(c);
+            }
+            if case.rules[i].group.is_some() {
+                let mut c = case.clone();
+                c.rules[i].group = None;
                 candidates.push(c);
             }
             if case.rules[i].salience != 0 {
@@ -1001,5 +1029,27 @@ fn a_condition_on_a_late_value_leaves_earlier_variables_early() {
         let (want, got) = both(&text, &[("xs", "3 14")]);
         let (want, got) = (normalised(want), normalised(got));
         assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
+    }
+}
+
+#[test]
+fn a_first_match_group_fires_once_a_run_under_every_strategy() {
+    for strategy in ["", "strategy depth\n", "strategy breadth\n"] {
+        let text = format!(
+            "ruleset t \"t\"\ninput n: int\ninput xs: ints\noutput c\n{strategy}group g first\n\
+             rule Each in g when n(?n) xs(?l) ?x in ?l ?x > ?n then assert c(?x) end\n\
+             rule Late in g when b(?y) then assert c(?y) end\n\
+             rule Free when n(?n) then assert b(?n) end\n\
+             rule Other salience -1 in g when n(?n) then assert c(0) end\n"
+        );
+        assert!(
+            load_text("t.rules", &text).is_err(),
+            "a group's rules share one salience"
+        );
+        let text = text.replace("rule Other salience -1 in g", "rule Other in g");
+        assert_agree(&text, &[("n", "2"), ("xs", "1,5,7")]);
+        assert_agree(&text, &[("n", "9"), ("xs", "1,5,7")]);
+        let (want, _) = both(&text, &[("n", "2"), ("xs", "1,5,7")]);
+        assert_eq!(want.conclusions.len(), 1, "{strategy}: {:?}", want.conclusions);
     }
 }

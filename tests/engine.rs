@@ -1259,3 +1259,106 @@ fn a_rank_input_reads_a_rank_without_a_suit() {
         assert!(e.contains("not a rank"), "{bad}: {e}");
     }
 }
+
+const CHART: &str = r#"ruleset t "t"
+    input n: int
+    output action: one
+    group chart first
+    rule Big "big" in chart when n(?n) ?n > 10 then assert action("big") because "{?n} > 10" end
+    rule Mid "mid" in chart when n(?n) ?n > 5 then assert action("mid") because "{?n} > 5" end
+    rule Small "small" in chart when n(?n) then assert action("small") end"#;
+
+#[test]
+fn a_first_match_group_fires_the_first_of_its_rules_that_holds() {
+    for (n, answer) in [("12", "big"), ("7", "mid"), ("1", "small")] {
+        let s = run(CHART, &[("n", n)]).unwrap();
+        assert_eq!(outputs(&s), [format!("action(\"{answer}\")")], "n={n}");
+        assert_eq!(fired(&s).len(), 1, "n={n}");
+    }
+    // Under every strategy, whatever the salience of the group's level.
+    for strategy in ["depth", "breadth", "file_order"] {
+        let rules = CHART.replace("group chart first", &format!("group chart first\nstrategy {strategy}"));
+        let s = run(&rules, &[("n", "12")]).unwrap();
+        assert_eq!(outputs(&s), ["action(\"big\")"], "{strategy}");
+    }
+    let s = run(CHART, &[("n", "12")]).unwrap();
+    let drops: Vec<String> = s.trace_text().into_iter().filter(|l| l.starts_with("DROP")).collect();
+    assert_eq!(
+        drops,
+        [
+            "DROP      Mid: it would apply, but the earlier Big in group chart was chosen: big — 12 > 10",
+            "DROP      Small: it would apply, but the earlier Big in group chart was chosen: big — 12 > 10",
+        ]
+    );
+}
+
+#[test]
+fn a_group_decides_once_a_run_for_every_match_and_every_later_activation() {
+    // `Each` matches every card; `Late` matches a fact a later rule asserts. Only the first
+    // activation of the group fires: the group is one decision per query.
+    let rules = r#"ruleset t "t"
+        input hand: cards(1..5)
+        output picked, seen
+        group pick first
+        rule Each "each card" in pick when hand(?h) ?c in card_list(?h) then assert picked(?c) end
+        rule Late "late" in pick when seen(?x) then assert picked(?x) end
+        rule Other "not in the group" when hand(?h) ?c in card_list(?h) then assert seen(rank(?c)) end"#;
+    let s = run(rules, &[("hand", "KS 7H 2D")]).unwrap();
+    let picked: Vec<String> = outputs(&s).into_iter().filter(|o| o.starts_with("picked")).collect();
+    assert_eq!(picked, ["picked(KS)"]);
+    assert_eq!(fired(&s), ["Each", "Other", "Other", "Other"]);
+}
+
+#[test]
+fn a_group_rule_whose_negation_fails_at_selection_leaves_the_choice_to_the_next() {
+    let rules = r#"ruleset t "t"
+        input n: int
+        output action, flag
+        group chart first
+        rule Flag "flag" salience 5 when n(?n) ?n > 3 then assert flag(?n) end
+        rule Unflagged "unflagged" in chart when n(?n) not flag(_) then assert action("a") end
+        rule Rest "rest" in chart when n(?n) then assert action("b") end"#;
+    let s = run(rules, &[("n", "5")]).unwrap();
+    assert_eq!(outputs(&s), ["action(\"b\")", "flag(5)"]);
+    let s = run(rules, &[("n", "1")]).unwrap();
+    assert_eq!(outputs(&s), ["action(\"a\")"]);
+}
+
+#[test]
+fn why_not_a_rule_that_lost_to_its_group_names_the_rule_chosen_and_its_reason() {
+    let program = load_text("t.rules", CHART).unwrap();
+    let mut s = Session::new(program);
+    s.set_options(RunOptions {
+        why_not: true,
+        ..RunOptions::default()
+    });
+    s.set_input_text("n", "7").unwrap();
+    s.run().unwrap();
+    let w = s.why_not("Small").unwrap();
+    assert_eq!(
+        w.summary,
+        "Small would apply, but the earlier Mid in group chart was chosen: mid — 7 > 5"
+    );
+    assert_eq!(w.bindings, ["n = 7"]);
+    let w = s.why_not("Big").unwrap();
+    assert!(
+        w.summary.starts_with("Big did not fire: condition 2 `?n > 10` fails"),
+        "{}",
+        w.summary
+    );
+}
+
+#[test]
+fn the_explanation_of_a_groups_choice_names_the_group_and_the_rules_it_won_over() {
+    let mut s = run(CHART, &[("n", "12")]).unwrap();
+    let fact = s.conclusions()[0].fact;
+    let e = s.explain(fact, Default::default());
+    assert_eq!(e.rule.as_deref(), Some("Big"));
+    assert_eq!(e.group.as_deref(), Some("chart"));
+    assert_eq!(e.passed_over, ["Mid", "Small"]);
+    let s = run(CHART, &[("n", "1")]).unwrap();
+    let mut s = s;
+    let fact = s.conclusions()[0].fact;
+    let e = s.explain(fact, Default::default());
+    assert_eq!((e.group.as_deref(), e.passed_over.len()), (Some("chart"), 0));
+}

@@ -409,3 +409,12 @@ fn the_command_formats_standard_input() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "ruleset s\ninput  n: int\n");
     assert!(out.status.success());
 }
+
+#[test]
+fn a_rule_head_puts_its_group_before_its_salience() {
+    let text = "ruleset t \"t\"\ninput n: int\noutput a\ngroup  g   first\n\
+                rule R \"r\" salience 5   in g when n(?n) then assert a(?n) end\n";
+    let once = formatted_and_sound("t.rules", text);
+    assert!(once.contains("group g first\n"), "{once}");
+    assert!(once.contains("rule R \"r\" in g salience 5\nwhen\n"), "{once}");
+}

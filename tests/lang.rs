@@ -471,3 +471,121 @@ fn syntax_errors_name_the_fix_for_the_common_mistakes() {
         );
     }
 }
+
+#[test]
+fn groups_are_declared_once_named_once_per_rule_and_share_one_salience() {
+    check(
+        &format!(
+            "{HEAD}group chart first\ngroup chart first\ngroup other any\n\
+             rule A in chart in other when hand(?h) then assert category(1) end\n\
+             rule B in chrt when hand(?h) then assert category(2) end\n\
+             rule C in chart salience 4 when hand(?h) then assert category(3) end\n\
+             rule D in nowhere when hand(?h) then assert category(4) end\n"
+        ),
+        expect![[r#"
+            t.rules:5:7: error: group `chart` is declared twice (first at t.rules:4:7)
+              |
+            5 | group chart first
+              |       ^^^^^
+            t.rules:6:13: error: unknown group policy `any`: write `group other first` (the first rule whose conditions hold fires)
+              |
+            6 | group other any
+              |             ^^^
+            t.rules:7:20: error: rule `A` is already in group `chart`; a rule belongs to one group
+              |
+            7 | rule A in chart in other when hand(?h) then assert category(1) end
+              |                    ^^^^^
+            t.rules:8:11: error: unknown group `chrt` (did you mean `chart`?)
+              |
+            8 | rule B in chrt when hand(?h) then assert category(2) end
+              |           ^^^^
+            t.rules:9:11: error: rule `C` has salience 4, but `A`, first in group `chart`, has 0: a group's rules share one salience (the group picks among them in file order)
+              |
+            9 | rule C in chart salience 4 when hand(?h) then assert category(3) end
+              |           ^^^^^
+            t.rules:10:11: error: unknown group `nowhere` (declare it: `group nowhere first`)
+               |
+            10 | rule D in nowhere when hand(?h) then assert category(4) end
+               |           ^^^^^^^
+            t.rules:6:7: warning: group `other` has no rule (put one in it with `rule NAME in other`)
+              |
+            6 | group other any
+              |       ^^^^^"#]],
+    );
+}
+
+#[test]
+fn a_group_without_rules_is_a_warning() {
+    check_warnings(
+        &format!("{HEAD}group chart first\nrule A when hand(?h) then assert category(1) end\n"),
+        expect![[r#"
+            t.rules:4:7: warning: group `chart` has no rule (put one in it with `rule NAME in chart`)
+              |
+            4 | group chart first
+              |       ^^^^^"#]],
+    );
+}
+
+#[test]
+fn two_rules_that_can_both_conclude_a_one_output_are_a_warning_with_the_input_that_shows_it() {
+    check_warnings(
+        "ruleset t \"t\"\ninput total: int(4..21)\ninput dealer: rank\noutput action: exactly one\n\
+         group g first\n\
+         rule A when total(?t) ?t >= 17 then assert action(\"stand\") end\n\
+         rule B when total(?t) ?t <= 16 dealer(?d) ?d in [7, 8, 9, 10, 14] then assert action(\"hit\") end\n\
+         rule C when total(?t) ?t <= 11 and ?t != 4 then assert action(\"double\") end\n\
+         rule D in g when total(12) dealer(?d) ?d < 4 then assert action(\"hit\") end\n\
+         rule E in g when total(12) then assert action(\"stand\") end\n\
+         rule F when total(?t) ?t > 20 then assert action(\"stand\") end\n\
+         rule G when total(?t) ?t == 20 not action(_) then assert action(\"x\") end\n",
+        expect![[r#"
+            t.rules:8:6: warning: rules `B` and `C` both conclude `action`, declared `exactly one`, for total=5 dealer=7: a query there stops with an error; make them exclusive, or put them in one first-match group
+              |
+            8 | rule C when total(?t) ?t <= 11 and ?t != 4 then assert action("double") end
+              |      ^
+            t.rules:10:6: warning: rules `B` and `E` both conclude `action`, declared `exactly one`, for total=12 dealer=7: a query there stops with an error; make them exclusive, or put them in one first-match group
+               |
+            10 | rule E in g when total(12) then assert action("stand") end
+               |      ^"#]],
+    );
+}
+
+#[test]
+fn a_comparison_or_arithmetic_of_types_that_never_fit_is_an_error_naming_both() {
+    check(
+        "ruleset t \"t\"\ninput total: int\ninput name: string = \"x\"\nparam word = \"big\"\noutput said\n\
+         rule A when total(?t) ?t > \"three\" then assert said(1) end\n\
+         rule B when total(?t) ?s = \"soft \" + ?t then assert said(?s) end\n\
+         rule C when name(?n) ?x = len(?n) * 2 ?n < ?x or ?t + word > 1 then assert said(2) end\n\
+         rule D when total(?t) ?t == \"a\" ?u = str(?t) + \"!\" ?u != \"\" then assert said(?u) end\n",
+        expect![[r#"
+            t.rules:6:23: error: `>` cannot take an int and a string: this fails on every run
+              |
+            6 | rule A when total(?t) ?t > "three" then assert said(1) end
+              |                       ^^^^^^^^^^^^^
+            t.rules:7:28: error: `+` cannot take a string and an int: this fails on every run (text is joined only with text: `format("{} {}", a, b)` or `str(x)` makes text of a value)
+              |
+            7 | rule B when total(?t) ?s = "soft " + ?t then assert said(?s) end
+              |                            ^^^^^^^^^^^^^
+            t.rules:8:39: error: `<` cannot take a string and an int: this fails on every run
+              |
+            8 | rule C when name(?n) ?x = len(?n) * 2 ?n < ?x or ?t + word > 1 then assert said(2) end
+              |                                       ^^^^^^^^
+            t.rules:8:50: error: variable `?t` is compared but never bound (bind it with a pattern or `?t = ...` first)
+              |
+            8 | rule C when name(?n) ?x = len(?n) * 2 ?n < ?x or ?t + word > 1 then assert said(2) end
+              |                                                  ^^"#]],
+    );
+}
+
+#[test]
+fn a_group_without_its_policy_is_told_how_to_write_it() {
+    check(
+        &format!("{HEAD}group chart\nrule A in chart when hand(?h) then assert category(1) end\n"),
+        expect![[r#"
+            t.rules:5:1: error: syntax error: unexpected `rule`; expected a name (a group says how it picks: `group chart first`)
+              |
+            5 | rule A in chart when hand(?h) then assert category(1) end
+              | ^^^^"#]],
+    );
+}

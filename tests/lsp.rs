@@ -323,3 +323,36 @@ fn an_include_is_followed_and_its_problems_shown_on_the_including_file() {
     );
     s.stop();
 }
+
+#[test]
+fn a_group_is_hovered_with_its_rules_and_its_name_goes_to_its_declaration() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/blackjack.rules")).unwrap();
+    let uri = "file:///nowhere/blackjack.rules";
+    let mut s = Server::start();
+    open(&mut s, uri, &text);
+    let doc = json!({"uri": uri});
+    let h = s.request(
+        "textDocument/hover",
+        json!({"textDocument": doc, "position": at(&text, "in play", 1, 4)}),
+    );
+    let hover = h["contents"]["value"].as_str().unwrap_or("").to_string();
+    assert!(
+        hover.contains("group play first") && hover.contains("first-match group `play`"),
+        "{hover}"
+    );
+    assert!(hover.contains("rules: `Bust`, `SplitAlways`"), "{hover}");
+    let d = s.request(
+        "textDocument/definition",
+        json!({"textDocument": doc, "position": at(&text, "in play", 3, 4)}),
+    );
+    assert_eq!(d["range"]["start"], at(&text, "group play", 0, 6), "{d}");
+    let c = s.request(
+        "textDocument/completion",
+        json!({"textDocument": doc, "position": at(&text, "in play", 0, 3)}),
+    );
+    let labels: Vec<&str> = c
+        .as_array()
+        .map_or(Vec::new(), |a| a.iter().filter_map(|i| i["label"].as_str()).collect());
+    assert!(labels.contains(&"play") && labels.contains(&"group"), "{c}");
+    s.stop();
+}

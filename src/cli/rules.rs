@@ -93,7 +93,13 @@ pub fn run(a: RulesArgs) -> i32 {
     }
     println!("rules:");
     for r in p.rules() {
-        println!("  {:<12} salience {:>4}  {}", r.name, r.salience, r.title.unwrap_or(""));
+        let group = r.group.map(|g| format!("  (group {g})")).unwrap_or_default();
+        println!(
+            "  {:<12} salience {:>4}  {}{group}",
+            r.name,
+            r.salience,
+            r.title.unwrap_or("")
+        );
     }
     0
 }

@@ -87,6 +87,9 @@ enum Cond {
 struct Rule {
     name: String,
     salience: i32,
+    /// Its first-match group (`in NAME`): once one rule of a group fires, no activation of the
+    /// group's rules fires again in the run.
+    group: Option<String>,
     conds: Vec<Cond>,
     /// Conditions matched when facts arrive, in the order written.
     join: Vec<usize>,
@@ -162,6 +165,7 @@ impl RefProgram {
                 AstItem::Include { .. } => return err("include"),
                 AstItem::Input(i) => relations.push(i.name.name.clone()),
                 AstItem::Rule(r) => rules_ast.push(r.clone()),
+                AstItem::Group { .. } => {}
                 _ => {}
             }
         }
@@ -224,6 +228,7 @@ impl RefProgram {
             rules.push(Rule {
                 name: r.name.name.clone(),
                 salience: r.salience,
+                group: r.groups.first().map(|g| g.name.clone()),
                 conds,
                 join,
                 select,
@@ -284,6 +289,7 @@ impl RefProgram {
             supports: Vec::new(),
             maintaining: false,
             seq: 0,
+            chosen: Vec::new(),
             out: Outcome::default(),
         };
         let end = m.run(given, firing_limit);
@@ -570,6 +576,8 @@ struct Machine<'p> {
     supports: Vec<Support>,
     maintaining: bool,
     seq: u64,
+    /// The groups a rule has fired in.
+    chosen: Vec<String>,
     out: Outcome,
 }
 
@@ -617,10 +625,16 @@ impl Machine<'_> {
                 .enumerate()
                 .min_by_key(|(_, a)| {
                     let salience = -i64::from(p.rules[a.rule].salience);
-                    match p.strategy {
-                        Strategy::FileOrder => (salience, a.rule as i64, a.seq as i64),
-                        Strategy::Depth => (salience, -(a.seq as i64), 0),
-                        Strategy::Breadth => (salience, a.seq as i64, 0),
+                    // Under `depth` and `breadth`, a group's rules come first at their salience,
+                    // in file order.
+                    let grouped = p.rules[a.rule].group.is_some();
+                    let seq = a.seq as i64;
+                    match (p.strategy, grouped) {
+                        (Strategy::FileOrder, _) => (salience, 0, a.rule as i64, seq),
+                        (Strategy::Depth, true) => (salience, 0, a.rule as i64, -seq),
+                        (Strategy::Breadth, true) => (salience, 0, a.rule as i64, seq),
+                        (Strategy::Depth, false) => (salience, 1, -seq, 0),
+                        (Strategy::Breadth, false) => (salience, 1, seq, 0),
                     }
                 })
                 .map(|(i, _)| i);
@@ -674,6 +688,13 @@ impl Machine<'_> {
                         continue;
                     }
                 }
+            }
+            if let Some(g) = &rule.group {
+                if self.chosen.contains(g) {
+                    self.drop_activation(act.rule);
+                    continue;
+                }
+                self.chosen.push(g.clone());
             }
             self.out.fired += 1;
             self.out

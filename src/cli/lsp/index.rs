@@ -13,6 +13,8 @@ pub enum Kind {
     Param,
     Const,
     Rule,
+    /// A first-match group (`group NAME first`, `rule R in NAME`).
+    Group,
     Builtin,
     /// A variable of the rule with this index in [`Index::rules`].
     Var(usize),
@@ -129,6 +131,17 @@ impl Index {
         for item in &ast.items {
             match item {
                 AstItem::RuleSet { .. } | AstItem::Strategy { .. } => {}
+                AstItem::Group { name, span, .. } => {
+                    w.ident(name, Kind::Group, Role::Declared);
+                    let (s, e) = range(*span);
+                    w.ix.decls.push(Decl {
+                        kind: Kind::Group,
+                        name: name.name.clone(),
+                        text: line(*span),
+                        start: s,
+                        end: e,
+                    });
+                }
                 AstItem::Include { path, span } => {
                     let (s, e) = range(*span);
                     w.ix.includes.push((path.clone(), s, e));
@@ -190,6 +203,9 @@ impl Index {
                     });
                     w.rule = Some(index);
                     w.ident(&r.name, Kind::Rule, Role::Declared);
+                    for g in &r.groups {
+                        w.ident(g, Kind::Group, Role::Used);
+                    }
                     for c in &r.conditions {
                         w.condition(c);
                     }

@@ -39,7 +39,7 @@ pub struct LspArgs {
 const KEYWORDS: &[&str] = &[
     "ruleset", "include", "input", "output", "param", "const", "strategy", "rule", "salience", "when", "then",
     "because", "end", "not", "whatif", "yields", "assert", "retract", "modify", "halt", "and", "or", "in", "count",
-    "sum", "min", "max", "true", "false", "logical",
+    "sum", "min", "max", "true", "false", "logical", "group", "first", "if", "else",
 ];
 
 /// One open rule file.
@@ -360,6 +360,28 @@ fn hover(doc: Option<&Doc>, at: Position) -> Option<Hover> {
             t
         }
         Kind::Relation => relation_text(ix, &o.name),
+        Kind::Group => {
+            let mut t = match ix.decl(Kind::Group, &o.name) {
+                Some(d) => format!("```kibitzer\n{}\n```\n", d.text),
+                None => String::new(),
+            };
+            let members: Vec<String> = ix
+                .occurrences
+                .iter()
+                .filter(|x| x.kind == Kind::Group && x.name == o.name && x.role == Role::Used)
+                .filter_map(|x| x.rule.and_then(|r| ix.rules.get(r)))
+                .map(|r| format!("`{}`", r.name))
+                .collect();
+            t.push_str(&format!(
+                "first-match group `{}`: of its rules whose conditions hold, only the first in file order fires in a run\n\nrules: {}",
+                o.name,
+                match members.is_empty() {
+                    true => "none".to_string(),
+                    false => members.join(", "),
+                }
+            ));
+            t
+        }
         Kind::Rule => {
             let r = ix.rules.iter().find(|r| r.name == o.name)?;
             let title = r.title.as_deref().map(|t| format!(" \"{t}\"")).unwrap_or_default();
@@ -516,6 +538,11 @@ fn completion(doc: Option<&Doc>, at: Position) -> Vec<CompletionItem> {
                     let d = ix.decl(o.kind, &o.name).map(|d| d.text.clone());
                     add(o.name.clone(), CompletionItemKind::CONSTANT, d)
                 }
+                Kind::Group => add(
+                    o.name.clone(),
+                    CompletionItemKind::MODULE,
+                    Some("first-match group".into()),
+                ),
                 _ => {}
             }
         }
@@ -555,6 +582,7 @@ fn outline(doc: Option<&Doc>) -> Option<DocumentSymbolResponse> {
     for d in &ix.decls {
         let kind = match d.kind {
             Kind::Relation => SymbolKind::STRUCT,
+            Kind::Group => SymbolKind::NAMESPACE,
             _ => SymbolKind::CONSTANT,
         };
         let name_at = ix

@@ -63,23 +63,31 @@ pub struct Agenda {
 }
 
 impl Agenda {
-    /// An empty agenda for rules of these saliences (in the order of the file).
-    pub fn new(saliences: &[i32], strategy: Strategy) -> Agenda {
+    /// An empty agenda for rules of these saliences (in the order of the file). `grouped`: per
+    /// rule, whether it is in a first-match group: under `depth` and `breadth` such a rule gets
+    /// a queue of its own, before the shared queue of its salience level, so that a group's
+    /// rules come up in file order (under `file_order` every rule has its own queue already).
+    pub fn new(saliences: &[i32], grouped: &[bool], strategy: Strategy) -> Agenda {
         let mut order: Vec<usize> = (0..saliences.len()).collect();
         // Higher salience first; the rule written first among equals (the sort is stable).
         order.sort_by_key(|&r| std::cmp::Reverse(saliences[r]));
         let mut rank = vec![0u32; saliences.len()];
-        let mut level = 0;
-        for (place, &r) in order.iter().enumerate() {
-            rank[r] = match strategy {
-                Strategy::FileOrder => place as u32,
-                _ => {
-                    if place > 0 && saliences[order[place - 1]] != saliences[r] {
-                        level += 1;
+        match strategy {
+            Strategy::FileOrder => order.iter().enumerate().for_each(|(place, &r)| rank[r] = place as u32),
+            _ => {
+                let mut next = 0u32;
+                for level in order.chunk_by(|&a, &b| saliences[a] == saliences[b]) {
+                    let in_group = |r: usize| grouped.get(r).copied().unwrap_or(false);
+                    for &r in level.iter().filter(|&&r| in_group(r)) {
+                        rank[r] = next;
+                        next += 1;
                     }
-                    level
+                    if level.iter().any(|&r| !in_group(r)) {
+                        level.iter().filter(|&&r| !in_group(r)).for_each(|&r| rank[r] = next);
+                        next += 1;
+                    }
                 }
-            };
+            }
         }
         Agenda {
             rank,
@@ -314,16 +322,19 @@ mod tests {
         /// Pushes and pops interleaved in any way select, at every pop, the waiting activation
         /// the documented order puts first: salience high first, then by the strategy the rule
         /// declared first and the activation created first (`file_order`), the activation
-        /// created last (`depth`) or first (`breadth`) (a model kept as a plain list, searched
-        /// in full).
+        /// created last (`depth`) or first (`breadth`); under `depth` and `breadth`, the rules
+        /// of first-match groups before the others of their salience, in file order (a model
+        /// kept as a plain list, searched in full).
         #[test]
         fn pops_follow_conflict_resolution(
             saliences in proptest::collection::vec(prop_oneof![Just(i32::MIN), -3..3i32, Just(i32::MAX)], 1..70),
+            grouped in proptest::collection::vec(any::<bool>(), 0..70),
             script in proptest::collection::vec((any::<bool>(), 0..1000usize), 0..200),
             runs in 1..3usize,
             strategy in prop_oneof![Just(Strategy::FileOrder), Just(Strategy::Depth), Just(Strategy::Breadth)],
         ) {
-            let mut agenda = Agenda::new(&saliences, strategy);
+            let mut agenda = Agenda::new(&saliences, &grouped, strategy);
+            let in_group = |r: u32| grouped.get(r as usize).copied().unwrap_or(false);
             for _ in 0..runs {
                 agenda.reset();
                 let mut model: Vec<(i32, u32, u32)> = Vec::new();
@@ -340,10 +351,16 @@ mod tests {
                             .enumerate()
                             .max_by(|(_, a), (_, b)| {
                                 let by_salience = a.0.cmp(&b.0);
+                                let (ga, gb) = (in_group(a.1), in_group(b.1));
+                                let by_group = match (strategy, ga, gb) {
+                                    (Strategy::FileOrder, ..) => std::cmp::Ordering::Equal,
+                                    (_, true, true) => b.1.cmp(&a.1),
+                                    _ => ga.cmp(&gb),
+                                };
                                 match strategy {
                                     Strategy::FileOrder => by_salience.then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)),
-                                    Strategy::Depth => by_salience.then(a.2.cmp(&b.2)),
-                                    Strategy::Breadth => by_salience.then(b.2.cmp(&a.2)),
+                                    Strategy::Depth => by_salience.then(by_group).then(a.2.cmp(&b.2)),
+                                    Strategy::Breadth => by_salience.then(by_group).then(b.2.cmp(&a.2)),
                                 }
                             })
                             .map(|(i, _)| i);

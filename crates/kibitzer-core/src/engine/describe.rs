@@ -47,6 +47,8 @@ pub struct RuleInfo<'a> {
     pub title: Option<&'a str>,
     /// Its variables' names by slot, as a firing's bindings are numbered.
     pub vars: &'a [String],
+    /// The first-match group it is in (`in NAME`).
+    pub group: Option<&'a str>,
 }
 
 impl Program {
@@ -183,6 +185,10 @@ impl Program {
                 salience: r.salience,
                 title: r.title.as_deref(),
                 vars: &r.var_names,
+                group: r
+                    .group
+                    .and_then(|g| self.groups.get(g as usize))
+                    .map(|g| g.name.as_str()),
             })
             .collect()
     }

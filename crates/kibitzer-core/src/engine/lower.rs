@@ -22,6 +22,7 @@ pub fn lower(rs: ir::RuleSet) -> Program {
             var_names: r.var_names,
             span: r.span,
             handles: r.handles,
+            group: r.group,
         })
         .collect();
     super::compile::compile(Program {
@@ -38,6 +39,7 @@ pub fn lower(rs: ir::RuleSet) -> Program {
         params: rs.params,
         rules,
         strategy: rs.strategy,
+        groups: rs.groups,
         plans: Vec::new(),
         triggers: Vec::new(),
         input_triggers: Vec::new(),

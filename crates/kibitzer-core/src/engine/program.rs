@@ -267,6 +267,8 @@ pub struct Program {
     pub(crate) rules: Vec<RuleIr>,
     /// The order among activations of equal salience.
     pub(crate) strategy: crate::lang::ir::Strategy,
+    /// The first-match groups; empty for a rule set without any, whose runs never look at them.
+    pub(crate) groups: Vec<crate::lang::ir::GroupDecl>,
     pub(crate) plans: Vec<RulePlan>,
     /// For each relation, the seeds a new fact of it starts, in rule order.
     pub(crate) triggers: Vec<Vec<Trigger>>,
@@ -326,7 +328,7 @@ impl Program {
     /// Which rules can matter to facts of `rel`: the rules that assert or retract a relation in
     /// the closure of `rel` under "is asserted by a rule whose conditions mention". A what-if that
     /// only looks at `rel` runs just these rules (the others cannot change what it sees), and
-    /// rules that can halt the run are always kept.
+    /// rules that can halt the run are always kept, as are the rules of a kept rule's group.
     pub fn relevant_to(&self, rel: RelId) -> Vec<bool> {
         let mut needed = vec![false; self.relations.len()];
         let mut keep = vec![false; self.rules.len()];
@@ -349,7 +351,10 @@ impl Program {
                     },
                     Action::Halt => true,
                 });
-                if touches {
+                // A rule of a kept rule's group decides whether that rule may fire.
+                let grouped =
+                    |g: Option<u32>| g.is_some() && self.rules.iter().zip(&keep).any(|(r, k)| *k && r.group == g);
+                if touches || grouped(rule.group) {
                     keep[i] = true;
                     changed = true;
                     mentions(&rule.conds, &mut |r| needed[r as usize] = true);

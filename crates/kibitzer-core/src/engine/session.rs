@@ -330,6 +330,9 @@ pub(crate) struct DropRecord {
     pub cond: Option<u16>,
     pub vars: Vec<Value>,
     pub mask: u64,
+    /// When it lost to its first-match group: the rule the group chose and that rule's firing
+    /// ([`UNRECORDED`] when the run kept no records).
+    pub group: Option<(u32, u32)>,
 }
 
 /// A conclusion: an output fact.
@@ -397,6 +400,9 @@ pub struct Session {
     picked: Vec<Trigger>,
     /// This run's outputs declared `one` that have an answer, with the rule that concluded it.
     answered: Vec<(RelId, String)>,
+    /// Per first-match group: the rule this run chose and its firing (empty for a rule set
+    /// without groups).
+    chosen: Vec<Option<(u32, u32)>>,
     /// Per gate (`Program::gates`): the stamp of its relation when it was last looked at, and
     /// whether a live fact matched it then.
     gates: Vec<((u32, u32), bool)>,
@@ -573,6 +579,7 @@ impl Session {
             mem: Memory::new(program.probed.clone()),
             agenda: Agenda::new(
                 &program.rules.iter().map(|r| r.salience).collect::<Vec<_>>(),
+                &program.rules.iter().map(|r| r.group.is_some()).collect::<Vec<_>>(),
                 program.strategy,
             ),
             firings: Vec::new(),
@@ -586,6 +593,7 @@ impl Session {
             gates: vec![((u32::MAX, u32::MAX), false); program.gates.len()],
             picked: Vec::new(),
             answered: Vec::new(),
+            chosen: vec![None; program.groups.len()],
             whatif: WhatIfRunner {
                 library,
                 self_program: Some(program.clone()),
@@ -905,6 +913,8 @@ impl Session {
             self.join_initial(prog, r)?;
         }
         let mut stop = StopReason::Quiescent;
+        // Read once: a rule set without groups never looks at them again.
+        let grouped = !prog.groups.is_empty();
         loop {
             if self.stats.fired >= self.next_check && self.agenda.pending() > 0 {
                 self.check_budgets()?;
@@ -928,6 +938,9 @@ impl Session {
                 continue;
             }
             if plan.select.is_empty() {
+                if grouped && self.group_refuses(prog, &act, false) {
+                    continue;
+                }
                 // Nothing to check again: the activation fires where the agenda stored it (its
                 // slots become the firing's record), with no trip through the frame.
                 if self.fire_stored(prog, act.rule, &act)? {
@@ -1002,6 +1015,9 @@ impl Session {
                     }
                 }
             }
+            if grouped && self.group_refuses(prog, &act, true) {
+                continue;
+            }
             if self.fire(prog, act.rule)? {
                 stop = StopReason::Halted;
                 break;
@@ -1015,6 +1031,7 @@ impl Session {
     fn clear_run(&mut self) {
         self.mem.reset();
         self.answered.clear();
+        self.chosen.iter_mut().for_each(|c| *c = None);
         self.next_check = 0;
         self.cells = 0;
         self.agenda.reset();
@@ -1168,6 +1185,63 @@ impl Session {
         }
     }
 
+    /// For an activation about to fire: false when its rule is in no group, or its group has
+    /// chosen nothing yet (it is then chosen, by the firing about to be made); true when the
+    /// group chose another firing this run, and the activation is dropped. `in_frame`: its
+    /// bindings were made again in the frame (else they are where the agenda stored them).
+    fn group_refuses(&mut self, prog: &Arc<Program>, act: &Activation, in_frame: bool) -> bool {
+        let Some(g) = prog.rules[act.rule as usize].group else {
+            return false;
+        };
+        let Some(chosen) = self.chosen[g as usize] else {
+            let firing = match self.recording {
+                true => self.firings.len() as u32,
+                false => UNRECORDED,
+            };
+            self.chosen[g as usize] = Some((act.rule, firing));
+            return false;
+        };
+        self.stats.dropped += 1;
+        // Kept whenever firings are: the chosen firing's explanation names the rules it won over.
+        if self.recording || self.opts.why_not || self.opts.trace {
+            self.note_group_drop(prog, act, in_frame, chosen);
+        }
+        true
+    }
+
+    #[cold]
+    fn note_group_drop(&mut self, prog: &Arc<Program>, act: &Activation, in_frame: bool, chosen: (u32, u32)) {
+        let nvars = prog.rules[act.rule as usize].var_names.len();
+        let (mut vars, mask) = match in_frame {
+            true => (self.frame.vars[..nvars].to_vec(), self.frame.mask),
+            false => (self.agenda.vars_at(act.vars).to_vec(), act.mask),
+        };
+        let facts = match in_frame {
+            true => self.frame.facts.clone(),
+            false => self.agenda.facts_at(act.facts).to_vec(),
+        };
+        // The pattern-bound values the activation did not keep, from the facts it matched.
+        for &(slot, cond, pos) in &prog.plans[act.rule as usize].restored {
+            let fact = facts.iter().find(|(c, _)| *c == cond).map(|(_, id)| *id);
+            if let (Some(v), Some(fact)) = (vars.get_mut(slot as usize), fact) {
+                if let Some(arg) = self.mem.args_of(fact).get(pos as usize) {
+                    *v = arg.clone();
+                }
+            }
+        }
+        if self.opts.trace {
+            let reason = self.group_reason(act.rule, chosen, "it");
+            self.trace.push(TraceEvent::Dropped { rule: act.rule, reason });
+        }
+        self.drops.push(DropRecord {
+            rule: act.rule,
+            cond: None,
+            vars,
+            mask,
+            group: Some(chosen),
+        });
+    }
+
     /// Records why a selected activation lost: the deepest step its selection search reached and
     /// the bindings there, or (no step passed) its own bindings, still in the frame.
     #[cold]
@@ -1181,12 +1255,14 @@ impl Session {
                 cond: plan.select.get(step).copied(),
                 vars,
                 mask,
+                group: None,
             },
             None => DropRecord {
                 rule: rule_idx,
                 cond: None,
                 vars: self.frame.vars[..nvars].to_vec(),
                 mask: self.frame.mask,
+                group: None,
             },
         };
         // The pattern-bound values the activation did not keep, from the facts it matched.

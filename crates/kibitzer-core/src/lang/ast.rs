@@ -61,6 +61,15 @@ pub enum AstItem {
         /// The whole line.
         span: Span,
     },
+    /// `group NAME first`: a first-match group (its rules name it with `in NAME`).
+    Group {
+        /// The group's name.
+        name: Ident,
+        /// How it picks among its rules (`first`, the one policy there is).
+        policy: Ident,
+        /// The whole line.
+        span: Span,
+    },
     /// A rule.
     Rule(AstRule),
 }
@@ -157,6 +166,8 @@ pub struct AstRule {
     pub name: Ident,
     /// Its title, in game terms.
     pub title: Option<String>,
+    /// The groups it names with `in NAME` (the checker allows one).
+    pub groups: Vec<Ident>,
     /// Higher fires first (0 when not written).
     pub salience: i32,
     /// The `when` block.

@@ -39,6 +39,8 @@ struct Items {
     answers: Vec<Option<Answers>>,
     rules: Vec<AstRule>,
     strategy: Strategy,
+    /// `group NAME POLICY` declarations, from every file.
+    groups: Vec<(Ident, Ident)>,
 }
 
 /// Checks and resolves; `Err` holds every problem found (errors and warnings) when any is an error.
@@ -54,6 +56,7 @@ pub fn check(input: CheckInput<'_>) -> Result<RuleSet, (Vec<Diagnostic>, SourceM
         name: None,
         whatif_sites: 0,
         pending: Vec::new(),
+        name_spans: Vec::new(),
     };
     let program = c.run(input.files);
     let diags = std::mem::take(&mut c.diags);
@@ -83,6 +86,8 @@ struct Checker<'a> {
     whatif_sites: u32,
     /// Tests a pattern's computed arguments became (see `split_computed`), to follow it.
     pending: Vec<Cond>,
+    /// Per checked rule: where its name is written.
+    name_spans: Vec<Span>,
 }
 
 /// Variables of one rule: their slots and which are bound at the current point.
@@ -99,6 +104,9 @@ struct Scope {
     handles: FxHashMap<String, (u16, RelId)>,
     /// Inside a `not` or an aggregate, where no handle may be taken.
     nested: bool,
+    /// The types known for certain: a variable bound by an input's pattern, or to an expression
+    /// whose type is known (see `Checker::type_of`).
+    types: FxHashMap<Slot, ValueType>,
 }
 
 impl Scope {
@@ -143,7 +151,9 @@ impl<'a> Checker<'a> {
             inputs.extend(self.input(inp));
         }
         self.declare_asserted(&items.rules);
-        let (rules, asserted_by_failed) = self.rules(items.rules, &name, &inputs);
+        let groups = self.groups(&items.groups);
+        let (rules, asserted_by_failed) = self.rules(items.rules, &name, &inputs, &groups);
+        self.empty_groups(&groups, &rules);
         let outputs = self.outputs(&items.outputs, items.ruleset_span);
         self.reachability(&rules, &inputs, &outputs, &items.outputs, &asserted_by_failed);
         let answers = items
@@ -151,7 +161,8 @@ impl<'a> Checker<'a> {
             .iter()
             .zip(&items.answers)
             .filter_map(|(o, a)| Some((self.relations.iter().position(|r| r.name == o.name)? as RelId, (*a)?)))
-            .collect();
+            .collect::<Vec<_>>();
+        self.overlapping_answers(&rules, &inputs, &answers);
         Some(RuleSet {
             name,
             description: items.description,
@@ -162,6 +173,7 @@ impl<'a> Checker<'a> {
             params: std::mem::take(&mut self.params),
             rules,
             strategy: items.strategy,
+            groups,
             sources: SourceMap::default(),
             warnings: Vec::new(),
         })
@@ -207,6 +219,7 @@ impl<'a> Checker<'a> {
                             format!("unknown strategy `{}` (known: file_order, depth, breadth)", name.name),
                         ),
                     },
+                    AstItem::Group { name, policy, .. } => items.groups.push((name, policy)),
                     AstItem::Rule(r) => items.rules.push(r),
                 }
             }
@@ -297,8 +310,16 @@ impl<'a> Checker<'a> {
 
     /// The rules checked, and what the rules with errors assert: reported once, at the errors,
     /// and not again as an output nothing produces or a rule nothing feeds.
-    fn rules(&mut self, rules_ast: Vec<AstRule>, name: &str, inputs: &[InputDecl]) -> (Vec<RuleIr>, Vec<RelId>) {
+    fn rules(
+        &mut self,
+        rules_ast: Vec<AstRule>,
+        name: &str,
+        inputs: &[InputDecl],
+        groups: &[GroupDecl],
+    ) -> (Vec<RuleIr>, Vec<RelId>) {
         let mut rules: Vec<RuleIr> = Vec::new();
+        // Per group: its first rule (name and salience), which the others must match in salience.
+        let mut first_of: Vec<Option<(String, i32)>> = vec![None; groups.len()];
         let mut seen_rules: FxHashMap<String, Span> = FxHashMap::default();
         let mut asserted_by_failed: Vec<RelId> = Vec::new();
         for r in rules_ast {
@@ -318,12 +339,125 @@ impl<'a> Checker<'a> {
                 continue;
             }
             seen_rules.insert(r.name.name.clone(), r.name.span);
+            let group = self.rule_group(&r, groups, &mut first_of);
             match self.rule(&r, name, inputs) {
-                Some(rule) => rules.push(rule),
+                Some(rule) => {
+                    rules.push(RuleIr { group, ..rule });
+                    self.name_spans.push(r.name.span);
+                }
                 None => asserted_by_failed.extend(self.asserted_relations(&r)),
             }
         }
         (rules, asserted_by_failed)
+    }
+
+    /// The `group` declarations: each name once, each with a policy this engine knows.
+    fn groups(&mut self, decls: &[(Ident, Ident)]) -> Vec<GroupDecl> {
+        let mut groups: Vec<GroupDecl> = Vec::new();
+        for (name, policy) in decls {
+            if let Some(prev) = groups.iter().find(|g| g.name == name.name) {
+                let first = self.sources.locate(prev.span);
+                self.error(
+                    name.span,
+                    format!(
+                        "group `{}` is declared twice (first at {}:{}:{})",
+                        name.name, first.file, first.line, first.col
+                    ),
+                );
+                continue;
+            }
+            if policy.name != "first" {
+                self.error(
+                    policy.span,
+                    format!(
+                        "unknown group policy `{}`: write `group {} first` (the first rule whose conditions hold fires)",
+                        policy.name, name.name
+                    ),
+                );
+            }
+            groups.push(GroupDecl {
+                name: name.name.clone(),
+                span: name.span,
+            });
+        }
+        groups
+    }
+
+    /// The group a rule names with `in NAME`: declared, one per rule, and of the salience of the
+    /// group's first rule (a group picks among its rules in file order, which salience would undo).
+    fn rule_group(&mut self, r: &AstRule, groups: &[GroupDecl], first_of: &mut [Option<(String, i32)>]) -> Option<u32> {
+        let g = r.groups.first()?;
+        if let Some(second) = r.groups.get(1) {
+            self.error(
+                second.span,
+                format!(
+                    "rule `{}` is already in group `{}`; a rule belongs to one group",
+                    r.name.name, g.name
+                ),
+            );
+        }
+        let Some(id) = groups.iter().position(|d| d.name == g.name) else {
+            let near = groups
+                .iter()
+                .map(|d| d.name.as_str())
+                .filter(|d| strsim::levenshtein(d, &g.name) <= 2)
+                .min_by_key(|d| strsim::levenshtein(d, &g.name));
+            let hint = match near {
+                Some(n) => format!(" (did you mean `{n}`?)"),
+                None => format!(" (declare it: `group {} first`)", g.name),
+            };
+            self.error(g.span, format!("unknown group `{}`{hint}", g.name));
+            return None;
+        };
+        match &first_of[id] {
+            Some((first, salience)) if *salience != r.salience => self.error(
+                g.span,
+                format!(
+                    "rule `{}` has salience {}, but `{first}`, first in group `{}`, has {salience}: a group's rules share one salience (the group picks among them in file order)",
+                    r.name.name, r.salience, g.name
+                ),
+            ),
+            Some(_) => {}
+            None => first_of[id] = Some((r.name.name.clone(), r.salience)),
+        }
+        Some(id as u32)
+    }
+
+    /// Warns where two rules can both conclude an output declared `one` for one input, when
+    /// that is cheap to tell (see `overlap`).
+    fn overlapping_answers(&mut self, rules: &[RuleIr], inputs: &[InputDecl], answers: &[(RelId, Answers)]) {
+        for o in super::overlap::overlaps(rules, inputs, answers) {
+            let (a, b) = (&rules[o.first], &rules[o.second]);
+            let declared = match o.answers {
+                Answers::One => "one",
+                Answers::ExactlyOne => "exactly one",
+            };
+            let Some(&span) = self.name_spans.get(o.second) else {
+                continue;
+            };
+            self.diags.push(Diagnostic::warning(
+                span,
+                format!(
+                    "rules `{}` and `{}` both conclude `{}`, declared `{declared}`, for {}: a query there stops with an error; make them exclusive, or put them in one first-match group",
+                    a.name, b.name, self.relations[o.rel as usize].name, o.witness
+                ),
+            ));
+        }
+    }
+
+    /// Warns of a group no rule is in.
+    fn empty_groups(&mut self, groups: &[GroupDecl], rules: &[RuleIr]) {
+        for (i, g) in groups.iter().enumerate() {
+            if !rules.iter().any(|r| r.group == Some(i as u32)) {
+                self.diags.push(Diagnostic::warning(
+                    g.span,
+                    format!(
+                        "group `{}` has no rule (put one in it with `rule NAME in {}`)",
+                        g.name, g.name
+                    ),
+                ));
+            }
+        }
     }
 
     /// The declared outputs that some rule produces (the others are warned about).
@@ -573,6 +707,7 @@ impl<'a> Checker<'a> {
             var_names: scope.names,
             span: r.span,
             handles,
+            group: None,
         })
     }
 
@@ -677,6 +812,9 @@ impl<'a> Checker<'a> {
             AstCondition::Expr(e) => match &e.kind {
                 AstExprKind::Call(call) if self.reg.get(&call.name.name).is_none() => {
                     let (rel, args) = self.pattern(call, scope, true)?;
+                    if let (Some(input), [PatArg::Var(s)]) = (inputs.iter().find(|i| i.rel == rel), args.as_slice()) {
+                        scope.types.entry(*s).or_insert(input.value_type);
+                    }
                     Some(Cond::Pattern { rel, args })
                 }
                 AstExprKind::Call(call) => self.call_condition(e, call, scope),
@@ -808,8 +946,12 @@ impl<'a> Checker<'a> {
             }
         }
         let expr = self.expr(e, scope, "used in a binding")?;
+        let fresh = !scope.is_bound(&var.name);
         let slot = scope.slot(&var.name);
         scope.bound.insert(slot);
+        if let (true, Some(t)) = (fresh, self.type_of(&expr, scope)) {
+            scope.types.insert(slot, t);
+        }
         Some(Cond::Bind { slot, expr })
     }
 
@@ -1130,9 +1272,13 @@ impl<'a> Checker<'a> {
             }
             AstExprKind::Unary(op, inner) => Expr::Unary(*op, Box::new(self.expr(inner, scope, role)?)),
             AstExprKind::Binary(op, l, r) => {
-                let l = self.expr(l, scope, role);
-                let r = self.expr(r, scope, role);
-                Expr::Binary(*op, Box::new(l?), Box::new(r?))
+                let (l, r) = (self.expr(l, scope, role), self.expr(r, scope, role));
+                let (l, r) = (l?, r?);
+                let (lt, rt) = (self.type_of(&l, scope), self.type_of(&r, scope));
+                if let (Some(lt), Some(rt)) = (lt, rt) {
+                    self.check_operands(*op, lt, rt, e.span);
+                }
+                Expr::Binary(*op, Box::new(l), Box::new(r))
             }
             AstExprKind::Index(l, i) => Expr::Index(
                 Box::new(self.expr(l, scope, role)?),
@@ -1150,6 +1296,78 @@ impl<'a> Checker<'a> {
                 Expr::If(Box::new(c?), Box::new(a?), Box::new(b?))
             }
         })
+    }
+
+    /// The type an expression has on every run, when that is certain: a literal's, a parameter's
+    /// (an override keeps its type), a variable's that `Scope::types` knows, a single-valued
+    /// built-in's declared result, and what arithmetic, comparison and logic make of those.
+    fn type_of(&self, e: &Expr, scope: &Scope) -> Option<ValueType> {
+        let number = |t: ValueType| matches!(t, ValueType::Int | ValueType::Num);
+        match e {
+            Expr::Const(c) => Some(c.ty()),
+            Expr::Param(i) => self.params.get(*i as usize).map(|p| p.value.ty()),
+            Expr::Var(s) => scope.types.get(s).copied(),
+            Expr::Call { builtin, .. } => builtin
+                .signature()
+                .outputs
+                .first()
+                .copied()
+                .filter(|t| !matches!(t, ValueType::Any | ValueType::Num)),
+            Expr::Unary(UnaryOp::Not, _) => Some(ValueType::Bool),
+            Expr::Unary(UnaryOp::Neg, x) => self.type_of(x, scope).filter(|t| number(*t)),
+            Expr::Binary(op, a, b) => match op {
+                BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge
+                | BinaryOp::In
+                | BinaryOp::And
+                | BinaryOp::Or => Some(ValueType::Bool),
+                _ => match (self.type_of(a, scope)?, self.type_of(b, scope)?) {
+                    (ValueType::Int, ValueType::Int) => Some(ValueType::Int),
+                    (ValueType::Str, ValueType::Str) if *op == BinaryOp::Add => Some(ValueType::Str),
+                    _ => None,
+                },
+            },
+            _ => None,
+        }
+    }
+
+    /// A comparison or arithmetic whose operands' types make it fail on every run: a number
+    /// ordered against text or a boolean, text in arithmetic with a number, a boolean in any.
+    fn check_operands(&mut self, op: BinaryOp, l: ValueType, r: ValueType, span: Span) {
+        use ValueType::{Bool, Int, Num, Str};
+        let plain = |t: ValueType| matches!(t, Int | Num | Str | Bool);
+        let number = |t: ValueType| matches!(t, Int | Num);
+        if !plain(l) || !plain(r) {
+            return;
+        }
+        let wrong = match op {
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => number(l) != number(r) || l == Bool,
+            BinaryOp::Add => !(number(l) && number(r) || l == Str && r == Str),
+            BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => !(number(l) && number(r)),
+            _ => false,
+        };
+        if !wrong {
+            return;
+        }
+        let hint = match (op, l, r) {
+            (BinaryOp::Add, Str, _) | (BinaryOp::Add, _, Str) => {
+                " (text is joined only with text: `format(\"{} {}\", a, b)` or `str(x)` makes text of a value)"
+            }
+            _ => "",
+        };
+        self.error(
+            span,
+            format!(
+                "`{}` cannot take {} and {}: this fails on every run{hint}",
+                op.symbol(),
+                article(l.name()),
+                article(r.name())
+            ),
+        );
     }
 
     /// Rules that can never fire (a positive pattern on a relation nothing live produces) are
@@ -1534,6 +1752,14 @@ fn note_late(cond: &Cond, late: &mut FxHashSet<Slot>, before: &FxHashSet<Slot>) 
             }
         }
         _ => {}
+    }
+}
+
+/// `an int`, `a string`.
+fn article(name: &str) -> String {
+    match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        true => format!("an {name}"),
+        false => format!("a {name}"),
     }
 }
 

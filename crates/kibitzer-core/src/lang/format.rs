@@ -334,6 +334,9 @@ impl Formatter<'_> {
             ),
             Rule::include_decl if parts.len() == 1 => Decl::Plain(format!("include {}", parts[0].as_str())),
             Rule::strategy_decl if parts.len() == 1 => Decl::Plain(format!("strategy {}", parts[0].as_str())),
+            Rule::group_decl if parts.len() == 3 && is(1, Rule::ident) && is(2, Rule::ident) => {
+                Decl::Plain(format!("group {} {}", parts[1].as_str(), parts[2].as_str()))
+            }
             // Each output as its name, then `: one` / `: exactly one` when it says so.
             Rule::output_decl if parts.iter().all(|p| p.as_rule() == Rule::output_item) => Decl::Plain(format!(
                 "output {}",
@@ -418,16 +421,23 @@ impl Formatter<'_> {
         let head = &parts[..when];
         let head_text = (|| {
             let mut words = vec!["rule".to_string()];
+            // The group before the salience, whichever the author wrote first.
+            let mut salience = None;
             for part in head {
                 match part.as_rule() {
                     Rule::ident | Rule::string => words.push(part.as_str().to_string()),
+                    Rule::in_group => {
+                        let g = part.clone().into_inner().find(|p| p.as_rule() == Rule::ident)?;
+                        words.push(format!("in {}", g.as_str()));
+                    }
                     Rule::salience => {
                         let n = part.clone().into_inner().next()?;
-                        words.push(format!("salience {}", n.as_str()));
+                        salience = Some(format!("salience {}", n.as_str()));
                     }
                     _ => return None,
                 }
             }
+            words.extend(salience);
             Some(words.join(" "))
         })();
         self.piece(span.start(), head_end, 0, true, head_text);

@@ -23,6 +23,8 @@ pub(crate) struct RuleSet {
     pub rules: Vec<RuleIr>,
     /// The order among activations of equal salience (`strategy NAME`).
     pub strategy: Strategy,
+    /// The first-match groups (`group NAME first`), numbered as `RuleIr::group` names them.
+    pub groups: Vec<GroupDecl>,
     pub sources: SourceMap,
     /// The checker's warnings (a rule set with errors is never made).
     pub warnings: Vec<Diagnostic>,
@@ -60,6 +62,14 @@ impl Strategy {
             Strategy::Breadth => "breadth",
         }
     }
+}
+
+/// A first-match group: of its rules whose conditions hold, only the first fires in a run.
+#[derive(Debug, Clone)]
+pub struct GroupDecl {
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
 }
 
 /// Relation number within one program.
@@ -268,4 +278,6 @@ pub(crate) struct RuleIr<L = ()> {
     pub span: Span,
     /// Whether an action names a matched fact by its handle (`retract ?f`, `modify ?f`).
     pub handles: bool,
+    /// The first-match group it belongs to (`in NAME`), by number in `RuleSet::groups`.
+    pub group: Option<u32>,
 }

@@ -8,6 +8,7 @@ pub(crate) mod check;
 pub mod diagnostics;
 pub mod format;
 pub(crate) mod ir;
+pub(crate) mod overlap;
 pub mod source;
 pub mod syntax;
 pub(crate) mod template;

@@ -36,6 +36,7 @@ fn not_keyword(p: &P) -> bool {
             | Rule::kw_logical
             | Rule::kw_if
             | Rule::kw_else
+            | Rule::kw_group
     )
 }
 
@@ -166,8 +167,8 @@ pub fn parse_expr(file: u32, text: &str, offset: usize) -> Result<AstExpr, Diagn
 /// words show: after the `end` of a rule, else before the next word that starts an item (outside
 /// strings and comments), else at the end of the text. `parse_rules` checks the parse fills it.
 fn item_window(text: &str, pos: usize) -> usize {
-    const STARTS: [&str; 8] = [
-        "ruleset", "include", "input", "output", "param", "const", "strategy", "rule",
+    const STARTS: [&str; 9] = [
+        "ruleset", "include", "input", "output", "param", "const", "strategy", "group", "rule",
     ];
     let bytes = text.as_bytes();
     let word_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
@@ -251,10 +252,15 @@ fn syntax_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diagnosti
 }
 
 /// The fix for the commonest mistakes at a syntax error: a single-quoted string, `=` to compare,
-/// a rule left open by a missing `then` or `end`.
+/// a rule left open by a missing `then` or `end`, a group without its policy.
 fn fix_hint(text: &str, pos: usize, token: &str) -> Option<String> {
     if token.starts_with('\'') {
         return Some("strings are written in double quotes: \"…\"".into());
+    }
+    // `group NAME` without its policy: the next item is where the parser stops.
+    let last_line = text[..pos].trim_end().rsplit('\n').next().unwrap_or("");
+    if let ["group", name] = last_line.split_whitespace().collect::<Vec<_>>().as_slice() {
+        return Some(format!("a group says how it picks: `group {name} first`"));
     }
     if token.starts_with('=') && !token.starts_with("==") {
         return Some("to compare, write `==`; `=` binds a variable: `?x = …`".into());
@@ -295,8 +301,8 @@ fn fix_hint(text: &str, pos: usize, token: &str) -> Option<String> {
 /// The innermost `(` or `[` open at `pos` that is not closed before the item ends (a line that
 /// starts with `end` or with a word that starts an item), outside strings and comments.
 fn unclosed_bracket(text: &str, pos: usize) -> Option<usize> {
-    const STARTS: [&str; 9] = [
-        "ruleset", "include", "input", "output", "param", "const", "strategy", "rule", "end",
+    const STARTS: [&str; 10] = [
+        "ruleset", "include", "input", "output", "param", "const", "strategy", "group", "rule", "end",
     ];
     let bytes = text.as_bytes();
     let mut open: Vec<usize> = Vec::new();
@@ -380,6 +386,8 @@ fn rule_name(which: Rule) -> &'static str {
             "an action (`assert`, `retract`, `modify`, `halt`)"
         }
         Rule::strategy_decl => "`strategy`",
+        Rule::group_decl => "`group`",
+        Rule::in_group => "`in GROUP`",
         Rule::expr
         | Rule::or_expr
         | Rule::and_expr
@@ -515,6 +523,11 @@ impl Builder {
                 name: self.ident(next(&mut inner, span)?),
                 span,
             },
+            Rule::group_decl => {
+                let name = self.ident(next(&mut inner, span)?);
+                let policy = self.ident(next(&mut inner, span)?);
+                AstItem::Group { name, policy, span }
+            }
             Rule::rule => AstItem::Rule(self.rule(inner, span)?),
             _ => return Err(Diagnostic::error(span, "unexpected declaration")),
         })
@@ -559,6 +572,7 @@ impl Builder {
         let mut name = None;
         let mut title = None;
         let mut salience = 0;
+        let mut groups = Vec::new();
         let mut conditions = Vec::new();
         let mut actions = Vec::new();
         let mut because = None;
@@ -566,6 +580,10 @@ impl Builder {
             match part.as_rule() {
                 Rule::ident => name = Some(self.ident(part)),
                 Rule::string => title = Some(self.string(&part)?),
+                Rule::in_group => {
+                    let g = next(&mut part.into_inner().filter(not_keyword), span)?;
+                    groups.push(self.ident(g));
+                }
                 Rule::salience => {
                     let n = next(&mut part.clone().into_inner().filter(not_keyword), span)?;
                     let v = self.int(&n)?;
@@ -612,6 +630,7 @@ impl Builder {
         Ok(AstRule {
             name: name.ok_or_else(|| Diagnostic::error(span, "rule without a name"))?,
             title,
+            groups,
             salience,
             conditions,
             actions,

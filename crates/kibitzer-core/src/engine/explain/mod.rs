@@ -79,6 +79,12 @@ pub struct Explanation {
     /// Asserted with `assert logical`: it lasts while the rule's match holds.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub logical: bool,
+    /// For a rule of a first-match group: the group, which chose this firing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The group's other rules that would have applied, and lost to this firing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub passed_over: Vec<String>,
     /// The conditions that held, built-in calls with their results, in the order written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<String>,
@@ -273,6 +279,15 @@ impl Session {
         node.id = Some(id);
         node.rule = Some(rule.name.clone());
         node.title = rule.title.clone();
+        if let Some(g) = rule.group.and_then(|g| prog.groups.get(g as usize)) {
+            node.group = Some(g.name.clone());
+            for d in &self.drops {
+                let name = &prog.rules[d.rule as usize].name;
+                if d.group == Some((firing.rule, fi)) && !node.passed_over.contains(name) {
+                    node.passed_over.push(name.clone());
+                }
+            }
+        }
         node.because = rule.because.as_ref().map(|t| because_text(t, &vars, self.params()));
         let rel = self.mem.fact(fact).rel;
         for a in &rule.actions {
@@ -560,6 +575,8 @@ impl Explanation {
             because: None,
             modified: None,
             logical: false,
+            group: None,
+            passed_over: Vec::new(),
             checks: Vec::new(),
             premises: Vec::new(),
             aggregated: Vec::new(),

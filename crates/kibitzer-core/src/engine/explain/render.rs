@@ -153,6 +153,11 @@ impl Renderer {
         if e.logical {
             items.push(Item::Line(logical));
         }
+        let chosen = e.group.as_ref().map(|g| match e.passed_over.is_empty() {
+            true => format!("first in group {g} to apply"),
+            false => format!("first in group {g} to apply, over {}", e.passed_over.join(", ")),
+        });
+        items.extend(chosen.iter().map(|c| Item::Line(c)));
         items.extend(e.checks.iter().map(|c| Item::Line(c)));
         items.extend(e.whatifs.iter().map(Item::WhatIf));
         items.extend(e.aggregated.iter().map(Item::Group));

@@ -189,6 +189,27 @@ impl Session {
         let name = &rule.name;
         let fired = self.fired_count(ri);
         let lost = self.drops.iter().rev().find(|d| d.rule as usize == ri).cloned();
+        if let (
+            0,
+            Some(DropRecord {
+                group: Some(chosen),
+                vars,
+                mask,
+                ..
+            }),
+        ) = (fired, &lost)
+        {
+            return Ok(WhyNot {
+                rule: name.clone(),
+                title: rule.title.clone(),
+                fired,
+                summary: self.group_reason(ri as u32, *chosen, name),
+                matched_conditions: rule.conds.len(),
+                failed: None,
+                bindings: bindings(rule, vars, *mask),
+                verdict: None,
+            });
+        }
         if let (0, Some(d)) = (fired, &lost) {
             let failed = d
                 .cond
@@ -338,6 +359,38 @@ impl Session {
                     "; {text} was withdrawn when {who} (firing {n}) ended the match that asserted it"
                 ),
             };
+        }
+        out
+    }
+
+    /// Why an activation of rule `rule`, whose conditions held, lost to its first-match group:
+    /// `{who} would apply, but the earlier S in group G was chosen: S's reason`.
+    pub(crate) fn group_reason(&self, rule: u32, (by, firing): (u32, u32), who: &str) -> String {
+        let prog = self.program();
+        let group = prog.rules[rule as usize]
+            .group
+            .and_then(|g| prog.groups.get(g as usize))
+            .map_or("?", |g| g.name.as_str());
+        let chosen = &prog.rules[by as usize];
+        let which = match by < rule {
+            true => format!("the earlier {}", chosen.name),
+            false => format!("{}, chosen before it,", chosen.name),
+        };
+        let mut out = format!("{who} would apply, but {which} in group {group} was chosen");
+        let because = self.firing(firing).and_then(|f| {
+            let vars = self.firing_vars(f);
+            chosen
+                .because
+                .as_ref()
+                .map(|t| super::because_text(t, &vars, self.params()))
+        });
+        let reason = match (&chosen.title, because) {
+            (Some(t), Some(b)) => Some(format!("{t} — {b}")),
+            (Some(t), None) => Some(t.clone()),
+            (None, b) => b,
+        };
+        if let Some(r) = reason {
+            let _ = write!(out, ": {r}");
         }
         out
     }
