@@ -40,6 +40,8 @@ pub enum End {
     BadInput(String),
     /// A parameter override refused: its name.
     BadParam(String),
+    /// A bound the reference does not model (the engine's on waiting activations): not compared.
+    Unmodelled,
     /// An output declared `one` concluded twice, or one declared `exactly one` not at all: the
     /// message.
     Answers(String),
