@@ -353,6 +353,16 @@ pub fn solve<S: Steps + ?Sized>(
                 }
                 Err(e) => break failed_check(ctx, steps, i, new_fact, frame, sink, at, e),
             },
+            // The fact that started the join, matched again where its pattern is written (see
+            // `Seed::taken`): it is the first fact recorded, under this condition.
+            Cond::Pattern { args, .. } if step.2 && frame.facts.first().is_some_and(|&(c, _)| c == step.1) => {
+                let mem = ctx.mem;
+                match match_args(ctx, args, mem.args_of(new_fact), frame) {
+                    Ok(true) => i += 1,
+                    Ok(false) => break Flow::Continue,
+                    Err(e) => break ctx.fail(eval_error(at, e)),
+                }
+            }
             Cond::Pattern { rel, args } => match only_fact(ctx, frame, step, *rel, args, new_fact) {
                 OnlyFact::Matched => {
                     matched_here += 1;
@@ -504,10 +514,12 @@ fn pattern_facts<'m>(ctx: &mut Ctx<'m>, frame: &Frame, rel: RelId, args: &[PatAr
             PatArg::Expr(e) if !matches!(e, Expr::Const(_)) && super::compile::expr_slots(e) & !frame.mask != 0 => {
                 continue
             }
-            PatArg::Expr(e) => {
-                let v = operand(e, &frame.vars, ctx.params, &mut ctx.calls)?;
-                mem.candidates(rel, pos, &v)
-            }
+            // A value that cannot be computed is no key: the facts compared one by one raise the
+            // error only if one gets as far as that argument, as the order written does.
+            PatArg::Expr(e) => match operand(e, &frame.vars, ctx.params, &mut ctx.calls) {
+                Ok(v) => mem.candidates(rel, pos, &v),
+                Err(_) => continue,
+            },
             _ => continue,
         };
         if let Some(ids) = probe {
@@ -1178,8 +1190,11 @@ impl Items {
 }
 
 /// Matches pattern arguments against values, binding unbound variables. On failure the caller
-/// restores the mask.
+/// restores the mask. Computed arguments are compared last, once the others match, as a test
+/// after the pattern would (docs/semantics.md, "Computed pattern arguments"): one that cannot be
+/// computed is an error only for a fact that matches otherwise.
 pub fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut Frame) -> Result<bool, EvalError> {
+    let mut computed = false;
     for (a, v) in args.iter().zip(values) {
         match a {
             PatArg::Wild => {}
@@ -1198,8 +1213,13 @@ pub fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &
                     return Ok(false);
                 }
             }
-            PatArg::Expr(e) => {
-                if !operand(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
+            PatArg::Expr(_) => computed = true,
+        }
+    }
+    if computed {
+        for (a, v) in args.iter().zip(values) {
+            if let PatArg::Expr(e) = a {
+                if !matches!(e, Expr::Const(_)) && !operand(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
                     return Ok(false);
                 }
             }

@@ -2055,7 +2055,7 @@ impl Session {
             frame.mask = 0;
             frame.facts.clear();
             match matcher::match_args(&mut ctx, args, values, frame) {
-                Ok(true) => {}
+                Ok(true) => frame.mask &= !seed.taken,
                 Ok(false) => continue,
                 Err(e) => {
                     let error = MatchErrorKind::Eval(e);

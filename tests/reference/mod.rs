@@ -1076,6 +1076,11 @@ impl Machine<'_> {
             &mut sink,
         );
         searched.map_err(|m| End::InRule(rule.name.clone(), m))?;
+        // Past the engine's bound on waiting activations in the differential run, with a margin:
+        // such a case is not compared.
+        if self.agenda.len() + made.len() > 200_000 {
+            return Err(End::Unmodelled);
+        }
         for (env, facts) in made {
             self.seq += 1;
             self.out.activations += 1;
@@ -1225,7 +1230,7 @@ impl Machine<'_> {
                         Some(s) if c < s.cond && s.fact == f => continue,
                         _ => {}
                     }
-                    if self.match_args(args, &fact.args, env)? {
+                    if self.match_pattern(args, &fact.args, env)? {
                         if let Some(h) = handle {
                             env.push((h.clone(), Value::Int(f as i64)));
                         }
@@ -1371,6 +1376,30 @@ impl Machine<'_> {
         };
         env.truncate(depth);
         Ok(flow)
+    }
+
+    /// Matches a pattern's arguments against a fact's values: variables, `_` and literals left
+    /// to right, then the computed arguments, as a test after the pattern (docs/semantics.md,
+    /// "Computed pattern arguments"): one that cannot be computed fails only a fact that matches
+    /// otherwise.
+    fn match_pattern(&self, args: &[AstExpr], values: &[Value], env: &mut Env) -> Result<bool, String> {
+        let computed = |a: &AstExpr| {
+            !matches!(
+                a.kind,
+                AstExprKind::Var(_) | AstExprKind::Wildcard | AstExprKind::Literal(_)
+            )
+        };
+        for (a, v) in args.iter().zip(values) {
+            if !computed(a) && !self.match_args(std::slice::from_ref(a), std::slice::from_ref(v), env)? {
+                return Ok(false);
+            }
+        }
+        for (a, v) in args.iter().zip(values) {
+            if computed(a) && !same(&self.eval(a, env)?, v) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Matches a pattern's arguments (or a call's outputs) left to right against values.
@@ -1558,10 +1587,20 @@ fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, String> {
                     None => return err(format!("integer overflow in `{}`", text())),
                 }
             }
-            (Value::Str(a), Value::Str(b)) if op == Add => Value::str(&format!("{a}{b}")),
+            // Both at most 2^20: bytes of text, elements of a list (docs/semantics.md, "Stopping
+            // and limits").
+            (Value::Str(a), Value::Str(b)) if op == Add => {
+                if a.len() + b.len() > 1 << 20 {
+                    return err("`+` would make a text of more than 1048576 bytes");
+                }
+                Value::str(&format!("{a}{b}"))
+            }
             (Value::List(_), Value::List(_)) if op == Add => {
                 let mut items = l.elements().unwrap_or_default();
                 items.extend(r.elements().unwrap_or_default());
+                if items.len() > 1 << 20 {
+                    return err("`+` would make a list of more than 1048576 elements");
+                }
                 Value::list(items)
             }
             _ => {
