@@ -844,6 +844,9 @@ fn engine_query(
         Err(RunError::FiringLimit { .. }) => out.end = End::FiringLimit,
         Err(RunError::MissingInput(n)) => out.end = End::MissingInput(n),
         Err(RunError::Answers(message)) => out.end = End::Answers(message),
+        Err(RunError::TooDeep { rule, .. }) => {
+            out.end = End::InRule(rule, "a value nests lists more than 32 deep".to_string())
+        }
         Err(e) => panic!("unexpected run error: {e}"),
     }
     out.conclusions = s.conclusions().iter().map(|c| c.to_string()).collect();
@@ -1435,4 +1438,32 @@ fn text_and_lists_made_by_plus_stop_at_their_limit() {
             show(&got)
         );
     }
+}
+
+/// `retract r(1)` retracts `r(1.0)` too, as `1 == 1.0`, with every argument known as with a
+/// wildcard (seed 7, case 839 with every shape: the lookup by value missed the decimal).
+#[test]
+fn a_retract_with_every_argument_known_matches_numbers_by_value() {
+    let text = "ruleset t \"t\"\ninput n: int\noutput r\n\
+         rule A when n(?x) then assert r(abs(1.0), 2) assert r(1, 2) assert r(1, 2.0) assert r(0.0, -0.0) assert r(3, 4) end\n\
+         rule B salience -1 when n(?x) then retract r(1, 2) retract r(0, 0) end\n";
+    let (want, got) = both(text, &[("n", "0")]);
+    assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
+    assert_eq!(got.conclusions, ["r(3, 4)"]);
+}
+
+/// A fact may nest lists 32 deep: one deeper stops the run with an error naming the rule.
+#[test]
+fn a_fact_nesting_lists_too_deep_stops_the_run() {
+    let text = "ruleset t \"t\"\ninput n: int\noutput s\n\
+         rule Seed when n(?x) then assert s(?x) end\n\
+         rule Wrap when s(?x) then assert s([?x]) end\n";
+    let (want, got) = both(text, &[("n", "0")]);
+    let (want, got) = (normalised(want), normalised(got));
+    assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
+    assert!(
+        matches!(&got.end, End::InRule(rule, _) if rule == "Wrap"),
+        "{}",
+        show(&got)
+    );
 }

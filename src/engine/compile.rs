@@ -321,6 +321,11 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
                 .map(|order| rebinding(rule, j, &written, order))
                 .unwrap_or_default();
             let (rest, fallback) = hoist_checks(rule, seed_binds, planned.as_deref().unwrap_or(&written));
+            let written_first = match &planned {
+                // A reordered join takes them after the match (`rebind`).
+                Some(_) => Vec::new(),
+                None => bound_by_a_pattern_before(rule, &join, j, seed_binds),
+            };
             seeds.push(Seed {
                 cond: j,
                 rest,
@@ -328,6 +333,7 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
                 reordered: planned.is_some(),
                 rebind,
                 taken,
+                written_first,
             });
         }
     }
@@ -602,6 +608,29 @@ fn reorder_patterns(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> Option<
     }
     order.extend_from_slice(&checks[checks_placed..]);
     (order != written).then_some(order)
+}
+
+/// Of the variables `seed` binds, those a pattern written before condition `j` binds first, as
+/// (slot, that pattern, argument position).
+fn bound_by_a_pattern_before(rule: &RuleIr, join: &[u16], j: u16, seed: u64) -> Vec<(Slot, u16, u16)> {
+    let (mut bound, mut out) = (0u64, Vec::new());
+    for &k in join.iter().filter(|&&k| k < j) {
+        let c = &rule.conds[k as usize].cond;
+        if let Cond::Pattern { args, .. } = c {
+            for (pos, a) in args.iter().enumerate() {
+                if let PatArg::Var(s) = a {
+                    if seed & bound & bit(*s) == 0
+                        && seed & bit(*s) != 0
+                        && !out.iter().any(|o: &(Slot, u16, u16)| o.0 == *s)
+                    {
+                        out.push((*s, k, pos as u16));
+                    }
+                }
+            }
+        }
+        bound |= cond_binds(c);
+    }
+    out
 }
 
 /// The variables a join step written before condition `j` binds first, other than a pattern (an

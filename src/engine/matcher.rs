@@ -204,6 +204,11 @@ pub trait Steps {
     fn made_call(&self, _cond: u16) -> Option<&Solutions> {
         None
     }
+    /// The seed's variables a pattern written before it binds first, as (slot, that pattern,
+    /// argument position): see `Seed::written_first`.
+    fn written_first(&self) -> &[(Slot, u16, u16)] {
+        &[]
+    }
 }
 
 /// A join plan: conditions by index, each with its skip flag, and the fallbacks of the steps the
@@ -214,6 +219,8 @@ pub struct PlanSteps<'a> {
     pub fallback: &'a [Vec<(u16, bool)>],
     /// A condition whose call was already made for this join, and its solutions.
     pub made: Option<(u16, &'a Solutions)>,
+    /// See `Seed::written_first`.
+    pub written_first: &'a [(Slot, u16, u16)],
 }
 
 impl Steps for PlanSteps<'_> {
@@ -233,6 +240,7 @@ impl Steps for PlanSteps<'_> {
                 order: rest,
                 fallback: &[],
                 made: self.made,
+                written_first: self.written_first,
             }),
             _ => None,
         }
@@ -243,6 +251,10 @@ impl Steps for PlanSteps<'_> {
             Some((c, solutions)) if c == cond => Some(solutions),
             _ => None,
         }
+    }
+    #[inline]
+    fn written_first(&self) -> &[(Slot, u16, u16)] {
+        self.written_first
     }
 }
 
@@ -362,6 +374,9 @@ pub fn solve<S: Steps + ?Sized>(
                     Ok(false) => break Flow::Continue,
                     Err(e) => break ctx.fail(eval_error(at, e)),
                 }
+            }
+            Cond::Pattern { rel, args } if step.2 && steps.written_first().iter().any(|w| w.1 == step.1) => {
+                break solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args)
             }
             Cond::Pattern { rel, args } => match only_fact(ctx, frame, step, *rel, args, new_fact) {
                 OnlyFact::Matched => {
@@ -494,8 +509,29 @@ fn solve_pattern<S: Steps + ?Sized>(
     args: &[PatArg],
 ) -> Flow {
     let skip = if skip_new { new_fact } else { FactId::MAX };
+    let first = match skip_new {
+        true => steps.written_first(),
+        false => &[],
+    };
     each_match(ctx, frame, at, idx, rel, args, skip, |ctx, frame| {
-        solve(ctx, steps, i + 1, new_fact, frame, sink)
+        if !first.iter().any(|w| w.1 == idx) {
+            return solve(ctx, steps, i + 1, new_fact, frame, sink);
+        }
+        // The values of the order written: from this pattern, not from the fact that started the
+        // join (`1` and `1.0` match each other), for the steps after it and the activation.
+        let Some(&(_, fact)) = frame.facts.last() else {
+            return solve(ctx, steps, i + 1, new_fact, frame, sink);
+        };
+        let mut kept = Vec::new();
+        for &(s, _, pos) in first.iter().filter(|w| w.1 == idx) {
+            let v = ctx.mem.args_of(fact)[pos as usize].clone();
+            kept.push((s, std::mem::replace(&mut frame.vars[s as usize], v)));
+        }
+        let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+        for (s, v) in kept {
+            frame.vars[s as usize] = v;
+        }
+        flow
     })
 }
 

@@ -1106,6 +1106,9 @@ impl Machine<'_> {
                     for e in &call.args {
                         args.push(self.eval(e, env).map_err(fail)?);
                     }
+                    if args.iter().any(|v| nesting(v) > 32) {
+                        return Err(fail(TOO_DEEP.to_string()));
+                    }
                     let by = match a {
                         AstAction::AssertLogical(_) => support,
                         _ => None,
@@ -1185,6 +1188,9 @@ impl Machine<'_> {
                     let rel = self.facts[f].rel.clone();
                     self.wake(&rel, false);
                     self.maintain()?;
+                    if args.iter().any(|v| nesting(v) > 32) {
+                        return Err(fail(TOO_DEEP.to_string()));
+                    }
                     if let Some(new) = self.insert(&rel, args) {
                         self.admit(ri, new)?;
                         self.on_new_fact(new)?;
@@ -1765,4 +1771,15 @@ fn read_card(w: &str) -> Option<Card> {
         r => r.parse::<u8>().ok().filter(|r| (2..=9).contains(r))?,
     };
     Card::new(rank, suit)
+}
+
+/// Facts nest lists at most 32 deep (docs/semantics.md, "Stopping and limits").
+const TOO_DEEP: &str = "a value nests lists more than 32 deep";
+
+/// How deep lists nest in a value: 0 for a scalar, 1 for a list of scalars.
+fn nesting(v: &Value) -> usize {
+    match v {
+        Value::List(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+        _ => 0,
+    }
 }
