@@ -155,10 +155,7 @@ const TEMPLATES: [(&str, usize); 8] = [
 struct Gen {
     rng: ChaCha8Rng,
     arity: Vec<usize>,
-    /// Also the shapes of the engine discrepancies already reported (see the ignored tests):
-    /// decimals equal to integers meeting in a join, `in` over lists with repeated elements, a
-    /// pattern argument computed from a variable (bound by another condition, or earlier in the
-    /// same pattern), a retract after an assert.
+    /// Decimals too, where integers meet them (`KIBITZER_DIFF_ALL=1`).
     all: bool,
     /// No positive pattern on a derived relation in the rule being written.
     no_patterns: bool,
@@ -1024,7 +1021,7 @@ fn show(o: &Outcome) -> String {
     t
 }
 
-/// `KIBITZER_DIFF_ALL=1`: generate the shapes of the discrepancies already reported too.
+/// `KIBITZER_DIFF_ALL=1`: decimals too where integers meet them (joins, retractions, parameters).
 fn all_shapes() -> bool {
     std::env::var("KIBITZER_DIFF_ALL").is_ok_and(|v| v == "1")
 }
