@@ -1491,3 +1491,15 @@ fn a_lookup_by_a_number_finds_the_other_kind_of_the_same_value() {
     assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
     assert_eq!(got.conclusions.len(), 7, "{:?}", got.conclusions);
 }
+
+/// So too when the join a fact starts is reordered (patterns and equality tests only): the
+/// variable takes the value of the pattern written first (seed 7, case 7712 with every shape).
+#[test]
+fn a_reordered_join_takes_each_value_from_the_pattern_written_first() {
+    let text = "ruleset t \"t\"\ninput xs: ints\noutput p\n\
+         rule Mk when xs(?l) ?v in ?l then assert r(?v, 2, ?v) end\n\
+         rule Dec salience -1 when xs(?l) then assert r(5, 2.0, 1) end\n\
+         rule J salience -2 when xs(?l) r(?a, ?a, _) r(?b, ?a, ?c) then assert p(?a, ?b) end\n";
+    let (want, got) = both(text, &[("xs", "2")]);
+    assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
+}

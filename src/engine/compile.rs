@@ -316,16 +316,20 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
                 .collect();
             let seed_binds = args.iter().fold(0, |m, a| m | pat_slots(a)) & !taken;
             let planned = reorder_patterns(rule, seed_binds, &written);
-            let rebind = planned
+            let mut rebind = planned
                 .as_ref()
                 .map(|order| rebinding(rule, j, &written, order))
                 .unwrap_or_default();
             let (rest, fallback) = hoist_checks(rule, seed_binds, planned.as_deref().unwrap_or(&written));
-            let written_first = match &planned {
-                // A reordered join takes them after the match (`rebind`).
-                Some(_) => Vec::new(),
-                None => bound_by_a_pattern_before(rule, &join, j, seed_binds),
-            };
+            let mut written_first = bound_by_a_pattern_before(rule, &join, j, seed_binds);
+            // A reordered join takes them after the match, with the others it rebinds.
+            if planned.is_some() {
+                for w in written_first.drain(..) {
+                    if !rebind.iter().any(|r| r.0 == w.0) {
+                        rebind.push(w);
+                    }
+                }
+            }
             seeds.push(Seed {
                 cond: j,
                 rest,
