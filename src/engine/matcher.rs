@@ -339,13 +339,13 @@ pub fn solve<S: Steps + ?Sized>(
                 i += 1;
                 continue;
             }
-            Some(false) => break Flow::Continue,
+            Some(false) => break failed_moved(ctx, steps, i, new_fact, frame, sink),
             None => {}
         }
         match &at.cond {
             Cond::Test(e) => match eval_test(e, &frame.vars, ctx.params, &mut ctx.calls) {
                 Ok(Truth::Bool(true)) => i += 1,
-                Ok(Truth::Bool(false)) => break Flow::Continue,
+                Ok(Truth::Bool(false)) => break failed_moved(ctx, steps, i, new_fact, frame, sink),
                 Ok(Truth::Other(other)) => {
                     let e = EvalError::Type(format!("a condition must be true or false, got {other}"));
                     break failed_check(ctx, steps, i, new_fact, frame, sink, at, e);
@@ -356,7 +356,7 @@ pub fn solve<S: Steps + ?Sized>(
                 Ok(v) => {
                     if frame.bound(*slot) {
                         if !frame.vars[*slot as usize].loose_eq(&v) {
-                            break Flow::Continue;
+                            break failed_moved(ctx, steps, i, new_fact, frame, sink);
                         }
                     } else {
                         frame.bind(*slot, v);
@@ -462,6 +462,25 @@ fn failed_check<S: Steps + ?Sized>(
     match steps.fallback(i) {
         Some(written) => solve(ctx, &written, 0, new_fact, frame, sink),
         None => ctx.fail(eval_error(at, e)),
+    }
+}
+
+/// A test or binding found false. Where the planner had moved it ahead of the order written, the
+/// steps it moved ahead of run as written, so that an error they raise surfaces as the order
+/// written raises it (the test, at its own place, again lets no match through).
+#[cold]
+#[inline(never)]
+fn failed_moved<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+) -> Flow {
+    match steps.fallback(i) {
+        Some(written) => solve(ctx, &written, 0, new_fact, frame, sink),
+        None => Flow::Continue,
     }
 }
 
