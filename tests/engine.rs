@@ -905,9 +905,11 @@ end
     assert_eq!(run_with(&mut s, "n", "0"), Ok((vec![], 1)));
 }
 
-/// While the inputs go in, a rule is joined only once the last input it reads is in: a join
-/// seeded by an earlier input would find nothing for the later one. The same matches, in the same
-/// order, with no check made for nothing: `abs` runs once, not once per input the rule reads.
+/// While the inputs go in, a rule is joined only once the last input it reads is in, when a join
+/// seeded by an earlier input would reach the later one's pattern with nothing that can fail
+/// before it: it would find nothing. The same matches, in the same order, with no check made for
+/// nothing: `abs` runs once, not once per input the rule reads. A check written before the later
+/// input's pattern is made when the earlier input arrives, since it may fail there.
 #[test]
 fn a_rule_is_joined_once_the_last_input_it_reads_is_in() {
     let rules = r#"ruleset w "waits for its inputs"
@@ -918,8 +920,8 @@ output r
 rule R "r"
 when
     a(?x)
-    abs(?x) > 0
     b(?y)
+    abs(?x) > 0
     ?k = range(1, ?y)
 then
     assert r(?x, ?k)
@@ -943,6 +945,15 @@ end
     // `abs` once and `range` once: the join seeded by `a` alone (before `b` was in) is not made.
     assert_eq!(result.stats.builtin_calls, 2);
     assert_eq!(result.stats.activations, 4);
+    let written_first = rules.replace("    b(?y)\n    abs(?x) > 0\n", "    abs(?x) > 0\n    b(?y)\n");
+    let program = load_text("w.rules", &written_first).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = Session::new(program);
+    s.set_input_text("a", "-4").unwrap_or_else(|e| panic!("{e}"));
+    s.set_input_text("b", "3").unwrap_or_else(|e| panic!("{e}"));
+    s.set_input_text("c", "200").unwrap_or_else(|e| panic!("{e}"));
+    let result = s.run().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs(&s), ["r(-4, 1)", "r(-4, 2)", "r(-4, 3)", "r(200, -4)"]);
+    assert_eq!(result.stats.builtin_calls, 3);
 }
 
 /// A variable only a pattern binds and only the join reads is not kept by the activation, yet its
@@ -1229,8 +1240,8 @@ fn a_because_hole_may_hold_any_expression() {
         because "{names[?n]}, {?l[1]:rank}, {format(\"{}:{:signed}\", ?n, -?n)}, {if ?n > 1 then \"many\" else \"few\"}" end"#;
     let because = |n: &str| run(rules, &[("n", n)]).unwrap().answers()[0].because.clone();
     assert_eq!(because("2").as_deref(), Some("two, Q, 2:−2, many"));
-    // A hole that cannot be computed for these values shows `?` (17 is no rank either).
-    assert_eq!(because("7").as_deref(), Some("?, ?, 7:−7, many"));
+    // A hole that cannot be computed for these values shows `?`; a number that is no rank, itself.
+    assert_eq!(because("7").as_deref(), Some("?, 17, 7:−7, many"));
     // A hole reading a variable the rule does not bind is refused at load, where it is written.
     let e = load_text("t.rules", &rules.replace("names[?n]", "names[?m]"))
         .expect_err("refused")

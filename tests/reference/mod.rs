@@ -6,8 +6,10 @@
 //! value equality and order and the general built-ins the generator writes (`abs`, `trunc`,
 //! `range`) are its own; other built-ins are called through the registry.
 
+mod builtins;
+
 use kibitzer::lang::ast::*;
-use kibitzer::{Builtin, Program, Solutions, Value};
+use kibitzer::{Builtin, Card, Cards, Program, Shared, Solutions, Suit, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -31,9 +33,25 @@ pub enum End {
     /// A condition or action failed: the rule and the message (without its location).
     InRule(String, String),
     FiringLimit,
-    /// The engine's memory bound (the reference has none): the case is not compared.
+    /// The bound on live facts.
     MemoryLimit,
     MissingInput(String),
+    /// An input the reference reads itself, refused: its name.
+    BadInput(String),
+    /// A parameter override refused: its name.
+    BadParam(String),
+    /// A bound the reference does not model (the engine's on waiting activations): not compared.
+    Unmodelled,
+    /// An output declared `one` concluded twice, or one declared `exactly one` not at all: the
+    /// message.
+    Answers(String),
+}
+
+/// The bounds of a run: firings, and live facts (`RunOptions::max_facts`).
+#[derive(Clone, Copy)]
+pub struct Limits {
+    pub firings: u64,
+    pub facts: u64,
 }
 
 /// Everything a run shows that the engine defines the same way.
@@ -46,6 +64,35 @@ pub struct Outcome {
     pub facts: u64,
     pub activations: u64,
     pub dropped: u64,
+}
+
+/// A built-in: a general one computed by the reference (`builtins`), or a game's, called through
+/// the library's registry (each game's built-ins are checked against its own oracle elsewhere).
+#[derive(Clone)]
+enum Callee {
+    Own(String),
+    Library(Arc<dyn Builtin>),
+}
+
+impl Callee {
+    /// The built-in `name` is, with its number of parameters and whether it gives several
+    /// solutions; `None` for a relation.
+    fn of(name: &str) -> Option<(Callee, usize, bool)> {
+        if let Some(s) = builtins::shape(name) {
+            return Some((Callee::Own(name.to_string()), s.params, s.multi));
+        }
+        let b = kibitzer::library::registry().get(name)?;
+        let sig = b.signature();
+        Some((Callee::Library(b.clone()), sig.params.len(), sig.multi))
+    }
+
+    /// A call's arguments are its inputs only: all of them for a variadic built-in.
+    fn takes_all(name: &str) -> bool {
+        builtins::shape(name).is_some_and(|s| s.variadic)
+            || kibitzer::library::registry()
+                .get(name)
+                .is_some_and(|b| b.signature().variadic)
+    }
 }
 
 #[derive(Clone)]
@@ -71,7 +118,7 @@ enum Cond {
     },
     /// A built-in with outputs; each solution is a match.
     CallOut {
-        builtin: Arc<dyn Builtin>,
+        builtin: Callee,
         inputs: Vec<AstExpr>,
         outputs: Vec<AstExpr>,
     },
@@ -127,8 +174,12 @@ enum Strategy {
 pub struct RefProgram {
     rules: Vec<Rule>,
     outputs: Vec<String>,
-    inputs: Vec<(String, Option<Value>)>,
-    params: Vec<(String, Value)>,
+    /// Per output: `one`, `exactly one` or any number of answers.
+    answers: Vec<Option<Answers>>,
+    /// Name, type and default, as declared.
+    inputs: Vec<(String, AstType, Option<Value>)>,
+    /// Parameters and constants: name, value as written, and whether a query may override it.
+    params: Vec<(String, Value, bool)>,
     program: Arc<Program>,
     strategy: Strategy,
 }
@@ -144,15 +195,28 @@ fn err<T>(msg: impl Into<String>) -> Result<T, String> {
 }
 
 impl RefProgram {
-    /// Resolves `text` (already loaded by the library as `program`, for its inputs and
-    /// parameters). `Err` names a construct the reference does not model.
+    /// Resolves `text` (already loaded by the library as `program`, which reads the inputs of a
+    /// game's types). `Err` names a construct the reference does not model.
     pub fn new(text: &str, program: Arc<Program>) -> Result<RefProgram, String> {
-        let ast = kibitzer::lang::syntax::parse_rules(0, text).map_err(|d| d.message.clone())?;
+        RefProgram::with_includes(&[text], program)
+    }
+
+    /// Resolves a main file and the files it includes, in the order their rules come (the main
+    /// file's first, then each included file's in the order included).
+    pub fn with_includes(texts: &[&str], program: Arc<Program>) -> Result<RefProgram, String> {
+        let mut items = Vec::new();
+        for (k, text) in texts.iter().enumerate() {
+            let ast = kibitzer::lang::syntax::parse_rules(k as u32, text).map_err(|d| d.message.clone())?;
+            items.extend(ast.items);
+        }
         let mut rules_ast = Vec::new();
         let mut outputs = Vec::new();
+        let mut answers = Vec::new();
         let mut relations: Vec<String> = Vec::new();
+        let mut inputs = Vec::new();
+        let mut params = Vec::new();
         let mut strategy = Strategy::FileOrder;
-        for item in &ast.items {
+        for item in &items {
             match item {
                 AstItem::Strategy { name, .. } => {
                     strategy = match name.name.as_str() {
@@ -161,9 +225,21 @@ impl RefProgram {
                         _ => Strategy::FileOrder,
                     }
                 }
-                AstItem::Output { names, .. } => outputs.extend(names.iter().map(|n| n.name.clone())),
-                AstItem::Include { .. } => return err("include"),
-                AstItem::Input(i) => relations.push(i.name.name.clone()),
+                AstItem::Output { names, answers: a, .. } => {
+                    outputs.extend(names.iter().map(|n| n.name.clone()));
+                    answers.extend(a.iter().copied());
+                }
+                AstItem::Include { .. } => {}
+                AstItem::Input(i) => {
+                    relations.push(i.name.name.clone());
+                    let default = i.default.as_ref().map(|d| match (i.ty.name.name.as_str(), literal(d)) {
+                        ("decimal", Value::Int(n)) => Value::Num(n as f64),
+                        (_, v) => v,
+                    });
+                    inputs.push((i.name.name.clone(), i.ty.clone(), default));
+                }
+                AstItem::Param(p) => params.push((p.name.name.clone(), literal(&p.value), true)),
+                AstItem::Const { name, value, .. } => params.push((name.name.clone(), literal(value), false)),
                 AstItem::Rule(r) => rules_ast.push(r.clone()),
                 AstItem::Group { .. } => {}
                 _ => {}
@@ -176,11 +252,10 @@ impl RefProgram {
                 }
             }
         }
-        let registry = kibitzer::library::registry();
         let mut rules = Vec::new();
         for r in &rules_ast {
             let mut scope: Vec<String> = Vec::new();
-            let conds = resolve_conds(&r.conditions, &mut scope, registry)?;
+            let conds = resolve_conds(&r.conditions, &mut scope)?;
             let deferred = explanation_only(&conds, &r.actions);
             let mut late: Vec<String> = Vec::new();
             let mut early: Vec<String> = Vec::new();
@@ -250,19 +325,10 @@ impl RefProgram {
             });
         }
         let _ = relations;
-        let inputs = program
-            .inputs()
-            .iter()
-            .map(|d| (d.name.to_string(), d.default.cloned()))
-            .collect();
-        let params = program
-            .params()
-            .iter()
-            .map(|p| (p.name.to_string(), p.value.clone()))
-            .collect();
         Ok(RefProgram {
             rules,
             outputs,
+            answers,
             inputs,
             params,
             program,
@@ -281,8 +347,54 @@ impl RefProgram {
 
     /// Runs on inputs given as text (read per the declared input types).
     pub fn run(&self, given: &[(String, String)], firing_limit: u64) -> Outcome {
+        self.run_with(
+            given,
+            &[],
+            Limits {
+                firings: firing_limit,
+                facts: u64::MAX,
+            },
+        )
+    }
+
+    /// Runs with parameters overridden (`name`, value as text) and the given bounds.
+    pub fn run_with(&self, given: &[(String, String)], overrides: &[(String, String)], limits: Limits) -> Outcome {
+        let mut params: Vec<(String, Value)> = self.params.iter().map(|(n, v, _)| (n.clone(), v.clone())).collect();
+        for (name, text) in overrides {
+            let at = self.params.iter().position(|(n, _, may)| n == name && *may);
+            let Some(at) = at else {
+                return Outcome {
+                    end: End::BadParam(name.clone()),
+                    ..Outcome::default()
+                };
+            };
+            let t = text.trim();
+            let v = match &params[at].1 {
+                Value::Int(_) => t.parse::<i64>().ok().map(Value::Int),
+                Value::Num(_) => t.parse::<f64>().ok().filter(|n| n.is_finite()).map(Value::Num),
+                Value::Bool(_) => match t {
+                    "true" => Some(Value::Bool(true)),
+                    "false" => Some(Value::Bool(false)),
+                    _ => None,
+                },
+                Value::Str(_) => Some(Value::str(t)),
+                _ => None,
+            };
+            match v {
+                Some(v) => params[at].1 = v,
+                None => {
+                    return Outcome {
+                        end: End::BadParam(name.clone()),
+                        ..Outcome::default()
+                    }
+                }
+            }
+        }
         let mut m = Machine {
             p: self,
+            params,
+            limits,
+            answered: Vec::new(),
             facts: Vec::new(),
             agenda: Vec::new(),
             standing: Vec::new(),
@@ -292,7 +404,18 @@ impl RefProgram {
             chosen: Vec::new(),
             out: Outcome::default(),
         };
-        let end = m.run(given, firing_limit);
+        let mut end = m.run(given, limits.firings);
+        if matches!(end, End::Quiescent | End::Halted) {
+            let owed =
+                self.outputs.iter().zip(&self.answers).find(|(o, a)| {
+                    **a == Some(Answers::ExactlyOne) && !m.facts.iter().any(|f| f.alive && &f.rel == *o)
+                });
+            if let Some((o, _)) = owed {
+                end = End::Answers(format!(
+                    "no answer for `{o}`, which the rule set declares `exactly one`: no rule concluded it"
+                ));
+            }
+        }
         m.out.end = end;
         for o in &self.outputs {
             for f in m.facts.iter().filter(|f| f.alive && &f.rel == o) {
@@ -306,16 +429,12 @@ impl RefProgram {
 
 /// The checker's reading of conditions: which call is a pattern, a test or a built-in with
 /// outputs, and whether `?x in list` iterates, decided by what is bound where it is written.
-fn resolve_conds(
-    conds: &[AstCondition],
-    scope: &mut Vec<String>,
-    reg: &kibitzer::Registry,
-) -> Result<Vec<Cond>, String> {
+fn resolve_conds(conds: &[AstCondition], scope: &mut Vec<String>) -> Result<Vec<Cond>, String> {
     let mut out = Vec::new();
     for c in conds {
         out.push(match c {
             AstCondition::Expr(e) => match &e.kind {
-                AstExprKind::Call(call) => match reg.get(&call.name.name) {
+                AstExprKind::Call(call) => match Callee::of(&call.name.name) {
                     None => {
                         for a in &call.args {
                             if let AstExprKind::Var(v) = &a.kind {
@@ -328,9 +447,8 @@ fn resolve_conds(
                             handle: None,
                         }
                     }
-                    Some(b) => {
-                        let np = b.signature().params.len();
-                        if call.args.len() == np {
+                    Some((b, np, _)) => {
+                        if call.args.len() == np || Callee::takes_all(&call.name.name) {
                             Cond::Test(e.clone())
                         } else {
                             for a in &call.args[np..] {
@@ -339,7 +457,7 @@ fn resolve_conds(
                                 }
                             }
                             Cond::CallOut {
-                                builtin: b.clone(),
+                                builtin: b,
                                 inputs: call.args[..np].to_vec(),
                                 outputs: call.args[np..].to_vec(),
                             }
@@ -360,19 +478,19 @@ fn resolve_conds(
             },
             AstCondition::Not { body, .. } => {
                 let mut inner = scope.clone();
-                Cond::Not(resolve_conds(body, &mut inner, reg)?)
+                Cond::Not(resolve_conds(body, &mut inner)?)
             }
             AstCondition::Bind { var, value, .. } => match value {
                 AstBindValue::Expr(e) => {
                     let multi = match &e.kind {
-                        AstExprKind::Call(call) => reg
-                            .get(&call.name.name)
-                            .filter(|b| b.signature().multi && call.args.len() == b.signature().params.len()),
+                        AstExprKind::Call(call) => Callee::of(&call.name.name)
+                            .filter(|(_, np, multi)| *multi && call.args.len() == *np)
+                            .map(|(b, _, _)| b),
                         _ => None,
                     };
                     let cond = match (multi, &e.kind) {
                         (Some(b), AstExprKind::Call(call)) => Cond::CallOut {
-                            builtin: b.clone(),
+                            builtin: b,
                             inputs: call.args.clone(),
                             outputs: vec![AstExpr {
                                 kind: AstExprKind::Var(var.name.clone()),
@@ -389,7 +507,7 @@ fn resolve_conds(
                 }
                 AstBindValue::Aggregate(agg) => {
                     let mut inner = scope.clone();
-                    let body = resolve_conds(&agg.body, &mut inner, reg)?;
+                    let body = resolve_conds(&agg.body, &mut inner)?;
                     bind_name(scope, &var.name);
                     Cond::Aggregate {
                         op: agg.op,
@@ -569,6 +687,11 @@ struct Seed {
 
 struct Machine<'p> {
     p: &'p RefProgram,
+    /// Parameter and constant values of this run.
+    params: Vec<(String, Value)>,
+    limits: Limits,
+    /// Per output declared `one`: the rule that concluded its answer last.
+    answered: Vec<(String, String)>,
     facts: Vec<Fact>,
     agenda: Vec<Activation>,
     /// Activations selected once, in the order first selected.
@@ -586,12 +709,15 @@ type Sink<'s> = dyn FnMut(&Env, &[usize]) -> Flow + 's;
 impl Machine<'_> {
     fn run(&mut self, given: &[(String, String)], limit: u64) -> End {
         let p = self.p;
-        for (name, default) in p.inputs.iter() {
+        for (name, ty, default) in p.inputs.iter() {
             let value = match given.iter().find(|(n, _)| n == name) {
-                Some((_, text)) => match p.program.parse_input(name, text) {
-                    Some(Ok(v)) => v,
-                    Some(Err(e)) => panic!("the generator gave a bad input {name}={text}: {e}"),
-                    None => panic!("no input {name}"),
+                Some((_, text)) => match read_input(ty, text) {
+                    Some(v) => v,
+                    None => match p.program.parse_input(name, text) {
+                        Some(Ok(v)) => v,
+                        Some(Err(e)) => return End::BadInput(format!("{name}: {e}")),
+                        None => panic!("no input {name}"),
+                    },
                 },
                 None => match default {
                     Some(v) => v.clone(),
@@ -880,6 +1006,43 @@ impl Machine<'_> {
         shown
     }
 
+    /// A fact a firing added: within the bound on live facts, and a second answer of an output
+    /// declared `one` (while the first is live) stops the run.
+    fn admit(&mut self, ri: usize, f: usize) -> Result<(), End> {
+        let live = self.facts.iter().filter(|x| x.alive).count() as u64;
+        if live > self.limits.facts {
+            return Err(End::MemoryLimit);
+        }
+        let rel = self.facts[f].rel.clone();
+        let declared = self.p.outputs.iter().position(|o| *o == rel);
+        if declared
+            .and_then(|k| self.p.answers.get(k).copied().flatten())
+            .is_none()
+        {
+            return Ok(());
+        }
+        let shown = |m: &Self, g: usize| {
+            let args: Vec<String> = m.facts[g].args.iter().map(|v| v.to_string()).collect();
+            format!("{rel}({})", args.join(", "))
+        };
+        let rule = self.p.rules[ri].name.clone();
+        let earlier = (0..self.facts.len()).find(|&g| g != f && self.facts[g].alive && self.facts[g].rel == rel);
+        let by = self.answered.iter().position(|(r, _)| *r == rel);
+        if let (Some(first), Some(by)) = (earlier, by) {
+            return Err(End::Answers(format!(
+                "two answers for `{rel}`, which the rule set declares `one`: {} by rule `{}`, then {} by rule `{rule}`",
+                shown(self, first),
+                self.answered[by].1,
+                shown(self, f)
+            )));
+        }
+        match by {
+            Some(i) => self.answered[i].1 = rule,
+            None => self.answered.push((rel, rule)),
+        }
+        Ok(())
+    }
+
     fn insert(&mut self, rel: &str, args: Vec<Value>) -> Option<usize> {
         if self.facts.iter().any(|f| f.alive && f.rel == rel && f.args == args) {
             return None;
@@ -934,6 +1097,11 @@ impl Machine<'_> {
             &mut sink,
         );
         searched.map_err(|m| End::InRule(rule.name.clone(), m))?;
+        // Past the engine's bound on waiting activations in the differential run, with a margin:
+        // such a case is not compared.
+        if self.agenda.len() + made.len() > 200_000 {
+            return Err(End::Unmodelled);
+        }
         for (env, facts) in made {
             self.seq += 1;
             self.out.activations += 1;
@@ -958,6 +1126,9 @@ impl Machine<'_> {
                     let mut args = Vec::new();
                     for e in &call.args {
                         args.push(self.eval(e, env).map_err(fail)?);
+                    }
+                    if args.iter().any(|v| nesting(v) > 32) {
+                        return Err(fail(TOO_DEEP.to_string()));
                     }
                     let by = match a {
                         AstAction::AssertLogical(_) => support,
@@ -984,6 +1155,7 @@ impl Machine<'_> {
                         continue;
                     }
                     if let Some(f) = self.insert(rel, args) {
+                        self.admit(ri, f)?;
                         if let Some(s) = by {
                             self.facts[f].supports = Some(vec![s]);
                             self.supports[s].supported.push(f);
@@ -1037,7 +1209,11 @@ impl Machine<'_> {
                     let rel = self.facts[f].rel.clone();
                     self.wake(&rel, false);
                     self.maintain()?;
+                    if args.iter().any(|v| nesting(v) > 32) {
+                        return Err(fail(TOO_DEEP.to_string()));
+                    }
                     if let Some(new) = self.insert(&rel, args) {
+                        self.admit(ri, new)?;
                         self.on_new_fact(new)?;
                         self.wake(&rel, true);
                         self.maintain()?;
@@ -1081,7 +1257,7 @@ impl Machine<'_> {
                         Some(s) if c < s.cond && s.fact == f => continue,
                         _ => {}
                     }
-                    if self.match_args(args, &fact.args, env)? {
+                    if self.match_pattern(args, &fact.args, env)? {
                         if let Some(h) = handle {
                             env.push((h.clone(), Value::Int(f as i64)));
                         }
@@ -1136,7 +1312,7 @@ impl Machine<'_> {
                 for a in inputs {
                     argv.push(self.eval(a, env)?);
                 }
-                let rows = call_builtin(builtin.as_ref(), &argv, outputs.len())?;
+                let rows = call_builtin(builtin, &argv, outputs.len())?;
                 let mut flow = Flow::Continue;
                 for row in &rows {
                     if self.match_args(outputs, row, env)? {
@@ -1229,6 +1405,30 @@ impl Machine<'_> {
         Ok(flow)
     }
 
+    /// Matches a pattern's arguments against a fact's values: variables, `_` and literals left
+    /// to right, then the computed arguments, as a test after the pattern (docs/semantics.md,
+    /// "Computed pattern arguments"): one that cannot be computed fails only a fact that matches
+    /// otherwise.
+    fn match_pattern(&self, args: &[AstExpr], values: &[Value], env: &mut Env) -> Result<bool, String> {
+        let computed = |a: &AstExpr| {
+            !matches!(
+                a.kind,
+                AstExprKind::Var(_) | AstExprKind::Wildcard | AstExprKind::Literal(_)
+            )
+        };
+        for (a, v) in args.iter().zip(values) {
+            if !computed(a) && !self.match_args(std::slice::from_ref(a), std::slice::from_ref(v), env)? {
+                return Ok(false);
+            }
+        }
+        for (a, v) in args.iter().zip(values) {
+            if computed(a) && !same(&self.eval(a, env)?, v) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Matches a pattern's arguments (or a call's outputs) left to right against values.
     fn match_args(&self, args: &[AstExpr], values: &[Value], env: &mut Env) -> Result<bool, String> {
         for (a, v) in args.iter().zip(values) {
@@ -1267,7 +1467,7 @@ impl Machine<'_> {
                 None => panic!("variable {v} read before it is bound (the checker should have refused it)"),
             },
             AstExprKind::Wildcard => panic!("`_` in an expression"),
-            AstExprKind::Name(n) => match self.p.params.iter().find(|(m, _)| m == n) {
+            AstExprKind::Name(n) => match self.params.iter().find(|(m, _)| m == n) {
                 Some((_, v)) => v.clone(),
                 None => panic!("unknown name {n}"),
             },
@@ -1279,15 +1479,14 @@ impl Machine<'_> {
                 Value::list(out)
             }
             AstExprKind::Call(call) => {
-                let reg = kibitzer::library::registry();
-                let Some(b) = reg.get(&call.name.name) else {
+                let Some((b, _, _)) = Callee::of(&call.name.name) else {
                     panic!("unknown built-in {}", call.name.name)
                 };
                 let mut argv = Vec::new();
                 for a in &call.args {
                     argv.push(self.eval(a, env)?);
                 }
-                let rows = call_builtin(b.as_ref(), &argv, 1)?;
+                let rows = call_builtin(&b, &argv, 1)?;
                 let Some(row) = rows.first() else {
                     return err(format!("{}: gave no value for these arguments", call.name.name));
                 };
@@ -1415,10 +1614,20 @@ fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, String> {
                     None => return err(format!("integer overflow in `{}`", text())),
                 }
             }
-            (Value::Str(a), Value::Str(b)) if op == Add => Value::str(&format!("{a}{b}")),
+            // Both at most 2^20: bytes of text, elements of a list (docs/semantics.md, "Stopping
+            // and limits").
+            (Value::Str(a), Value::Str(b)) if op == Add => {
+                if a.len() + b.len() > 1 << 20 {
+                    return err("`+` would make a text of more than 1048576 bytes");
+                }
+                Value::str(&format!("{a}{b}"))
+            }
             (Value::List(_), Value::List(_)) if op == Add => {
                 let mut items = l.elements().unwrap_or_default();
                 items.extend(r.elements().unwrap_or_default());
+                if items.len() > 1 << 20 {
+                    return err("`+` would make a list of more than 1048576 elements");
+                }
                 Value::list(items)
             }
             _ => {
@@ -1501,36 +1710,97 @@ fn ordered(a: &Value, b: &Value) -> Option<Ordering> {
     }
 }
 
-/// A built-in's solutions. The general ones the generator writes (`abs`, `trunc`, `range`) are
-/// computed here from their documentation; the others are called through the registry. An error
-/// here takes the library's wording when the library fails too (the messages are its own), and
-/// keeps its own when the library answers, so that the difference shows.
-fn call_builtin(builtin: &dyn Builtin, args: &[Value], outputs: usize) -> Result<Vec<Vec<Value>>, String> {
-    let library = || -> Result<Vec<Vec<Value>>, String> {
-        let mut sols = Solutions::new(outputs);
-        builtin.call(args, &mut sols).map_err(|e| e.to_string())?;
-        Ok((0..sols.len()).map(|k| sols.row(k).to_vec()).collect())
-    };
-    let own = match (builtin.signature().name.as_str(), args) {
-        ("abs", [Value::Int(i)]) => i
-            .checked_abs()
-            .map(|a| vec![vec![Value::Int(a)]])
-            .ok_or("abs: overflow"),
-        ("abs", [Value::Num(n)]) => Ok(vec![vec![Value::Num(n.abs())]]),
-        ("trunc", [Value::Int(i)]) => Ok(vec![vec![Value::Int(*i)]]),
-        ("trunc", [Value::Num(n)]) if n.is_finite() && n.abs() < 9.0e18 => Ok(vec![vec![Value::Int(n.trunc() as i64)]]),
-        ("trunc", [Value::Num(_)]) => Err("trunc: does not fit an integer"),
-        ("range", [Value::Int(from), Value::Int(to)]) if to.saturating_sub(*from) > 1_000_000 => {
-            Err("range: more than a million values")
+/// A built-in's solutions: a general one computed here, a game's through the registry.
+fn call_builtin(builtin: &Callee, args: &[Value], outputs: usize) -> Result<Vec<Vec<Value>>, String> {
+    match builtin {
+        Callee::Own(name) => builtins::call(name, args),
+        Callee::Library(b) => {
+            let mut sols = Solutions::new(outputs);
+            b.call(args, &mut sols).map_err(|e| e.to_string())?;
+            Ok((0..sols.len()).map(|k| sols.row(k).to_vec()).collect())
         }
-        ("range", [Value::Int(from), Value::Int(to)]) => Ok((*from..=*to).map(|i| vec![Value::Int(i)]).collect()),
-        _ => return library(),
-    };
-    match own {
-        Ok(rows) => Ok(rows),
-        Err(why) => match library() {
-            Err(theirs) => Err(theirs),
-            Ok(_) => Err(why.to_string()),
+    }
+}
+
+/// An input of a general type read from its text (docs/language.md, "Types"); `None` for a type
+/// the reference does not read itself (a game's), and for text a general type refuses.
+fn read_input(ty: &AstType, text: &str) -> Option<Value> {
+    let t = text.trim();
+    let range = ty.args.iter().find(|a| a.key.is_none()).map(|a| (a.min, a.max));
+    let within = |n: i64| range.is_none_or(|(lo, hi)| (lo..=hi).contains(&n));
+    match ty.name.name.as_str() {
+        "int" => t.parse::<i64>().ok().filter(|n| within(*n)).map(Value::Int),
+        "decimal" => t.parse::<f64>().ok().filter(|n| n.is_finite()).map(Value::Num),
+        "string" => Some(Value::str(text)),
+        "bool" => match t.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "1" => Some(Value::Bool(true)),
+            "false" | "no" | "0" => Some(Value::Bool(false)),
+            _ => None,
         },
+        "ints" => {
+            let items: Option<Vec<Value>> = t
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse::<i64>().ok().map(Value::Int))
+                .collect();
+            items.filter(|xs| within(xs.len() as i64)).map(Value::list)
+        }
+        "cards" => {
+            let (mut cards, mut hidden) = (Vec::new(), 0u8);
+            for w in t
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|w| !w.is_empty())
+            {
+                if w.eq_ignore_ascii_case("XX") {
+                    hidden += 1;
+                    continue;
+                }
+                let c = read_card(w)?;
+                if cards.contains(&c) {
+                    return None;
+                }
+                cards.push(c);
+            }
+            let n = cards.len() as i64 + i64::from(hidden);
+            let hidden_ok = ty
+                .args
+                .iter()
+                .find(|a| a.key.as_ref().is_some_and(|k| k.name == "hidden"))
+                .map_or(hidden == 0, |a| i64::from(hidden) <= a.max);
+            (within(n) && hidden_ok).then(|| Value::Cards(Shared::new(Cards::new(cards, hidden))))
+        }
+        _ => None,
+    }
+}
+
+/// A card in letter notation: rank `2`..`9`, `T` or `10`, `J`, `Q`, `K`, `A`, then the suit.
+fn read_card(w: &str) -> Option<Card> {
+    let up = w.to_ascii_uppercase();
+    let suit = match up.chars().last()? {
+        'S' => Suit::Spades,
+        'H' => Suit::Hearts,
+        'D' => Suit::Diamonds,
+        'C' => Suit::Clubs,
+        _ => return None,
+    };
+    let rank = match &up[..up.len() - 1] {
+        "A" => 14,
+        "K" => 13,
+        "Q" => 12,
+        "J" => 11,
+        "T" | "10" => 10,
+        r => r.parse::<u8>().ok().filter(|r| (2..=9).contains(r))?,
+    };
+    Card::new(rank, suit)
+}
+
+/// Facts nest lists at most 32 deep (docs/semantics.md, "Stopping and limits").
+const TOO_DEEP: &str = "a value nests lists more than 32 deep";
+
+/// How deep lists nest in a value: 0 for a scalar, 1 for a list of scalars.
+fn nesting(v: &Value) -> usize {
+    match v {
+        Value::List(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+        _ => 0,
     }
 }

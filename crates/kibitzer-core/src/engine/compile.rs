@@ -72,6 +72,21 @@ pub(super) fn compile(mut p: Program) -> Program {
         waits_for.push(after);
         for (si, seed) in plan.seeds.iter().enumerate() {
             if let Cond::Pattern { rel, args } = &rule.conds[seed.cond as usize].cond {
+                // What the fact alone decides: the variables left to an earlier step are not its.
+                let own: Vec<PatArg>;
+                let args = match seed.taken {
+                    0 => args,
+                    taken => {
+                        own = args
+                            .iter()
+                            .map(|a| match a {
+                                PatArg::Var(s) if taken & bit(*s) != 0 => PatArg::Wild,
+                                a => a.clone(),
+                            })
+                            .collect();
+                        &own
+                    }
+                };
                 let shared = &mut p.shared_tests[*rel as usize];
                 let tests = shared_prefix(rule, args, &seed.rest, shared);
                 let prefix_steps = tests.len() as u16;
@@ -126,7 +141,11 @@ pub(super) fn compile(mut p: Program) -> Program {
         .map(|(i, d)| {
             p.triggers[d.rel as usize]
                 .iter()
-                .filter(|t| waits_for[t.rule as usize] <= i as u16 + 1)
+                .filter(|t| {
+                    let seed = &p.plans[t.rule as usize].seeds[t.seed as usize];
+                    waits_for[t.rule as usize] <= i as u16 + 1
+                        || fails_before_a_missing_fact(&p.rules[t.rule as usize], seed, &input_rank, i as u16 + 1)
+                })
                 .copied()
                 .collect()
         })
@@ -285,27 +304,40 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
     let mut seeds = Vec::new();
     for &j in &join {
         if let Cond::Pattern { args, .. } = &rule.conds[j as usize].cond {
+            let taken = taken_before(rule, &join, j) & args.iter().fold(0, |m, a| m | pat_slots(a));
             let written: Vec<(u16, bool)> = join
                 .iter()
-                .filter(|&&k| k != j)
+                .filter(|&&k| k != j || taken != 0)
                 .map(|&k| {
                     let skip_new = k < j && matches!(rule.conds[k as usize].cond, Cond::Pattern { .. });
-                    (k, skip_new)
+                    // The seed itself, matched again where written (see `Seed::taken`).
+                    (k, skip_new || k == j)
                 })
                 .collect();
-            let seed_binds = args.iter().fold(0, |m, a| m | pat_slots(a));
+            let seed_binds = args.iter().fold(0, |m, a| m | pat_slots(a)) & !taken;
             let planned = reorder_patterns(rule, seed_binds, &written);
-            let rebind = planned
+            let mut rebind = planned
                 .as_ref()
                 .map(|order| rebinding(rule, j, &written, order))
                 .unwrap_or_default();
             let (rest, fallback) = hoist_checks(rule, seed_binds, planned.as_deref().unwrap_or(&written));
+            let mut written_first = bound_by_a_pattern_before(rule, &join, j, seed_binds);
+            // A reordered join takes them after the match, with the others it rebinds.
+            if planned.is_some() {
+                for w in written_first.drain(..) {
+                    if !rebind.iter().any(|r| r.0 == w.0) {
+                        rebind.push(w);
+                    }
+                }
+            }
             seeds.push(Seed {
                 cond: j,
                 rest,
                 fallback,
                 reordered: planned.is_some(),
                 rebind,
+                taken,
+                written_first,
             });
         }
     }
@@ -580,6 +612,69 @@ fn reorder_patterns(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> Option<
     }
     order.extend_from_slice(&checks[checks_placed..]);
     (order != written).then_some(order)
+}
+
+/// Of the variables `seed` binds, those a pattern written before condition `j` binds first, as
+/// (slot, that pattern, argument position).
+fn bound_by_a_pattern_before(rule: &RuleIr, join: &[u16], j: u16, seed: u64) -> Vec<(Slot, u16, u16)> {
+    let (mut bound, mut out) = (0u64, Vec::new());
+    for &k in join.iter().filter(|&&k| k < j) {
+        let c = &rule.conds[k as usize].cond;
+        if let Cond::Pattern { args, .. } = c {
+            for (pos, a) in args.iter().enumerate() {
+                if let PatArg::Var(s) = a {
+                    if seed & bound & bit(*s) == 0
+                        && seed & bit(*s) != 0
+                        && !out.iter().any(|o: &(Slot, u16, u16)| o.0 == *s)
+                    {
+                        out.push((*s, k, pos as u16));
+                    }
+                }
+            }
+        }
+        bound |= cond_binds(c);
+    }
+    out
+}
+
+/// The variables a join step written before condition `j` binds first, other than a pattern (an
+/// `in`, a binding, a built-in's outputs, a what-if): a join started at `j` leaves them to that
+/// step, as the order written does.
+fn taken_before(rule: &RuleIr, join: &[u16], j: u16) -> u64 {
+    let (mut bound, mut taken) = (0u64, 0u64);
+    for &k in join.iter().filter(|&&k| k < j) {
+        let c = &rule.conds[k as usize].cond;
+        let binds = cond_binds(c) & !bound;
+        if !matches!(c, Cond::Pattern { .. } | Cond::Test(_)) {
+            taken |= binds;
+        }
+        bound |= binds;
+    }
+    taken
+}
+
+/// Whether the join of `seed`, started by the input of rank `rank` while the inputs go in, can
+/// fail with an error before it reaches a pattern with no fact yet (a derived relation's, a later
+/// input's). Such a join must run, so that the error is raised where the order written raises
+/// it; a join that can only reach that pattern finds nothing and is left to the later fact.
+fn fails_before_a_missing_fact(rule: &RuleIr, seed: &Seed, input_rank: &[u16], rank: u16) -> bool {
+    for &(k, _) in &seed.rest {
+        match &rule.conds[k as usize].cond {
+            Cond::Pattern { rel, args } => {
+                let r = input_rank[*rel as usize];
+                if r == 0 || r > rank {
+                    return false;
+                }
+                let fallible = |a: &PatArg| matches!(a, PatArg::Expr(e) if !matches!(e, Expr::Const(_)));
+                if args.iter().any(fallible) {
+                    return true;
+                }
+            }
+            Cond::Test(e) if equality_only(e) => {}
+            _ => return true,
+        }
+    }
+    false
 }
 
 /// A test that cannot fail with an error: `==`, `!=`, `and`, `or` and `!` over variables,

@@ -5,7 +5,7 @@ use super::args::Args;
 use super::program::Expr;
 use crate::builtins::BuiltinError;
 use crate::lang::ast::{BinaryOp, UnaryOp};
-use crate::value::Value;
+use crate::value::{Value, MAX_LIST_LEN, MAX_TEXT_LEN};
 use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -517,8 +517,22 @@ pub fn binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, EvalError> {
                 };
                 Value::Int(v.ok_or_else(|| EvalError::Overflow(text()))?)
             }
-            (Value::Str(a), Value::Str(b)) if op == Add => Value::str(&format!("{a}{b}")),
-            (Value::List(a), Value::List(b)) if op == Add => Value::list(a.iter().chain(b.iter()).cloned()),
+            (Value::Str(a), Value::Str(b)) if op == Add => {
+                if a.len() + b.len() > MAX_TEXT_LEN {
+                    return Err(EvalError::Type(format!(
+                        "`+` would make a text of more than {MAX_TEXT_LEN} bytes"
+                    )));
+                }
+                Value::str(&format!("{a}{b}"))
+            }
+            (Value::List(a), Value::List(b)) if op == Add => {
+                if a.len() + b.len() > MAX_LIST_LEN {
+                    return Err(EvalError::Type(format!(
+                        "`+` would make a list of more than {MAX_LIST_LEN} elements"
+                    )));
+                }
+                Value::list(a.iter().chain(b.iter()).cloned())
+            }
             _ => {
                 let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) else {
                     return Err(EvalError::Type(format!("`{}` needs numbers: {}", op.symbol(), text())));

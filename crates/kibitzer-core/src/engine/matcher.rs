@@ -204,6 +204,11 @@ pub trait Steps {
     fn made_call(&self, _cond: u16) -> Option<&Solutions> {
         None
     }
+    /// The seed's variables a pattern written before it binds first, as (slot, that pattern,
+    /// argument position): see `Seed::written_first`.
+    fn written_first(&self) -> &[(Slot, u16, u16)] {
+        &[]
+    }
 }
 
 /// A join plan: conditions by index, each with its skip flag, and the fallbacks of the steps the
@@ -214,6 +219,8 @@ pub struct PlanSteps<'a> {
     pub fallback: &'a [Vec<(u16, bool)>],
     /// A condition whose call was already made for this join, and its solutions.
     pub made: Option<(u16, &'a Solutions)>,
+    /// See `Seed::written_first`.
+    pub written_first: &'a [(Slot, u16, u16)],
 }
 
 impl Steps for PlanSteps<'_> {
@@ -233,6 +240,7 @@ impl Steps for PlanSteps<'_> {
                 order: rest,
                 fallback: &[],
                 made: self.made,
+                written_first: self.written_first,
             }),
             _ => None,
         }
@@ -243,6 +251,10 @@ impl Steps for PlanSteps<'_> {
             Some((c, solutions)) if c == cond => Some(solutions),
             _ => None,
         }
+    }
+    #[inline]
+    fn written_first(&self) -> &[(Slot, u16, u16)] {
+        self.written_first
     }
 }
 
@@ -327,13 +339,13 @@ pub fn solve<S: Steps + ?Sized>(
                 i += 1;
                 continue;
             }
-            Some(false) => break Flow::Continue,
+            Some(false) => break failed_moved(ctx, steps, i, new_fact, frame, sink),
             None => {}
         }
         match &at.cond {
             Cond::Test(e) => match eval_test(e, &frame.vars, ctx.params, &mut ctx.calls) {
                 Ok(Truth::Bool(true)) => i += 1,
-                Ok(Truth::Bool(false)) => break Flow::Continue,
+                Ok(Truth::Bool(false)) => break failed_moved(ctx, steps, i, new_fact, frame, sink),
                 Ok(Truth::Other(other)) => {
                     let e = EvalError::Type(format!("a condition must be true or false, got {other}"));
                     break failed_check(ctx, steps, i, new_fact, frame, sink, at, e);
@@ -344,7 +356,7 @@ pub fn solve<S: Steps + ?Sized>(
                 Ok(v) => {
                     if frame.bound(*slot) {
                         if !frame.vars[*slot as usize].loose_eq(&v) {
-                            break Flow::Continue;
+                            break failed_moved(ctx, steps, i, new_fact, frame, sink);
                         }
                     } else {
                         frame.bind(*slot, v);
@@ -353,6 +365,19 @@ pub fn solve<S: Steps + ?Sized>(
                 }
                 Err(e) => break failed_check(ctx, steps, i, new_fact, frame, sink, at, e),
             },
+            // The fact that started the join, matched again where its pattern is written (see
+            // `Seed::taken`): it is the first fact recorded, under this condition.
+            Cond::Pattern { args, .. } if step.2 && frame.facts.first().is_some_and(|&(c, _)| c == step.1) => {
+                let mem = ctx.mem;
+                match match_args(ctx, args, mem.args_of(new_fact), frame) {
+                    Ok(true) => i += 1,
+                    Ok(false) => break Flow::Continue,
+                    Err(e) => break ctx.fail(eval_error(at, e)),
+                }
+            }
+            Cond::Pattern { rel, args } if step.2 && steps.written_first().iter().any(|w| w.1 == step.1) => {
+                break solve_pattern(ctx, steps, i, new_fact, frame, sink, step, *rel, args)
+            }
             Cond::Pattern { rel, args } => match only_fact(ctx, frame, step, *rel, args, new_fact) {
                 OnlyFact::Matched => {
                     matched_here += 1;
@@ -440,6 +465,25 @@ fn failed_check<S: Steps + ?Sized>(
     }
 }
 
+/// A test or binding found false. Where the planner had moved it ahead of the order written, the
+/// steps it moved ahead of run as written, so that an error they raise surfaces as the order
+/// written raises it (the test, at its own place, again lets no match through).
+#[cold]
+#[inline(never)]
+fn failed_moved<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+) -> Flow {
+    match steps.fallback(i) {
+        Some(written) => solve(ctx, &written, 0, new_fact, frame, sink),
+        None => Flow::Continue,
+    }
+}
+
 /// Why-not support: remembers the deepest step reached and the frame there.
 #[cold]
 #[inline(never)]
@@ -484,8 +528,29 @@ fn solve_pattern<S: Steps + ?Sized>(
     args: &[PatArg],
 ) -> Flow {
     let skip = if skip_new { new_fact } else { FactId::MAX };
+    let first = match skip_new {
+        true => steps.written_first(),
+        false => &[],
+    };
     each_match(ctx, frame, at, idx, rel, args, skip, |ctx, frame| {
-        solve(ctx, steps, i + 1, new_fact, frame, sink)
+        if !first.iter().any(|w| w.1 == idx) {
+            return solve(ctx, steps, i + 1, new_fact, frame, sink);
+        }
+        // The values of the order written: from this pattern, not from the fact that started the
+        // join (`1` and `1.0` match each other), for the steps after it and the activation.
+        let Some(&(_, fact)) = frame.facts.last() else {
+            return solve(ctx, steps, i + 1, new_fact, frame, sink);
+        };
+        let mut kept = Vec::new();
+        for &(s, _, pos) in first.iter().filter(|w| w.1 == idx) {
+            let v = ctx.mem.args_of(fact)[pos as usize].clone();
+            kept.push((s, std::mem::replace(&mut frame.vars[s as usize], v)));
+        }
+        let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+        for (s, v) in kept {
+            frame.vars[s as usize] = v;
+        }
+        flow
     })
 }
 
@@ -504,10 +569,12 @@ fn pattern_facts<'m>(ctx: &mut Ctx<'m>, frame: &Frame, rel: RelId, args: &[PatAr
             PatArg::Expr(e) if !matches!(e, Expr::Const(_)) && super::compile::expr_slots(e) & !frame.mask != 0 => {
                 continue
             }
-            PatArg::Expr(e) => {
-                let v = operand(e, &frame.vars, ctx.params, &mut ctx.calls)?;
-                mem.candidates(rel, pos, &v)
-            }
+            // A value that cannot be computed is no key: the facts compared one by one raise the
+            // error only if one gets as far as that argument, as the order written does.
+            PatArg::Expr(e) => match operand(e, &frame.vars, ctx.params, &mut ctx.calls) {
+                Ok(v) => mem.candidates(rel, pos, &v),
+                Err(_) => continue,
+            },
             _ => continue,
         };
         if let Some(ids) = probe {
@@ -1178,8 +1245,11 @@ impl Items {
 }
 
 /// Matches pattern arguments against values, binding unbound variables. On failure the caller
-/// restores the mask.
+/// restores the mask. Computed arguments are compared last, once the others match, as a test
+/// after the pattern would (docs/semantics.md, "Computed pattern arguments"): one that cannot be
+/// computed is an error only for a fact that matches otherwise.
 pub fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut Frame) -> Result<bool, EvalError> {
+    let mut computed = false;
     for (a, v) in args.iter().zip(values) {
         match a {
             PatArg::Wild => {}
@@ -1198,8 +1268,13 @@ pub fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &
                     return Ok(false);
                 }
             }
-            PatArg::Expr(e) => {
-                if !operand(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
+            PatArg::Expr(_) => computed = true,
+        }
+    }
+    if computed {
+        for (a, v) in args.iter().zip(values) {
+            if let PatArg::Expr(e) = a {
+                if !matches!(e, Expr::Const(_)) && !operand(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
                     return Ok(false);
                 }
             }

@@ -530,9 +530,17 @@ fn hash_args(args: &[Value]) -> u64 {
     h.finish()
 }
 
+/// The key an argument is indexed by: numbers that rules find equal (`1` and `1.0`, `0.0` and
+/// `-0.0`, integers past 2^53 and the decimal they round to) share one, so that a lookup by one
+/// finds facts holding the other.
 pub(crate) fn hash_value(v: &Value) -> u64 {
+    const PAST: f64 = 9_223_372_036_854_775_808.0;
     let mut h = FxHasher::default();
-    v.hash(&mut h);
+    match v {
+        Value::Int(i) if i.unsigned_abs() > 1 << 53 => Value::Int(*i as f64 as i64).hash(&mut h),
+        Value::Num(x) if x.fract() == 0.0 && x.abs() <= PAST => Value::Int(*x as i64).hash(&mut h),
+        v => v.hash(&mut h),
+    }
     h.finish()
 }
 

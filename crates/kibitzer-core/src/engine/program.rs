@@ -109,6 +109,15 @@ pub(crate) struct Seed {
     /// For a reordered join: the variables to take, after a match, from the pattern written
     /// first to bind them, as (slot, condition, argument position).
     pub rebind: Vec<(Slot, u16, u16)>,
+    /// The seed's variables a step written before it binds first (an `in`, a binding, a
+    /// built-in's outputs): the fact leaves them unbound, and `rest` matches it again where it is
+    /// written (the step `(cond, true)`), so that the matches, their values and any error are
+    /// those of the order written.
+    pub taken: u64,
+    /// The seed's variables a pattern written before it binds first, as (slot, that pattern,
+    /// argument position): when that pattern matches, the variable takes its fact's value, as in
+    /// the order written (`1` and `1.0` match each other, and show and compute differently).
+    pub written_first: Vec<(Slot, u16, u16)>,
 }
 
 /// A rule pattern that a new fact of one relation starts a join at (a seed), with what the

@@ -1494,10 +1494,14 @@ impl Session {
                                 PatArg::Wild => {}
                             }
                         }
-                        if let Some(id) = self.mem.find(*rel, &values) {
-                            self.retract_fact(prog, id, firing)?;
+                        // A number equals the other kind's number of the same value (`1 == 1.0`):
+                        // each such fact is looked up too, and all go in the relation's order.
+                        if let Some(found) = loosely_equal_facts(&self.mem, *rel, &mut values) {
+                            for id in found {
+                                self.retract_fact(prog, id, firing)?;
+                            }
+                            continue;
                         }
-                        continue;
                     }
                     let ids: Vec<FactId> = self.mem.of_relation(*rel).to_vec();
                     let mut frame = Frame {
@@ -2141,7 +2145,7 @@ impl Session {
             frame.mask = 0;
             frame.facts.clear();
             match matcher::match_args(&mut ctx, args, values, frame) {
-                Ok(true) => {}
+                Ok(true) => frame.mask &= !seed.taken,
                 Ok(false) => continue,
                 Err(e) => {
                     let error = MatchErrorKind::Eval(e);
@@ -2157,6 +2161,7 @@ impl Session {
                 conds: &rule.conds,
                 order: &seed.rest,
                 fallback: &seed.fallback,
+                written_first: &seed.written_first,
                 made: first_call.zip(trigger.again).map(|(c, at)| (at, &shared_solutions[c])),
             };
             let reordered = seed.reordered;
@@ -2217,6 +2222,7 @@ impl Session {
                 order: &order,
                 fallback: &[],
                 made: None,
+                written_first: &[],
             },
             0,
             FactId::MAX,
@@ -2534,6 +2540,58 @@ impl SharedOutcomes {
             }
         }
         self.calls_failed & bit != 0
+    }
+}
+
+/// The live facts of `rel` equal to `values` as rules compare them, each number matching an
+/// integer or a decimal of its value, in the relation's order; `None` when a lookup cannot say
+/// (a list holding numbers, a number past 2^53, or many numbers), and the facts must be scanned.
+fn loosely_equal_facts(mem: &Memory, rel: RelId, values: &mut [Value]) -> Option<Vec<FactId>> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    let mut numeric = Vec::new();
+    for (k, v) in values.iter().enumerate() {
+        match v {
+            // Zero has two decimals (0.0 and -0.0): scanned.
+            Value::Int(i) if *i != 0 && (*i as f64).abs() < EXACT => numeric.push(k),
+            Value::Num(x) if *x != 0.0 && x.fract() == 0.0 && x.abs() < EXACT => numeric.push(k),
+            Value::Num(x) if *x != 0.0 => {}
+            Value::Int(_) | Value::Num(_) => return None,
+            Value::List(_) if has_number(v) => return None,
+            _ => {}
+        }
+    }
+    if numeric.len() > 4 {
+        return None;
+    }
+    let mut found = Vec::new();
+    for twins in 0..1u32 << numeric.len() {
+        let flip = |values: &mut [Value]| {
+            for (b, &k) in numeric.iter().enumerate() {
+                if twins & (1 << b) != 0 {
+                    values[k] = match values[k] {
+                        Value::Int(i) => Value::Num(i as f64),
+                        Value::Num(x) => Value::Int(x as i64),
+                        ref other => other.clone(),
+                    };
+                }
+            }
+        };
+        flip(values);
+        if let Some(id) = mem.find(rel, values) {
+            found.push(id);
+        }
+        flip(values);
+    }
+    found.sort_unstable();
+    Some(found)
+}
+
+/// Whether a list holds a number, at any depth.
+fn has_number(v: &Value) -> bool {
+    match v {
+        Value::Int(_) | Value::Num(_) => true,
+        Value::List(items) => items.iter().any(has_number),
+        _ => false,
     }
 }
 

@@ -92,10 +92,10 @@ pub fn format_template(template: &str, args: &[Value]) -> Result<String, String>
 /// One value in one format.
 pub fn format_value(v: &Value, f: &Format) -> String {
     match (f, v) {
-        (Format::Rank, Value::Int(r)) => u8::try_from(*r).map_or_else(|_| r.to_string(), |r| rank_label(r).to_string()),
-        (Format::RankPlural, Value::Int(r)) => {
-            u8::try_from(*r).map_or_else(|_| r.to_string(), |r| rank_plural(r).to_string())
-        }
+        // A number that is no rank (2..14) shows as the number, whatever its size.
+        (Format::Rank, Value::Int(r @ 2..=14)) => rank_label(*r as u8).to_string(),
+        (Format::RankPlural, Value::Int(r @ 2..=14)) => rank_plural(*r as u8).to_string(),
+        (Format::Rank | Format::RankPlural, Value::Int(r)) => r.to_string(),
         (Format::Rank | Format::RankPlural, Value::List(items)) => {
             items.iter().map(|x| format_value(x, f)).collect::<Vec<_>>().join(" ")
         }
@@ -180,6 +180,16 @@ mod tests {
         assert_eq!(format_value(&Value::Int(-217), &Format::Operand), "(−217)");
         assert_eq!(format_value(&Value::Int(217), &Format::Operand), "217");
         assert_eq!(format_value(&Value::Num(-0.5), &Format::Operand), "(−0.5)");
+    }
+
+    #[test]
+    fn a_number_that_is_no_rank_shows_as_the_number() {
+        for (r, want) in [(0, "0"), (1, "1"), (15, "15"), (300, "300"), (-2, "-2")] {
+            assert_eq!(format_value(&Value::Int(r), &Format::Rank), want);
+            assert_eq!(format_value(&Value::Int(r), &Format::RankPlural), want);
+        }
+        assert_eq!(format_value(&Value::Int(14), &Format::Rank), "A");
+        assert_eq!(format_value(&Value::Int(10), &Format::RankPlural), "tens");
     }
 
     #[test]

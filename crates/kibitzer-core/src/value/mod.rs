@@ -21,6 +21,10 @@ pub const MAX_VALUE_DEPTH: usize = 32;
 /// Longest list a built-in makes (`concat`, `range`): growth past it is a runaway rule.
 pub const MAX_LIST_LEN: usize = 1 << 20;
 
+/// The most bytes a text made by `+` may hold: text that doubles in a loop stops here, not when
+/// the process runs out of memory.
+pub const MAX_TEXT_LEN: usize = 1 << 20;
+
 /// A value in a fact, a binding or an expression.
 ///
 /// The scalars come first: a value holds a shared part exactly when its variant is past `Card`, one
