@@ -1249,8 +1249,10 @@ impl Items {
 /// after the pattern would (docs/semantics.md, "Computed pattern arguments"): one that cannot be
 /// computed is an error only for a fact that matches otherwise.
 pub fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &mut Frame) -> Result<bool, EvalError> {
-    let mut computed = false;
-    for (a, v) in args.iter().zip(values) {
+    // The computed arguments met, one bit each (past the 64th, all from there on): the second
+    // pass visits only them, not the whole pattern again.
+    let mut computed = 0u64;
+    for (i, (a, v)) in args.iter().zip(values).enumerate() {
         match a {
             PatArg::Wild => {}
             PatArg::Var(s) => {
@@ -1268,11 +1270,14 @@ pub fn match_args(ctx: &mut Ctx<'_>, args: &[PatArg], values: &[Value], frame: &
                     return Ok(false);
                 }
             }
-            PatArg::Expr(_) => computed = true,
+            PatArg::Expr(_) => computed |= 1u64 << i.min(63),
         }
     }
-    if computed {
-        for (a, v) in args.iter().zip(values) {
+    while computed != 0 {
+        let i = computed.trailing_zeros() as usize;
+        computed &= computed - 1;
+        let last = if i == 63 { args.len() } else { i + 1 };
+        for (a, v) in args.iter().zip(values).take(last).skip(i) {
             if let PatArg::Expr(e) = a {
                 if !matches!(e, Expr::Const(_)) && !operand(e, &frame.vars, ctx.params, &mut ctx.calls)?.loose_eq(v) {
                     return Ok(false);
