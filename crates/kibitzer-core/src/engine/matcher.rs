@@ -199,6 +199,11 @@ pub trait Steps {
     fn fallback(&self, _i: usize) -> Option<PlanSteps<'_>> {
         None
     }
+    /// Whether step `i` has a [`Steps::fallback`] (checked inline before asking for it).
+    #[inline]
+    fn has_fallback(&self, _i: usize) -> bool {
+        false
+    }
     /// For the call at condition `cond`: the solutions of the very same call made before this
     /// join, when there are some to reuse.
     fn made_call(&self, _cond: u16) -> Option<&Solutions> {
@@ -232,6 +237,10 @@ impl Steps for PlanSteps<'_> {
     fn step(&self, i: usize) -> (&CondAt, u16, bool) {
         let (c, skip) = self.order[i];
         (&self.conds[c as usize], c, skip)
+    }
+    #[inline]
+    fn has_fallback(&self, i: usize) -> bool {
+        self.fallback.get(i).is_some_and(|rest| !rest.is_empty())
     }
     fn fallback(&self, i: usize) -> Option<PlanSteps<'_>> {
         match self.fallback.get(i) {
@@ -467,10 +476,26 @@ fn failed_check<S: Steps + ?Sized>(
 
 /// A test or binding found false. Where the planner had moved it ahead of the order written, the
 /// steps it moved ahead of run as written, so that an error they raise surfaces as the order
-/// written raises it (the test, at its own place, again lets no match through).
+/// written raises it (the test, at its own place, again lets no match through). Checked inline:
+/// a failed test is the commonest end of a join, and most steps were not moved.
+#[inline(always)]
+fn failed_moved<S: Steps + ?Sized>(
+    ctx: &mut Ctx<'_>,
+    steps: &S,
+    i: usize,
+    new_fact: FactId,
+    frame: &mut Frame,
+    sink: &mut Sink<'_>,
+) -> Flow {
+    match steps.has_fallback(i) {
+        false => Flow::Continue,
+        true => run_as_written(ctx, steps, i, new_fact, frame, sink),
+    }
+}
+
 #[cold]
 #[inline(never)]
-fn failed_moved<S: Steps + ?Sized>(
+fn run_as_written<S: Steps + ?Sized>(
     ctx: &mut Ctx<'_>,
     steps: &S,
     i: usize,
