@@ -2546,9 +2546,10 @@ impl SharedOutcomes {
 /// The live facts of `rel` equal to `values` as rules compare them, each number matching an
 /// integer or a decimal of its value, in the relation's order; `None` when a lookup cannot say
 /// (a list holding numbers, a number past 2^53, or many numbers), and the facts must be scanned.
-fn loosely_equal_facts(mem: &Memory, rel: RelId, values: &mut [Value]) -> Option<Vec<FactId>> {
+fn loosely_equal_facts(mem: &Memory, rel: RelId, values: &mut [Value]) -> Option<smallvec::SmallVec<[FactId; 2]>> {
     const EXACT: f64 = 9_007_199_254_740_992.0;
-    let mut numeric = Vec::new();
+    // A retract is on the hot path of many rule sets: no allocation for the usual few numbers.
+    let mut numeric: smallvec::SmallVec<[usize; 4]> = smallvec::SmallVec::new();
     for (k, v) in values.iter().enumerate() {
         match v {
             // Zero has two decimals (0.0 and -0.0): scanned.
@@ -2563,7 +2564,7 @@ fn loosely_equal_facts(mem: &Memory, rel: RelId, values: &mut [Value]) -> Option
     if numeric.len() > 4 {
         return None;
     }
-    let mut found = Vec::new();
+    let mut found: smallvec::SmallVec<[FactId; 2]> = smallvec::SmallVec::new();
     for twins in 0..1u32 << numeric.len() {
         let flip = |values: &mut [Value]| {
             for (b, &k) in numeric.iter().enumerate() {

@@ -169,6 +169,7 @@ impl<T> Shared<[T]> {
     /// `mem` came from `allocate(n)` with this `n` and is freed once.
     unsafe fn free(mem: *mut u8, n: usize) {
         // SAFETY: `mem` was allocated with this layout (the caller's contract) and is freed once.
+        // (No new unsafe: the free this module always did, made explicit by unsafe_op_in_unsafe_fn.)
         unsafe { std::alloc::dealloc(mem, Shared::<[T]>::layout(n).0) };
     }
 
@@ -178,9 +179,10 @@ impl<T> Shared<[T]> {
     /// `mem` came from `allocate(n)` with this `n`, and all `n` items are written.
     unsafe fn finish(mem: *mut u8, n: usize) -> Shared<[T]> {
         let fat = std::ptr::slice_from_raw_parts_mut(mem.cast::<T>(), n) as *mut Inner<[T]>;
+        // `allocate` never gives a null pointer; checked all the same, as it costs nothing here.
+        let ptr = NonNull::new(fat).unwrap_or_else(|| std::alloc::handle_alloc_error(Shared::<[T]>::layout(n).0));
         Shared {
-            // SAFETY: `mem` came from a successful allocation (the caller's contract): not null.
-            ptr: unsafe { NonNull::new_unchecked(fat) },
+            ptr,
             _owns: PhantomData,
         }
     }
