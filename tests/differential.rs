@@ -2,7 +2,7 @@
 //! text: conclusions, the firing sequence with bindings, dropped activations, retractions, how the
 //! run ended and the `fired` / `facts` / `activations` / `dropped` counts must agree. Long run:
 //! `KIBITZER_DIFF_CASES=1000000 KIBITZER_DIFF_SEED=7 cargo test --test differential -- --nocapture`
-//! (a mismatch prints the case's seed, its shrunk rule text, inputs and both outcomes).
+//! (cases run on every core, `KIBITZER_DIFF_THREADS=N` to choose; a mismatch prints the case's seed, its shrunk rule text, inputs and both outcomes).
 
 mod reference;
 
@@ -11,7 +11,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reference::{End, Event, Limits, Outcome, RefProgram};
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// Small, so that rule loops end quickly (both sides must then stop alike).
 const FIRING_LIMIT: u64 = 60;
@@ -1062,45 +1064,106 @@ fn env_u64(name: &str, default: u64) -> u64 {
 fn the_engine_agrees_with_the_reference_on_random_rule_sets() {
     let cases = env_u64("KIBITZER_DIFF_CASES", 10_000);
     let base = env_u64("KIBITZER_DIFF_SEED", 20_240_601);
-    let start = std::time::Instant::now();
-    let mut discarded = 0u64;
-    let mut failures = Vec::new();
     // `KIBITZER_DIFF_FROM=N`: start at case N, to replay one case of a long run.
-    for i in env_u64("KIBITZER_DIFF_FROM", 0)..cases {
-        let seed = base.wrapping_mul(1_000_003).wrapping_add(i);
-        let case = generate(seed, all_shapes());
-        // `KIBITZER_DIFF_PRINT=1`: each case as it starts, to find one that does not end.
-        if std::env::var("KIBITZER_DIFF_PRINT").is_ok() {
-            eprintln!("case {i} (seed {seed})\n{}inputs {:?}", case.text(), case.inputs);
+    let from = env_u64("KIBITZER_DIFF_FROM", 0);
+    let threads = env_u64(
+        "KIBITZER_DIFF_THREADS",
+        std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
+    )
+    .clamp(1, 64);
+    // A case still running after this many seconds ends the run with its number: every run of
+    // both sides is bounded, so one that is not is a defect to replay.
+    let hang = env_u64("KIBITZER_DIFF_HANG_SECS", 120);
+    let start = Instant::now();
+    let discarded = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let failures: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
+    // Per worker: the case it runs and since when (seconds since `start`), for the watchdog.
+    let running: Vec<(AtomicU64, AtomicU64)> = (0..threads)
+        .map(|_| (AtomicU64::new(u64::MAX), AtomicU64::new(0)))
+        .collect();
+    let finished = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let (discarded, done, failures, running, finished) = (&discarded, &done, &failures, &running, &finished);
+            scope.spawn(move || {
+                let mut i = from + t;
+                while i < cases && failures.lock().map_or(true, |f| f.len() < 3) {
+                    running[t as usize]
+                        .1
+                        .store(start.elapsed().as_secs(), Ordering::Relaxed);
+                    running[t as usize].0.store(i, Ordering::Relaxed);
+                    if let Some(failure) = one_case(base, i, discarded) {
+                        if let Ok(mut f) = failures.lock() {
+                            f.push((i, failure));
+                        }
+                    }
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n % 100_000 == 0 {
+                        eprintln!(
+                            "differential: seed {base}, {n} cases done, {:.0} s",
+                            start.elapsed().as_secs_f64()
+                        );
+                    }
+                    i += threads;
+                }
+                running[t as usize].0.store(u64::MAX, Ordering::Relaxed);
+                finished.fetch_add(1, Ordering::Relaxed);
+            });
         }
-        if let Err(e) = case.load() {
-            if std::env::var("KIBITZER_DIFF_SHOW_REFUSED").is_ok() {
-                eprintln!("refused: {e}");
+        // The watchdog: a case that does not end is named (and the run ended) rather than waited on.
+        scope.spawn(|| {
+            while finished.load(Ordering::Relaxed) < threads {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                let now = start.elapsed().as_secs();
+                for (case, since) in &running {
+                    let i = case.load(Ordering::Relaxed);
+                    if i != u64::MAX && now.saturating_sub(since.load(Ordering::Relaxed)) > hang {
+                        eprintln!(
+                            "differential: KIBITZER_DIFF_SEED={base}, case {i} still runs after {hang} s \
+                             (replay: KIBITZER_DIFF_FROM={i} KIBITZER_DIFF_CASES={} KIBITZER_DIFF_PRINT=1)",
+                            i + 1
+                        );
+                        std::process::exit(101);
+                    }
+                }
             }
-            discarded += 1;
-            continue;
-        }
-        let goal = i % 10 == 0;
-        if differs(&case, goal).is_some() {
-            failures.push(format!(
-                "KIBITZER_DIFF_SEED={base}, case {i}: {}",
-                report(seed, &case, goal)
-            ));
-            if failures.len() >= 3 {
-                break;
-            }
-        }
-    }
+        });
+    });
     let secs = start.elapsed().as_secs_f64();
+    let (ran, discarded) = (done.into_inner(), discarded.into_inner());
     eprintln!(
-        "differential: seed {base}, {cases} cases, {discarded} refused by the checker, {:.0} cases/s",
-        cases as f64 / secs.max(1e-9)
+        "differential: seed {base}, {ran} cases on {threads} threads, {discarded} refused by the checker, {:.0} cases/s",
+        ran as f64 / secs.max(1e-9)
     );
     assert!(
-        discarded * 10 < cases.max(10),
-        "the checker refused {discarded} of {cases} generated rule sets"
+        discarded * 10 < ran.max(10),
+        "the checker refused {discarded} of {ran} generated rule sets"
     );
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let mut failures = failures.into_inner().unwrap_or_default();
+    failures.sort();
+    let shown: Vec<String> = failures.into_iter().map(|(_, f)| f).collect();
+    assert!(shown.is_empty(), "{}", shown.join("\n\n"));
+}
+
+/// Case `i` of the run seeded `base`: `None` when both sides agree (or the checker refuses the
+/// rule set, counted in `discarded`), else the report of the shrunk case.
+fn one_case(base: u64, i: u64, discarded: &AtomicU64) -> Option<String> {
+    let seed = base.wrapping_mul(1_000_003).wrapping_add(i);
+    let case = generate(seed, all_shapes());
+    // `KIBITZER_DIFF_PRINT=1`: each case as it starts, to find one that does not end.
+    if std::env::var("KIBITZER_DIFF_PRINT").is_ok() {
+        eprintln!("case {i} (seed {seed})\n{}inputs {:?}", case.text(), case.inputs);
+    }
+    if let Err(e) = case.load() {
+        if std::env::var("KIBITZER_DIFF_SHOW_REFUSED").is_ok() {
+            eprintln!("refused: {e}");
+        }
+        discarded.fetch_add(1, Ordering::Relaxed);
+        return None;
+    }
+    let goal = i.is_multiple_of(10);
+    differs(&case, goal).map(|_| format!("KIBITZER_DIFF_SEED={base}, case {i}: {}", report(seed, &case, goal)))
 }
 
 /// Both sides on one rule text and its inputs.

@@ -92,6 +92,52 @@ fn doubling_a_list_is_refused_by_the_built_in_before_it_is_made() {
     assert!(err.to_string().contains("more than 1048576 elements"), "{err}");
 }
 
+/// A list that holds one list twice, thirty times over: 2^30 elements written out, but only 31
+/// lists in memory.
+const SHARED_DOUBLING: &str = "ruleset share \"s\"\ninput n: int\noutput r, shown\n\
+                               rule Start when n(?n) then assert l([?n], 0) end\n\
+                               rule Double when l(?x, ?k) ?k < 30 then assert l([?x, ?x], ?k + 1) end\n\
+                               rule Show when l(?x, 30) then assert shown(THEN) end\n\
+                               rule Keep when l(?x, 30) then assert r(len(?x)) because \"keeps {?x}\" end\n";
+
+#[test]
+fn text_of_a_list_shared_many_times_over_is_refused_in_bounded_time() {
+    for (call, word) in [("str(?x)", "str"), ("format(\"{}\", ?x)", "format")] {
+        let mut s = session(
+            &SHARED_DOUBLING.replace("THEN", call),
+            RunOptions {
+                max_cells: u64::MAX,
+                ..RunOptions::default()
+            },
+        );
+        s.set_input_text("n", "1").expect("n");
+        let t = Instant::now();
+        let err = s.run().expect_err("the text is refused");
+        assert!(
+            err.to_string()
+                .contains(&format!("{word}: the text would be longer than 1048576 bytes")),
+            "{err}"
+        );
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    }
+    // Shown, it reads as a note: the explanation of a conclusion that binds it is made at once.
+    let mut s = session(
+        &SHARED_DOUBLING.replace("rule Show when l(?x, 30) then assert shown(THEN) end\n", ""),
+        RunOptions {
+            max_cells: u64::MAX,
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "1").expect("n");
+    s.run().expect("runs");
+    let t = Instant::now();
+    let (text, _) = explain_all(&mut s);
+    let note = "[a list of 2 values, longer than 1048576 bytes as text]";
+    assert!(text.contains(&format!("keeps {note}")), "{text}");
+    assert!(text.contains(&format!("l({note}, 30)")), "{text}");
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+}
+
 #[test]
 fn a_rule_loop_without_a_firing_limit_stops_on_the_clock() {
     let rules = "ruleset spin \"s\"\ninput n: int\noutput r\n\

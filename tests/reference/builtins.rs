@@ -9,6 +9,8 @@ use std::cmp::Ordering;
 
 /// Elements a built-in may make (`concat`, `range`): docs/semantics.md, "Stopping and limits".
 const MAX_LIST: usize = 1 << 20;
+/// The most bytes `str` and `format` make (docs/language.md).
+const MAX_TEXT: usize = 1 << 20;
 
 /// A general built-in's shape: how many parameters, one solution per match (`range`), and a last
 /// parameter that repeats (`format`).
@@ -201,12 +203,16 @@ pub fn call(name: &str, a: &[Value]) -> Result<Vec<Vec<Value>>, String> {
         } else {
             a[0].clone()
         }),
-        "str" => one(Value::str(&shown(&a[0], &Hole::Plain))),
+        "str" => match shown(&a[0], &Hole::Plain) {
+            s if s.len() > MAX_TEXT => fail(name, format!("the text would be longer than {MAX_TEXT} bytes")),
+            s => one(Value::str(&s)),
+        },
         "format" => {
             let Value::Str(t) = &a[0] else {
                 return fail(name, "the template must be a string");
             };
             match fill(t, &a[1..]) {
+                Ok(s) if s.len() > MAX_TEXT => fail(name, format!("the text would be longer than {MAX_TEXT} bytes")),
                 Ok(s) => one(Value::str(&s)),
                 Err(why) => fail(name, why),
             }

@@ -3,8 +3,8 @@
 
 use super::registry::{BuiltinError, InputType, Intrinsic, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
-use crate::value::format::{format_template, format_value, Format};
-use crate::value::{Value, ValueType as T, MAX_LIST_LEN};
+use crate::value::format::{format_template, format_value_within, Format};
+use crate::value::{Value, ValueType as T, MAX_LIST_LEN, MAX_TEXT_LEN};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -199,7 +199,13 @@ fn register_numbers(r: &mut Registry) {
         &[("x", T::Any)],
         T::Str,
         "the value as text, as a `because` hole shows it: `str(17)` is \"17\"",
-        |a| Ok(Value::str(&format_value(&a[0], &Format::Plain))),
+        |a| match format_value_within(&a[0], &Format::Plain, MAX_TEXT_LEN) {
+            Some(text) => Ok(Value::str(&text)),
+            None => Err(BuiltinError::failed(
+                "str",
+                format!("the text would be longer than {MAX_TEXT_LEN} bytes"),
+            )),
+        },
     );
     r.variadic_func(
         "format",

@@ -150,6 +150,7 @@ pub(super) fn compile(mut p: Program) -> Program {
                 .collect()
         })
         .collect();
+    keep_wakes_that_can_happen(&mut p);
     p.probed = probed_positions(&p);
     // Under `depth` the newest activation fires first: the rules a fact makes ready are joined last
     // rule first, so that of those the rule declared first fires first (as in CLIPS).
@@ -160,6 +161,80 @@ pub(super) fn compile(mut p: Program) -> Program {
     }
     p.trigger_index = (0..p.relations.len()).map(|r| trigger_index(&p, r)).collect();
     p
+}
+
+/// Narrows each rule's wake lists to the relations some rule can still write once an activation
+/// of it is selected. Every activation of higher salience has fired by then, so only rules of its
+/// salience or lower can fire next, and then the rules the facts they write can activate, and so on:
+/// a relation only rules above that closure write never changes afterwards, and an activation need
+/// not stand for it (the durak hand value's sum over `term`, written at salience 90 and summed at
+/// 10, stood in every run). The closure grows with the salience, so one pass over the levels,
+/// lowest first, computes it for all. A logical assertion can be retracted by the support it loses
+/// whatever rule caused it: then every wake is kept.
+fn keep_wakes_that_can_happen(p: &mut Program) {
+    let logical = p.rules.iter().any(|r| {
+        r.actions
+            .iter()
+            .any(|a| matches!(a, Action::Assert { logical: true, .. }))
+    });
+    if logical
+        || p.plans
+            .iter()
+            .all(|pl| pl.wake_on_retract.is_empty() && pl.wake_on_assert.is_empty())
+    {
+        return;
+    }
+    let nrel = p.relations.len();
+    // The rules each relation's changes can activate or wake: those that mention it anywhere.
+    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); nrel];
+    for (ri, rule) in p.rules.iter().enumerate() {
+        super::program::mentions(&rule.conds, &mut |r| {
+            let list = &mut readers[r as usize];
+            if list.last() != Some(&(ri as u32)) {
+                list.push(ri as u32);
+            }
+        });
+    }
+    let mut by_salience: Vec<u32> = (0..p.rules.len() as u32).collect();
+    by_salience.sort_by_key(|&r| p.rules[r as usize].salience);
+    let (mut asserted, mut retracted) = (vec![false; nrel], vec![false; nrel]);
+    let mut in_closure = vec![false; p.rules.len()];
+    let mut work: Vec<u32> = Vec::new();
+    for level in by_salience.chunk_by(|&a, &b| p.rules[a as usize].salience == p.rules[b as usize].salience) {
+        work.extend(level.iter().copied().filter(|&r| !in_closure[r as usize]));
+        level.iter().for_each(|&r| in_closure[r as usize] = true);
+        while let Some(r) = work.pop() {
+            let rule = &p.rules[r as usize];
+            for a in &rule.actions {
+                let (rel, assert, retract) = match a {
+                    Action::Assert { rel, .. } => (*rel, true, false),
+                    Action::Modify { rel, .. } => (*rel, true, true),
+                    Action::Retract { rel, .. } => (*rel, false, true),
+                    Action::RetractFact { cond } => match rule.conds.get(*cond as usize).map(|c| &c.cond) {
+                        Some(Cond::Pattern { rel, .. }) => (*rel, false, true),
+                        _ => continue,
+                    },
+                    Action::Halt => continue,
+                };
+                let new = (assert && !asserted[rel as usize]) || (retract && !retracted[rel as usize]);
+                asserted[rel as usize] |= assert;
+                retracted[rel as usize] |= retract;
+                if new {
+                    for &q in &readers[rel as usize] {
+                        if !in_closure[q as usize] {
+                            in_closure[q as usize] = true;
+                            work.push(q);
+                        }
+                    }
+                }
+            }
+        }
+        for &r in level {
+            let plan = &mut p.plans[r as usize];
+            plan.wake_on_retract.retain(|&rel| retracted[rel as usize]);
+            plan.wake_on_assert.retain(|&rel| asserted[rel as usize]);
+        }
+    }
 }
 
 /// A relation's seeds from this many on are indexed by a constant they require, when at least
@@ -993,6 +1068,41 @@ mod tests {
         session.set_input_text("b", "3").unwrap();
         session.run().unwrap();
         assert_eq!(session.facts_of("d"), [vec![crate::value::Value::Int(10)]]);
+    }
+
+    /// A sum over facts only rules of higher salience write does not stand (nothing can change
+    /// it once it is selected); one that a rule of its salience or lower writes, directly or
+    /// through the facts it makes, does, and fires again with each new total.
+    #[test]
+    fn an_aggregate_stands_only_for_facts_a_later_firing_can_write() {
+        let program = load_text(
+            "t",
+            r#"ruleset t "t"
+            input a: int
+            output total, late_total, echo
+            rule Term "high" salience 9 when a(?x) then assert term(?x) end
+            rule Total "sums term" salience 1 when ?t = sum ?v { term(?v) } then assert total(?t) end
+            rule Echo "copies the total" salience 0 when total(?t) then assert echo(?t) end
+            rule Early "writes late terms" salience 9 when echo(?t) ?t < 10 then assert late(?t + 5) end
+            rule LateTotal "sums late" salience 1 when ?t = sum ?v { late(?v) } then assert late_total(?t) end"#,
+        )
+        .unwrap();
+        let wakes = |name: &str| {
+            let r = program.rules.iter().position(|r| r.name == name).unwrap();
+            program.plans[r].wake_on_assert.len()
+        };
+        assert_eq!(wakes("Total"), 0, "only `Term`, at salience 9, writes `term`");
+        assert_eq!(
+            wakes("LateTotal"),
+            1,
+            "`Echo` (salience 0) makes the facts `Early` writes `late` from"
+        );
+        let mut session = crate::engine::session::Session::new(program.clone());
+        session.set_input_text("a", "2").unwrap();
+        session.run().unwrap();
+        let ints = |v: &[i64]| v.iter().map(|&i| vec![crate::value::Value::Int(i)]).collect::<Vec<_>>();
+        assert_eq!(session.facts_of("total"), ints(&[2]));
+        assert_eq!(session.facts_of("late_total"), ints(&[0, 7]));
     }
 
     /// A position is indexed only where a join can look it up: a constant, or a variable that

@@ -2,7 +2,7 @@
 //! `{:ranks}` → `tens`, `{:.2}` → `0.93`, `{:signed}` → `+600`, `{:operand}` → `(−217)`), and cards
 //! written in letter notation shown with suit symbols.
 
-use super::{format_decimal, Value};
+use super::{format_decimal, Value, MAX_TEXT_LEN};
 use crate::cards::card::{rank_label, rank_plural};
 
 /// How a hole is shown.
@@ -42,9 +42,12 @@ impl Format {
 
 /// `template` with each `{}` or `{:spec}` filled by the next of `args` in that format; `{{` and
 /// `}}` stand for braces. An error names what is wrong: an unclosed or unknown hole, too few or
-/// too many values.
+/// too many values; and a text longer than [`MAX_TEXT_LEN`] bytes is refused, once the template
+/// is known to be well formed.
 pub fn format_template(template: &str, args: &[Value]) -> Result<String, String> {
     let mut out = String::new();
+    // Past the limit nothing more is written, but the template is still read to its end.
+    let mut over = false;
     let mut next = 0;
     let mut chars = template.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -70,7 +73,12 @@ pub fn format_template(template: &str, args: &[Value]) -> Result<String, String>
                 let v = args
                     .get(next)
                     .ok_or_else(|| format!("the template has more holes than the {} value(s) given", args.len()))?;
-                out.push_str(&format_value(v, &format));
+                if !over {
+                    match format_value_within(v, &format, MAX_TEXT_LEN.saturating_sub(out.len())) {
+                        Some(text) => out.push_str(&text),
+                        None => over = true,
+                    }
+                }
                 next += 1;
                 for _ in 0..inner.chars().count() + 1 {
                     chars.next();
@@ -86,19 +94,90 @@ pub fn format_template(template: &str, args: &[Value]) -> Result<String, String>
             args.len()
         ));
     }
+    if over || out.len() > MAX_TEXT_LEN {
+        return Err(format!("the text would be longer than {MAX_TEXT_LEN} bytes"));
+    }
     Ok(out)
 }
 
-/// One value in one format.
+/// One value in one format. A list whose text would pass [`MAX_TEXT_LEN`] bytes (one shared list
+/// held many times over, made by doubling in a loop) shows as a short note instead, made in
+/// bounded time.
 pub fn format_value(v: &Value, f: &Format) -> String {
+    format_value_within(v, f, MAX_TEXT_LEN).unwrap_or_else(|| {
+        super::too_long_note(match v {
+            Value::List(items) => items.len(),
+            _ => 1,
+        })
+    })
+}
+
+/// [`format_value`] when its text is at most `limit` bytes long, else `None` (found as soon as
+/// the text written passes `limit`: a huge shared list is never written out).
+pub fn format_value_within(v: &Value, f: &Format, limit: usize) -> Option<String> {
+    let mut out = String::new();
+    write_value(&mut out, v, f, limit).then_some(out)
+}
+
+/// Writes `v` in format `f` after `out`; false as soon as `out` passes `limit` bytes.
+fn write_value(out: &mut String, v: &Value, f: &Format, limit: usize) -> bool {
+    match (f, v) {
+        (Format::Rank | Format::RankPlural, Value::List(items)) => {
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                if !write_value(out, x, f, limit) {
+                    return false;
+                }
+            }
+        }
+        (Format::Plain, Value::List(items)) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                if !write_value(out, x, f, limit) {
+                    return false;
+                }
+            }
+            out.push(']');
+        }
+        // Other formats show a list as `Value::pretty` does.
+        (_, Value::List(_)) => return write_pretty(out, v, limit),
+        (f, v) => out.push_str(&scalar_text(v, f)),
+    }
+    out.len() <= limit
+}
+
+/// Writes `v` as [`Value::pretty`] shows it after `out`; false as soon as `out` passes `limit`.
+fn write_pretty(out: &mut String, v: &Value, limit: usize) -> bool {
+    match v {
+        Value::List(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                if !write_pretty(out, x, limit) {
+                    return false;
+                }
+            }
+            out.push(']');
+        }
+        v => out.push_str(&v.pretty()),
+    }
+    out.len() <= limit
+}
+
+/// One value that is not a list, in one format.
+fn scalar_text(v: &Value, f: &Format) -> String {
     match (f, v) {
         // A number that is no rank (2..14) shows as the number, whatever its size.
         (Format::Rank, Value::Int(r @ 2..=14)) => rank_label(*r as u8).to_string(),
         (Format::RankPlural, Value::Int(r @ 2..=14)) => rank_plural(*r as u8).to_string(),
         (Format::Rank | Format::RankPlural, Value::Int(r)) => r.to_string(),
-        (Format::Rank | Format::RankPlural, Value::List(items)) => {
-            items.iter().map(|x| format_value(x, f)).collect::<Vec<_>>().join(" ")
-        }
         (Format::Places(n), v) if v.as_f64().is_some() => format!("{:.*}", n, v.as_f64().unwrap_or(0.0)),
         (Format::Signed, Value::Int(i)) => {
             if *i >= 0 {
@@ -119,12 +198,6 @@ pub fn format_value(v: &Value, f: &Format) -> String {
         (Format::Operand, Value::Num(n)) if *n < 0.0 => format!("(−{})", format_decimal(n.abs(), 4)),
         // Cards written as text by a game's own notation read as every other game's cards.
         (_, Value::Str(s)) => cards_in_text(s),
-        (Format::Plain, Value::List(items)) => {
-            format!(
-                "[{}]",
-                items.iter().map(|x| format_value(x, f)).collect::<Vec<_>>().join(", ")
-            )
-        }
         (_, v) => v.pretty(),
     }
 }

@@ -3,6 +3,7 @@
 //! copying a binding never copies its payload.
 
 use crate::cards::{Card, Cards};
+use rustc_hash::FxHashMap;
 use serde_json::Value as Json;
 use std::cmp::Ordering;
 use std::fmt;
@@ -159,15 +160,54 @@ impl Value {
             Value::Int(_) | Value::Num(_) | Value::Bool(_) | Value::Card(_) => 1,
             Value::Str(s) => 1 + s.len() as u64 / 16,
             Value::Cards(c) => 1 + c.len() as u64,
+            Value::List(_) => {
+                let mut steps = CELL_WALK_STEPS;
+                match self.list_cells(depth, &mut steps) {
+                    Some(n) => n,
+                    // A list that holds shared lists many times over: each counted once per place
+                    // it is held, but walked once.
+                    None if steps == 0 => self.list_cells_shared(depth, &mut FxHashMap::default())?,
+                    None => return None,
+                }
+            }
+        })
+    }
+
+    /// [`Value::cells`] by a plain walk: `None` past `depth`, or (with `steps` at 0) once the walk
+    /// has visited `steps` values.
+    fn list_cells(&self, depth: usize, steps: &mut u32) -> Option<u64> {
+        *steps = steps.checked_sub(1)?;
+        match self {
             Value::List(items) => {
                 let below = depth.checked_sub(1)?;
                 let mut n = 1u64;
                 for v in items.iter() {
-                    n = n.saturating_add(v.cells(below)?);
+                    n = n.saturating_add(v.list_cells(below, steps)?);
                 }
-                n
+                Some(n)
             }
-        })
+            v => v.cells(depth),
+        }
+    }
+
+    /// [`Value::cells`] walking each shared list once at each depth (`seen`: each list's count, by
+    /// address and depth).
+    fn list_cells_shared(&self, depth: usize, seen: &mut FxHashMap<(usize, usize), u64>) -> Option<u64> {
+        match self {
+            Value::List(items) => {
+                if let Some(&n) = seen.get(&(Shared::addr(items), depth)) {
+                    return Some(n);
+                }
+                let below = depth.checked_sub(1)?;
+                let mut n = 1u64;
+                for v in items.iter() {
+                    n = n.saturating_add(v.list_cells_shared(below, seen)?);
+                }
+                seen.insert((Shared::addr(items), depth), n);
+                Some(n)
+            }
+            v => v.cells(depth),
+        }
     }
 
     /// A list value, local to this thread (`Shared`): what built-ins and rules make while a
@@ -321,8 +361,17 @@ impl Value {
     }
 
     /// The JSON form `ask --json` prints (`README.md`): numbers, strings, a card as its canonical
-    /// string, lists as arrays.
+    /// string, lists as arrays; a list too long to write out as the string its text shows
+    /// ([`Value::too_long_to_show`]).
     pub fn to_json(&self) -> Json {
+        if let Some(short) = self.too_long_to_show() {
+            return Json::String(short);
+        }
+        self.to_json_within()
+    }
+
+    /// [`Value::to_json`] of a value known to be short enough (nested lists are not weighed again).
+    fn to_json_within(&self) -> Json {
         match self {
             Value::Int(i) => Json::from(*i),
             Value::Num(n) => serde_json::Number::from_f64(*n).map_or(Json::Null, Json::Number),
@@ -335,20 +384,47 @@ impl Value {
                     .chain(c.cards().iter().map(|c| Json::String(c.to_string())))
                     .collect(),
             ),
-            Value::List(items) => Json::Array(items.iter().map(Value::to_json).collect()),
+            Value::List(items) => Json::Array(items.iter().map(Value::to_json_within).collect()),
         }
     }
 
     /// The form shown to people in explanations: cards with suit symbols, strings unquoted,
     /// decimals with up to four places.
     pub fn pretty(&self) -> String {
+        self.too_long_to_show().unwrap_or_else(|| self.pretty_within())
+    }
+
+    /// [`Value::pretty`] of a value known to be short enough.
+    fn pretty_within(&self) -> String {
         match self {
             Value::Str(s) => s.to_string(),
             Value::Card(c) => c.pretty(),
             Value::Cards(c) => c.pretty(),
             Value::Num(n) => format_decimal(*n, 4),
-            Value::List(items) => format!("[{}]", items.iter().map(Value::pretty).collect::<Vec<_>>().join(", ")),
+            Value::List(items) => format!(
+                "[{}]",
+                items.iter().map(Value::pretty_within).collect::<Vec<_>>().join(", ")
+            ),
             other => other.to_string(),
+        }
+    }
+}
+
+impl Value {
+    /// Whether the value written as text takes more than `limit` characters. A list that holds
+    /// one shared list many times (made by doubling in a loop) is walked only until the count
+    /// passes `limit`, not flattened.
+    pub fn text_longer_than(&self, limit: usize) -> bool {
+        let mut left = limit;
+        text_exhausts(self, &mut left)
+    }
+
+    /// What a list too long to write out shows instead (`None` for any other value): an
+    /// explanation or a listing stays readable and is made in bounded time.
+    pub fn too_long_to_show(&self) -> Option<String> {
+        match self {
+            Value::List(items) if self.text_longer_than(MAX_TEXT_LEN) => Some(too_long_note(items.len())),
+            _ => None,
         }
     }
 }
@@ -391,6 +467,64 @@ impl PartialEq for Value {
 
 impl Eq for Value {}
 
+/// Whether the values of a list, written as its text, take more than `limit` characters.
+pub fn texts_longer_than(items: &[Value], limit: usize) -> bool {
+    let mut left = limit;
+    items.iter().any(|x| text_exhausts(x, &mut left))
+}
+
+/// What a list of `n` values too long to write out shows instead.
+pub fn too_long_note(n: usize) -> String {
+    format!("[a list of {n} values, longer than {MAX_TEXT_LEN} bytes as text]")
+}
+
+/// Counts `v`'s text length off `left`; true once it passes.
+fn text_exhausts(v: &Value, left: &mut usize) -> bool {
+    let own = match v {
+        Value::List(items) => {
+            if items.iter().any(|x| text_exhausts(x, left)) {
+                return true;
+            }
+            2 * items.len() + 1
+        }
+        Value::Str(s) => s.len() + 2,
+        Value::Cards(c) => 3 * c.len() + 2,
+        _ => 1,
+    };
+    match left.checked_sub(own) {
+        Some(l) => {
+            *left = l;
+            false
+        }
+        None => true,
+    }
+}
+
+/// How many values of a list (nested ones included) its hash reads: a list holding one shared
+/// list many times over would otherwise be hashed element by element, flattened. Equal lists
+/// read the same first values, so equal lists still hash alike.
+const HASHED_VALUES: u32 = 64;
+
+/// How many values [`Value::cells`] visits plainly before it counts each shared list once.
+const CELL_WALK_STEPS: u32 = 4096;
+
+fn hash_list<H: Hasher>(items: &[Value], state: &mut H, budget: &mut u32) {
+    items.len().hash(state);
+    for v in items {
+        let Some(left) = budget.checked_sub(1) else {
+            return;
+        };
+        *budget = left;
+        match v {
+            Value::List(inner) => {
+                std::mem::discriminant(v).hash(state);
+                hash_list(inner, state, budget);
+            }
+            v => v.hash(state),
+        }
+    }
+}
+
 impl Hash for Value {
     fn hash<H: Hasher>(&self, state: &mut H) {
         std::mem::discriminant(self).hash(state);
@@ -401,7 +535,10 @@ impl Hash for Value {
             Value::Str(s) => s.hash(state),
             Value::Card(c) => c.hash(state),
             Value::Cards(c) => c.hash(state),
-            Value::List(items) => items.hash(state),
+            Value::List(items) => {
+                let mut budget = HASHED_VALUES;
+                hash_list(items, state, &mut budget)
+            }
         }
     }
 }
@@ -409,6 +546,16 @@ impl Hash for Value {
 impl fmt::Display for Value {
     /// The canonical form used in fact listings: `3`, `0.7`, `"full house"`, `8S`, `[8S TD]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.too_long_to_show() {
+            Some(short) => f.write_str(&short),
+            None => self.write_canonical(f),
+        }
+    }
+}
+
+impl Value {
+    /// The canonical form of a value known to be short enough (nested lists are not weighed again).
+    fn write_canonical(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(i) => write!(f, "{i}"),
             Value::Num(n) => f.write_str(&format_decimal(*n, 4)),
@@ -422,7 +569,7 @@ impl fmt::Display for Value {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    write!(f, "{v}")?;
+                    v.write_canonical(f)?;
                 }
                 f.write_str("]")
             }

@@ -200,6 +200,11 @@ impl<T: ?Sized> Shared<T> {
         std::ptr::addr_eq(a.ptr.as_ptr(), b.ptr.as_ptr())
     }
 
+    /// The group's address: the same for every copy, for a walk that visits each group once.
+    pub fn addr(this: &Shared<T>) -> usize {
+        this.ptr.as_ptr() as *const u8 as usize
+    }
+
     /// Makes a local group frozen (counted atomically from now on), so a `Program` may hold it.
     /// Sound on any group this thread can reach: a local one is reachable from this thread only,
     /// and a frozen one is left as it is.

@@ -19,7 +19,7 @@ use super::program::*;
 use super::session::Session;
 use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
 use crate::lang::template::{card_symbols, cards_in_text};
-use crate::value::Value;
+use crate::value::{Value, MAX_TEXT_LEN};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -745,6 +745,13 @@ fn show_line(v: &Value, limits: ExplainLimits) -> String {
 }
 
 fn show_list(items: &[Value], limits: ExplainLimits, each: fn(&Value, ExplainLimits) -> String) -> String {
+    let shown = match items.len() > limits.list_items {
+        true => &items[..limits.list_items.min(4)],
+        false => items,
+    };
+    if crate::value::texts_longer_than(shown, MAX_TEXT_LEN) {
+        return crate::value::too_long_note(items.len());
+    }
     if items.len() > limits.list_items {
         let head: Vec<String> = items
             .iter()
