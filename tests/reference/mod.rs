@@ -10,7 +10,8 @@ mod builtins;
 
 use kibitzer::lang::ast::*;
 use kibitzer::{Builtin, Card, Cards, Program, Shared, Solutions, Suit, Value};
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 /// One step of a trace, in a form both sides can print.
@@ -396,7 +397,7 @@ impl RefProgram {
             limits,
             answered: Vec::new(),
             facts: Vec::new(),
-            agenda: Vec::new(),
+            agenda: BinaryHeap::new(),
             standing: Vec::new(),
             supports: Vec::new(),
             maintaining: false,
@@ -693,7 +694,8 @@ struct Machine<'p> {
     /// Per output declared `one`: the rule that concluded its answer last.
     answered: Vec<(String, String)>,
     facts: Vec<Fact>,
-    agenda: Vec<Activation>,
+    /// The waiting activations, the one conflict resolution picks on top (see `Machine::queue`).
+    agenda: BinaryHeap<Reverse<Queued>>,
     /// Activations selected once, in the order first selected.
     standing: Vec<Standing>,
     supports: Vec<Support>,
@@ -706,7 +708,46 @@ struct Machine<'p> {
 
 type Sink<'s> = dyn FnMut(&Env, &[usize]) -> Flow + 's;
 
+/// An activation with the key conflict resolution orders it by (smallest first).
+struct Queued((i64, i64, i64, i64), Activation);
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Queued) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Queued) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Queued {
+    fn cmp(&self, other: &Queued) -> Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+
 impl Machine<'_> {
+    /// Adds an activation to the agenda. Highest salience first, then by the strategy: the rule
+    /// written first and the activation made first, the activation made last, or the activation
+    /// made first; under `depth` and `breadth` a group's rules come first at their salience, in
+    /// file order. Every key is distinct (it holds the activation's number).
+    fn queue(&mut self, a: Activation) {
+        let p = self.p;
+        let salience = -i64::from(p.rules[a.rule].salience);
+        let grouped = p.rules[a.rule].group.is_some();
+        let seq = a.seq as i64;
+        let key = match (p.strategy, grouped) {
+            (Strategy::FileOrder, _) => (salience, 0, a.rule as i64, seq),
+            (Strategy::Depth, true) => (salience, 0, a.rule as i64, -seq),
+            (Strategy::Breadth, true) => (salience, 0, a.rule as i64, seq),
+            (Strategy::Depth, false) => (salience, 1, -seq, 0),
+            (Strategy::Breadth, false) => (salience, 1, seq, 0),
+        };
+        self.agenda.push(Reverse(Queued(key, a)));
+    }
+
     fn run(&mut self, given: &[(String, String)], limit: u64) -> End {
         let p = self.p;
         for (name, ty, default) in p.inputs.iter() {
@@ -743,29 +784,9 @@ impl Machine<'_> {
             }
         }
         loop {
-            // Highest salience, then by the strategy: the rule written first and the activation
-            // made first, the activation made last, or the activation made first.
-            let best = self
-                .agenda
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, a)| {
-                    let salience = -i64::from(p.rules[a.rule].salience);
-                    // Under `depth` and `breadth`, a group's rules come first at their salience,
-                    // in file order.
-                    let grouped = p.rules[a.rule].group.is_some();
-                    let seq = a.seq as i64;
-                    match (p.strategy, grouped) {
-                        (Strategy::FileOrder, _) => (salience, 0, a.rule as i64, seq),
-                        (Strategy::Depth, true) => (salience, 0, a.rule as i64, -seq),
-                        (Strategy::Breadth, true) => (salience, 0, a.rule as i64, seq),
-                        (Strategy::Depth, false) => (salience, 1, -seq, 0),
-                        (Strategy::Breadth, false) => (salience, 1, seq, 0),
-                    }
-                })
-                .map(|(i, _)| i);
-            let Some(i) = best else { return End::Quiescent };
-            let act = self.agenda.remove(i);
+            let Some(Reverse(Queued(_, act))) = self.agenda.pop() else {
+                return End::Quiescent;
+            };
             if self.out.fired >= limit {
                 return End::FiringLimit;
             }
@@ -908,7 +929,7 @@ impl Machine<'_> {
                 standing: Some(at),
             };
             self.standing[at].queued = true;
-            self.agenda.push(back);
+            self.queue(back);
         }
     }
 
@@ -1105,7 +1126,7 @@ impl Machine<'_> {
         for (env, facts) in made {
             self.seq += 1;
             self.out.activations += 1;
-            self.agenda.push(Activation {
+            self.queue(Activation {
                 rule: ri,
                 seq: self.seq,
                 env,
