@@ -1133,7 +1133,7 @@ fn the_engine_agrees_with_the_reference_on_random_rule_sets() {
     let secs = start.elapsed().as_secs_f64();
     let (ran, discarded) = (done.into_inner(), discarded.into_inner());
     eprintln!(
-        "differential: seed {base}, {ran} cases on {threads} threads, {discarded} refused by the checker, {:.0} cases/s",
+        "differential: seed {base}, {ran} cases on {threads} thread(s), {discarded} refused by the checker, {:.0} cases/s",
         ran as f64 / secs.max(1e-9)
     );
     assert!(

@@ -286,6 +286,16 @@ fn relaid(text: &str, choices: &[u8]) -> String {
     out
 }
 
+/// Found by the test below: a comment at the end of each line of a first-match table, then
+/// formatted twice.
+#[test]
+fn a_rule_file_with_a_comment_on_every_line_formats_idempotently() {
+    for path in ["examples/blackjack.rules", "rules/stud.rules", "rules/durak.rules"] {
+        let text = std::fs::read_to_string(root().join(path)).unwrap();
+        formatted_and_sound(path, &relaid(&text, &[132]));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
     #[test]

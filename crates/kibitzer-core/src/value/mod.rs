@@ -508,6 +508,14 @@ const HASHED_VALUES: u32 = 64;
 /// How many values [`Value::cells`] visits plainly before it counts each shared list once.
 const CELL_WALK_STEPS: u32 = 4096;
 
+/// A list's hash, reading at most [`HASHED_VALUES`] values. Out of line: `Value::hash` is inlined
+/// where facts are looked up, and most of what is hashed there is no list.
+#[inline(never)]
+fn hash_list_bounded<H: Hasher>(items: &[Value], state: &mut H) {
+    let mut budget = HASHED_VALUES;
+    hash_list(items, state, &mut budget);
+}
+
 fn hash_list<H: Hasher>(items: &[Value], state: &mut H, budget: &mut u32) {
     items.len().hash(state);
     for v in items {
@@ -535,10 +543,7 @@ impl Hash for Value {
             Value::Str(s) => s.hash(state),
             Value::Card(c) => c.hash(state),
             Value::Cards(c) => c.hash(state),
-            Value::List(items) => {
-                let mut budget = HASHED_VALUES;
-                hash_list(items, state, &mut budget)
-            }
+            Value::List(items) => hash_list_bounded(items, state),
         }
     }
 }
