@@ -86,8 +86,8 @@ pub const GAME: crate::Game = crate::Game {
             include_str!("../../../../tests/golden/doudizhu/must_pass.txt"),
         ),
         (
-            "../tests/golden/doudizhu/puzzle1_seed.txt",
-            include_str!("../../../../tests/golden/doudizhu/puzzle1_seed.txt"),
+            "../tests/golden/doudizhu/puzzle1_original.txt",
+            include_str!("../../../../tests/golden/doudizhu/puzzle1_original.txt"),
         ),
         (
             "../tests/golden/doudizhu/puzzle1_standard.txt",
@@ -98,8 +98,8 @@ pub const GAME: crate::Game = crate::Game {
             include_str!("../../../../tests/golden/doudizhu/puzzle2_standard.txt"),
         ),
         (
-            "../tests/golden/doudizhu/puzzle2_seed.txt",
-            include_str!("../../../../tests/golden/doudizhu/puzzle2_seed.txt"),
+            "../tests/golden/doudizhu/puzzle2_original.txt",
+            include_str!("../../../../tests/golden/doudizhu/puzzle2_original.txt"),
         ),
         (
             "../tests/golden/doudizhu/hard_puzzle.txt",

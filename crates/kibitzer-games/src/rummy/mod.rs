@@ -104,8 +104,8 @@ pub const GAME: crate::Game = crate::Game {
     case_suites: &[("rummy.cases.toml", include_str!("../../../../rules/rummy.cases.toml"))],
     golden: &[
         (
-            "../tests/golden/rummy/seed_demo.txt",
-            include_str!("../../../../tests/golden/rummy/seed_demo.txt"),
+            "../tests/golden/rummy/original_demo.txt",
+            include_str!("../../../../tests/golden/rummy/original_demo.txt"),
         ),
         (
             "../tests/golden/rummy/deadwood_apart.txt",

@@ -68,8 +68,8 @@ pub const GAME: crate::Game = crate::Game {
     case_suites: &[("stud.cases.toml", include_str!("../../../../rules/stud.cases.toml"))],
     golden: &[
         (
-            "../tests/golden/stud/seed_example.txt",
-            include_str!("../../../../tests/golden/stud/seed_example.txt"),
+            "../tests/golden/stud/original_example.txt",
+            include_str!("../../../../tests/golden/stud/original_example.txt"),
         ),
         (
             "../tests/golden/stud/ties_half.txt",
