@@ -10,8 +10,10 @@
 //!   [`parse_card`], [`parse_cards`].
 //! - [`rank5`]`([u8; 5]) -> `[`HandRank`] (bigger is better, equal is a tie), [`rank5_checked`],
 //!   [`HandRank::category`] 1..=9, [`describe`] → [`HandDescription`] (category, name, the deciding
-//!   ranks in comparison order; `Display` reads "two pair, Ks and 7s, kicker 4"), [`compare`].
-//! - [`Situation`] (me 1..=5 known cards, 1..=4 opponents each showing 0..=5, dead cards) and
+//!   ranks in comparison order; `Display` reads "two pair, Ks and 7s, kicker 4"), [`compare`], and
+//!   [`compare_at`] for a table that counts A-2-3-4-5 as a straight (the wheel).
+//! - [`Situation`] (me 1..=5 known cards, 1..=4 opponents each showing 0..=5, dead cards; with
+//!   [`Situation::with_wheel`], A-2-3-4-5 a straight, 5 high) and
 //!   [`Odds`]; [`equity_exact`], [`exact_cost`], [`equity_monte_carlo`], [`equity`].
 //! - All hands: [`category_counts`], [`rank_checksum`]; errors: [`StudError`].
 //!
@@ -136,7 +138,7 @@ pub use cards::{
     RANK_LETTERS, SUIT_LETTERS,
 };
 pub use error::StudError;
-pub use eval::{compare, rank5, rank5_checked};
+pub use eval::{compare, compare_at, rank5, rank5_checked};
 pub use exact::{equity_exact, exact_cost};
 pub use montecarlo::equity_monte_carlo;
 pub use odds::Odds;
