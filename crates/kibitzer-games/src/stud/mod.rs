@@ -82,6 +82,14 @@ pub const GAME: crate::Game = crate::Game {
             include_str!("../../../../tests/golden/stud/outs.txt"),
         ),
         (
+            "../tests/golden/stud/wheel_straight.txt",
+            include_str!("../../../../tests/golden/stud/wheel_straight.txt"),
+        ),
+        (
+            "../tests/golden/stud/wheel_straight_flush.txt",
+            include_str!("../../../../tests/golden/stud/wheel_straight_flush.txt"),
+        ),
+        (
             "../tests/golden/stud/straight_flush.txt",
             include_str!("../../../../tests/golden/stud/straight_flush.txt"),
         ),
