@@ -559,9 +559,16 @@ fn the_rules_play_the_wheel_when_asked() {
         let text = names(&hand);
         let (cat, _) = oracle_wheel(&hand);
         let name = if cat == 1 { "straight flush" } else { "straight" };
-        assert_eq!(category_of(&mut wheel, &text), format!("category({cat}, \"{name}\")"), "{text}");
+        assert_eq!(
+            category_of(&mut wheel, &text),
+            format!("category({cat}, \"{name}\")"),
+            "{text}"
+        );
         let (cat, _) = oracle(&hand);
-        assert!(category_of(&mut plain, &text).starts_with(&format!("category({cat}, ")), "{text}");
+        assert!(
+            category_of(&mut plain, &text).starts_with(&format!("category({cat}, ")),
+            "{text}"
+        );
         counts[usize::from(oracle_wheel(&hand).0)] += 1;
     }
     assert_eq!((counts[1], counts[5]), (4, 1020));
@@ -598,10 +605,7 @@ fn wheel_showdowns_and_odds_agree_with_the_oracle_and_the_native_path() {
         );
         wheels += usize::from(ka == [5, 4, 3, 2, 1]) + usize::from(kb == [5, 4, 3, 2, 1]);
         // One card to come for me: the odds and outs through the rules, then natively.
-        let q = [
-            ("hand", names(&mine[..4])),
-            ("opponent", names(&theirs)),
-        ];
+        let q = [("hand", names(&mine[..4])), ("opponent", names(&theirs))];
         let q: Vec<(&str, &str)> = q.iter().map(|(k, v)| (*k, v.as_str())).collect();
         s.set_param("odds_path", "rules").expect("odds_path");
         let rules = ask(&mut s, &q);

@@ -678,14 +678,26 @@ mod tests {
         assert!(labels(&v).contains(&"four queens: bonus 4 × 1.25 × 100 = +500".to_string()));
         assert!(labels(&v).contains(&"spades 1 vs 1 expected: 0".to_string()));
         // The original code literally: 4 × 1.25 = 5 points.
-        let v = value("QS QH QD QC", Suit::Diamonds, 0, &[4, 3], &ValueParams::original_literal());
+        let v = value(
+            "QS QH QD QC",
+            Suit::Diamonds,
+            0,
+            &[4, 3],
+            &ValueParams::original_literal(),
+        );
         assert_eq!(v.total, 2900 + 5 - 650);
     }
 
     #[test]
     fn three_of_a_kind_truncates_with_scale_one() {
         // Three 9s: max(1, 1) × 0.75 × 1 = 0.75 → 0 with the original scale; × 100 → 75.
-        let lit = value("9S 9H 9C", Suit::Diamonds, 20, &[3, 6], &ValueParams::original_literal());
+        let lit = value(
+            "9S 9H 9C",
+            Suit::Diamonds,
+            20,
+            &[3, 6],
+            &ValueParams::original_literal(),
+        );
         let spec = value("9S 9H 9C", Suit::Diamonds, 20, &[3, 6], &ValueParams::default());
         assert_eq!(spec.total - lit.total, 75);
         // Three 7s use max(−1, 1).

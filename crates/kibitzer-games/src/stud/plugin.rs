@@ -155,7 +155,14 @@ fn register_wheel(r: &mut Registry) {
             let c = cards(&a[0], "stud.showdown_ranks", 1)?;
             let wheel = match &a[1] {
                 Value::Bool(b) => *b,
-                other => return Err(BuiltinError::bad_argument("stud.showdown_ranks", 2, "true or false", other)),
+                other => {
+                    return Err(BuiltinError::bad_argument(
+                        "stud.showdown_ranks",
+                        2,
+                        "true or false",
+                        other,
+                    ))
+                }
             };
             let ranks: Vec<i64> = match wheel && is_wheel(c) {
                 true => vec![5, 4, 3, 2, 1],
@@ -516,12 +523,13 @@ fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
     if samples == 0 {
         return Err(BuiltinError::failed(NAME, SAMPLES_AT_LEAST_ONE));
     }
-    let situation = Situation::new(me, opponents, dead).map_err(|e| match e {
-        // Hands hold at most 25 cards: only dead cards can leave too few to deal.
-        StudError::NotEnoughCards { .. } => BuiltinError::input("dead", e.to_string()),
-        e => BuiltinError::failed(NAME, e.to_string()),
-    })?
-    .with_wheel(wheel);
+    let situation = Situation::new(me, opponents, dead)
+        .map_err(|e| match e {
+            // Hands hold at most 25 cards: only dead cards can leave too few to deal.
+            StudError::NotEnoughCards { .. } => BuiltinError::input("dead", e.to_string()),
+            e => BuiltinError::failed(NAME, e.to_string()),
+        })?
+        .with_wheel(wheel);
     let odds = equity(&situation, budget, samples, seed);
     let method = if odds.exact {
         format!("exact, every one of the {} deals, native evaluator", odds.total)
