@@ -67,11 +67,23 @@ mod verdicts;
 /// The dou dizhu endgame as the rest of kibitzer sees it (see [`crate::Game`]).
 pub const GAME: crate::Game = crate::Game {
     name: "doudizhu",
-    rule_files: &[("doudizhu.rules", include_str!("../../../../rules/doudizhu.rules"))],
-    case_suites: &[(
-        "doudizhu.cases.toml",
-        include_str!("../../../../rules/doudizhu.cases.toml"),
-    )],
+    rule_files: &[
+        ("doudizhu.rules", include_str!("../../../../rules/doudizhu.rules")),
+        (
+            "doudizhu_table.rules",
+            include_str!("../../../../rules/doudizhu_table.rules"),
+        ),
+    ],
+    case_suites: &[
+        (
+            "doudizhu.cases.toml",
+            include_str!("../../../../rules/doudizhu.cases.toml"),
+        ),
+        (
+            "doudizhu_table.cases.toml",
+            include_str!("../../../../rules/doudizhu_table.cases.toml"),
+        ),
+    ],
     golden: &[
         (
             "../tests/golden/doudizhu/go_out.txt",
@@ -104,6 +116,10 @@ pub const GAME: crate::Game = crate::Game {
         (
             "../tests/golden/doudizhu/hard_puzzle.txt",
             include_str!("../../../../tests/golden/doudizhu/hard_puzzle.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/table_endgame.txt",
+            include_str!("../../../../tests/golden/doudizhu/table_endgame.txt"),
         ),
     ],
     register: plugin::register,
