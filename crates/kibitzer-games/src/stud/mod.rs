@@ -66,72 +66,72 @@ mod positions;
 /// Five-card stud as the rest of kibitzer sees it (see [`crate::Game`]).
 pub const GAME: crate::Game = crate::Game {
     name: "stud",
-    rule_files: &[("stud.rules", include_str!("../../../../rules/stud.rules"))],
-    case_suites: &[("stud.cases.toml", include_str!("../../../../rules/stud.cases.toml"))],
+    rule_files: &[("stud.rules", include_str!("../../rules/stud.rules"))],
+    case_suites: &[("stud.cases.toml", include_str!("../../rules/stud.cases.toml"))],
     golden: &[
         (
             "../tests/golden/stud/original_example.txt",
-            include_str!("../../../../tests/golden/stud/original_example.txt"),
+            include_str!("../../tests/golden/stud/original_example.txt"),
         ),
         (
             "../tests/golden/stud/ties_half.txt",
-            include_str!("../../../../tests/golden/stud/ties_half.txt"),
+            include_str!("../../tests/golden/stud/ties_half.txt"),
         ),
         (
             "../tests/golden/stud/outs.txt",
-            include_str!("../../../../tests/golden/stud/outs.txt"),
+            include_str!("../../tests/golden/stud/outs.txt"),
         ),
         (
             "../tests/golden/stud/wheel_straight.txt",
-            include_str!("../../../../tests/golden/stud/wheel_straight.txt"),
+            include_str!("../../tests/golden/stud/wheel_straight.txt"),
         ),
         (
             "../tests/golden/stud/wheel_straight_flush.txt",
-            include_str!("../../../../tests/golden/stud/wheel_straight_flush.txt"),
+            include_str!("../../tests/golden/stud/wheel_straight_flush.txt"),
         ),
         (
             "../tests/golden/stud/straight_flush.txt",
-            include_str!("../../../../tests/golden/stud/straight_flush.txt"),
+            include_str!("../../tests/golden/stud/straight_flush.txt"),
         ),
         (
             "../tests/golden/stud/royal_flush.txt",
-            include_str!("../../../../tests/golden/stud/royal_flush.txt"),
+            include_str!("../../tests/golden/stud/royal_flush.txt"),
         ),
         (
             "../tests/golden/stud/four_of_a_kind.txt",
-            include_str!("../../../../tests/golden/stud/four_of_a_kind.txt"),
+            include_str!("../../tests/golden/stud/four_of_a_kind.txt"),
         ),
         (
             "../tests/golden/stud/flush.txt",
-            include_str!("../../../../tests/golden/stud/flush.txt"),
+            include_str!("../../tests/golden/stud/flush.txt"),
         ),
         (
             "../tests/golden/stud/straight.txt",
-            include_str!("../../../../tests/golden/stud/straight.txt"),
+            include_str!("../../tests/golden/stud/straight.txt"),
         ),
         (
             "../tests/golden/stud/three_of_a_kind.txt",
-            include_str!("../../../../tests/golden/stud/three_of_a_kind.txt"),
+            include_str!("../../tests/golden/stud/three_of_a_kind.txt"),
         ),
         (
             "../tests/golden/stud/two_pair.txt",
-            include_str!("../../../../tests/golden/stud/two_pair.txt"),
+            include_str!("../../tests/golden/stud/two_pair.txt"),
         ),
         (
             "../tests/golden/stud/one_pair.txt",
-            include_str!("../../../../tests/golden/stud/one_pair.txt"),
+            include_str!("../../tests/golden/stud/one_pair.txt"),
         ),
         (
             "../tests/golden/stud/high_card.txt",
-            include_str!("../../../../tests/golden/stud/high_card.txt"),
+            include_str!("../../tests/golden/stud/high_card.txt"),
         ),
         (
             "../tests/golden/stud/advice_fold.txt",
-            include_str!("../../../../tests/golden/stud/advice_fold.txt"),
+            include_str!("../../tests/golden/stud/advice_fold.txt"),
         ),
         (
             "../tests/golden/stud/advice_either.txt",
-            include_str!("../../../../tests/golden/stud/advice_either.txt"),
+            include_str!("../../tests/golden/stud/advice_either.txt"),
         ),
     ],
     register: plugin::register,
