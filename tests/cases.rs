@@ -604,7 +604,7 @@ fn an_edited_copy_runs_against_its_own_shipped_suite_only() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "kibitzer: pocket.rules declares rule set `pocket`, which has no shipped suite (suites: stud, durak, mahjong, \
-         mahjong_seed, rummy, doudizhu): name its case files\n"
+         mahjong_seed, rummy, doudizhu, doudizhu_table): name its case files\n"
     );
 }
 
@@ -669,7 +669,7 @@ fn a_toy_game_plugs_in_through_its_descriptor_alone() {
             },
         );
     }
-    fn random_inputs(rng: &mut Rng) -> Vec<(String, String)> {
+    fn random_inputs(rng: &mut Rng, _rule_set: &str) -> Vec<(String, String)> {
         vec![("stake".to_string(), rng.random_range(1..100).to_string())]
     }
     fn bench(_: &BenchOptions, report: &mut dyn FnMut(&str)) -> Result<(), String> {
@@ -710,7 +710,7 @@ fn a_toy_game_plugs_in_through_its_descriptor_alone() {
     assert_eq!(outcome.got, ["payout(42)"]);
 
     let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(1);
-    let inputs = (toy.random_inputs.expect("a generator"))(&mut rng);
+    let inputs = (toy.random_inputs.expect("a generator"))(&mut rng, "coin");
     let got = kibitzer::cases::answer(&program, &inputs, &[]);
     let stake: i64 = inputs[0].1.parse().unwrap();
     assert_eq!(got.lines, [format!("payout({})", 2 * stake)]);

@@ -1182,46 +1182,52 @@ fn assert_agree(text: &str, inputs: &[(&str, &str)]) {
     assert_eq!(want, got, "\n--- reference\n{}--- engine\n{}", show(&want), show(&got));
 }
 
-/// Stud's classification (Rule1–Rule9: built-ins, negation, salience) on random hands.
+/// Stud's classification (Rule1–Rule9: built-ins, negation, salience) on random hands and on
+/// the wheel, at a table that plays it and at one that does not.
 #[test]
 fn stud_classification_agrees_on_random_hands() {
     let stud = kibitzer::library::shipped_text("stud.rules").expect("shipped");
     let (Some(from), Some(to)) = (stud.find("rule Rule1 "), stud.find("rule ByRules ")) else {
         panic!("stud.rules no longer has Rule1 … ByRules in this order");
     };
-    let text = format!(
-        "ruleset studclass \"classification\"\ninput hand: cards(1..5)\noutput category\n{}",
-        &stud[from..to]
-    );
-    let program = load_text("studclass.rules", &text).unwrap_or_else(|e| panic!("{e}"));
-    let reference = RefProgram::new(&text, program.clone()).expect("modelled");
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
     let ranks = "23456789TJQKA";
     let deck: Vec<String> = ranks
         .chars()
         .flat_map(|r| "SHDC".chars().map(move |s| format!("{r}{s}")))
         .collect();
-    let mut categories = std::collections::BTreeSet::new();
-    for _ in 0..400 {
-        let mut hand: Vec<&String> = Vec::new();
-        let size = rng.random_range(1..=5);
-        while hand.len() < size {
-            let c = &deck[rng.random_range(0..deck.len())];
-            if !hand.contains(&c) {
-                hand.push(c);
+    for wheel in ["false", "true"] {
+        let text = format!(
+            "ruleset studclass \"classification\"\ninput hand: cards(1..5)\noutput category\nparam wheel = {wheel}\n{}",
+            &stud[from..to]
+        );
+        let program = load_text("studclass.rules", &text).unwrap_or_else(|e| panic!("{e}"));
+        let reference = RefProgram::new(&text, program.clone()).expect("modelled");
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut categories = std::collections::BTreeSet::new();
+        let mut hands: Vec<String> = vec!["AS 2D 3C 4H 5S".into(), "AH 2H 3H 4H 5H".into()];
+        for _ in 0..400 {
+            let mut hand: Vec<&String> = Vec::new();
+            let size = rng.random_range(1..=5);
+            while hand.len() < size {
+                let c = &deck[rng.random_range(0..deck.len())];
+                if !hand.contains(&c) {
+                    hand.push(c);
+                }
             }
+            hands.push(hand.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(" "));
         }
-        let joined: Vec<&str> = hand.iter().map(|c| c.as_str()).collect();
-        let inputs = vec![("hand".to_string(), joined.join(" "))];
-        let want = reference.run(&inputs, FIRING_LIMIT);
-        let got = engine_run(&program, &inputs, None);
-        assert_eq!(want, got, "hand {}", joined.join(" "));
-        categories.extend(want.conclusions);
+        for hand in &hands {
+            let inputs = vec![("hand".to_string(), hand.clone())];
+            let want = reference.run(&inputs, FIRING_LIMIT);
+            let got = engine_run(&program, &inputs, None);
+            assert_eq!(want, got, "hand {hand}, wheel {wheel}");
+            categories.extend(want.conclusions);
+        }
+        assert!(
+            categories.len() >= 4,
+            "the hands reach several categories: {categories:?}"
+        );
     }
-    assert!(
-        categories.len() >= 4,
-        "the hands reach several categories: {categories:?}"
-    );
 }
 
 #[test]

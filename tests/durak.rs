@@ -113,7 +113,7 @@ fn all_non_trumps_in_one_suit() {
 }
 
 #[test]
-fn four_of_a_kind_and_the_seed_literal_scale() {
+fn four_of_a_kind_and_the_original_literal_scale() {
     // 7♠ 7♥ 7♦ 7♣, trump ♦: cards −100 × 3 + 1200; four sevens: max(−1, 1) × 1.25 × 100 = 125;
     // suits a = 1, each 1: 0; size: 4 of 4 others → (0.25 − 1) × 600 = −450.
     let inputs = [("hand", "7S 7H 7D 7C"), ("trump", "D"), ("hands", "4,4")];
@@ -359,7 +359,7 @@ fn rules_equal_native_on_random_hands() {
     let program = load_shipped("durak").unwrap();
     let variants: [(&[(&str, &str)], ValueParams); 3] = [
         (&[], ValueParams::default()),
-        (&[("same_rank_bonus_scale", "1")], ValueParams::seed_literal()),
+        (&[("same_rank_bonus_scale", "1")], ValueParams::original_literal()),
         (
             &[
                 ("trump_bonus", "1000"),

@@ -9,7 +9,7 @@ use std::process::Command;
 const BIN: &str = env!("CARGO_BIN_EXE_kibitzer");
 const OPTIONS: &str = "tests/fixtures/explain/options.rules";
 
-const STUD_SEED: &[&str] = &["stud", "hand=8S 10D 10S 8H 8C", "opponent=XX 3C 5D 4H 6H"];
+const STUD_EXAMPLE: &[&str] = &["stud", "hand=8S 10D 10S 8H 8C", "opponent=XX 3C 5D 4H 6H"];
 const DURAK_DEFEND: &[&str] = &[
     "durak",
     "hand=7C 8D 9C JD AH",
@@ -24,7 +24,7 @@ const DURAK_DEFEND: &[&str] = &[
 
 /// Real queries of each shipped game, from their case files.
 const GAMES: &[&[&str]] = &[
-    STUD_SEED,
+    STUD_EXAMPLE,
     &[
         "durak",
         "hand=6S 6H KD AH 9C",
@@ -62,7 +62,7 @@ fn ask_ok(args: &[&str], more: &[&str]) -> String {
 
 #[test]
 fn the_stud_seed_answer_fits_in_fifteen_lines() {
-    let out = ask_ok(STUD_SEED, &[]);
+    let out = ask_ok(STUD_EXAMPLE, &[]);
     assert!(out.lines().count() <= 15, "{out}");
     for answer in ["category: 3, full house", "odds: 43, 0, 0, 1.0", "advice: bet big"] {
         assert!(out.lines().any(|l| l == answer), "{answer} missing in\n{out}");
@@ -142,7 +142,7 @@ fn options_are_grouped_under_their_decision_by_rank() {
 
 #[test]
 fn explain_none_prints_the_answers_alone() {
-    let out = ask_ok(STUD_SEED, &["--explain", "none"]);
+    let out = ask_ok(STUD_EXAMPLE, &["--explain", "none"]);
     let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with('(')).collect();
     assert_eq!(
         answers,
@@ -166,7 +166,7 @@ fn rule_lines(out: &str) -> Vec<String> {
 
 #[test]
 fn the_full_view_prints_each_subtree_once() {
-    for q in [STUD_SEED, GAMES[2], DURAK_DEFEND] {
+    for q in [STUD_EXAMPLE, GAMES[2], DURAK_DEFEND] {
         let out = ask_ok(q, &["--explain", "full"]);
         assert!(!out.contains("explained above"), "{out}");
         assert!(!out.contains("(input "), "{out}");
@@ -199,7 +199,7 @@ fn the_full_view_prints_each_subtree_once() {
             assert!(seen.insert(text), "what-if expanded twice: {text}\n{out}");
         }
     }
-    let stud = ask_ok(STUD_SEED, &["--explain", "full"]);
+    let stud = ask_ok(STUD_EXAMPLE, &["--explain", "full"]);
     assert!(stud.lines().count() < 130, "{stud}");
     assert!(stud.starts_with("input hand(8♠ 10♦ 10♠ 8♥ 8♣)\n"), "{stud}");
     assert!(
@@ -441,7 +441,7 @@ fn ids(e: &Json, found: &mut Vec<u64>, refs: &mut Vec<u64>) {
 
 #[test]
 fn json_gives_the_player_view_beside_the_tree_with_references() {
-    let j = json_of(STUD_SEED, &[]);
+    let j = json_of(STUD_EXAMPLE, &[]);
     let answers = j["answers"].as_array().expect("answers");
     let advice = answers.iter().find(|a| a["relation"] == "advice").expect("advice");
     assert_eq!(advice["text"], "advice: bet big");
@@ -473,7 +473,7 @@ fn json_gives_the_player_view_beside_the_tree_with_references() {
         best.expect("best")["args"][0][0],
         serde_json::json!(["2♥", "3♥", "4♥", "5♥"])
     );
-    let none = json_of(STUD_SEED, &["--explain", "none"]);
+    let none = json_of(STUD_EXAMPLE, &["--explain", "none"]);
     assert!(none["conclusions"][0].get("explanation").is_none());
     let options = json_of(&[OPTIONS, "n=3"], &[]);
     let discard = &options["answers"][0];

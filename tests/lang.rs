@@ -214,7 +214,7 @@ fn parameter_overrides_are_checked() {
         })
         .collect();
     expect![[r#"
-        no_such=1: unknown parameter `no_such` (parameters of `stud`: bet_big_above, bet_above, fold_below, odds_path, rules_deal_limit, exact_budget, samples, seed)
+        no_such=1: unknown parameter `no_such` (parameters of `stud`: bet_big_above, bet_above, fold_below, odds_path, rules_deal_limit, exact_budget, samples, seed, wheel)
         bet_big_above=lots: parameter `bet_big_above` is a number, got `lots`
         odds_path=7: parameter `odds_path` must be one of "rules", "native", "auto", got `7`"#]].assert_eq(&errors.join("\n"));
 }

@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 
-const SEED_DEMO: &str = "2H3H4H5H4H5H6H3C3C3D3D4D";
+const DEMO_HAND: &str = "2H3H4H5H4H5H6H3C3C3D3D4D";
 const FULL_SUIT: &str = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS AC";
 
 fn session() -> Session {
@@ -43,9 +43,9 @@ fn has(answer: &[String], fact: &str) -> bool {
 // ---- the original write-up's demo island and the page's examples ---------------------------------------------
 
 #[test]
-fn seed_demo_through_the_cli_as_json() {
+fn demo_hand_through_the_cli_as_json() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(["ask", "rummy", "--json", &format!("hand={SEED_DEMO}")])
+        .args(["ask", "rummy", "--json", &format!("hand={DEMO_HAND}")])
         .output()
         .expect("the kibitzer binary runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -123,14 +123,14 @@ fn wild_cards_agree_with_native() {
 
 #[test]
 fn budget_size_and_listing_limits() {
-    let answer = ask(&[("hand", SEED_DEMO)], &[("node_budget", "3")]);
+    let answer = ask(&[("hand", DEMO_HAND)], &[("node_budget", "3")]);
     assert_eq!(
         answer,
         vec![
             r#"note("unknown within budget: the 12-card hand needs more than 3 search nodes (--param node_budget=N)")"#
         ]
     );
-    let answer = ask(&[("hand", SEED_DEMO)], &[("strategy_limit", "5"), ("list_limit", "2")]);
+    let answer = ask(&[("hand", DEMO_HAND)], &[("strategy_limit", "5"), ("list_limit", "2")]);
     assert!(
         has(
             &answer,
@@ -240,9 +240,9 @@ type Pairs<'a> = &'a [(&'a str, &'a str)];
 #[test]
 fn every_rule_is_exercised() {
     let cases: &[(Pairs, Pairs)] = &[
-        (&[("hand", SEED_DEMO)], &[]),
-        (&[("hand", SEED_DEMO)], &[("node_budget", "3")]),
-        (&[("hand", SEED_DEMO)], &[("strategy_limit", "5"), ("list_limit", "2")]),
+        (&[("hand", DEMO_HAND)], &[]),
+        (&[("hand", DEMO_HAND)], &[("node_budget", "3")]),
+        (&[("hand", DEMO_HAND)], &[("strategy_limit", "5"), ("list_limit", "2")]),
         (
             &[("hand", FULL_SUIT), ("ace_high", "true"), ("split_runs", "true")],
             &[],

@@ -116,11 +116,11 @@ fn wheels_and_wraparounds_are_not_straights() {
     // A-2-3-4-5 is ace high, and the answer says why.
     assert_eq!(
         category_of(&mut s, "AS 2H 3D 4C 5S"),
-        r#"category(9, "high card") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel)")"#
+        r#"category(9, "high card") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (wheel = false)")"#
     );
     assert_eq!(
         category_of(&mut s, "AH 2H 3H 4H 5H"),
-        r#"category(4, "flush") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (no wheel)")"#
+        r#"category(4, "flush") note("A-2-3-4-5 is not a straight in these rules: the ace counts high only (wheel = false)")"#
     );
     assert_eq!(category_of(&mut s, "JS QH KD AC 2S"), r#"category(9, "high card")"#);
     assert_eq!(category_of(&mut s, "JD QD KD AD 2D"), r#"category(4, "flush")"#);
@@ -536,6 +536,87 @@ fn the_native_evaluator_plays_the_wheel_when_asked() {
         wheels += usize::from(oracle_wheel(&mine).1 == [5, 4, 3, 2, 1]);
     }
     assert!(wheels > 0, "some hands are wheels");
+}
+
+fn wheel_session() -> Session {
+    let mut s = session();
+    s.set_param("wheel", "true").expect("wheel is a parameter");
+    s
+}
+
+/// With `wheel = true` the rules classify every one of the 1,024 A-2-3-4-5 hands as the oracle
+/// does (4 straight flushes, 1,020 straights) and say no note; other hands are unchanged.
+#[test]
+fn the_rules_play_the_wheel_when_asked() {
+    let (mut plain, mut wheel) = (session(), wheel_session());
+    let aces_to_fives: Vec<Vec<u8>> = [14u8, 2, 3, 4, 5]
+        .iter()
+        .map(|&r| (0..4).map(|suit| (r - 2) * 4 + suit).collect())
+        .collect();
+    let mut counts = [0usize; 10];
+    for pick in 0..1024usize {
+        let hand: [u8; 5] = std::array::from_fn(|i| aces_to_fives[i][(pick >> (2 * i)) & 3]);
+        let text = names(&hand);
+        let (cat, _) = oracle_wheel(&hand);
+        let name = if cat == 1 { "straight flush" } else { "straight" };
+        assert_eq!(
+            category_of(&mut wheel, &text),
+            format!("category({cat}, \"{name}\")"),
+            "{text}"
+        );
+        let (cat, _) = oracle(&hand);
+        assert!(
+            category_of(&mut plain, &text).starts_with(&format!("category({cat}, ")),
+            "{text}"
+        );
+        counts[usize::from(oracle_wheel(&hand).0)] += 1;
+    }
+    assert_eq!((counts[1], counts[5]), (4, 1020));
+    assert_eq!(category_of(&mut wheel, "JS QH KD AC 2S"), r#"category(9, "high card")"#);
+    assert_eq!(category_of(&mut wheel, "2S 3H 4D 5C 6S"), r#"category(5, "straight")"#);
+    assert_eq!(category_of(&mut wheel, "AS 2S 3S 4S 6S"), r#"category(4, "flush")"#);
+}
+
+/// Showdowns and odds at a table that plays the wheel: the rules (Rule1–Rule15) agree
+/// with the oracle on deals rich in aces and low cards, and the native path agrees with the rules.
+#[test]
+fn wheel_showdowns_and_odds_agree_with_the_oracle_and_the_native_path() {
+    let mut s = wheel_session();
+    let mut rng = ChaCha8Rng::seed_from_u64(57);
+    let low: Vec<u8> = (0..52).filter(|c| c / 4 + 2 <= 6 || c / 4 + 2 == 14).collect();
+    let mut wheels = 0;
+    for case in 0..150 {
+        let mut deck = low.clone();
+        deck.shuffle(&mut rng);
+        let mine = [deck[0], deck[1], deck[2], deck[3], deck[4]];
+        let theirs = [deck[5], deck[6], deck[7], deck[8], deck[9]];
+        let ((ca, ka), (cb, kb)) = (oracle_wheel(&mine), oracle_wheel(&theirs));
+        let expected = match cb.cmp(&ca).then(ka.cmp(&kb)) {
+            std::cmp::Ordering::Greater => "win",
+            std::cmp::Ordering::Equal => "tie",
+            std::cmp::Ordering::Less => "loss",
+        };
+        assert_eq!(
+            showdown(&mut s, &names(&mine), &names(&theirs)),
+            expected,
+            "case {case}: {} against {}",
+            names(&mine),
+            names(&theirs)
+        );
+        wheels += usize::from(ka == [5, 4, 3, 2, 1]) + usize::from(kb == [5, 4, 3, 2, 1]);
+        // One card to come for me: the odds and outs through the rules, then natively.
+        let q = [("hand", names(&mine[..4])), ("opponent", names(&theirs))];
+        let q: Vec<(&str, &str)> = q.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        s.set_param("odds_path", "rules").expect("odds_path");
+        let rules = ask(&mut s, &q);
+        s.set_param("odds_path", "native").expect("odds_path");
+        let native = ask(&mut s, &q);
+        s.set_param("odds_path", "auto").expect("odds_path");
+        let odds = |a: &[String]| a.iter().find(|c| c.starts_with("odds(")).cloned();
+        assert_eq!(odds(&rules), odds(&native), "case {case}");
+        assert!(rules.iter().any(|c| c.starts_with("outs(")), "case {case}: {rules:?}");
+    }
+    assert!(wheels >= 5, "only {wheels} wheels in the showdowns");
 }
 
 #[test]

@@ -116,8 +116,11 @@ class RulesAgent(Agent):
             self._player = _native.DurakRulesAgent(rules, params)
         elif game == "mahjong":
             self._player = _native.MahjongRulesAgent(ruleset or "mahjong", rules, params)
+        elif game == "doudizhu":
+            ruleset = ruleset or "doudizhu_table"
+            self._player = _DoudizhuRules(ruleset, rules, params)
         else:
-            raise _native.BadInput(f"no rule AI for `{game}` (durak, mahjong)")
+            raise _native.BadInput(f"no rule AI for `{game}` (durak, mahjong, doudizhu)")
         self.name = f"rules:{ruleset or game}"
 
     def act(self, env, explain=None):
@@ -125,6 +128,47 @@ class RulesAgent(Agent):
         if explain is None:
             return self._player.act(game)
         return self._player.act(game, explain)
+
+
+class _DoudizhuRules:
+    """The shipped rule set ``doudizhu_table`` (or an edited copy) deciding each move of the
+    three-player game, one run of a reused session per decision: it bids, and once at most
+    ``solve_below`` cards are left it plays the open-hand solver's winning move."""
+
+    def __init__(self, ruleset: str, rules: Optional[str], params: Optional[dict]):
+        self._session = _native.Session(ruleset, rules, params)
+        # The game's variant unless the caller chose one: the rules must know the game's moves.
+        self._own_variant = "variant" not in (params or {})
+
+    def act(self, game, explain=None):
+        seat = game.turn
+        if game.phase == "bid":
+            inputs = {"me": " ".join(game.hands[seat]), "role": "bidder", "high_bid": game.high}
+        else:
+            by = "none" if game.last is None else ("next", "after")[(game.last_by - seat) % 3 - 1]
+            inputs = {
+                "me": " ".join(game.hands[seat]),
+                "next": " ".join(game.hands[(seat + 1) % 3]),
+                "after": " ".join(game.hands[(seat + 2) % 3]),
+                "role": ("landlord", "down", "up")[(seat - game.landlord) % 3],
+                "last": game.last or "",
+                "last_by": by,
+            }
+        s = self._session
+        if self._own_variant:
+            s.set_param("variant", game.variant)
+        s.reset()
+        s.set(**inputs)
+        s.run()
+        move = s.first("move")
+        legal = game.legal_actions()
+        if move is None or move[0] not in legal:
+            chosen = "nothing" if move is None else f"`{move[0]}`"
+            raise _native.BadRules(f"the rules chose {chosen}, which is not legal here")
+        if explain is None:
+            return move[0]
+        mode = explain if isinstance(explain, str) else ("full" if explain is True else "short")
+        return move[0], s.explain(relation="move", mode=mode)
 
 
 class _DoudizhuPlayer:
@@ -187,7 +231,9 @@ class _DoudizhuPlayer:
 
 def rules(game: str, rules: Optional[str] = None, params: Optional[dict] = None, ruleset: Optional[str] = None) -> RulesAgent:
     """The rule AI of ``game`` (``"durak"``; ``"mahjong"``, with ``ruleset="mahjong-seed"`` for
-    the reference bot); ``rules`` a rule file in place of the shipped one, ``params`` overrides."""
+    the reference bot; ``"doudizhu"``, the rule set ``doudizhu_table``: the open-hand solver once
+    at most ``solve_below`` cards are left); ``rules`` a rule file in place of the shipped one,
+    ``params`` overrides."""
     return RulesAgent(game, rules, params, ruleset)
 
 

@@ -7,11 +7,11 @@ import pytest
 import kibitzer
 from conftest import without_micros
 
-STUD_SEED = {"hand": "8S 10D 10S 8H 8C", "opponent": "XX 3C 5D 4H 6H"}
+STUD_EXAMPLE = {"hand": "8S 10D 10S 8H 8C", "opponent": "XX 3C 5D 4H 6H"}
 
 # The README's seed examples: (rule set, inputs, parameters).
 SEED_QUERIES = [
-    ("stud", STUD_SEED, {}),
+    ("stud", STUD_EXAMPLE, {}),
     ("stud", {"hand": "8S 10D 10S 8H 8C"}, {}),
     ("stud", {"hand": "AS KS", "opponent": "XX QH JD", "opponent2": "XX 2C"}, {"samples": "2000"}),
     ("durak", {"hand": "AS 9D 7C 7H KC 6D", "trump": "D", "stock": "12", "hands": "6,6,5"}, {}),
@@ -38,8 +38,8 @@ def test_answers_equal_the_cli_json(cli, ruleset, inputs, params):
     assert without_micros(mine) == without_micros(theirs)
 
 
-def test_the_stud_seed_example_with_its_explanation():
-    a = kibitzer.ask("stud", **STUD_SEED)
+def test_the_stud_example_with_its_explanation():
+    a = kibitzer.ask("stud", **STUD_EXAMPLE)
     by = {c["relation"]: c for c in a["conclusions"]}
     assert by["category"]["args"] == [3, "full house"]
     assert by["odds"]["args"] == [43, 0, 0, 1.0]
@@ -51,8 +51,8 @@ def test_the_stud_seed_example_with_its_explanation():
 
 
 def test_text_explanations_are_what_ask_prints(cli):
-    a = kibitzer.ask("stud", explain="text", **STUD_SEED)
-    printed = cli.run("ask", "stud", *cli_args(STUD_SEED, {})).stdout
+    a = kibitzer.ask("stud", explain="text", **STUD_EXAMPLE)
+    printed = cli.run("ask", "stud", *cli_args(STUD_EXAMPLE, {})).stdout
     text = "".join(c["explanation"] for c in a["conclusions"])
     # The player's view is the whole output: the run's figures follow only the derivation or the trace.
     assert printed == text

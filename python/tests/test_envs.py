@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 import kibitzer
+from conftest import ROOT
 from kibitzer import agents, envs
 
 
@@ -343,3 +344,60 @@ def test_doudizhu_agents_play_and_the_endgame_agent_solves_small_hands():
     g.hands = [["3", "3"], ["5"], ["4", "6"]]
     move, why = player.act(env, explain="short")
     assert move == "3 3" and "solver" in why["because"]
+
+
+def test_doudizhu_rule_agent_plays_whole_games_and_the_solver_decides_small_hands():
+    rules = agents.rules("doudizhu")
+    assert rules.name == "rules:doudizhu_table"
+    env = envs.DoudizhuEnv(bidding=True)
+    for seed in range(3):
+        r = envs.play(env, [rules, agents.native("doudizhu", "lowest"), agents.random(seed=seed)], seed=seed)
+        assert r["steps"] > 0 and r["winner"] in (0, 1, 2)
+    # Every seat the rule agent: once at most 20 cards are left, each move is the solver's winning
+    # move whenever the seat to act has one (the oracle: the library's solver asked directly).
+    env = envs.DoudizhuEnv()
+    solved = 0
+    for seed in range(6):
+        env.reset(seed=seed)
+        g = env.game
+        while not g.is_over():
+            move = rules.act(env)
+            if sum(len(h) for h in g.hands) <= 20:
+                seats = {g.landlord: "landlord", (g.landlord + 1) % 3: "down", (g.landlord + 2) % 3: "up"}
+                hands = g.hands_of()
+                answer = kibitzer._native.doudizhu_solve3(
+                    hands[g.landlord], hands[(g.landlord + 1) % 3], hands[(g.landlord + 2) % 3],
+                    to_move=seats[g.turn], last=g.last or "",
+                    last_by=seats[g.last_by] if g.last is not None else None,
+                    max_nodes=2_000_000, table_mb=256,
+                )
+                if answer["outcome"] == "win":
+                    assert move == answer["play"], (seed, g.hands, g.last)
+                    solved += 1
+            env.step(move)
+    assert solved >= 10
+    # The explanation names the rule that decided.
+    env.reset(seed=0, options={"landlord": 0})
+    env.game.hands = [["3", "3"], ["5"], ["4", "6"]]
+    move, why = rules.act(env, explain="short")
+    assert move == "3 3" and why["rule"] == "PlayTheWin", why
+
+
+def test_doudizhu_rule_agent_takes_an_edited_rule_file_and_parameters(tmp_path):
+    shipped = (ROOT / "rules" / "doudizhu_table.rules").read_text(encoding="utf-8")
+    edited = tmp_path / "table.rules"
+    # A table that never bids: the bidding rule asks for five bombs.
+    edited.write_text(shipped.replace("?n >= 2", "?n >= 5"), encoding="utf-8")
+    env = envs.DoudizhuEnv(bidding=True)
+    env.reset(seed=1)
+    g = env.game
+    g.hands[g.turn] = ["3", "3", "3", "3", "4", "4", "4", "4"] + g.hands[g.turn][8:]
+    assert agents.rules("doudizhu").act(env) == "bid 3"
+    assert agents.rules("doudizhu", rules=str(edited)).act(env) == "pass"
+    # Without the solver the landlord leads its lowest play.
+    env = envs.DoudizhuEnv()
+    env.reset(seed=0, options={"landlord": 0})
+    env.game.hands = [["3", "3"], ["5"], ["4", "6"]]
+    assert agents.rules("doudizhu", params={"solve_below": 0}).act(env) == "3 3"
+    env.game.hands = [["3", "4", "4"], ["5"], ["6", "7"]]
+    assert agents.rules("doudizhu", params={"solve_below": 0}).act(env) == "3"

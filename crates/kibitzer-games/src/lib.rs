@@ -38,8 +38,9 @@ pub struct Game {
     pub golden: &'static [(&'static str, &'static str)],
     /// Registers its built-ins and input types.
     pub register: fn(&mut Registry),
-    /// Seeded random inputs, each valid for every one of its rule sets (`kibitzer diff`).
-    pub random_inputs: Option<fn(&mut positions::Rng) -> positions::Inputs>,
+    /// Seeded random inputs for one of its rule sets, by name: each valid for every rule set of the
+    /// game that takes the same inputs (`kibitzer diff`).
+    pub random_inputs: Option<fn(&mut positions::Rng, &str) -> positions::Inputs>,
     /// Its benchmarks (`kibitzer bench NAME`).
     pub workload: Workload,
     /// Its arena, for a game that is played through (`kibitzer play NAME`).

@@ -1366,8 +1366,8 @@ pub fn generated_games() -> Vec<&'static str> {
 }
 
 /// Seeded random positions for a shipped rule set (see [`generated_games`]); `None` for another.
-/// Every position is a valid input of the game's rule sets, so that a changed answer is the edit's
-/// doing.
+/// Every position is a valid input of the rule set (and of the game's others with the same
+/// inputs), so that a changed answer is the edit's doing.
 pub fn random_positions(rule_set: &str, seed: u64, n: usize) -> Option<Vec<Position>> {
     use rand::SeedableRng;
     let file = format!("{rule_set}.rules");
@@ -1376,5 +1376,5 @@ pub fn random_positions(rule_set: &str, seed: u64, n: usize) -> Option<Vec<Posit
         .find(|g| g.rule_files.iter().any(|(f, _)| *f == file))?;
     let generate = game.random_inputs?;
     let mut rng = crate::games::positions::Rng::seed_from_u64(seed);
-    Some((0..n).map(|_| (generate(&mut rng), Vec::new())).collect())
+    Some((0..n).map(|_| (generate(&mut rng, rule_set), Vec::new())).collect())
 }

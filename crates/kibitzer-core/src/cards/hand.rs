@@ -122,6 +122,11 @@ impl Cards {
         })
     }
 
+    /// The visible ranks as bits: bit `r` set when rank `r` (2..=14) is held.
+    pub fn rank_mask(&self) -> u16 {
+        self.rank_mask
+    }
+
     /// Distinct ranks among the visible cards.
     pub fn distinct_ranks(&self) -> usize {
         self.rank_mask.count_ones() as usize

@@ -10,7 +10,7 @@ use pest::Parser as _;
 /// The generated parser and its `Rule` enum, kept in a private module so that neither is public.
 mod generated {
     #[derive(pest_derive::Parser)]
-    #[grammar = "../../../grammar/kibitzer.pest"]
+    #[grammar = "../grammar/kibitzer.pest"]
     pub(in crate::lang) struct RuleParser;
 }
 

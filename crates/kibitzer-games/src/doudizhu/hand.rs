@@ -263,7 +263,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_the_seed_hands_and_prints_them_canonically() {
+    fn parses_the_puzzle_hands_and_prints_them_canonically() {
         let h = parse_hand("3 3 3 3 4 5 6 7 T T A A A A").unwrap();
         assert_eq!(h.len(), 14);
         assert_eq!(h.count(0), 4);

@@ -67,43 +67,59 @@ mod verdicts;
 /// The dou dizhu endgame as the rest of kibitzer sees it (see [`crate::Game`]).
 pub const GAME: crate::Game = crate::Game {
     name: "doudizhu",
-    rule_files: &[("doudizhu.rules", include_str!("../../../../rules/doudizhu.rules"))],
-    case_suites: &[(
-        "doudizhu.cases.toml",
-        include_str!("../../../../rules/doudizhu.cases.toml"),
-    )],
+    rule_files: &[
+        ("doudizhu.rules", include_str!("../../rules/doudizhu.rules")),
+        (
+            "doudizhu_table.rules",
+            include_str!("../../rules/doudizhu_table.rules"),
+        ),
+    ],
+    case_suites: &[
+        (
+            "doudizhu.cases.toml",
+            include_str!("../../rules/doudizhu.cases.toml"),
+        ),
+        (
+            "doudizhu_table.cases.toml",
+            include_str!("../../rules/doudizhu_table.cases.toml"),
+        ),
+    ],
     golden: &[
         (
             "../tests/golden/doudizhu/go_out.txt",
-            include_str!("../../../../tests/golden/doudizhu/go_out.txt"),
+            include_str!("../../tests/golden/doudizhu/go_out.txt"),
         ),
         (
             "../tests/golden/doudizhu/bomb_answer.txt",
-            include_str!("../../../../tests/golden/doudizhu/bomb_answer.txt"),
+            include_str!("../../tests/golden/doudizhu/bomb_answer.txt"),
         ),
         (
             "../tests/golden/doudizhu/must_pass.txt",
-            include_str!("../../../../tests/golden/doudizhu/must_pass.txt"),
+            include_str!("../../tests/golden/doudizhu/must_pass.txt"),
         ),
         (
-            "../tests/golden/doudizhu/puzzle1_seed.txt",
-            include_str!("../../../../tests/golden/doudizhu/puzzle1_seed.txt"),
+            "../tests/golden/doudizhu/puzzle1_original.txt",
+            include_str!("../../tests/golden/doudizhu/puzzle1_original.txt"),
         ),
         (
             "../tests/golden/doudizhu/puzzle1_standard.txt",
-            include_str!("../../../../tests/golden/doudizhu/puzzle1_standard.txt"),
+            include_str!("../../tests/golden/doudizhu/puzzle1_standard.txt"),
         ),
         (
             "../tests/golden/doudizhu/puzzle2_standard.txt",
-            include_str!("../../../../tests/golden/doudizhu/puzzle2_standard.txt"),
+            include_str!("../../tests/golden/doudizhu/puzzle2_standard.txt"),
         ),
         (
-            "../tests/golden/doudizhu/puzzle2_seed.txt",
-            include_str!("../../../../tests/golden/doudizhu/puzzle2_seed.txt"),
+            "../tests/golden/doudizhu/puzzle2_original.txt",
+            include_str!("../../tests/golden/doudizhu/puzzle2_original.txt"),
         ),
         (
             "../tests/golden/doudizhu/hard_puzzle.txt",
-            include_str!("../../../../tests/golden/doudizhu/hard_puzzle.txt"),
+            include_str!("../../tests/golden/doudizhu/hard_puzzle.txt"),
+        ),
+        (
+            "../tests/golden/doudizhu/table_endgame.txt",
+            include_str!("../../tests/golden/doudizhu/table_endgame.txt"),
         ),
     ],
     register: plugin::register,

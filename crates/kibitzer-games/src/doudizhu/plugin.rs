@@ -17,6 +17,7 @@ use super::movegen::{can_answer, legal_leads, legal_responses, whole_hand_play};
 use super::play::{classify, Play};
 use super::rules::Rules;
 use super::solver::solve;
+use super::solver3::{solve3, Seat};
 use super::verdicts::{move_verdicts, MoveVerdict};
 use crate::builtins::{BuiltinError, InputType, Registry, Solutions, TypeArgs};
 use crate::cards::NotationError;
@@ -27,6 +28,7 @@ pub fn register(r: &mut Registry) {
     register_inputs(r);
     register_search(r);
     register_plays(r);
+    register_table(r);
 }
 
 /// The argument list `first` followed by the rule variant's two (`switches`, `variant`).
@@ -161,6 +163,167 @@ fn register_plays(r: &mut Registry) {
         "a list of plays in words: `3 3 3 3`, `3 3 3 3 and 4 4 4 4`, `a, b and c`",
         join,
     );
+}
+
+/// The three-player game (`rules/doudizhu_table.rules`): a seat's position read from its own
+/// hand and the two after it, the three-player solver, and the lowest play.
+fn register_table(r: &mut Registry) {
+    let position = [
+        ("me", T::Str),
+        ("next", T::Str),
+        ("after", T::Str),
+        ("role", T::Str),
+        ("last", T::Str),
+        ("last_by", T::Str),
+    ];
+    r.function(
+        "doudizhu.table",
+        &with_variant(&position),
+        &[T::Str, T::Int],
+        false,
+        "checks a three-player position: my hand, the next seat's and the one after (in turn order), \
+         my role (`landlord`, `down` or `up`), the play on the table and who made it (`next`, \
+         `after`, or `none`); the hands come from one deck and the play is legal; yields the rules \
+         in words and the number of cards left in the three hands",
+        table,
+    );
+    let mut solve_args = with_variant(&position);
+    solve_args.extend([("max_nodes", T::Int), ("table_mb", T::Int)]);
+    r.function(
+        "doudizhu.solve3",
+        &solve_args,
+        &[T::Str, T::Str, T::Str, T::Int],
+        false,
+        "solves the three-player open-hand endgame, me to move (landlord against the two farmers): \
+         the outcome for my side (win/lose/unknown past `max_nodes` positions), the play (cards or \
+         `pass`), its type, and the positions searched",
+        solve3_builtin,
+    );
+    r.function(
+        "doudizhu.lowest_play",
+        &with_variant(&[("hand", T::Str), ("last", T::Str)]),
+        &[T::Str, T::Str],
+        false,
+        "the lowest legal play (leading when `last` is empty, else beating it): the lowest rank, then \
+         the most cards; no bomb or rocket while another play goes, and none at all to answer a play \
+         (no solution then); (cards, type)",
+        lowest_play,
+    );
+}
+
+/// A three-player position as the table built-ins read it: the hands by seat (landlord, down,
+/// up), who is to move, and the play to answer with its owner.
+struct TableArgs {
+    hands: [Hand; 3],
+    to_move: Seat,
+    last: Option<(Seat, Play)>,
+    rules: Rules,
+}
+
+fn table_args(a: &[Value], b: &str) -> Result<TableArgs, BuiltinError> {
+    let mine = [hand_arg(&a[0], b, 1)?, hand_arg(&a[1], b, 2)?, hand_arg(&a[2], b, 3)?];
+    let rules = rules_arg(&a[6], &a[7], b, 7)?;
+    // Seats in turn order from the landlord; `me` is `offset` seats after the landlord.
+    let (to_move, offset) = match text(&a[3], b, 4)? {
+        "landlord" => (Seat::Landlord, 0),
+        "down" => (Seat::DownFarmer, 1),
+        "up" => (Seat::UpFarmer, 2),
+        other => {
+            return Err(BuiltinError::input(
+                "role",
+                format!("`{other}` is not a seat at the table: landlord, down or up"),
+            ))
+        }
+    };
+    let seats = [Seat::Landlord, Seat::DownFarmer, Seat::UpFarmer];
+    let mut hands = [Hand::EMPTY; 3];
+    for (i, h) in mine.into_iter().enumerate() {
+        hands[(offset + i) % 3] = h;
+    }
+    let last = match (last_arg(&a[4], &rules, b, 5)?, text(&a[5], b, 6)?) {
+        (None, _) => None,
+        (Some(p), "next") => Some((seats[(offset + 1) % 3], p)),
+        (Some(p), "after") => Some((seats[(offset + 2) % 3], p)),
+        (Some(_), other) => {
+            return Err(BuiltinError::input(
+                "last_by",
+                format!("`{other}`: the play on the table was made by `next` or `after`"),
+            ))
+        }
+    };
+    let mut all = last.map_or(Hand::EMPTY, |(_, p)| p.cards);
+    for h in hands {
+        all = all
+            .checked_union(h)
+            .map_err(|e| BuiltinError::input("me", format!("the three hands and the play on the table: {e}")))?;
+    }
+    if hands.iter().any(|h| h.is_empty()) {
+        return Err(BuiltinError::input("me", "a hand is empty: the game is over"));
+    }
+    Ok(TableArgs {
+        hands,
+        to_move,
+        last,
+        rules,
+    })
+}
+
+fn table(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    let t = table_args(a, "doudizhu.table")?;
+    let left: u32 = t.hands.iter().map(|h| h.len()).sum();
+    out.push(&[Value::str(&describe_rules(&t.rules)), Value::Int(i64::from(left))]);
+    Ok(())
+}
+
+fn solve3_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const B: &str = "doudizhu.solve3";
+    let t = table_args(a, B)?;
+    let positive = |i: usize, what: &'static str| {
+        a[i].as_int()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| BuiltinError::bad_argument(B, i + 1, what, &a[i]))
+    };
+    let max_nodes = positive(8, "a positive integer")?;
+    let table_mb = positive(9, "a positive integer (MiB)")?;
+    let budget = budget_of(max_nodes, table_mb, 0);
+    let last = t.last.as_ref().map(|(by, p)| (*by, p));
+    let s = solve3(&t.hands, t.to_move, last, &t.rules, &budget);
+    let (cards, kind) = match (&s.best, s.pass) {
+        (Some(p), _) => (p.to_string(), p.name()),
+        (None, true) => ("pass".to_string(), "pass"),
+        (None, false) => (String::new(), ""),
+    };
+    out.push(&[
+        Value::fixed(s.outcome.as_str()),
+        Value::str(&cards),
+        Value::str(kind),
+        Value::Int(i64::try_from(s.nodes).unwrap_or(i64::MAX)),
+    ]);
+    Ok(())
+}
+
+fn lowest_play(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    const B: &str = "doudizhu.lowest_play";
+    let hand = hand_arg(&a[0], B, 1)?;
+    let rules = rules_arg(&a[2], &a[3], B, 3)?;
+    let last = last_arg(&a[1], &rules, B, 2)?;
+    let list = match last {
+        None => legal_leads(hand, &rules),
+        Some(l) => legal_responses(hand, &l, &rules),
+    };
+    let lowest_rank = |p: &Play| (0..15u8).find(|&r| p.cards.count(r) > 0).unwrap_or(15);
+    let key = |p: &&Play| (lowest_rank(p), std::cmp::Reverse(p.card_count()));
+    let plain = list.iter().filter(|p| !p.kind.is_bomb_like()).min_by_key(key);
+    let chosen = match (plain, last) {
+        (Some(p), _) => Some(p),
+        // Leading with nothing but bombs: the lowest of them. Answering: keep them.
+        (None, None) => list.iter().min_by_key(key),
+        (None, Some(_)) => None,
+    };
+    if let Some(p) = chosen {
+        out.push(&[Value::str(&p.to_string()), Value::str(p.name())]);
+    }
+    Ok(())
 }
 
 // ---- input types -----------------------------------------------------------------------------

@@ -37,7 +37,7 @@ fn run(me: &str, enemy: &str, rules: &Rules) -> super::budget::Solution {
 }
 
 #[test]
-fn puzzle1_seed_rules_the_farmer_loses() {
+fn puzzle1_original_rules_the_farmer_loses() {
     // The original article's conclusion.
     let s = run(P1_FARMER, P1_LANDLORD, &Rules::original());
     assert_eq!(s.outcome, Outcome::Lose);
@@ -101,7 +101,7 @@ fn puzzle1_memoised_plain_minimax_agrees() {
 }
 
 #[test]
-fn puzzle2_seed_rules_without_trio_single_the_farmer_loses() {
+fn puzzle2_original_rules_without_trio_single_the_farmer_loses() {
     let rules = Rules {
         three_one: false,
         ..Rules::original()

@@ -92,52 +92,52 @@ mod tests;
 /// Durak as the rest of kibitzer sees it (see [`crate::Game`]).
 pub const GAME: crate::Game = crate::Game {
     name: "durak",
-    rule_files: &[("durak.rules", include_str!("../../../../rules/durak.rules"))],
-    case_suites: &[("durak.cases.toml", include_str!("../../../../rules/durak.cases.toml"))],
+    rule_files: &[("durak.rules", include_str!("../../rules/durak.rules"))],
+    case_suites: &[("durak.cases.toml", include_str!("../../rules/durak.cases.toml"))],
     golden: &[
         (
             "../tests/golden/durak/hand_value.txt",
-            include_str!("../../../../tests/golden/durak/hand_value.txt"),
+            include_str!("../../tests/golden/durak/hand_value.txt"),
         ),
         (
             "../tests/golden/durak/lead.txt",
-            include_str!("../../../../tests/golden/durak/lead.txt"),
+            include_str!("../../tests/golden/durak/lead.txt"),
         ),
         (
             "../tests/golden/durak/throw_in.txt",
-            include_str!("../../../../tests/golden/durak/throw_in.txt"),
+            include_str!("../../tests/golden/durak/throw_in.txt"),
         ),
         (
             "../tests/golden/durak/stop.txt",
-            include_str!("../../../../tests/golden/durak/stop.txt"),
+            include_str!("../../tests/golden/durak/stop.txt"),
         ),
         (
             "../tests/golden/durak/defend.txt",
-            include_str!("../../../../tests/golden/durak/defend.txt"),
+            include_str!("../../tests/golden/durak/defend.txt"),
         ),
         (
             "../tests/golden/durak/take.txt",
-            include_str!("../../../../tests/golden/durak/take.txt"),
+            include_str!("../../tests/golden/durak/take.txt"),
         ),
         (
             "../tests/golden/durak/transfer.txt",
-            include_str!("../../../../tests/golden/durak/transfer.txt"),
+            include_str!("../../tests/golden/durak/transfer.txt"),
         ),
         (
             "../tests/golden/durak/endgame_win.txt",
-            include_str!("../../../../tests/golden/durak/endgame_win.txt"),
+            include_str!("../../tests/golden/durak/endgame_win.txt"),
         ),
         (
             "../tests/golden/durak/endgame_loss.txt",
-            include_str!("../../../../tests/golden/durak/endgame_loss.txt"),
+            include_str!("../../tests/golden/durak/endgame_loss.txt"),
         ),
         (
             "../tests/golden/durak/sampled_defend.txt",
-            include_str!("../../../../tests/golden/durak/sampled_defend.txt"),
+            include_str!("../../tests/golden/durak/sampled_defend.txt"),
         ),
         (
             "../tests/golden/durak/sampled_lead.txt",
-            include_str!("../../../../tests/golden/durak/sampled_lead.txt"),
+            include_str!("../../tests/golden/durak/sampled_lead.txt"),
         ),
     ],
     register: plugin::register,

@@ -3,7 +3,7 @@
 use crate::positions::{input, shuffled_deck, Rng, RANKS, SUITS};
 
 /// A 36-card deck: the value of a hand of six, or a decision to attack or defend.
-pub(crate) fn random_inputs(rng: &mut Rng) -> Vec<(String, String)> {
+pub(crate) fn random_inputs(rng: &mut Rng, _rule_set: &str) -> Vec<(String, String)> {
     use rand::Rng as _;
     let d = shuffled_deck(rng, &RANKS[4..]);
     let trump = SUITS[rng.random_range(0..4)].to_string();

@@ -625,7 +625,7 @@ fn policy_matches_the_oracle_in_real_positions() {
         let vp = if g % 2 == 0 {
             ValueParams::default()
         } else {
-            ValueParams::seed_literal()
+            ValueParams::original_literal()
         };
         let dp = variants[g % variants.len()].clone();
         let policy = ReferencePolicy::new(vp.clone(), dp.clone());

@@ -82,7 +82,7 @@ const PARAM_LIMIT: i64 = 1_000_000_000;
 
 impl ValueParams {
     /// The original code literally: the same-rank bonus without its × 100.
-    pub fn seed_literal() -> Self {
+    pub fn original_literal() -> Self {
         ValueParams {
             same_rank_bonus_scale: Frac::int(1),
             ..ValueParams::default()
@@ -669,7 +669,7 @@ mod tests {
     }
 
     #[test]
-    fn four_of_a_kind_and_the_seed_scale() {
+    fn four_of_a_kind_and_the_original_scale() {
         // Q♠ Q♥ Q♦ Q♣, trump ♦: 4 × 400 + 1300; bonus 4 × 1.25 × 100 = 500; each non-trump suit
         // holds 1 = a; in play = 0 + 7 − 4 = 3: (1/4 − 4/3) × 600 = −650.
         let v = value("QS QH QD QC", Suit::Diamonds, 0, &[4, 3], &ValueParams::default());
@@ -678,14 +678,26 @@ mod tests {
         assert!(labels(&v).contains(&"four queens: bonus 4 × 1.25 × 100 = +500".to_string()));
         assert!(labels(&v).contains(&"spades 1 vs 1 expected: 0".to_string()));
         // The original code literally: 4 × 1.25 = 5 points.
-        let v = value("QS QH QD QC", Suit::Diamonds, 0, &[4, 3], &ValueParams::seed_literal());
+        let v = value(
+            "QS QH QD QC",
+            Suit::Diamonds,
+            0,
+            &[4, 3],
+            &ValueParams::original_literal(),
+        );
         assert_eq!(v.total, 2900 + 5 - 650);
     }
 
     #[test]
     fn three_of_a_kind_truncates_with_scale_one() {
         // Three 9s: max(1, 1) × 0.75 × 1 = 0.75 → 0 with the original scale; × 100 → 75.
-        let lit = value("9S 9H 9C", Suit::Diamonds, 20, &[3, 6], &ValueParams::seed_literal());
+        let lit = value(
+            "9S 9H 9C",
+            Suit::Diamonds,
+            20,
+            &[3, 6],
+            &ValueParams::original_literal(),
+        );
         let spec = value("9S 9H 9C", Suit::Diamonds, 20, &[3, 6], &ValueParams::default());
         assert_eq!(spec.total - lit.total, 75);
         // Three 7s use max(−1, 1).
@@ -781,7 +793,7 @@ mod tests {
     fn params_by_name() {
         let mut p = ValueParams::default();
         p.set("same_rank_bonus_scale", "1").unwrap();
-        assert_eq!(p, ValueParams::seed_literal());
+        assert_eq!(p, ValueParams::original_literal());
         p.set("rank_value_A", "7").unwrap();
         p.set("rank_value_10", "3").unwrap();
         p.set("same_rank_bonus_3", "0.8").unwrap();

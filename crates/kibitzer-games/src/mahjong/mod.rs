@@ -119,126 +119,126 @@ mod win;
 pub const GAME: crate::Game = crate::Game {
     name: "mahjong",
     rule_files: &[
-        ("mahjong.rules", include_str!("../../../../rules/mahjong.rules")),
+        ("mahjong.rules", include_str!("../../rules/mahjong.rules")),
         (
             "mahjong_seed.rules",
-            include_str!("../../../../rules/mahjong_seed.rules"),
+            include_str!("../../rules/mahjong_seed.rules"),
         ),
     ],
     case_suites: &[
         (
             "mahjong.cases.toml",
-            include_str!("../../../../rules/mahjong.cases.toml"),
+            include_str!("../../rules/mahjong.cases.toml"),
         ),
         (
             "mahjong_seed.cases.toml",
-            include_str!("../../../../rules/mahjong_seed.cases.toml"),
+            include_str!("../../rules/mahjong_seed.cases.toml"),
         ),
     ],
     golden: &[
         (
             "../tests/golden/mahjong/nine_gates.txt",
-            include_str!("../../../../tests/golden/mahjong/nine_gates.txt"),
+            include_str!("../../tests/golden/mahjong/nine_gates.txt"),
         ),
         (
             "../tests/golden/mahjong/no_fifth_one.txt",
-            include_str!("../../../../tests/golden/mahjong/no_fifth_one.txt"),
+            include_str!("../../tests/golden/mahjong/no_fifth_one.txt"),
         ),
         (
             "../tests/golden/mahjong/seven_pairs.txt",
-            include_str!("../../../../tests/golden/mahjong/seven_pairs.txt"),
+            include_str!("../../tests/golden/mahjong/seven_pairs.txt"),
         ),
         (
             "../tests/golden/mahjong/most_live_tiles.txt",
-            include_str!("../../../../tests/golden/mahjong/most_live_tiles.txt"),
+            include_str!("../../tests/golden/mahjong/most_live_tiles.txt"),
         ),
         (
             "../tests/golden/mahjong/only_red_leaves_ready.txt",
-            include_str!("../../../../tests/golden/mahjong/only_red_leaves_ready.txt"),
+            include_str!("../../tests/golden/mahjong/only_red_leaves_ready.txt"),
         ),
         (
             "../tests/golden/mahjong/tie_on_height.txt",
-            include_str!("../../../../tests/golden/mahjong/tie_on_height.txt"),
+            include_str!("../../tests/golden/mahjong/tie_on_height.txt"),
         ),
         (
             "../tests/golden/mahjong/own_discard_safe.txt",
-            include_str!("../../../../tests/golden/mahjong/own_discard_safe.txt"),
+            include_str!("../../tests/golden/mahjong/own_discard_safe.txt"),
         ),
         (
             "../tests/golden/mahjong/after_four_calls.txt",
-            include_str!("../../../../tests/golden/mahjong/after_four_calls.txt"),
+            include_str!("../../tests/golden/mahjong/after_four_calls.txt"),
         ),
         (
             "../tests/golden/mahjong/call_east.txt",
-            include_str!("../../../../tests/golden/mahjong/call_east.txt"),
+            include_str!("../../tests/golden/mahjong/call_east.txt"),
         ),
         (
             "../tests/golden/mahjong/call_one.txt",
-            include_str!("../../../../tests/golden/mahjong/call_one.txt"),
+            include_str!("../../tests/golden/mahjong/call_one.txt"),
         ),
         (
             "../tests/golden/mahjong/call_red.txt",
-            include_str!("../../../../tests/golden/mahjong/call_red.txt"),
+            include_str!("../../tests/golden/mahjong/call_red.txt"),
         ),
         (
             "../tests/golden/mahjong/no_fifth_red.txt",
-            include_str!("../../../../tests/golden/mahjong/no_fifth_red.txt"),
+            include_str!("../../tests/golden/mahjong/no_fifth_red.txt"),
         ),
         (
             "../tests/golden/mahjong/wait_one_four.txt",
-            include_str!("../../../../tests/golden/mahjong/wait_one_four.txt"),
+            include_str!("../../tests/golden/mahjong/wait_one_four.txt"),
         ),
         (
             "../tests/golden/mahjong/seen_fours.txt",
-            include_str!("../../../../tests/golden/mahjong/seen_fours.txt"),
+            include_str!("../../tests/golden/mahjong/seen_fours.txt"),
         ),
         (
             "../tests/golden/mahjong/call_south.txt",
-            include_str!("../../../../tests/golden/mahjong/call_south.txt"),
+            include_str!("../../tests/golden/mahjong/call_south.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_ready_on_red.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_ready_on_red.txt"),
+            include_str!("../../tests/golden/mahjong/seed_ready_on_red.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_call_east.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_call_east.txt"),
+            include_str!("../../tests/golden/mahjong/seed_call_east.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_call_one.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_call_one.txt"),
+            include_str!("../../tests/golden/mahjong/seed_call_one.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_call_red.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_call_red.txt"),
+            include_str!("../../tests/golden/mahjong/seed_call_red.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_broken_run.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_broken_run.txt"),
+            include_str!("../../tests/golden/mahjong/seed_broken_run.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_pairs.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_pairs.txt"),
+            include_str!("../../tests/golden/mahjong/seed_pairs.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_call_south.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_call_south.txt"),
+            include_str!("../../tests/golden/mahjong/seed_call_south.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_declared_pass.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_declared_pass.txt"),
+            include_str!("../../tests/golden/mahjong/seed_declared_pass.txt"),
         ),
         (
             "../tests/golden/mahjong/seed_declared_throw.txt",
-            include_str!("../../../../tests/golden/mahjong/seed_declared_throw.txt"),
+            include_str!("../../tests/golden/mahjong/seed_declared_throw.txt"),
         ),
         (
             "../tests/golden/mahjong/lookahead_discard.txt",
-            include_str!("../../../../tests/golden/mahjong/lookahead_discard.txt"),
+            include_str!("../../tests/golden/mahjong/lookahead_discard.txt"),
         ),
         (
             "../tests/golden/mahjong/call_widens_wait.txt",
-            include_str!("../../../../tests/golden/mahjong/call_widens_wait.txt"),
+            include_str!("../../tests/golden/mahjong/call_widens_wait.txt"),
         ),
     ],
     register: plugin::register,

@@ -15,7 +15,7 @@ fn mahjong_wall(rng: &mut Rng) -> Vec<String> {
 
 /// A hand of 13 − 3k tiles after k called melds, with tiles seen elsewhere; either just drawn (one
 /// more tile, the drawn one last) or facing the opponent's discard.
-pub(crate) fn random_inputs(rng: &mut Rng) -> Vec<(String, String)> {
+pub(crate) fn random_inputs(rng: &mut Rng, _rule_set: &str) -> Vec<(String, String)> {
     use rand::Rng as _;
     let mut wall = mahjong_wall(rng);
     let mut melds = Vec::new();

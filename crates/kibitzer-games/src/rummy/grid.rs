@@ -282,7 +282,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_demo_flags() {
+    fn demo_hand_flags() {
         // 3H can go to a run or to the set 3H 3C 3D: the original method's control point.
         let hand = Hand::parse("2H3H4H5H4H5H6H3C3C3D3D4D").unwrap();
         let p = Placements::of(&hand, false);

@@ -100,52 +100,52 @@ mod positions;
 /// Rummy as the rest of kibitzer sees it (see [`crate::Game`]).
 pub const GAME: crate::Game = crate::Game {
     name: "rummy",
-    rule_files: &[("rummy.rules", include_str!("../../../../rules/rummy.rules"))],
-    case_suites: &[("rummy.cases.toml", include_str!("../../../../rules/rummy.cases.toml"))],
+    rule_files: &[("rummy.rules", include_str!("../../rules/rummy.rules"))],
+    case_suites: &[("rummy.cases.toml", include_str!("../../rules/rummy.cases.toml"))],
     golden: &[
         (
-            "../tests/golden/rummy/seed_demo.txt",
-            include_str!("../../../../tests/golden/rummy/seed_demo.txt"),
+            "../tests/golden/rummy/original_demo.txt",
+            include_str!("../../tests/golden/rummy/original_demo.txt"),
         ),
         (
             "../tests/golden/rummy/deadwood_apart.txt",
-            include_str!("../../../../tests/golden/rummy/deadwood_apart.txt"),
+            include_str!("../../tests/golden/rummy/deadwood_apart.txt"),
         ),
         (
             "../tests/golden/rummy/take.txt",
-            include_str!("../../../../tests/golden/rummy/take.txt"),
+            include_str!("../../tests/golden/rummy/take.txt"),
         ),
         (
             "../tests/golden/rummy/draw.txt",
-            include_str!("../../../../tests/golden/rummy/draw.txt"),
+            include_str!("../../tests/golden/rummy/draw.txt"),
         ),
         (
             "../tests/golden/rummy/knock.txt",
-            include_str!("../../../../tests/golden/rummy/knock.txt"),
+            include_str!("../../tests/golden/rummy/knock.txt"),
         ),
         (
             "../tests/golden/rummy/full_suit.txt",
-            include_str!("../../../../tests/golden/rummy/full_suit.txt"),
+            include_str!("../../tests/golden/rummy/full_suit.txt"),
         ),
         (
             "../tests/golden/rummy/go_out.txt",
-            include_str!("../../../../tests/golden/rummy/go_out.txt"),
+            include_str!("../../tests/golden/rummy/go_out.txt"),
         ),
         (
             "../tests/golden/rummy/jokers.txt",
-            include_str!("../../../../tests/golden/rummy/jokers.txt"),
+            include_str!("../../tests/golden/rummy/jokers.txt"),
         ),
         (
             "../tests/golden/rummy/draw_margin.txt",
-            include_str!("../../../../tests/golden/rummy/draw_margin.txt"),
+            include_str!("../../tests/golden/rummy/draw_margin.txt"),
         ),
         (
             "../tests/golden/rummy/take_near.txt",
-            include_str!("../../../../tests/golden/rummy/take_near.txt"),
+            include_str!("../../tests/golden/rummy/take_near.txt"),
         ),
         (
             "../tests/golden/rummy/tie_near.txt",
-            include_str!("../../../../tests/golden/rummy/tie_near.txt"),
+            include_str!("../../tests/golden/rummy/tie_near.txt"),
         ),
     ],
     register: plugin::register,

@@ -32,7 +32,7 @@ fn options(ace_high: bool) -> Options {
 }
 
 #[test]
-fn seed_demo_island() {
+fn demo_hand_island() {
     // The example of `docs/rummy.md`: 3 maximal arrangements, min deadwood 5 cards / 16 points.
     let hand = Hand::parse("2H3H4H5H4H5H6H3C3C3D3D4D").unwrap();
     let e = evaluate(&hand, &Options::default());

@@ -4,7 +4,7 @@ use crate::positions::{input, shuffled_deck, Rng, RANKS};
 
 /// Five to ten cards of the double deck (two jokers in it), sometimes a card on the discard pile,
 /// and the game's conventions drawn at random.
-pub(crate) fn random_inputs(rng: &mut Rng) -> Vec<(String, String)> {
+pub(crate) fn random_inputs(rng: &mut Rng, _rule_set: &str) -> Vec<(String, String)> {
     use rand::seq::SliceRandom;
     use rand::Rng as _;
     let mut deck = [shuffled_deck(rng, &RANKS), shuffled_deck(rng, &RANKS)].concat();

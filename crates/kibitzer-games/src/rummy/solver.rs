@@ -1405,7 +1405,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_demo_island() {
+    fn demo_hand_island() {
         // The demo island of `docs/rummy.md`: 3 maximal arrangements, min deadwood 5 cards / 16 points.
         let v = solve("2H3H4H5H4H5H6H3C3C3D3D4D", false);
         assert_eq!(

@@ -3,7 +3,7 @@
 use super::cards::DECK_SIZE;
 use super::error::StudError;
 use super::rank::HandRank;
-use super::tables::{tables, Tables, ROW};
+use super::tables::{tables, tables_for, Tables, ROW};
 use std::cmp::Ordering;
 
 /// Strength of five cards (any order).
@@ -36,6 +36,12 @@ pub fn rank5_checked(cards: &[u8]) -> Result<HandRank, StudError> {
 /// Compares two hands as a showdown does: `Greater` when `a` wins, `Equal` for a tie.
 pub fn compare(a: [u8; 5], b: [u8; 5]) -> Ordering {
     rank5(a).cmp(&rank5(b))
+}
+
+/// [`compare`] at a table whose rules count A-2-3-4-5 as a straight, 5 high, or not (`wheel`).
+pub fn compare_at(a: [u8; 5], b: [u8; 5], wheel: bool) -> Ordering {
+    let t = tables_for(wheel);
+    walk(t, &a).cmp(&walk(t, &b))
 }
 
 /// One transition: the state (row offset) after adding `card`; after the fifth card, the dense rank.

@@ -10,8 +10,10 @@
 //!   [`parse_card`], [`parse_cards`].
 //! - [`rank5`]`([u8; 5]) -> `[`HandRank`] (bigger is better, equal is a tie), [`rank5_checked`],
 //!   [`HandRank::category`] 1..=9, [`describe`] → [`HandDescription`] (category, name, the deciding
-//!   ranks in comparison order; `Display` reads "two pair, Ks and 7s, kicker 4"), [`compare`].
-//! - [`Situation`] (me 1..=5 known cards, 1..=4 opponents each showing 0..=5, dead cards) and
+//!   ranks in comparison order; `Display` reads "two pair, Ks and 7s, kicker 4"), [`compare`], and
+//!   [`compare_at`] for a table that counts A-2-3-4-5 as a straight (the wheel).
+//! - [`Situation`] (me 1..=5 known cards, 1..=4 opponents each showing 0..=5, dead cards; with
+//!   [`Situation::with_wheel`], A-2-3-4-5 a straight, 5 high) and
 //!   [`Odds`]; [`equity_exact`], [`exact_cost`], [`equity_monte_carlo`], [`equity`].
 //! - All hands: [`category_counts`], [`rank_checksum`]; errors: [`StudError`].
 //!
@@ -64,64 +66,72 @@ mod positions;
 /// Five-card stud as the rest of kibitzer sees it (see [`crate::Game`]).
 pub const GAME: crate::Game = crate::Game {
     name: "stud",
-    rule_files: &[("stud.rules", include_str!("../../../../rules/stud.rules"))],
-    case_suites: &[("stud.cases.toml", include_str!("../../../../rules/stud.cases.toml"))],
+    rule_files: &[("stud.rules", include_str!("../../rules/stud.rules"))],
+    case_suites: &[("stud.cases.toml", include_str!("../../rules/stud.cases.toml"))],
     golden: &[
         (
-            "../tests/golden/stud/seed_example.txt",
-            include_str!("../../../../tests/golden/stud/seed_example.txt"),
+            "../tests/golden/stud/original_example.txt",
+            include_str!("../../tests/golden/stud/original_example.txt"),
         ),
         (
             "../tests/golden/stud/ties_half.txt",
-            include_str!("../../../../tests/golden/stud/ties_half.txt"),
+            include_str!("../../tests/golden/stud/ties_half.txt"),
         ),
         (
             "../tests/golden/stud/outs.txt",
-            include_str!("../../../../tests/golden/stud/outs.txt"),
+            include_str!("../../tests/golden/stud/outs.txt"),
+        ),
+        (
+            "../tests/golden/stud/wheel_straight.txt",
+            include_str!("../../tests/golden/stud/wheel_straight.txt"),
+        ),
+        (
+            "../tests/golden/stud/wheel_straight_flush.txt",
+            include_str!("../../tests/golden/stud/wheel_straight_flush.txt"),
         ),
         (
             "../tests/golden/stud/straight_flush.txt",
-            include_str!("../../../../tests/golden/stud/straight_flush.txt"),
+            include_str!("../../tests/golden/stud/straight_flush.txt"),
         ),
         (
             "../tests/golden/stud/royal_flush.txt",
-            include_str!("../../../../tests/golden/stud/royal_flush.txt"),
+            include_str!("../../tests/golden/stud/royal_flush.txt"),
         ),
         (
             "../tests/golden/stud/four_of_a_kind.txt",
-            include_str!("../../../../tests/golden/stud/four_of_a_kind.txt"),
+            include_str!("../../tests/golden/stud/four_of_a_kind.txt"),
         ),
         (
             "../tests/golden/stud/flush.txt",
-            include_str!("../../../../tests/golden/stud/flush.txt"),
+            include_str!("../../tests/golden/stud/flush.txt"),
         ),
         (
             "../tests/golden/stud/straight.txt",
-            include_str!("../../../../tests/golden/stud/straight.txt"),
+            include_str!("../../tests/golden/stud/straight.txt"),
         ),
         (
             "../tests/golden/stud/three_of_a_kind.txt",
-            include_str!("../../../../tests/golden/stud/three_of_a_kind.txt"),
+            include_str!("../../tests/golden/stud/three_of_a_kind.txt"),
         ),
         (
             "../tests/golden/stud/two_pair.txt",
-            include_str!("../../../../tests/golden/stud/two_pair.txt"),
+            include_str!("../../tests/golden/stud/two_pair.txt"),
         ),
         (
             "../tests/golden/stud/one_pair.txt",
-            include_str!("../../../../tests/golden/stud/one_pair.txt"),
+            include_str!("../../tests/golden/stud/one_pair.txt"),
         ),
         (
             "../tests/golden/stud/high_card.txt",
-            include_str!("../../../../tests/golden/stud/high_card.txt"),
+            include_str!("../../tests/golden/stud/high_card.txt"),
         ),
         (
             "../tests/golden/stud/advice_fold.txt",
-            include_str!("../../../../tests/golden/stud/advice_fold.txt"),
+            include_str!("../../tests/golden/stud/advice_fold.txt"),
         ),
         (
             "../tests/golden/stud/advice_either.txt",
-            include_str!("../../../../tests/golden/stud/advice_either.txt"),
+            include_str!("../../tests/golden/stud/advice_either.txt"),
         ),
     ],
     register: plugin::register,
@@ -136,7 +146,7 @@ pub use cards::{
     RANK_LETTERS, SUIT_LETTERS,
 };
 pub use error::StudError;
-pub use eval::{compare, rank5, rank5_checked};
+pub use eval::{compare, compare_at, rank5, rank5_checked};
 pub use exact::{equity_exact, exact_cost};
 pub use montecarlo::equity_monte_carlo;
 pub use odds::Odds;

@@ -127,7 +127,7 @@ fn edge_cases() {
 }
 
 #[test]
-fn seed_example() {
+fn original_example() {
     let s = situation("8S TD TS 8H 8C", &["3C 5D 4H 6H"], "");
     let odds = equity_exact(&s, 1_000);
     let odds = odds.unwrap_or_else(|| panic!("within budget"));

@@ -100,24 +100,100 @@ pub fn register(r: &mut Registry) {
             ("budget", T::Int),
             ("samples", T::Int),
             ("seed", T::Int),
+            ("wheel", T::Bool),
         ],
         &[T::Int, T::Int, T::Int, T::Int, T::Num, T::Num, T::Str],
         false,
         "native odds (wins, ties, losses, deals counted, p(win), 95% half-width, method): exact when the \
-         work is within budget, else Monte Carlo over `samples` deals seeded by `seed`",
+         work is within budget, else Monte Carlo over `samples` deals seeded by `seed`; with `wheel`, \
+         A-2-3-4-5 is a straight, 5 high",
         native_equity,
     );
+    register_wheel(r);
+}
+
+/// The built-ins a table that plays the wheel needs: A-2-3-4-5 as a straight, 5 high, the lowest.
+fn register_wheel(r: &mut Registry) {
+    // One argument and a plain function each: the engine tests `stud.in_sequence(?h)` once per
+    // hand for Rule1 and Rule5, in place of `consecutive(?h)`, so the wheel costs a
+    // classification nothing; the parameter is read only for hands in sequence.
+    r.func(
+        "stud.in_sequence",
+        &[("cards", T::Cards)],
+        T::Bool,
+        "true when the visible cards are five different ranks in sequence, the ace high (10-J-Q-K-A) \
+         or low (A-2-3-4-5, the wheel); never a wrap-around such as J-Q-K-A-2",
+        |a| {
+            let c = cards(&a[0], "stud.in_sequence", 1)?;
+            Ok(Value::Bool(c.len() == 5 && (c.consecutive() || is_wheel(c))))
+        },
+    );
+    r.func(
+        "stud.is_wheel",
+        &[("cards", T::Cards)],
+        T::Bool,
+        "true when the visible cards are exactly A 2 3 4 5, any suits (the wheel)",
+        |a| Ok(Value::Bool(is_wheel(cards(&a[0], "stud.is_wheel", 1)?))),
+    );
+    r.func(
+        "stud.straight_high",
+        &[("cards", T::Cards)],
+        T::Int,
+        "the top rank of a straight: 5 for A-2-3-4-5 (the wheel), else the highest visible rank",
+        |a| {
+            let c = cards(&a[0], "stud.straight_high", 1)?;
+            Ok(Value::Int(if is_wheel(c) { 5 } else { i64::from(c.high_rank()) }))
+        },
+    );
+    r.func(
+        "stud.showdown_ranks",
+        &[("cards", T::Cards), ("wheel", T::Bool)],
+        T::List,
+        "the visible ranks, highest first, as a showdown compares them: with `wheel`, A-2-3-4-5 \
+         reads 5 4 3 2 1 (the ace low)",
+        |a| {
+            let c = cards(&a[0], "stud.showdown_ranks", 1)?;
+            let wheel = match &a[1] {
+                Value::Bool(b) => *b,
+                other => {
+                    return Err(BuiltinError::bad_argument(
+                        "stud.showdown_ranks",
+                        2,
+                        "true or false",
+                        other,
+                    ))
+                }
+            };
+            let ranks: Vec<i64> = match wheel && is_wheel(c) {
+                true => vec![5, 4, 3, 2, 1],
+                false => c.ranks_desc().iter().map(|&r| i64::from(r)).collect(),
+            };
+            Ok(Value::list(ranks.into_iter().map(Value::Int)))
+        },
+    );
+}
+
+/// Exactly A 2 3 4 5 visible, no card hidden.
+fn is_wheel(c: &Cards) -> bool {
+    const A_TO_5: u16 = 1 << 14 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5;
+    c.len() == 5 && c.rank_mask() == A_TO_5 && c.hidden() == 0
 }
 
 /// The built-ins behind the advice's alternatives and outs.
 fn register_decisions(r: &mut Registry) {
     r.function(
         "stud.outs",
-        &[("mine", T::Cards), ("opponent", T::Cards), ("dead", T::Cards)],
+        &[
+            ("mine", T::Cards),
+            ("opponent", T::Cards),
+            ("dead", T::Cards),
+            ("wheel", T::Bool),
+        ],
         &[T::Cards, T::Cards, T::Int, T::Int, T::Int],
         false,
         "when exactly one card is still to come: the unseen cards that give the opponent the win, \
-         those that tie, how many of each, and how many cards are unseen; no solution otherwise",
+         those that tie, how many of each, and how many cards are unseen; no solution otherwise \
+         (with `wheel`, A-2-3-4-5 is a straight, 5 high)",
         |a, o| {
             const NAME: &str = "stud.outs";
             let (mine, theirs) = (cards(&a[0], NAME, 1)?, cards(&a[1], NAME, 2)?);
@@ -125,7 +201,11 @@ fn register_decisions(r: &mut Registry) {
             if plan.need_mine + plan.need_theirs != 1 {
                 return Ok(());
             }
-            let (beat, tie) = one_card_outs(mine, theirs, &plan.unseen)?;
+            let wheel = match &a[3] {
+                Value::Bool(b) => *b,
+                other => return Err(BuiltinError::bad_argument(NAME, 4, "true or false", other)),
+            };
+            let (beat, tie) = one_card_outs(mine, theirs, &plan.unseen, wheel)?;
             let (nb, nt) = (beat.len() as i64, tie.len() as i64);
             o.push(&[
                 Value::Cards(Shared::local(Cards::new(beat, 0))),
@@ -193,7 +273,12 @@ fn register_decisions(r: &mut Registry) {
 }
 
 /// With one card to come: the unseen cards with which the opponent wins, and those that tie.
-fn one_card_outs(mine: &Cards, theirs: &Cards, unseen: &[Card]) -> Result<(Vec<Card>, Vec<Card>), BuiltinError> {
+fn one_card_outs(
+    mine: &Cards,
+    theirs: &Cards,
+    unseen: &[Card],
+    wheel: bool,
+) -> Result<(Vec<Card>, Vec<Card>), BuiltinError> {
     let (mut beat, mut tie) = (Vec::new(), Vec::new());
     let five_of = |base: &Cards, extra: Option<Card>| -> Result<[u8; 5], BuiltinError> {
         let mut idx: Vec<u8> = base.cards().iter().map(|c| c.index()).collect();
@@ -207,7 +292,7 @@ fn one_card_outs(mine: &Cards, theirs: &Cards, unseen: &[Card]) -> Result<(Vec<C
         } else {
             (five_of(mine, None)?, five_of(theirs, Some(c))?)
         };
-        match super::eval::compare(m, t) {
+        match super::eval::compare_at(m, t, wheel) {
             std::cmp::Ordering::Less => beat.push(c),
             std::cmp::Ordering::Equal => tie.push(c),
             std::cmp::Ordering::Greater => {}
@@ -431,14 +516,20 @@ fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
         other => Err(BuiltinError::bad_argument(NAME, i + 1, "a non-negative integer", other)),
     };
     let (budget, samples, seed) = (int_arg(3)?, int_arg(4)?, int_arg(5)?);
+    let wheel = match &a[6] {
+        Value::Bool(b) => *b,
+        other => return Err(BuiltinError::bad_argument(NAME, 7, "true or false", other)),
+    };
     if samples == 0 {
         return Err(BuiltinError::failed(NAME, SAMPLES_AT_LEAST_ONE));
     }
-    let situation = Situation::new(me, opponents, dead).map_err(|e| match e {
-        // Hands hold at most 25 cards: only dead cards can leave too few to deal.
-        StudError::NotEnoughCards { .. } => BuiltinError::input("dead", e.to_string()),
-        e => BuiltinError::failed(NAME, e.to_string()),
-    })?;
+    let situation = Situation::new(me, opponents, dead)
+        .map_err(|e| match e {
+            // Hands hold at most 25 cards: only dead cards can leave too few to deal.
+            StudError::NotEnoughCards { .. } => BuiltinError::input("dead", e.to_string()),
+            e => BuiltinError::failed(NAME, e.to_string()),
+        })?
+        .with_wheel(wheel);
     let odds = equity(&situation, budget, samples, seed);
     let method = if odds.exact {
         format!("exact, every one of the {} deals, native evaluator", odds.total)
@@ -498,7 +589,7 @@ mod decision_tests {
             );
             let (mine, theirs) = if round % 2 == 0 { (full, short) } else { (short, full) };
             let unseen: Vec<Card> = d[9..].to_vec();
-            let (beat, tie) = one_card_outs(&mine, &theirs, &unseen).expect("five cards each");
+            let (beat, tie) = one_card_outs(&mine, &theirs, &unseen, false).expect("five cards each");
             for &c in &unseen {
                 let idx = |h: &Cards| {
                     let mut v: Vec<u8> = h.cards().iter().map(|x| x.index()).collect();

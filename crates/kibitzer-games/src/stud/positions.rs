@@ -3,7 +3,7 @@
 use crate::positions::{input, shuffled_deck, Rng, RANKS};
 
 /// Five cards against an opponent showing four, one hidden.
-pub(crate) fn random_inputs(rng: &mut Rng) -> Vec<(String, String)> {
+pub(crate) fn random_inputs(rng: &mut Rng, _rule_set: &str) -> Vec<(String, String)> {
     let d = shuffled_deck(rng, &RANKS);
     vec![
         input("hand", d[..5].join(" ")),

@@ -157,7 +157,7 @@ fn run(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
     writeln!(out, "doudizhu endgame solver benchmark ({cores} cores)")?;
     let runs = if quick { 1 } else { PUZZLE_RUNS };
     let p1 = (P1_FARMER, P1_LANDLORD);
-    let p1_seed = puzzle(
+    let p1_original = puzzle(
         out,
         "puzzle 1, original rules (variant=original)",
         p1,
@@ -192,13 +192,13 @@ fn run(out: &mut dyn Write, quick: bool) -> std::io::Result<()> {
     let mut last = format!(
         "puzzle1_original_ms={:.3} puzzle1_std_ms={:.3} hard_puzzle_ms={:.3} puzzle1_original_line_ms={:.3} \
          puzzle1_std_line_ms={:.3} hard_puzzle_line_ms={:.3} puzzle1_original_first_ms={:.3} hard_puzzle_first_ms={:.3}",
-        p1_seed.0.median,
+        p1_original.0.median,
         p1_std.0.median,
         hard.0.median,
-        p1_seed.1.median,
+        p1_original.1.median,
         p1_std.1.median,
         hard.1.median,
-        p1_seed.0.first,
+        p1_original.0.first,
         hard.0.first
     );
     for size in [5, 8, 10, 12, 14, 17] {
