@@ -2,7 +2,7 @@
 //! rule of both rule sets exercised, both rule sets making exactly the decisions of their native
 //! twins (on real game positions and on random hands), bad input refused with clear errors, the
 //! arena and the benchmark reporting their figures. The explained answers are pinned in
-//! `rules/mahjong.cases.toml` and `rules/mahjong_seed.cases.toml`.
+//! `rules/mahjong.cases.toml` and `rules/mahjong_reference.cases.toml`.
 
 use kibitzer::games::harness::{arenas, workloads, BenchOptions, PlayOptions};
 use kibitzer::games::mahjong::rule_player::{RulePlayer, TwinCheck};
@@ -46,7 +46,7 @@ fn the(answer: &[String], relation: &str) -> String {
 
 #[test]
 fn the_traps_answer_right() {
-    for ruleset in ["mahjong", "mahjong_seed"] {
+    for ruleset in ["mahjong", "mahjong_reference"] {
         let a = answer(ruleset, &[("hand", "1112345678999m")]);
         assert_eq!(
             the(&a, "waits"),
@@ -72,7 +72,7 @@ fn the_traps_answer_right() {
 fn answers_read_well() {
     let a = answer("mahjong", &[("hand", "1122334m EEESSS C"), ("drawn", "C")]);
     assert_eq!(the(&a, "discard"), r#"discard("C")"#);
-    let a = answer("mahjong_seed", &[("hand", "1122334m EEESSS C"), ("drawn", "C")]);
+    let a = answer("mahjong_reference", &[("hand", "1122334m EEESSS C"), ("drawn", "C")]);
     assert_eq!(the(&a, "discard"), r#"discard("C")"#);
     assert_eq!(the(&a, "ready"), r#"ready(["1m", "4m"])"#);
     let a = answer("mahjong", &[("hand", "123m 456m 789m EE S N"), ("offered", "E")]);
@@ -197,7 +197,7 @@ fn every_rule_fires_somewhere() {
             ("after_call", "true"),
         ],
     ];
-    for ruleset in ["mahjong", "mahjong_seed"] {
+    for ruleset in ["mahjong", "mahjong_reference"] {
         let program = load_shipped(ruleset).unwrap();
         let mut fired = BTreeSet::new();
         for q in &queries {
@@ -243,9 +243,9 @@ fn every_rule_fires_somewhere() {
 #[test]
 fn rule_sets_decide_as_their_native_twins_in_games() {
     let strong = load_shipped("mahjong").unwrap();
-    let seed = load_shipped("mahjong_seed").unwrap();
+    let seed = load_shipped("mahjong_reference").unwrap();
     let mut a = TwinCheck::new(LookaheadPlayer::default(), RulePlayer::new("mahjong", strong));
-    let mut b = TwinCheck::new(ReferencePlayer::default(), RulePlayer::new("mahjong_seed", seed));
+    let mut b = TwinCheck::new(ReferencePlayer::default(), RulePlayer::new("mahjong_reference", seed));
     let stats = play_match([&mut a, &mut b], 150, 2024);
     assert_eq!(stats.misplays, [0, 0], "{:?}", stats.first_misplay);
     for t in [
@@ -280,9 +280,9 @@ fn random_position(rng: &mut ChaCha8Rng, size: usize) -> (Counts, Counts, Tile) 
 #[test]
 fn rule_sets_decide_as_their_native_twins_on_random_hands() {
     let strong = load_shipped("mahjong").unwrap();
-    let seed = load_shipped("mahjong_seed").unwrap();
+    let seed = load_shipped("mahjong_reference").unwrap();
     let mut rules_strong = RulePlayer::new("mahjong", strong);
-    let mut rules_seed = RulePlayer::new("mahjong_seed", seed);
+    let mut rules_seed = RulePlayer::new("mahjong_reference", seed);
     let mut native_strong = LookaheadPlayer::default();
     let mut native_seed = ReferencePlayer::default();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -321,7 +321,7 @@ fn rule_sets_decide_as_their_native_twins_on_random_hands() {
 #[test]
 fn a_hand_from_the_notation_and_the_native_twins_agree() {
     // The trap hands, as views, through both paths.
-    let mut rules_seed = RulePlayer::new("mahjong_seed", load_shipped("mahjong_seed").unwrap());
+    let mut rules_seed = RulePlayer::new("mahjong_reference", load_shipped("mahjong_reference").unwrap());
     let mut native = ReferencePlayer::default();
     let view = PlayerView::for_hand(
         parse_counts("1122334m EEESSS C").unwrap(),
@@ -351,8 +351,22 @@ fn run_arena(seats: &[&str], games: u64) -> Result<Vec<String>, String> {
 }
 
 #[test]
+fn the_reference_bots_former_names_are_read_but_not_listed() {
+    let hand = [("hand", "1122334m EEESSS C"), ("drawn", "C")];
+    let now = answer("mahjong_reference", &hand);
+    for former in ["mahjong_seed", "mahjong-seed"] {
+        assert_eq!(answer(former, &hand), now, "{former}");
+    }
+    let seat = run_arena(&["mahjong-seed", "reference"], 4).unwrap().join("\n");
+    assert!(seat.contains("seat 1 mahjong-seed"), "{seat}");
+    assert!(!kibitzer::library::shipped_names().iter().any(|n| n.contains("seed")));
+    let err = run_arena(&["mahjong", "nosuch"], 1).unwrap_err();
+    assert!(err.contains("mahjong_reference") && !err.contains("seed"), "{err}");
+}
+
+#[test]
 fn the_arena_reports_rates_with_intervals() {
-    let lines = run_arena(&["mahjong", "mahjong-seed"], 30).unwrap();
+    let lines = run_arena(&["mahjong", "mahjong-reference"], 30).unwrap();
     let text = lines.join("\n");
     assert!(text.contains("seat 1 mahjong"), "{text}");
     assert!(text.contains("95% CI"), "{text}");

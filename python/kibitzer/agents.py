@@ -186,7 +186,7 @@ class _DoudizhuPlayer:
 
 
 def rules(game: str, rules: Optional[str] = None, params: Optional[dict] = None, ruleset: Optional[str] = None) -> RulesAgent:
-    """The rule AI of ``game`` (``"durak"``; ``"mahjong"``, with ``ruleset="mahjong-seed"`` for
+    """The rule AI of ``game`` (``"durak"``; ``"mahjong"``, with ``ruleset="mahjong-reference"`` for
     the reference bot); ``rules`` a rule file in place of the shipped one, ``params`` overrides."""
     return RulesAgent(game, rules, params, ruleset)
 
