@@ -161,6 +161,10 @@ pub const GAME: crate::Game = crate::Game {
             include_str!("../../../../tests/golden/mahjong/tie_on_height.txt"),
         ),
         (
+            "../tests/golden/mahjong/fold_no_chance.txt",
+            include_str!("../../../../tests/golden/mahjong/fold_no_chance.txt"),
+        ),
+        (
             "../tests/golden/mahjong/own_discard_safe.txt",
             include_str!("../../../../tests/golden/mahjong/own_discard_safe.txt"),
         ),
@@ -259,8 +263,8 @@ pub use notation::{
 };
 pub use player::{CallAction, Player, PlayerView, TurnAction};
 pub use players::{
-    deal_in_chance, hidden_tiles, lookahead_call, lookahead_discard, seed_discard, strong_discard, LookaheadPlayer,
-    RandomPlayer, ReferencePlayer, StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
+    deal_in_chance, folds, hidden_tiles, lookahead_call, lookahead_discard, seed_discard, strong_discard,
+    LookaheadPlayer, RandomPlayer, ReferencePlayer, StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
 };
 pub use shanten::{forget_capped_memo, shanten, shanten_concealed, shanten_seven_pairs, shanten_standard};
 pub use split::{best_split, Block, BlockKind, ShapeCounts, Split, TileShape};
