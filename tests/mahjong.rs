@@ -335,6 +335,48 @@ fn rule_sets_decide_as_their_native_twins_on_random_hands() {
     }
 }
 
+/// Against a declared opponent, on short walls where many hands cannot win in time: the rules and
+/// the native twin make the same discard, and some of those discards are folds that give up a step.
+#[test]
+fn the_fold_is_decided_alike_by_the_rules_and_the_native_twin() {
+    let mut rules = RulePlayer::new("mahjong", load_shipped("mahjong").unwrap());
+    let mut native = LookaheadPlayer::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(56);
+    let mut folds_a_step = 0;
+    for i in 0..400 {
+        let (hand, visible, _) = random_position(&mut rng, 14);
+        let drawn = (0..KINDS).rev().find(|&k| hand[k] > 0).and_then(Tile::from_index);
+        let mut view = PlayerView::for_hand(hand, Vec::new(), visible, drawn);
+        view.wall_remaining = rng.random_range(0..8);
+        view.opponent_ready = true;
+        // The opponent's own discards: some of the seen characters and honours.
+        for k in (0..9).chain(27..34) {
+            if visible[k] > 0 && rng.random_bool(0.3) {
+                view.opponent_discards.push(Tile::from_index(k).unwrap());
+            }
+        }
+        let decided = native.on_draw(&view);
+        assert_eq!(rules.decide_turn(&view), Ok(decided), "{i}");
+        if let kibitzer::games::mahjong::TurnAction::Discard(t) = decided {
+            let mut left = hand;
+            left[t.index()] -= 1;
+            let best = (0..KINDS)
+                .filter(|&k| hand[k] > 0)
+                .map(|k| {
+                    let mut h = hand;
+                    h[k] -= 1;
+                    shanten(&h, &[])
+                })
+                .min()
+                .unwrap();
+            if shanten(&left, &[]) > best {
+                folds_a_step += 1;
+            }
+        }
+    }
+    assert!(folds_a_step >= 5, "{folds_a_step} folds that give up a step");
+}
+
 #[test]
 fn a_hand_from_the_notation_and_the_native_twins_agree() {
     // The trap hands, as views, through both paths.
