@@ -832,10 +832,23 @@ fn option_summary(c: &Chance, draws: usize, shanten: i64, live: u32, useful: &[T
     };
     let what = if shanten == 0 { "waits" } else { "useful" };
     format!(
-        "wins within {draws} draws {}; {}, {what} {tiles} ({live} live)",
+        "wins within {} {}; {}, {what} {tiles} ({live} live)",
+        draws_words(draws as i64),
         chance_words(c.p, chance_how(c)),
         steps(shanten)
     )
+}
+
+/// A number of draws in words: `1 draw`, `6 draws`.
+pub fn draws_words(n: i64) -> String {
+    match n {
+        1 => "1 draw".to_string(),
+        _ => format!("{n} draws"),
+    }
+}
+
+fn mj_draws(a: &[Value]) -> Result<Value, BuiltinError> {
+    Ok(Value::str(&draws_words(int_arg("mahjong.draws", 1, &a[0])?)))
 }
 
 fn mj_percent(a: &[Value]) -> Result<Value, BuiltinError> {
@@ -932,9 +945,10 @@ fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinErro
         let o = &call.option;
         let draws = if call.discard.is_some() { c.draws.1 } else { c.draws.0 };
         let mut summary = format!(
-            "{} {}: wins within {draws} draws {}; {} with {} live useful tiles",
+            "{} {}: wins within {} {}; {} with {} live useful tiles",
             o.kind.name(),
             o.meld,
+            draws_words(draws as i64),
             chance_words(call.chance.p, chance_how(&call.chance)),
             steps(o.shanten_after as i64),
             o.useful_live_after
@@ -997,6 +1011,13 @@ fn register_lookahead(r: &mut Registry) {
         true,
         "\"pass\" and every legal call on the offered tile (seen includes it): kind, meld (\"\" for pass), its tiles, order (kong, pong, chows low first; pass −1), the chance to win within the draws left (a pong or chow takes the turn's draw), those draws, shanten after, live useful tiles after, singles, gapped, adjacent left, how closely the chance was worked out (as mahjong.lookahead's), a summary line",
         mj_call_lookahead,
+    );
+    r.func(
+        "mahjong.draws",
+        &[("n", T::Int)],
+        T::Str,
+        "a number of draws in words: `1 draw`, `6 draws`",
+        mj_draws,
     );
     r.func(
         "mahjong.percent",
