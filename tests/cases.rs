@@ -323,12 +323,23 @@ fn every_game_has_a_seeded_generator_of_valid_positions() {
 fn diff_compares_the_two_mahjong_bots_on_generated_positions() {
     let dir = tempfile::tempdir().unwrap();
     let out = kibitzer(
-        &["diff", "mahjong", "mahjong_seed", "--positions", "40", "--seed", "3"],
+        &[
+            "diff",
+            "mahjong",
+            "mahjong_reference",
+            "--positions",
+            "40",
+            "--seed",
+            "3",
+        ],
         dir.path(),
     );
     let t = text(&out);
     assert_eq!(out.status.code(), Some(0), "{t}");
-    assert!(t.starts_with("40 position(s); A = mahjong, B = mahjong_seed"), "{t}");
+    assert!(
+        t.starts_with("40 position(s); A = mahjong, B = mahjong_reference"),
+        "{t}"
+    );
     assert!(!t.contains("error"), "{t}");
     for game in ["rummy", "doudizhu", "mahjong"] {
         let same = kibitzer(&["diff", game, game, "--positions", "30"], dir.path());
@@ -604,7 +615,7 @@ fn an_edited_copy_runs_against_its_own_shipped_suite_only() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "kibitzer: pocket.rules declares rule set `pocket`, which has no shipped suite (suites: stud, durak, mahjong, \
-         mahjong_seed, rummy, doudizhu, doudizhu_table): name its case files\n"
+         mahjong_reference, rummy, doudizhu, doudizhu_table): name its case files\n"
     );
 }
 
@@ -613,7 +624,10 @@ fn a_shipped_rule_set_name_runs_its_suite() {
     let dir = tempfile::tempdir().unwrap();
     for (name, file) in [
         ("stud", "stud"),
-        ("mahjong-seed", "mahjong_seed"),
+        ("mahjong-reference", "mahjong_reference"),
+        // The reference bot's former names, still read.
+        ("mahjong-seed", "mahjong_reference"),
+        ("mahjong_seed", "mahjong_reference"),
         ("doudizhu", "doudizhu"),
     ] {
         let out = kibitzer(&["test", name], dir.path());

@@ -560,13 +560,13 @@ fn a_seat_no_player_fills_lists_the_games_players_and_rule_sets() {
             "mahjong",
             "nobody,seed",
             "players: random, reference, strong",
-            "rule sets: mahjong, mahjong_seed, or a path",
+            "rule sets: mahjong, mahjong_reference, or a path",
         ),
         (
             "mahjong",
             "rummy,seed",
             "players: random, reference, strong",
-            "rule sets: mahjong, mahjong_seed, or a path",
+            "rule sets: mahjong, mahjong_reference, or a path",
         ),
     ] {
         let r = run(&["play", game, "--seats", seats, "--games", "1"], b"");

@@ -254,7 +254,7 @@ fn out_of_range_game_inputs_and_parameters_are_bad_inputs_in_game_terms() {
         let err = s.set_input_text(input, value).expect_err(input).to_string();
         assert!(err.contains(says) && err.contains(value), "{input}={value}: {err}");
     }
-    let seed = kibitzer::library::load_shipped("mahjong_seed").expect("mahjong_seed");
+    let seed = kibitzer::library::load_shipped("mahjong_reference").expect("mahjong_reference");
     let err = Session::new(seed)
         .set_input_text("wall", "-5")
         .expect_err("wall")

@@ -230,7 +230,7 @@ class _DoudizhuPlayer:
 
 
 def rules(game: str, rules: Optional[str] = None, params: Optional[dict] = None, ruleset: Optional[str] = None) -> RulesAgent:
-    """The rule AI of ``game`` (``"durak"``; ``"mahjong"``, with ``ruleset="mahjong-seed"`` for
+    """The rule AI of ``game`` (``"durak"``; ``"mahjong"``, with ``ruleset="mahjong-reference"`` for
     the reference bot; ``"doudizhu"``, the rule set ``doudizhu_table``: the open-hand solver once
     at most ``solve_below`` cards are left); ``rules`` a rule file in place of the shipped one,
     ``params`` overrides."""

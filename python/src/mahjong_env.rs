@@ -646,7 +646,7 @@ impl MahjongNativeAgent {
     }
 }
 
-/// A mahjong rule set (`mahjong`, the strong bot, or `mahjong-seed`) as an agent, its decisions
+/// A mahjong rule set (`mahjong`, the strong bot, or `mahjong-reference`) as an agent, its decisions
 /// explained on request.
 #[pyclass(module = "kibitzer")]
 pub struct MahjongRulesAgent {

@@ -18,7 +18,7 @@ SEED_QUERIES = [
     ("durak", {"hand": "AS 9D 7C 7H KC 6D", "trump": "D", "stock": "12", "hands": "6,6", "role": "attack"}, {}),
     ("durak", {"hand": "10S 8D KH", "trump": "S", "stock": "0", "hands": "3,3", "role": "defend", "table": "7S/9S 7D"}, {}),
     ("mahjong", {"hand": "1122334m EEESSS"}, {}),
-    ("mahjong-seed", {"hand": "1122334m EEESSS"}, {}),
+    ("mahjong-reference", {"hand": "1122334m EEESSS"}, {}),
     ("rummy", {"hand": "2H3H4H5H4H5H6H3C3C3D3D4D"}, {}),
     ("doudizhu", {"me": "3 3 4 4 5 5", "enemy": "6 7"}, {}),
 ]
@@ -185,7 +185,7 @@ def test_check_the_shipped_rules_and_a_missing_folder(root, tmp_path):
 
 
 def test_rulesets():
-    assert {"stud", "durak", "mahjong", "mahjong_seed", "rummy", "doudizhu"} <= set(kibitzer.rulesets())
+    assert {"stud", "durak", "mahjong", "mahjong_reference", "rummy", "doudizhu"} <= set(kibitzer.rulesets())
 
 
 # ---- Session -----------------------------------------------------------------------------------

@@ -146,7 +146,7 @@ def test_agents_play_whole_games_and_explain():
     mahjong = envs.MahjongEnv()
     r = envs.play(mahjong, [agents.rules("mahjong"), agents.native("mahjong", "strong")], seed=4)
     assert r["misplays"] == []
-    r = envs.play(mahjong, [agents.rules("mahjong", ruleset="mahjong-seed"), agents.random(seed=1)], seed=5)
+    r = envs.play(mahjong, [agents.rules("mahjong", ruleset="mahjong-reference"), agents.random(seed=1)], seed=5)
     assert r["misplays"] == []
     mahjong.reset(seed=6)
     action, why = agents.rules("mahjong").act(mahjong, explain="text")

@@ -485,12 +485,12 @@ pub fn load_in(paths: &[PathBuf], root: Option<&Path>) -> Result<Vec<CaseFile>, 
 }
 
 /// The shipped suite a path names when no file or folder is there: a shipped rule set's name
-/// (`stud`, `mahjong-seed`), as `kibitzer test stud` runs it.
+/// (`stud`, `mahjong-reference`), as `kibitzer test stud` runs it.
 fn shipped_suite(p: &Path) -> Option<Result<CaseFile, CaseError>> {
     if p.exists() {
         return None;
     }
-    let name = format!("{}.cases.toml", p.to_str()?.replace('-', "_"));
+    let name = format!("{}.cases.toml", crate::library::canonical_name(p.to_str()?));
     let (file, text) = SHIPPED_CASES.iter().find(|(f, _)| *f == name)?;
     Some(parse(&format!("<shipped>/{file}"), text, None))
 }
@@ -527,9 +527,9 @@ fn case_files_under(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<
     Ok(())
 }
 
-/// The shipped file name of a rule-set name (`mahjong-seed` is `mahjong_seed.rules`).
+/// The shipped file name of a rule-set name (`mahjong-reference` is `mahjong_reference.rules`).
 fn shipped_file(name: &str) -> Option<String> {
-    let file = format!("{}.rules", name.replace('-', "_"));
+    let file = format!("{}.rules", crate::library::canonical_name(name));
     shipped_text(&file).map(|_| file)
 }
 

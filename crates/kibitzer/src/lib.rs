@@ -7,7 +7,7 @@
 //! ## Ask a shipped rule set
 //!
 //! [`load_shipped`] compiles one of the rule sets in the binary (`stud`, `durak`, `mahjong`,
-//! `mahjong_seed`, `rummy`, `doudizhu`); a [`Session`] takes the inputs as text, runs, and gives
+//! `mahjong_reference`, `rummy`, `doudizhu`); a [`Session`] takes the inputs as text, runs, and gives
 //! the [`Conclusion`]s of the output relations.
 //!
 //! ```

@@ -77,10 +77,18 @@ pub enum LoadError {
     Unknown(String, String),
 }
 
-/// The shipped name a user means: `mahjong-seed` is the file `mahjong_seed.rules` (rule-set names
-/// are identifiers, so the file uses `_`; people write it with `-`, and both work).
-fn canonical_name(name: &str) -> String {
-    let underscored = name.replace('-', "_");
+/// Former names of shipped rule sets, still read so old command lines keep working, and listed
+/// nowhere: (former name, name).
+const FORMER_NAMES: &[(&str, &str)] = &[("mahjong_seed", "mahjong_reference")];
+
+/// The shipped name a user means: `mahjong-reference` is the file `mahjong_reference.rules` (rule-set names
+/// are identifiers, so the file uses `_`; people write it with `-`, and both work); a former name
+/// is read as the name it became.
+pub(crate) fn canonical_name(name: &str) -> String {
+    let mut underscored = name.replace('-', "_");
+    if let Some((_, now)) = FORMER_NAMES.iter().find(|(old, _)| *old == underscored) {
+        underscored = (*now).to_string();
+    }
     if shipped_text(&format!("{underscored}.rules")).is_some() {
         underscored
     } else {
@@ -134,7 +142,7 @@ impl<'r> Loader<'r> {
         self.registry.unwrap_or_else(|| registry())
     }
 
-    /// A shipped rule set by name (`stud`, `mahjong-seed`). With the standard registry it is
+    /// A shipped rule set by name (`stud`, `mahjong-reference`). With the standard registry it is
     /// compiled once per process and shared.
     pub fn shipped(&self, name: &str) -> Result<Arc<Program>, LoadError> {
         match self.registry {

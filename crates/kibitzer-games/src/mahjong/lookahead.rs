@@ -28,13 +28,27 @@ use super::win::own_counts;
 /// The most draws looked at (a two-player wall holds fewer).
 pub const MAX_DRAWS: usize = 40;
 
-/// A hand's chance to win, and whether it was worked out exactly.
+/// A hand's chance to win, and how closely it was worked out.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Chance {
     /// Probability of a win within the draws (0–1).
     pub p: f64,
-    /// True when the hand is ready (the closed form) or won.
+    /// True when the hand is ready (the closed form) or won, or cannot win at all (0).
     pub exact: bool,
+    /// True when every hand beneath it was searched, none valued by the cheaper estimate past the
+    /// budget: then the figure is close to the exact chance (the tests bound the distance).
+    pub searched: bool,
+}
+
+impl Chance {
+    /// A chance worked out exactly.
+    pub fn exactly(p: f64) -> Chance {
+        Chance {
+            p,
+            exact: true,
+            searched: true,
+        }
+    }
 }
 
 /// One search: the position's live tiles, the draws, the memo and the node budget. Hands of one
@@ -55,6 +69,8 @@ pub struct Lookahead<'m> {
     pub expanded: usize,
     memo: FxHashMap<u128, usize>,
     values: Vec<Box<[f64]>>,
+    /// Per value: no hand beneath it was valued by the cheaper estimate.
+    searched: Vec<bool>,
 }
 
 /// A hand as one key: three bits a kind.
@@ -94,6 +110,7 @@ impl<'m> Lookahead<'m> {
             expanded: 0,
             memo: FxHashMap::default(),
             values: Vec::new(),
+            searched: Vec::new(),
         }
     }
 
@@ -116,11 +133,13 @@ impl<'m> Lookahead<'m> {
     /// The chance that the waiting hand `counts` (13 − 3k tiles) wins within the draws.
     pub fn chance(&mut self, counts: &Counts) -> Chance {
         let probe = Probe::new(counts, self.melds);
-        let exact = probe.shanten() <= 0;
         let at = self.value(counts, 0);
+        let p = self.values[at][0];
         Chance {
-            p: self.values[at][0],
-            exact,
+            p,
+            // A chance of zero is exact too: no sequence of draws wins.
+            exact: probe.shanten() <= 0 || p == 0.0,
+            searched: self.searched[at],
         }
     }
 
@@ -160,6 +179,7 @@ impl<'m> Lookahead<'m> {
         }
         let n = self.draws;
         let mut v = vec![0.0; n + 1].into_boxed_slice();
+        let mut searched = true;
         if s < 0 {
             v.fill(1.0);
             v[n] = 0.0;
@@ -172,12 +192,14 @@ impl<'m> Lookahead<'m> {
         } else if self.expanded >= self.budget || depth > 8 || self.past_deadline() {
             let w: u32 = useful.iter().map(|&(_, l)| l).sum();
             self.estimate(s, w, &mut v);
+            searched = false;
         } else {
             self.expanded += 1;
-            self.search(counts, s, &useful, depth, &mut v);
+            searched = self.search(counts, s, &useful, depth, &mut v);
         }
         let at = self.values.len();
         self.values.push(v);
+        self.searched.push(searched);
         self.memo.insert(k, at);
         at
     }
@@ -202,9 +224,11 @@ impl<'m> Lookahead<'m> {
         }
     }
 
-    /// Values of a hand `s` steps from ready through each useful draw and its best discard.
-    fn search(&mut self, counts: &Counts, s: i8, useful: &[(usize, u32)], depth: usize, v: &mut [f64]) {
+    /// Values of a hand `s` steps from ready through each useful draw and its best discard;
+    /// whether every hand beneath was searched.
+    fn search(&mut self, counts: &Counts, s: i8, useful: &[(usize, u32)], depth: usize, v: &mut [f64]) -> bool {
         let n = self.draws;
+        let mut searched = true;
         // For each useful draw: its live copies and, per number of draws made after it, the best
         // chance over the discards that keep the lower shanten.
         let mut branches: Vec<(u32, Vec<f64>)> = Vec::with_capacity(useful.len());
@@ -220,6 +244,7 @@ impl<'m> Lookahead<'m> {
                 let mut left = drawn;
                 left[d] -= 1;
                 let at = self.value(&left, depth + 1);
+                searched &= self.searched[at];
                 for (a, &x) in after.iter_mut().zip(self.values[at].iter()) {
                     *a = (*a).max(x);
                 }
@@ -241,6 +266,7 @@ impl<'m> Lookahead<'m> {
             }
             v[j] = x + (1.0 - total / left * scale) * v[j + 1];
         }
+        searched
     }
 
     /// The cheaper estimate: s + 1 useful draws in turn, the first useful with the chance the
@@ -385,7 +411,7 @@ pub fn call_chances(
             expanded += search.expanded;
             match best {
                 Some((t, c)) => (c, Some(t)),
-                None => (Chance { p: 0.0, exact: true }, None),
+                None => (Chance::exactly(0.0), None),
             }
         };
         calls.push(CallChance {

@@ -46,7 +46,7 @@
 //! [`StrongPlayer`] (and their discard choices [`seed_discard`], [`strong_discard`]).
 //!
 //! **Rules** — [`rules_api`]: the `mahjong.*` built-ins and the `tiles` / `melds` input types the
-//! rule sets `rules/mahjong.rules` (strong) and `rules/mahjong_seed.rules` (the reference bot) call;
+//! rule sets `rules/mahjong.rules` (strong) and `rules/mahjong_reference.rules` (the reference bot) call;
 //! [`rule_player`]: [`rule_player::RulePlayer`] (a rule set as an arena seat, one reused session)
 //! and [`rule_player::TwinCheck`] (a native and a rule player deciding side by side);
 //! [`plugin`]: registration. The benchmark and the arena (`kibitzer bench mahjong`, `kibitzer play
@@ -121,8 +121,8 @@ pub const GAME: crate::Game = crate::Game {
     rule_files: &[
         ("mahjong.rules", include_str!("../../rules/mahjong.rules")),
         (
-            "mahjong_seed.rules",
-            include_str!("../../rules/mahjong_seed.rules"),
+            "mahjong_reference.rules",
+            include_str!("../../rules/mahjong_reference.rules"),
         ),
     ],
     case_suites: &[
@@ -131,8 +131,8 @@ pub const GAME: crate::Game = crate::Game {
             include_str!("../../rules/mahjong.cases.toml"),
         ),
         (
-            "mahjong_seed.cases.toml",
-            include_str!("../../rules/mahjong_seed.cases.toml"),
+            "mahjong_reference.cases.toml",
+            include_str!("../../rules/mahjong_reference.cases.toml"),
         ),
     ],
     golden: &[
@@ -159,6 +159,10 @@ pub const GAME: crate::Game = crate::Game {
         (
             "../tests/golden/mahjong/tie_on_height.txt",
             include_str!("../../tests/golden/mahjong/tie_on_height.txt"),
+        ),
+        (
+            "../tests/golden/mahjong/fold_no_chance.txt",
+            include_str!("../../tests/golden/mahjong/fold_no_chance.txt"),
         ),
         (
             "../tests/golden/mahjong/own_discard_safe.txt",
@@ -197,40 +201,40 @@ pub const GAME: crate::Game = crate::Game {
             include_str!("../../tests/golden/mahjong/call_south.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_ready_on_red.txt",
-            include_str!("../../tests/golden/mahjong/seed_ready_on_red.txt"),
+            "../tests/golden/mahjong/reference_ready_on_red.txt",
+            include_str!("../../tests/golden/mahjong/reference_ready_on_red.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_call_east.txt",
-            include_str!("../../tests/golden/mahjong/seed_call_east.txt"),
+            "../tests/golden/mahjong/reference_call_east.txt",
+            include_str!("../../tests/golden/mahjong/reference_call_east.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_call_one.txt",
-            include_str!("../../tests/golden/mahjong/seed_call_one.txt"),
+            "../tests/golden/mahjong/reference_call_one.txt",
+            include_str!("../../tests/golden/mahjong/reference_call_one.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_call_red.txt",
-            include_str!("../../tests/golden/mahjong/seed_call_red.txt"),
+            "../tests/golden/mahjong/reference_call_red.txt",
+            include_str!("../../tests/golden/mahjong/reference_call_red.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_broken_run.txt",
-            include_str!("../../tests/golden/mahjong/seed_broken_run.txt"),
+            "../tests/golden/mahjong/reference_broken_run.txt",
+            include_str!("../../tests/golden/mahjong/reference_broken_run.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_pairs.txt",
-            include_str!("../../tests/golden/mahjong/seed_pairs.txt"),
+            "../tests/golden/mahjong/reference_pairs.txt",
+            include_str!("../../tests/golden/mahjong/reference_pairs.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_call_south.txt",
-            include_str!("../../tests/golden/mahjong/seed_call_south.txt"),
+            "../tests/golden/mahjong/reference_call_south.txt",
+            include_str!("../../tests/golden/mahjong/reference_call_south.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_declared_pass.txt",
-            include_str!("../../tests/golden/mahjong/seed_declared_pass.txt"),
+            "../tests/golden/mahjong/reference_declared_pass.txt",
+            include_str!("../../tests/golden/mahjong/reference_declared_pass.txt"),
         ),
         (
-            "../tests/golden/mahjong/seed_declared_throw.txt",
-            include_str!("../../tests/golden/mahjong/seed_declared_throw.txt"),
+            "../tests/golden/mahjong/reference_declared_throw.txt",
+            include_str!("../../tests/golden/mahjong/reference_declared_throw.txt"),
         ),
         (
             "../tests/golden/mahjong/lookahead_discard.txt",
@@ -259,8 +263,8 @@ pub use notation::{
 };
 pub use player::{CallAction, Player, PlayerView, TurnAction};
 pub use players::{
-    deal_in_chance, hidden_tiles, lookahead_call, lookahead_discard, seed_discard, strong_discard, LookaheadPlayer,
-    RandomPlayer, ReferencePlayer, StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
+    deal_in_chance, folds, hidden_tiles, lookahead_call, lookahead_discard, seed_discard, strong_discard,
+    LookaheadPlayer, RandomPlayer, ReferencePlayer, StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
 };
 pub use shanten::{forget_capped_memo, shanten, shanten_concealed, shanten_seven_pairs, shanten_standard};
 pub use split::{best_split, Block, BlockKind, ShapeCounts, Split, TileShape};

@@ -24,7 +24,8 @@
 //! - [`LookaheadPlayer`]: the strong order with the chance to win within the draws left
 //!   (`lookahead.rs`) between shanten and live useful tiles, for discards and calls alike; once the
 //!   opponent has declared ready a discard's chance counts only when it does not deal in
-//!   ([`deal_in_chance`]); the native twin of `mahjong.rules`.
+//!   ([`deal_in_chance`]), and a hand whose own chance is below its best discard's deal-in chance
+//!   folds to the safest discard ([`folds`]); the native twin of `mahjong.rules`.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -495,26 +496,39 @@ impl Default for LookaheadPlayer {
 
 /// The lookahead's discard: fewest shanten, the best chance to win without dealing in (the chance
 /// times one minus the deal-in chance, `danger` per kind index: zero while the opponent is not
-/// ready), then the strong order. Options and chances in the same kind order.
+/// ready), then the strong order. When that discard's own chance to win is below its deal-in
+/// chance, the hand folds: the least dangerous discard whatever its shanten, then the same order.
+/// Options and chances in the same kind order.
 pub fn lookahead_discard<'a>(
     options: &'a [DiscardOption],
     chances: &[DiscardChance],
     danger: &[f64; KINDS],
 ) -> Option<&'a DiscardOption> {
-    let p = |o: &DiscardOption| {
-        chances
-            .iter()
-            .find(|c| c.tile == o.tile)
-            .map_or(0.0, |c| c.chance.p * (1.0 - danger[o.tile.index()]))
-    };
-    options.iter().min_by(|a, b| {
+    let chance = |o: &DiscardOption| chances.iter().find(|c| c.tile == o.tile).map_or(0.0, |c| c.chance.p);
+    let p = |o: &DiscardOption| chance(o) * (1.0 - danger[o.tile.index()]);
+    let order = |a: &DiscardOption, b: &DiscardOption| {
         a.shanten_after
             .cmp(&b.shanten_after)
             .then(p(b).total_cmp(&p(a)))
             .then(b.useful_live.cmp(&a.useful_live))
             .then(a.shape.cmp(&b.shape))
             .then(b.tile.cmp(&a.tile))
+    };
+    let push = options.iter().min_by(|a, b| order(a, b))?;
+    if !folds(chance(push), danger[push.tile.index()]) {
+        return Some(push);
+    }
+    options.iter().min_by(|a, b| {
+        danger[a.tile.index()]
+            .total_cmp(&danger[b.tile.index()])
+            .then(order(a, b))
     })
+}
+
+/// Whether a hand folds: its own chance to win is below the chance its best discard deals in
+/// (the rules' `Fold`).
+pub fn folds(chance: f64, deal_in: f64) -> bool {
+    chance < deal_in
 }
 
 /// The lookahead's call (None: pass): the call of fewest shanten, then the best chance, live

@@ -1,5 +1,5 @@
 //! Rule sets at the table: [`RulePlayer`] runs a mahjong rule set (`rules/mahjong.rules`,
-//! `rules/mahjong_seed.rules` or an edited copy) through one reused [`Session`] per decision;
+//! `rules/mahjong_reference.rules` or an edited copy) through one reused [`Session`] per decision;
 //! [`TwinCheck`] plays a native player and a rule player side by side and records every decision
 //! where they differ (the proof that the native arena figures carry over to the rule sets).
 

@@ -13,7 +13,7 @@ use crate::value::{Frozen, Text, Value, ValueType as T};
 use super::call::call_options;
 use super::discard::{discard_options, discard_options_with, useful_draws, DiscardOption};
 use super::error::MahjongError;
-use super::lookahead::{call_chances, call_draws, discard_chances, draws_left};
+use super::lookahead::{call_chances, call_draws, discard_chances, draws_left, Chance};
 use super::meld::{meld_counts, Meld, MeldKind};
 use super::notation::{
     check_copies, format_tiles, hand_size, parse_meld, parse_melds, parse_tile, parse_tiles, HandSize,
@@ -801,18 +801,30 @@ pub fn percent(p: f64) -> String {
     format!("{:.0}%", 100.0 * p)
 }
 
-/// A chance to win as a figure that says what it is: exact for a ready hand (`41%`), an
-/// estimate above ready (`an estimated 41%`: the search approximates the draws thrown back, and
-/// past its budget values hands by a cheaper estimate).
-pub fn chance_words(p: f64, shanten: i64) -> String {
-    match shanten <= 0 {
-        true => percent(p),
-        false => format!("an estimated {}", percent(p)),
+/// How closely a chance was worked out, as the rules see it: 2 exact (a ready hand, or no way
+/// to win), 1 searched (every hand beneath searched: close to exact), 0 past the search's budget
+/// (valued in part by the cheaper estimate, which can run several times too high).
+pub fn chance_how(c: &Chance) -> i64 {
+    match (c.exact, c.searched) {
+        (true, _) => 2,
+        (false, true) => 1,
+        (false, false) => 0,
+    }
+}
+
+/// A chance to win as a figure that says what it is: exact bare (`41%`), a searched chance as
+/// an estimate (`an estimated 41%`), and one left in part to the cheaper estimate not at all:
+/// it ranks the alternatives, but as a probability it can be several times too high.
+pub fn chance_words(p: f64, how: i64) -> String {
+    match how {
+        2.. => percent(p),
+        1 => format!("an estimated {}", percent(p)),
+        _ => "an unshown share (a rough estimate past the search's budget)".to_string(),
     }
 }
 
 /// One option's numbers in a line: chance, shanten, useful tiles or waits with live counts.
-fn option_summary(p: f64, draws: usize, shanten: i64, live: u32, useful: &[Tile]) -> String {
+fn option_summary(c: &Chance, draws: usize, shanten: i64, live: u32, useful: &[Tile]) -> String {
     let tiles = if useful.is_empty() {
         "none".to_string()
     } else {
@@ -820,10 +832,23 @@ fn option_summary(p: f64, draws: usize, shanten: i64, live: u32, useful: &[Tile]
     };
     let what = if shanten == 0 { "waits" } else { "useful" };
     format!(
-        "wins within {draws} draws {}; {}, {what} {tiles} ({live} live)",
-        chance_words(p, shanten),
+        "wins within {} {}; {}, {what} {tiles} ({live} live)",
+        draws_words(draws as i64),
+        chance_words(c.p, chance_how(c)),
         steps(shanten)
     )
+}
+
+/// A number of draws in words: `1 draw`, `6 draws`.
+pub fn draws_words(n: i64) -> String {
+    match n {
+        1 => "1 draw".to_string(),
+        _ => format!("{n} draws"),
+    }
+}
+
+fn mj_draws(a: &[Value]) -> Result<Value, BuiltinError> {
+    Ok(Value::str(&draws_words(int_arg("mahjong.draws", 1, &a[0])?)))
 }
 
 fn mj_percent(a: &[Value]) -> Result<Value, BuiltinError> {
@@ -837,8 +862,8 @@ fn mj_chance(a: &[Value]) -> Result<Value, BuiltinError> {
     let p = a[0]
         .as_f64()
         .ok_or_else(|| bad_arg("mahjong.chance", 1, "a number", &a[0]))?;
-    let s = int_arg("mahjong.chance", 2, &a[1])?;
-    Ok(Value::str(&chance_words(p, s)))
+    let how = int_arg("mahjong.chance", 2, &a[1])?;
+    Ok(Value::str(&chance_words(p, how)))
 }
 
 fn mj_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
@@ -862,8 +887,9 @@ fn mj_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             tile_list(&o.useful_kinds),
             Value::fixed(shape_phrase(o.shape)),
             Value::Int(o.shape as i64),
+            Value::Int(chance_how(&c.chance)),
             Value::str(&option_summary(
-                p,
+                &c.chance,
                 draws,
                 o.shanten_after as i64,
                 o.useful_live,
@@ -906,8 +932,9 @@ fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinErro
         Value::Int(split.shape.singles as i64),
         Value::Int(split.shape.gapped as i64),
         Value::Int(split.shape.adjacent as i64),
+        Value::Int(chance_how(&c.pass)),
         Value::str(&option_summary(
-            c.pass.p,
+            &c.pass,
             c.draws.0,
             c.shanten as i64,
             c.useful_live,
@@ -918,10 +945,11 @@ fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinErro
         let o = &call.option;
         let draws = if call.discard.is_some() { c.draws.1 } else { c.draws.0 };
         let mut summary = format!(
-            "{} {}: wins within {draws} draws {}; {} with {} live useful tiles",
+            "{} {}: wins within {} {}; {} with {} live useful tiles",
             o.kind.name(),
             o.meld,
-            chance_words(call.chance.p, o.shanten_after as i64),
+            draws_words(draws as i64),
+            chance_words(call.chance.p, chance_how(&call.chance)),
             steps(o.shanten_after as i64),
             o.useful_live_after
         );
@@ -940,6 +968,7 @@ fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinErro
             Value::Int(o.shape.singles as i64),
             Value::Int(o.shape.gapped as i64),
             Value::Int(o.shape.adjacent as i64),
+            Value::Int(chance_how(&call.chance)),
             Value::str(&summary),
         ]);
     }
@@ -960,9 +989,9 @@ fn register_lookahead(r: &mut Registry) {
     r.function(
         "mahjong.lookahead",
         &[HAND, MELDS, SEEN, TWO_PLAYER, LOOK[0], LOOK[1], LOOK[2]],
-        &[T::Str, T::Int, T::Num, T::Int, T::Int, T::Int, T::List, T::Str, T::Int, T::Str],
+        &[T::Str, T::Int, T::Num, T::Int, T::Int, T::Int, T::List, T::Str, T::Int, T::Int, T::Str],
         true,
-        "one solution per kind held of a drawn hand: tile, kind index, the chance to win within the draws left after it (wall / 2, at most horizon; drawing from the unseen tiles, see docs/mahjong.md), those draws, shanten after, live useful tiles, useful kinds, where it sits in the best split, shape rank 0–4, a summary line; at most budget hands searched per judged hand",
+        "one solution per kind held of a drawn hand: tile, kind index, the chance to win within the draws left after it (wall / 2, at most horizon; drawing from the unseen tiles, see docs/mahjong.md), those draws, shanten after, live useful tiles, useful kinds, where it sits in the best split, shape rank 0–4, how closely the chance was worked out (2 exact, 1 searched, 0 in part a rough estimate past the budget), a summary line; at most budget hands searched per judged hand",
         mj_lookahead,
     );
     r.function(
@@ -978,10 +1007,17 @@ fn register_lookahead(r: &mut Registry) {
             LOOK[1],
             LOOK[2],
         ],
-        &[T::Str, T::Str, T::List, T::Int, T::Num, T::Int, T::Int, T::Int, T::Int, T::Int, T::Int, T::Str],
+        &[T::Str, T::Str, T::List, T::Int, T::Num, T::Int, T::Int, T::Int, T::Int, T::Int, T::Int, T::Int, T::Str],
         true,
-        "\"pass\" and every legal call on the offered tile (seen includes it): kind, meld (\"\" for pass), its tiles, order (kong, pong, chows low first; pass −1), the chance to win within the draws left (a pong or chow takes the turn's draw), those draws, shanten after, live useful tiles after, singles, gapped, adjacent left, a summary line",
+        "\"pass\" and every legal call on the offered tile (seen includes it): kind, meld (\"\" for pass), its tiles, order (kong, pong, chows low first; pass −1), the chance to win within the draws left (a pong or chow takes the turn's draw), those draws, shanten after, live useful tiles after, singles, gapped, adjacent left, how closely the chance was worked out (as mahjong.lookahead's), a summary line",
         mj_call_lookahead,
+    );
+    r.func(
+        "mahjong.draws",
+        &[("n", T::Int)],
+        T::Str,
+        "a number of draws in words: `1 draw`, `6 draws`",
+        mj_draws,
     );
     r.func(
         "mahjong.percent",
@@ -992,10 +1028,11 @@ fn register_lookahead(r: &mut Registry) {
     );
     r.func(
         "mahjong.chance",
-        &[("chance", T::Num), ("shanten", T::Int)],
+        &[("chance", T::Num), ("how", T::Int)],
         T::Str,
-        "a chance to win as a whole percentage that says what it is: exact for a ready hand (shanten 0, \
-         `41%`), an estimate above ready (`an estimated 41%`)",
+        "a chance to win as a whole percentage that says what it is, by how closely it was worked out \
+         (mahjong.lookahead's how): exact bare (2: `41%`), searched as an estimate (1: `an estimated 41%`), \
+         and not shown when in part a rough estimate past the search's budget (0)",
         mj_chance,
     );
 }

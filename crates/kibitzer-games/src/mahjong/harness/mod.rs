@@ -20,9 +20,9 @@ pub(super) const WORKLOAD: Workload = Workload {
 
 pub(super) const ARENA: Arena = Arena {
     game: "mahjong",
-    about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_seed or a .rules path) or native players (random, reference, strong, strong-plain, lookahead, lookahead-B-H)",
+    about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_reference or a .rules path) or native players (random, reference, strong, strong-plain, lookahead, lookahead-B-H)",
     players: &["random", "reference", "strong", "strong-plain", "lookahead", "lookahead-B-H"],
-    rule_sets: &["mahjong", "mahjong_seed"],
+    rule_sets: &["mahjong", "mahjong_reference"],
     run: arena,
 };
 
@@ -63,7 +63,11 @@ impl Seat {
                 }))
             }
             other => {
-                let file = if other == "mahjong-seed" { "mahjong_seed" } else { other };
+                let file = if other == "mahjong-reference" {
+                    "mahjong_reference"
+                } else {
+                    other
+                };
                 let program = load(file).map_err(|e| {
                     if other.ends_with(".rules") || other.contains('/') {
                         format!("seat {}: {e}", index + 1)
@@ -98,7 +102,7 @@ impl Seat {
 
 fn arena(opts: &PlayOptions, report: Report) -> Result<(), String> {
     let names: Vec<String> = if opts.seats.is_empty() {
-        vec!["mahjong".to_string(), "mahjong_seed".to_string()]
+        vec!["mahjong".to_string(), "mahjong_reference".to_string()]
     } else {
         opts.seats.clone()
     };

@@ -19,7 +19,7 @@ pub struct RuleFigures {
     pub decision_us: f64,
     /// Mean call decision of `mahjong.rules`, µs.
     pub call_decision_us: f64,
-    /// `mahjong` vs `mahjong_seed` rule sets, games per second (0 when no match was asked for).
+    /// `mahjong` vs `mahjong_reference` rule sets, games per second (0 when no match was asked for).
     pub games_per_s: f64,
     /// Median and 90th percentile of one decision (turns and calls, each timed on its own), ms.
     pub decision_ms: (f64, f64),
@@ -67,7 +67,7 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
         Some(path) => load(path),
         None => load("mahjong"),
     }?;
-    let seed_rules = load("mahjong_seed")?;
+    let seed_rules = load("mahjong_reference")?;
     let mut recorder = Recorder {
         inner: StrongPlayer::plain(),
         turns: Vec::new(),
@@ -119,7 +119,7 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
         recorder.calls.len()
     ));
     let mut a = RulePlayer::new("mahjong", strong);
-    let mut b = RulePlayer::new("mahjong_seed", seed_rules);
+    let mut b = RulePlayer::new("mahjong_reference", seed_rules);
     let mut games_per_s = 0.0;
     if games == 0 {
         lines.push("no rule-vs-rule match (games=0)".to_string());
@@ -128,7 +128,7 @@ pub fn measure(positions: usize, games: u32, edited: Option<&str>, load: Loader)
         let stats = play_match([&mut a, &mut b], games, 5);
         games_per_s = f64::from(games) / start.elapsed().as_secs_f64().max(1e-9);
         lines.push(format!(
-            "arena rule sets mahjong vs mahjong_seed: {games_per_s:.0} games/s over {games} games"
+            "arena rule sets mahjong vs mahjong_reference: {games_per_s:.0} games/s over {games} games"
         ));
         lines.extend(stats.report().lines().map(str::to_string));
     }
