@@ -628,6 +628,19 @@ impl Formatter<'_> {
                 )
             }
             Rule::list => self.items(&parts, "[", "]", text.contains('\n'), indent),
+            // Built from its parts: its own text may run on over a comment after it (pest gives
+            // the last operand the white space and comments after it).
+            Rule::if_expr => {
+                let e: Vec<String> = parts
+                    .into_iter()
+                    .filter(|p| p.as_rule() == Rule::expr)
+                    .map(|p| self.expr(p, indent))
+                    .collect();
+                match e.as_slice() {
+                    [c, a, b] => format!("if {c} then {a} else {b}"),
+                    _ => text.trim_end().to_string(),
+                }
+            }
             _ => text.trim_end().to_string(),
         }
     }

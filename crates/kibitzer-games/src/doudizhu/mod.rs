@@ -69,16 +69,10 @@ pub const GAME: crate::Game = crate::Game {
     name: "doudizhu",
     rule_files: &[
         ("doudizhu.rules", include_str!("../../rules/doudizhu.rules")),
-        (
-            "doudizhu_table.rules",
-            include_str!("../../rules/doudizhu_table.rules"),
-        ),
+        ("doudizhu_table.rules", include_str!("../../rules/doudizhu_table.rules")),
     ],
     case_suites: &[
-        (
-            "doudizhu.cases.toml",
-            include_str!("../../rules/doudizhu.cases.toml"),
-        ),
+        ("doudizhu.cases.toml", include_str!("../../rules/doudizhu.cases.toml")),
         (
             "doudizhu_table.cases.toml",
             include_str!("../../rules/doudizhu_table.cases.toml"),

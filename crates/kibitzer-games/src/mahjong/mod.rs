@@ -126,10 +126,7 @@ pub const GAME: crate::Game = crate::Game {
         ),
     ],
     case_suites: &[
-        (
-            "mahjong.cases.toml",
-            include_str!("../../rules/mahjong.cases.toml"),
-        ),
+        ("mahjong.cases.toml", include_str!("../../rules/mahjong.cases.toml")),
         (
             "mahjong_reference.cases.toml",
             include_str!("../../rules/mahjong_reference.cases.toml"),
