@@ -303,22 +303,15 @@ fn solve3_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> 
 }
 
 fn lowest_play(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-    const B: &str = "doudizhu.lowest_play";
-    let hand = hand_arg(&a[0], B, 1)?;
-    let rules = rules_arg(&a[2], &a[3], B, 3)?;
-    let last = last_arg(&a[1], &rules, B, 2)?;
-    let list = match last {
-        None => legal_leads(hand, &rules),
-        Some(l) => legal_responses(hand, &l, &rules),
-    };
+    let (list, lead) = legal_after(a, "doudizhu.lowest_play")?;
     let lowest_rank = |p: &Play| (0..15u8).find(|&r| p.cards.count(r) > 0).unwrap_or(15);
     let key = |p: &&Play| (lowest_rank(p), std::cmp::Reverse(p.card_count()));
     let plain = list.iter().filter(|p| !p.kind.is_bomb_like()).min_by_key(key);
-    let chosen = match (plain, last) {
+    let chosen = match (plain, lead) {
         (Some(p), _) => Some(p),
         // Leading with nothing but bombs: the lowest of them. Answering: keep them.
-        (None, None) => list.iter().min_by_key(key),
-        (None, Some(_)) => None,
+        (None, true) => list.iter().min_by_key(key),
+        (None, false) => None,
     };
     if let Some(p) = chosen {
         out.push(&[Value::str(&p.to_string()), Value::str(p.name())]);
@@ -493,15 +486,19 @@ fn one_play(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
+/// The legal plays of hand `a[0]` after play `a[1]` under the rules `a[2]`, `a[3]`, and whether
+/// they lead (no play to answer): the arguments `doudizhu.plays` and `doudizhu.lowest_play` share.
+fn legal_after(a: &[Value], b: &str) -> Result<(Vec<Play>, bool), BuiltinError> {
+    let hand = hand_arg(&a[0], b, 1)?;
+    let rules = rules_arg(&a[2], &a[3], b, 3)?;
+    Ok(match last_arg(&a[1], &rules, b, 2)? {
+        None => (legal_leads(hand, &rules), true),
+        Some(l) => (legal_responses(hand, &l, &rules), false),
+    })
+}
+
 fn plays(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
-    const B: &str = "doudizhu.plays";
-    let hand = hand_arg(&a[0], B, 1)?;
-    let rules = rules_arg(&a[2], &a[3], B, 3)?;
-    let last = last_arg(&a[1], &rules, B, 2)?;
-    let list = match last {
-        None => legal_leads(hand, &rules),
-        Some(l) => legal_responses(hand, &l, &rules),
-    };
+    let (list, _) = legal_after(a, "doudizhu.plays")?;
     for p in list {
         out.push(&[Value::str(&p.to_string()), Value::str(p.name())]);
     }
