@@ -152,7 +152,7 @@ fn write_value(out: &mut String, v: &Value, f: &Format, limit: usize) -> bool {
 }
 
 /// Writes `v` as [`Value::pretty`] shows it after `out`; false as soon as `out` passes `limit`.
-fn write_pretty(out: &mut String, v: &Value, limit: usize) -> bool {
+pub(crate) fn write_pretty(out: &mut String, v: &Value, limit: usize) -> bool {
     match v {
         Value::List(items) => {
             out.push('[');

@@ -401,10 +401,11 @@ impl Value {
             Value::Card(c) => c.pretty(),
             Value::Cards(c) => c.pretty(),
             Value::Num(n) => format_decimal(*n, 4),
-            Value::List(items) => format!(
-                "[{}]",
-                items.iter().map(Value::pretty_within).collect::<Vec<_>>().join(", ")
-            ),
+            Value::List(_) => {
+                let mut out = String::new();
+                format::write_pretty(&mut out, self, usize::MAX);
+                out
+            }
             other => other.to_string(),
         }
     }
