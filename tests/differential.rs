@@ -18,6 +18,10 @@ use std::time::Instant;
 /// Small, so that rule loops end quickly (both sides must then stop alike).
 const FIRING_LIMIT: u64 = 60;
 
+/// The bound on waiting activations when a case sets none: joins that explode (an aggregate
+/// feeding a cross product) stop there, on both sides.
+const MAX_ACTIVATIONS: u64 = 100_000;
+
 /// The included file's name, beside the main file.
 const FRAGMENT: &str = "part.rules";
 
@@ -32,6 +36,16 @@ struct Case {
     firing_limit: u64,
     /// `RunOptions::max_facts`, when the case sets it.
     max_facts: Option<u64>,
+    /// `RunOptions::max_cells`, when the case sets it.
+    max_cells: Option<u64>,
+    /// `RunOptions::max_activations`, when the case sets it (else `MAX_ACTIVATIONS`).
+    max_activations: Option<u64>,
+    /// Run the engine with a deadline far away (`RunOptions::timeout`): the same outcome.
+    timed: bool,
+    /// Run the engine again, stopped as at a deadline from its `k`-th look at the clock on: it
+    /// ends with `timeout` and a prefix of the full run's trace, or as the full run when it looks
+    /// fewer times.
+    stop_at_look: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -96,6 +110,8 @@ impl Case {
         Limits {
             firings: self.firing_limit,
             facts: self.max_facts.unwrap_or(u64::MAX),
+            cells: self.max_cells.unwrap_or(u64::MAX),
+            activations: self.max_activations.unwrap_or(MAX_ACTIVATIONS),
         }
     }
 }
@@ -795,6 +811,11 @@ fn generate(seed: u64, all: bool) -> Case {
             }
         }
     }
+    // The other budgets, drawn after everything else for the same reason.
+    let max_cells = g.chance(0.12).then(|| g.rng.random_range(3..60));
+    let max_activations = g.chance(0.12).then(|| g.rng.random_range(1..40));
+    let timed = g.chance(0.2);
+    let stop_at_look = g.chance(0.1).then(|| g.rng.random_range(1..4));
     Case {
         header,
         rules,
@@ -802,6 +823,10 @@ fn generate(seed: u64, all: bool) -> Case {
         overrides,
         firing_limit,
         max_facts,
+        max_cells,
+        max_activations,
+        timed,
+        stop_at_look,
     }
 }
 
@@ -810,27 +835,33 @@ fn engine_run(program: &Arc<Program>, inputs: &[(String, String)], goal: Option<
     let limits = Limits {
         firings: FIRING_LIMIT,
         facts: u64::MAX,
+        cells: u64::MAX,
+        activations: u64::MAX,
     };
-    engine_query(program, inputs, &[], limits, goal)
+    engine_query(program, inputs, &[], limits, None, goal)
 }
 
-/// The engine on a query with parameter overrides and bounds. A case whose joins explode (an
-/// aggregate feeding a cross product) stops at the bound on waiting activations, which the
-/// reference does not model: `End::Unmodelled`, not compared.
+/// The engine on a query with parameter overrides, bounds and a timeout. The value-cell bound
+/// left at its default is not modelled (the reference would walk lists of 3^30 elements to
+/// reach it): `End::Unmodelled`, not compared.
 fn engine_query(
     program: &Arc<Program>,
     inputs: &[(String, String)],
     overrides: &[(String, String)],
     limits: Limits,
+    timeout: Option<std::time::Duration>,
     goal: Option<&str>,
 ) -> Outcome {
     let mut s = Session::new(program.clone());
+    let defaults = RunOptions::default();
     s.set_options(RunOptions {
         trace: true,
         firing_limit: limits.firings,
         max_facts: limits.facts,
-        max_activations: 100_000,
-        ..Default::default()
+        max_cells: limits.cells.min(defaults.max_cells),
+        max_activations: limits.activations,
+        timeout,
+        ..defaults
     });
     s.set_timed(false);
     if let Some(g) = goal {
@@ -854,8 +885,10 @@ fn engine_query(
                 (StopReason::Quiescent, _) => End::Quiescent,
                 (StopReason::Halted, _) => End::Halted,
                 (StopReason::MemoryLimit, Some(MemoryBound::Facts)) => End::MemoryLimit,
+                (StopReason::MemoryLimit, Some(MemoryBound::Activations)) => End::ActivationLimit,
+                (StopReason::MemoryLimit, Some(MemoryBound::Cells)) if limits.cells != u64::MAX => End::CellLimit,
                 (StopReason::MemoryLimit, _) => End::Unmodelled,
-                other => panic!("unexpected stop {other:?}"),
+                (StopReason::Timeout, _) => End::Timeout,
             };
             out.fired = r.stats.fired;
             out.facts = r.stats.facts;
@@ -917,11 +950,13 @@ fn normalised(mut o: Outcome) -> Outcome {
 /// refuses the rule set.
 fn differs(case: &Case, goal: bool) -> Option<(Outcome, Outcome)> {
     let program = case.load().ok()?;
+    let timeout = case.timed.then(|| std::time::Duration::from_secs(3600));
     let got = normalised(engine_query(
         &program,
         &case.inputs,
         &case.overrides,
         case.limits(),
+        timeout,
         None,
     ));
     // A bound the reference does not model (value cells, waiting activations): not compared, and
@@ -936,10 +971,30 @@ fn differs(case: &Case, goal: bool) -> Option<(Outcome, Outcome)> {
     if want != got {
         return Some((want, got));
     }
+    ENDS[end_index(&got.end)].fetch_add(1, Ordering::Relaxed);
+    if let Some(k) = case.stop_at_look {
+        let stopped = normalised(stopped_at_look(k, || {
+            engine_query(&program, &case.inputs, &case.overrides, case.limits(), timeout, None)
+        }));
+        let cut = stopped.end == End::Timeout && got.trace.starts_with(&stopped.trace);
+        if cut {
+            ENDS[end_index(&End::Timeout)].fetch_add(1, Ordering::Relaxed);
+        }
+        if !cut && stopped != got {
+            return Some((got, stopped));
+        }
+    }
     if goal && matches!(want.end, End::Quiescent | End::Halted) {
         // A goal's answers are exactly a full run's for the asked relation.
         let rel = program.outputs().first()?.0.to_string();
-        let partial = engine_query(&program, &case.inputs, &case.overrides, case.limits(), Some(&rel));
+        let partial = engine_query(
+            &program,
+            &case.inputs,
+            &case.overrides,
+            case.limits(),
+            timeout,
+            Some(&rel),
+        );
         let of_rel = |o: &Outcome| -> Vec<String> {
             o.conclusions
                 .iter()
@@ -956,6 +1011,57 @@ fn differs(case: &Case, goal: bool) -> Option<(Outcome, Outcome)> {
         }
     }
     None
+}
+
+/// How the compared runs ended, by `end_index` (the last: stopped at a look at the clock), so
+/// that a long run shows each budget was reached.
+static ENDS: [AtomicU64; 9] = [const { AtomicU64::new(0) }; 9];
+const END_NAMES: [&str; 9] = [
+    "quiescent",
+    "halted",
+    "error in a rule",
+    "firing limit",
+    "fact bound",
+    "cell bound",
+    "activation bound",
+    "answers",
+    "stopped at a look at the clock",
+];
+
+fn end_index(end: &End) -> usize {
+    match end {
+        End::Quiescent => 0,
+        End::Halted => 1,
+        End::InRule(..) | End::MissingInput(_) | End::BadInput(_) | End::BadParam(_) => 2,
+        End::FiringLimit => 3,
+        End::MemoryLimit => 4,
+        End::CellLimit => 5,
+        End::ActivationLimit => 6,
+        End::Answers(_) => 7,
+        End::Timeout | End::Unmodelled => 8,
+    }
+}
+
+thread_local! {
+    /// Looks at the clock so far in this run, and the look from which the run is told to stop.
+    static LOOKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static STOP_AT: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
+
+/// The cancel hook of `stopped_at_look`: true from the `STOP_AT`-th call on.
+fn counted_look() -> bool {
+    let n = LOOKS.with(|l| l.get() + 1);
+    LOOKS.with(|l| l.set(n));
+    n >= STOP_AT.with(|s| s.get())
+}
+
+/// `run`, stopped as at its deadline from its `k`-th look at the clock on (a deadline that passes
+/// at a chosen moment, the same on every replay).
+fn stopped_at_look(k: u64, run: impl FnOnce() -> Outcome) -> Outcome {
+    LOOKS.with(|l| l.set(0));
+    STOP_AT.with(|s| s.set(k));
+    let _hook = kibitzer::with_cancel(counted_look);
+    run()
 }
 
 /// Removes rules, conditions, actions and list elements while the difference stays.
@@ -1021,13 +1127,17 @@ fn report(seed: u64, case: &Case, goal: bool) -> String {
         .map(|t| format!("--- {FRAGMENT} (included)\n{t}"))
         .unwrap_or_default();
     format!(
-        "case seed {seed}{}\n--- rules (shrunk)\n{}{part}--- inputs\n{:?}\n--- parameters\n{:?}\n--- firing limit {}, live facts at most {:?}\n--- reference\n{}--- engine\n{}",
+        "case seed {seed}{}\n--- rules (shrunk)\n{}{part}--- inputs\n{:?}\n--- parameters\n{:?}\n--- firing limit {}, live facts at most {:?}, cells at most {:?}, activations at most {:?}, timeout {}, stopped at look {:?} (a stopped run shows as \"engine\", the whole run as \"reference\")\n--- reference\n{}--- engine\n{}",
         if goal { " (with a goal)" } else { "" },
         small.text(),
         small.inputs,
         small.overrides,
         small.firing_limit,
         small.max_facts,
+        small.max_cells,
+        small.max_activations,
+        small.timed,
+        small.stop_at_look,
         show(&want),
         show(&got)
     )
@@ -1138,6 +1248,12 @@ fn the_engine_agrees_with_the_reference_on_random_rule_sets() {
         "differential: seed {base}, {ran} cases on {threads} thread(s), {discarded} refused by the checker, {:.0} cases/s",
         ran as f64 / secs.max(1e-9)
     );
+    let ends: Vec<String> = END_NAMES
+        .iter()
+        .zip(&ENDS)
+        .map(|(name, n)| format!("{name} {}", n.load(Ordering::Relaxed)))
+        .collect();
+    eprintln!("differential: compared runs that ended {}", ends.join(", "));
     assert!(
         discarded * 10 < ran.max(10),
         "the checker refused {discarded} of {ran} generated rule sets"
@@ -1155,7 +1271,18 @@ fn one_case(base: u64, i: u64, discarded: &AtomicU64) -> Option<String> {
     let case = generate(seed, all_shapes());
     // `KIBITZER_DIFF_PRINT=1`: each case as it starts, to find one that does not end.
     if std::env::var("KIBITZER_DIFF_PRINT").is_ok() {
-        eprintln!("case {i} (seed {seed})\n{}inputs {:?}", case.text(), case.inputs);
+        eprintln!(
+            "case {i} (seed {seed})\n{}inputs {:?}\noverrides {:?}, firing limit {}, bounds on facts {:?}, cells {:?}, activations {:?}, timeout {}, stopped at look {:?}",
+            case.text(),
+            case.inputs,
+            case.overrides,
+            case.firing_limit,
+            case.max_facts,
+            case.max_cells,
+            case.max_activations,
+            case.timed,
+            case.stop_at_look
+        );
     }
     if let Err(e) = case.load() {
         if std::env::var("KIBITZER_DIFF_SHOW_REFUSED").is_ok() {

@@ -76,6 +76,17 @@ fn a_list_grown_by_each_firing_stops_on_the_memory_bound_with_what_it_concluded(
 }
 
 #[test]
+fn a_rule_with_no_pattern_that_matches_10_to_the_12_times_stops_at_the_activation_bound() {
+    let rules = "ruleset pairs \"p\"\noutput r\n\
+                 rule Pairs when ?x = range(0, 1000000), ?y = range(0, 1000000) then assert r(?x, ?y) end\n";
+    let mut s = session(rules, RunOptions::default());
+    let result = s.run().expect("a budget stop is an answer");
+    assert_eq!(result.stop, StopReason::MemoryLimit);
+    assert_eq!(result.bound, Some(kibitzer::MemoryBound::Activations));
+    assert_eq!(result.stats.fired, 0);
+}
+
+#[test]
 fn doubling_a_list_is_refused_by_the_built_in_before_it_is_made() {
     let rules = "ruleset double \"d\"\ninput n: int\noutput r\n\
                  rule Start when n(?n) then assert r([?n]) end\n\

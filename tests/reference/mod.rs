@@ -10,8 +10,9 @@ mod builtins;
 
 use kibitzer::lang::ast::*;
 use kibitzer::{Builtin, Card, Cards, Program, Shared, Solutions, Suit, Value};
+use std::cell::RefCell;
 use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
 /// One step of a trace, in a form both sides can print.
@@ -36,11 +37,17 @@ pub enum End {
     FiringLimit,
     /// The bound on live facts.
     MemoryLimit,
+    /// The bound on the value cells the live facts hold.
+    CellLimit,
+    /// The bound on waiting activations.
+    ActivationLimit,
     MissingInput(String),
     /// An input the reference reads itself, refused: its name.
     BadInput(String),
     /// A parameter override refused: its name.
     BadParam(String),
+    /// The engine's deadline passed (or its cancel hook asked it to stop); the reference has none.
+    Timeout,
     /// A bound the reference does not model (the engine's on waiting activations): not compared.
     Unmodelled,
     /// An output declared `one` concluded twice, or one declared `exactly one` not at all: the
@@ -48,11 +55,14 @@ pub enum End {
     Answers(String),
 }
 
-/// The bounds of a run: firings, and live facts (`RunOptions::max_facts`).
+/// The bounds of a run: firings, live facts (`RunOptions::max_facts`), the value cells they hold
+/// (`max_cells`) and waiting activations (`max_activations`).
 #[derive(Clone, Copy)]
 pub struct Limits {
     pub firings: u64,
     pub facts: u64,
+    pub cells: u64,
+    pub activations: u64,
 }
 
 /// Everything a run shows that the engine defines the same way.
@@ -354,6 +364,8 @@ impl RefProgram {
             Limits {
                 firings: firing_limit,
                 facts: u64::MAX,
+                cells: u64::MAX,
+                activations: u64::MAX,
             },
         )
     }
@@ -404,6 +416,7 @@ impl RefProgram {
             seq: 0,
             chosen: Vec::new(),
             out: Outcome::default(),
+            aggregates: RefCell::default(),
         };
         let mut end = m.run(given, limits.firings);
         if matches!(end, End::Quiescent | End::Halted) {
@@ -704,7 +717,14 @@ struct Machine<'p> {
     /// The groups a rule has fired in.
     chosen: Vec<String>,
     out: Outcome,
+    /// Aggregate results while the facts stay as they are, by the aggregate and the values of the
+    /// outer variables it mentions: without it a join through an aggregate is cubic per cycle,
+    /// and some generated cases took minutes. Cleared whenever a fact is asserted or dies.
+    aggregates: RefCell<HashMap<(usize, String), Folded>>,
 }
+
+/// An aggregate's value (`None`: `min`/`max` of nothing) and the facts it counted.
+type Folded = (Option<Value>, Vec<usize>);
 
 type Sink<'s> = dyn FnMut(&Env, &[usize]) -> Flow + 's;
 
@@ -903,6 +923,7 @@ impl Machine<'_> {
     /// A fact of `rel` asserted (`asserted`) or retracted: the standing activations whose
     /// verdict it may change come back, in the order first selected, if their facts are live.
     fn wake(&mut self, rel: &str, asserted: bool) {
+        self.aggregates.get_mut().clear();
         let p = self.p;
         for at in 0..self.standing.len() {
             let s = &self.standing[at];
@@ -1030,6 +1051,17 @@ impl Machine<'_> {
     /// A fact a firing added: within the bound on live facts, and a second answer of an output
     /// declared `one` (while the first is live) stops the run.
     fn admit(&mut self, ri: usize, f: usize) -> Result<(), End> {
+        if self.limits.cells != u64::MAX {
+            // Counted down from one past the bound: a list shared many times over is not walked
+            // further than that.
+            let mut left = self.limits.cells + 1;
+            for v in self.facts.iter().filter(|x| x.alive).flat_map(|x| x.args.iter()) {
+                count_cells(v, &mut left);
+            }
+            if left == 0 {
+                return Err(End::CellLimit);
+            }
+        }
         let live = self.facts.iter().filter(|x| x.alive).count() as u64;
         if live > self.limits.facts {
             return Err(End::MemoryLimit);
@@ -1068,6 +1100,7 @@ impl Machine<'_> {
         if self.facts.iter().any(|f| f.alive && f.rel == rel && f.args == args) {
             return None;
         }
+        self.aggregates.get_mut().clear();
         self.facts.push(Fact {
             rel: rel.to_string(),
             args,
@@ -1118,10 +1151,9 @@ impl Machine<'_> {
             &mut sink,
         );
         searched.map_err(|m| End::InRule(rule.name.clone(), m))?;
-        // Past the engine's bound on waiting activations in the differential run, with a margin:
-        // such a case is not compared.
-        if self.agenda.len() + made.len() > 200_000 {
-            return Err(End::Unmodelled);
+        // Every activation a join makes waits until selected (a spent one is not taken off early).
+        if (self.agenda.len() + made.len()) as u64 > self.limits.activations {
+            return Err(End::ActivationLimit);
         }
         for (env, facts) in made {
             self.seq += 1;
@@ -1363,51 +1395,23 @@ impl Machine<'_> {
                 }
             }
             Cond::Aggregate { op, var, value, body } => {
-                let order: Vec<usize> = (0..body.len()).collect();
-                let mut values: Vec<Result<Value, String>> = Vec::new();
-                let mut counted: Vec<usize> = Vec::new();
-                let base = facts.len();
-                let mut each = |e: &Env, f: &[usize]| {
-                    counted.extend_from_slice(&f[base..]);
-                    values.push(match value {
-                        Some(v) => self.eval(v, e),
-                        None => Ok(Value::Int(0)),
-                    });
-                    // The fold stops at the first value that cannot be computed.
-                    match values.last() {
-                        Some(Err(_)) => Flow::Stop,
-                        _ => Flow::Continue,
+                let mut mentioned = Vec::new();
+                cond_vars(&conds[c], &mut mentioned);
+                let mut key = String::new();
+                for v in &mentioned {
+                    if let Some(x) = lookup(env, v) {
+                        key.push_str(&format!("{v}={x:?};"));
                     }
-                };
-                let mut body_facts = facts.clone();
-                self.solve(body, &order, 0, None, env, &mut body_facts, &mut each)?;
-                env.truncate(depth);
-                let mut acc: Option<Value> = None;
-                for v in &values {
-                    let x = v.clone()?;
-                    acc = Some(match (acc, op) {
-                        (None, _) => x,
-                        (Some(a), AggregateOp::Sum) => binary(BinaryOp::Add, &a, &x)?,
-                        (Some(a), AggregateOp::Min) => {
-                            if ordered(&x, &a) == Some(Ordering::Less) {
-                                x
-                            } else {
-                                a
-                            }
-                        }
-                        (Some(a), _) => {
-                            if ordered(&x, &a) == Some(Ordering::Greater) {
-                                x
-                            } else {
-                                a
-                            }
-                        }
-                    });
                 }
-                let result = match op {
-                    AggregateOp::Count => Some(Value::Int(values.len() as i64)),
-                    AggregateOp::Sum => Some(acc.unwrap_or(Value::Int(0))),
-                    _ => acc,
+                let key = (&conds[c] as *const Cond as usize, key);
+                let known = self.aggregates.borrow().get(&key).cloned();
+                let (result, counted) = match known {
+                    Some(r) => r,
+                    None => {
+                        let r = self.aggregate(*op, value.as_ref(), body, env, facts)?;
+                        self.aggregates.borrow_mut().insert(key, r.clone());
+                        r
+                    }
                 };
                 match result {
                     None => Flow::Continue,
@@ -1424,6 +1428,66 @@ impl Machine<'_> {
         };
         env.truncate(depth);
         Ok(flow)
+    }
+
+    /// An aggregate's value over its body's matches under `env` (`None`: no value, as `min` or
+    /// `max` of nothing), and the facts it counted.
+    fn aggregate(
+        &self,
+        op: AggregateOp,
+        value: Option<&AstExpr>,
+        body: &[Cond],
+        env: &mut Env,
+        facts: &[usize],
+    ) -> Result<Folded, String> {
+        let depth = env.len();
+        let order: Vec<usize> = (0..body.len()).collect();
+        let mut values: Vec<Result<Value, String>> = Vec::new();
+        let mut counted: Vec<usize> = Vec::new();
+        let base = facts.len();
+        let mut each = |e: &Env, f: &[usize]| {
+            counted.extend_from_slice(&f[base..]);
+            values.push(match value {
+                Some(v) => self.eval(v, e),
+                None => Ok(Value::Int(0)),
+            });
+            // The fold stops at the first value that cannot be computed.
+            match values.last() {
+                Some(Err(_)) => Flow::Stop,
+                _ => Flow::Continue,
+            }
+        };
+        let mut body_facts = facts.to_vec();
+        self.solve(body, &order, 0, None, env, &mut body_facts, &mut each)?;
+        env.truncate(depth);
+        let mut acc: Option<Value> = None;
+        for v in &values {
+            let x = v.clone()?;
+            acc = Some(match (acc, op) {
+                (None, _) => x,
+                (Some(a), AggregateOp::Sum) => binary(BinaryOp::Add, &a, &x)?,
+                (Some(a), AggregateOp::Min) => {
+                    if ordered(&x, &a) == Some(Ordering::Less) {
+                        x
+                    } else {
+                        a
+                    }
+                }
+                (Some(a), _) => {
+                    if ordered(&x, &a) == Some(Ordering::Greater) {
+                        x
+                    } else {
+                        a
+                    }
+                }
+            });
+        }
+        let result = match op {
+            AggregateOp::Count => Some(Value::Int(values.len() as i64)),
+            AggregateOp::Sum => Some(acc.unwrap_or(Value::Int(0))),
+            _ => acc,
+        };
+        Ok((result, counted))
     }
 
     /// Matches a pattern's arguments against a fact's values: variables, `_` and literals left
@@ -1819,6 +1883,27 @@ fn read_card(w: &str) -> Option<Card> {
 const TOO_DEEP: &str = "a value nests lists more than 32 deep";
 
 /// How deep lists nest in a value: 0 for a scalar, 1 for a list of scalars.
+/// The value cells a value holds (docs/semantics.md, "Limits and budgets"): one for a number,
+/// truth value or card; text one more per 16 bytes; a card group one more per card; a list one
+/// and its elements'.
+/// Takes them off `left`, stopping at 0.
+fn count_cells(v: &Value, left: &mut u64) {
+    let own = match v {
+        Value::Str(s) => 1 + s.len() as u64 / 16,
+        Value::Cards(c) => 1 + c.len() as u64,
+        _ => 1,
+    };
+    *left = left.saturating_sub(own);
+    if let Value::List(items) = v {
+        for x in items.iter() {
+            if *left == 0 {
+                return;
+            }
+            count_cells(x, left);
+        }
+    }
+}
+
 fn nesting(v: &Value) -> usize {
     match v {
         Value::List(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),

@@ -1086,6 +1086,9 @@ impl Session {
                 .mem
                 .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
             {
+                // An input's cells count as a rule's facts' do (and come off when it is
+                // retracted); the bound is looked at when a rule adds a fact.
+                self.cells += v.cells(crate::value::MAX_VALUE_DEPTH).unwrap_or(0);
                 self.on_new_fact(prog, id, Some(i))?;
             }
         }
@@ -2215,6 +2218,10 @@ impl Session {
         let mut ctx = Ctx::new(prog, &self.mem, &self.params, &mut self.whatif);
         let agenda = &mut self.agenda;
         let nvars = rule.var_names.len();
+        // `?x = range(0, 1000000), ?y = range(0, 1000000)` makes 10^12 activations here, so
+        // the bound on waiting ones (and the deadline) is looked at as in every other join.
+        let max_activations = self.opts.max_activations as usize;
+        let mut over_budget = None;
         let flow = matcher::solve(
             &mut ctx,
             &PlanSteps {
@@ -2229,12 +2236,22 @@ impl Session {
             &mut self.frame,
             &mut |_, fr| {
                 agenda.push(rule_idx, fr.mask, plan.elided, &fr.vars[..nvars], &fr.facts);
+                if agenda.created().is_multiple_of(4096) || agenda.pending() > max_activations {
+                    over_budget = activation_budget(agenda.pending(), max_activations);
+                    if over_budget.is_some() {
+                        return Flow::Stop;
+                    }
+                }
                 Flow::Continue
             },
         );
         self.stats.builtin_calls += ctx.calls;
         ctx.outcome(flow).map_err(|e| in_rule(prog, rule_idx, e))?;
-        Ok(())
+        match over_budget {
+            Some(StopReason::MemoryLimit) => Err(self.memory_limit(MemoryBound::Activations)),
+            Some(stop) => Err(RunError::Budget(stop)),
+            None => Ok(()),
+        }
     }
 
     /// The output facts, output by output in declaration order, each in the order asserted.
