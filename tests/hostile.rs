@@ -87,6 +87,24 @@ fn a_rule_with_no_pattern_that_matches_10_to_the_12_times_stops_at_the_activatio
 }
 
 #[test]
+fn a_what_if_sub_query_keeps_the_asking_runs_firing_limit() {
+    let rules = "ruleset loopy \"l\"\ninput n: int\noutput r\noutput c\n\
+                 rule Start when n(?n) then assert c(0) end\n\
+                 rule Count when n(?n), ?n > 0, c(?k) then assert c(?k + 1) end\n\
+                 rule Ask when n(0), ?i = range(1, 1000), whatif self(n: ?i) yields c(?k), ?k > 5 then assert r(?i) end\n";
+    let mut s = session(
+        rules,
+        RunOptions {
+            firing_limit: 50,
+            ..RunOptions::default()
+        },
+    );
+    s.set_input_text("n", "0").expect("n");
+    let error = s.run().expect_err("the sub-query loops").to_string();
+    assert!(error.contains("what-if failed: stopped after 50 firings"), "{error}");
+}
+
+#[test]
 fn doubling_a_list_is_refused_by_the_built_in_before_it_is_made() {
     let rules = "ruleset double \"d\"\ninput n: int\noutput r\n\
                  rule Start when n(?n) then assert r([?n]) end\n\

@@ -124,6 +124,18 @@ fn duplicate_rule_names_and_bad_salience() {
 }
 
 #[test]
+fn an_output_declared_exactly_one_that_no_rule_produces_is_an_error() {
+    check(
+        "ruleset t \"t\"\ninput hand: cards(5)\noutput category, note: exactly one\nrule A \"a\" when hand(?h) then assert category(1, \"x\") end\n",
+        expect![[r#"
+            t.rules:3:18: error: no rule produces output `note`, which is declared `exactly one`
+              |
+            3 | output category, note: exactly one
+              |                  ^^^^"#]],
+    );
+}
+
+#[test]
 fn rules_nothing_feeds_can_never_fire_and_their_output_is_unreachable() {
     // B and C feed each other and nothing else produces `odds` or `advice`; no rule asserts `note`.
     check(

@@ -1039,6 +1039,7 @@ impl Session {
         self.trace.clear();
         self.drops.clear();
         self.whatif.reset();
+        self.whatif.bounds = self.bounds();
         for n in &mut self.fired_per_rule {
             *n = 0;
         }
@@ -2298,6 +2299,20 @@ impl Session {
             });
         }
         self.relevant = mask.map(Into::into);
+    }
+
+    /// The bounds a run keeps to: firings, live facts, value cells, waiting activations.
+    pub(crate) fn bounds(&self) -> [u64; 4] {
+        let o = &self.opts;
+        [o.firing_limit, o.max_facts, o.max_cells, o.max_activations]
+    }
+
+    /// Sets the bounds of [`Session::bounds`] (a what-if sub-query keeps the asking run's).
+    pub(crate) fn set_bounds(&mut self, [firings, facts, cells, activations]: [u64; 4]) {
+        self.opts.firing_limit = firings;
+        self.opts.max_facts = facts;
+        self.opts.max_cells = cells;
+        self.opts.max_activations = activations;
     }
 
     /// Restricts the next runs to the rules marked (what-if sub-queries; see `Program::relevant_to`).

@@ -122,6 +122,9 @@ pub(crate) struct WhatIfRunner {
     pub memo_hits: u64,
     /// Firings inside sub-queries (all depths).
     pub sub_fired: u64,
+    /// The asking run's bounds ([`Session::bounds`]), which each sub-query keeps too: the firing
+    /// limit and memory bounds a query is given reach its what-ifs.
+    pub(crate) bounds: [u64; 4],
 }
 
 impl WhatIfRunner {
@@ -165,6 +168,7 @@ impl WhatIfRunner {
             unreachable!("resolve_site filled the site")
         };
         sub.reset();
+        sub.set_bounds(self.bounds);
         sub.set_relevant(Some(&at.relevant));
         // Once per run of the asking session and kind of site: a copy compared ~20 values per
         // sub-query (~1% of a durak game).
@@ -299,6 +303,7 @@ impl WhatIfRunner {
     ) -> Result<Session, RunError> {
         let (program, inherit) = self.resolve(target, current)?;
         let mut sub = Session::with_library(program.clone(), self.library.clone(), self.depth + 1);
+        sub.set_bounds(self.bounds);
         if inherit {
             sub.set_param_values(params.to_vec());
         }

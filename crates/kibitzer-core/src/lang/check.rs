@@ -154,7 +154,7 @@ impl<'a> Checker<'a> {
         let groups = self.groups(&items.groups);
         let (rules, asserted_by_failed) = self.rules(items.rules, &name, &inputs, &groups);
         self.empty_groups(&groups, &rules);
-        let outputs = self.outputs(&items.outputs, items.ruleset_span);
+        let outputs = self.outputs(&items.outputs, &items.answers, items.ruleset_span);
         self.reachability(&rules, &inputs, &outputs, &items.outputs, &asserted_by_failed);
         let answers = items
             .outputs
@@ -461,11 +461,16 @@ impl<'a> Checker<'a> {
     }
 
     /// The declared outputs that some rule produces (the others are warned about).
-    fn outputs(&mut self, outputs_ast: &[Ident], ruleset_span: Span) -> Vec<RelId> {
+    fn outputs(&mut self, outputs_ast: &[Ident], answers: &[Option<Answers>], ruleset_span: Span) -> Vec<RelId> {
         let mut outputs = Vec::new();
-        for o in outputs_ast {
+        for (k, o) in outputs_ast.iter().enumerate() {
             match self.relations.iter().position(|r| r.name == o.name) {
                 Some(i) => outputs.push(i as RelId),
+                // Every query would fail for want of the answer promised.
+                None if answers.get(k) == Some(&Some(Answers::ExactlyOne)) => self.diags.push(Diagnostic::error(
+                    o.span,
+                    format!("no rule produces output `{}`, which is declared `exactly one`", o.name),
+                )),
                 None => self.diags.push(Diagnostic::warning(
                     o.span,
                     format!("no rule produces output `{}`", o.name),
