@@ -450,6 +450,10 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
         .actions
         .iter()
         .any(|a| matches!(a, Action::Assert { logical: true, .. }));
+    let plain = rule
+        .actions
+        .iter()
+        .all(|a| matches!(a, Action::Assert { logical: false, .. }));
     let mut support_rels = Vec::new();
     if logical {
         for &c in &select {
@@ -468,6 +472,7 @@ fn plan_rule(rule: &RuleIr, retracted: &[bool], asserted: &[bool]) -> RulePlan {
         late,
         early,
         logical,
+        plain,
         support_rels,
         join,
         select,

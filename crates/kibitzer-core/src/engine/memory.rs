@@ -62,6 +62,10 @@ pub struct Memory {
     facts: Vec<Fact>,
     args: Vec<Value>,
     by_rel: Vec<Vec<FactId>>,
+    /// Per relation of two facts or more: the hashes of the facts of `by_rel`, in its order (a
+    /// duplicate check below `DEDUPE_FROM` scans these words, not the facts). Empty, or stale,
+    /// while the relation holds one fact or none.
+    fps: Vec<Vec<u64>>,
     /// Relations that received a fact since the last reset: only these need emptying, so a reset
     /// costs what the last query touched, not the size of the rule set.
     touched: Vec<RelId>,
@@ -111,6 +115,7 @@ impl Memory {
         let relations = probed.len();
         Memory {
             by_rel: vec![Vec::new(); relations],
+            fps: vec![Vec::new(); relations],
             dead: vec![0; relations],
             retracts: vec![0; relations],
             indexed: vec![false; relations],
@@ -135,6 +140,7 @@ impl Memory {
         for r in self.touched.drain(..) {
             let r = r as usize;
             self.by_rel[r].clear();
+            self.fps[r].clear();
             self.dead[r] = 0;
             self.retracts[r] = self.retracts[r].wrapping_add(1);
             if std::mem::take(&mut self.deduped[r]) {
@@ -213,15 +219,20 @@ impl Memory {
         });
         if before == 0 {
             self.touched.push(rel);
-        } else if before == 1 {
-            let first = self.by_rel[r][0] as usize;
-            if !self.facts[first].hashed {
-                let f = &self.facts[first];
-                let h = hash_args(&self.args[f.args_start as usize..f.args_start as usize + f.args_len as usize]);
-                let f = &mut self.facts[first];
-                f.fp = h;
-                f.hashed = true;
+        } else {
+            if before == 1 {
+                let first = self.by_rel[r][0] as usize;
+                if !self.facts[first].hashed {
+                    let f = &self.facts[first];
+                    let h = hash_args(&self.args[f.args_start as usize..f.args_start as usize + f.args_len as usize]);
+                    let f = &mut self.facts[first];
+                    f.fp = h;
+                    f.hashed = true;
+                }
+                self.fps[r].clear();
+                self.fps[r].push(self.facts[first].fp);
             }
+            self.fps[r].push(fp);
         }
         self.by_rel[r].push(id);
         self.live += 1;
@@ -317,10 +328,13 @@ impl Memory {
             // Two or more: every one hashed; values are compared only where the hashes agree.
             ids => {
                 let hash = hash_args(args);
-                let found = ids.iter().copied().find(|&f| {
-                    let fact = &self.facts[f as usize];
-                    fact.alive && fact.fp == hash && self.args_of(f) == args
-                });
+                debug_assert_eq!(self.fps[r].len(), ids.len());
+                let found = self.fps[r]
+                    .iter()
+                    .zip(ids)
+                    .filter(|&(&fp, _)| fp == hash)
+                    .map(|(_, &f)| f)
+                    .find(|&f| equal(f));
                 match found {
                     Some(f) => Lookup::Found(f),
                     None => Lookup::New(Some(hash)),
@@ -365,6 +379,8 @@ impl Memory {
     fn compact(&mut self, rel: usize) {
         let facts = &self.facts;
         self.by_rel[rel].retain(|&f| facts[f as usize].alive);
+        self.fps[rel].clear();
+        self.fps[rel].extend(self.by_rel[rel].iter().map(|&f| facts[f as usize].fp));
         if self.indexed[rel] {
             for (_, index) in self.indexes[rel].iter_mut() {
                 index.retain(|_, ids| {
@@ -437,6 +453,9 @@ impl Memory {
             let r = self.touched[t] as usize;
             self.by_rel[r].retain(|&f| remap[f as usize] != FactId::MAX);
             self.by_rel[r].iter_mut().for_each(map);
+            let facts = &self.facts;
+            self.fps[r].clear();
+            self.fps[r].extend(self.by_rel[r].iter().map(|&f| facts[f as usize].fp));
             self.dead[r] = 0;
             // Its list may be shorter now: a new stamp (see `stamp`).
             self.retracts[r] = self.retracts[r].wrapping_add(1);

@@ -88,6 +88,10 @@ pub(crate) struct RulePlan {
     pub early: u64,
     /// The rule has an `assert logical`: each firing is a support (`Session::open_support`).
     pub logical: bool,
+    /// Every action is a plain `assert` (no `logical`, no retract, modify or halt): a firing
+    /// runs `Session::assert_plain`, which makes ready for nothing else (no support, no fact
+    /// handles, one kind of action).
+    pub plain: bool,
     /// The relations its selection reads that some action changes: a change there may end a
     /// support's match.
     pub support_rels: Vec<RelId>,

@@ -1321,7 +1321,7 @@ impl Session {
             // The bindings are lent to the actions by swapping the frame's vector with the spare
             // one `found` keeps (equally long): new facts are joined in the spare meanwhile.
             std::mem::swap(&mut self.frame.vars, &mut self.found.vars);
-            return self.act(prog, rule_idx, UNRECORDED, Bindings::Spare(nvars), Matched::Frame);
+            return self.run_actions(prog, rule_idx, UNRECORDED, Bindings::Spare(nvars), Matched::Frame);
         }
         // Moved out of the frame (which every later match rebinds before reading): recording the
         // explanation costs no copy of the bindings.
@@ -1338,7 +1338,7 @@ impl Session {
         self.count_firing(rule_idx);
         // A retraction's pattern reads which bindings are set from the frame's mask.
         self.frame.mask = act.mask;
-        self.act(
+        self.run_actions(
             prog,
             rule_idx,
             UNRECORDED,
@@ -1371,7 +1371,59 @@ impl Session {
         }
         // A retraction's pattern reads which bindings are set from the frame's mask.
         self.frame.mask = mask;
-        self.act(prog, rule_idx, firing, Bindings::Stored(vars), Matched::Stored(facts))
+        self.run_actions(prog, rule_idx, firing, Bindings::Stored(vars), Matched::Stored(facts))
+    }
+
+    /// Runs a firing's actions: those of a rule that only asserts plainly (most rules) by
+    /// `assert_plain`, the others by `act`. Returns true on `halt`.
+    #[inline(always)]
+    fn run_actions(
+        &mut self,
+        prog: &Arc<Program>,
+        rule_idx: u32,
+        firing: u32,
+        at: Bindings,
+        matched: Matched,
+    ) -> Result<bool, RunError> {
+        if prog.plans[rule_idx as usize].plain {
+            self.assert_plain(prog, rule_idx, firing, at)?;
+            return Ok(false);
+        }
+        self.act(prog, rule_idx, firing, at, matched)
+    }
+
+    /// The actions of a rule whose actions are all plain asserts (`RulePlan::plain`): `act`'s
+    /// `Assert` with no support, and nothing made ready for the other actions.
+    #[inline(never)]
+    fn assert_plain(&mut self, prog: &Arc<Program>, rule_idx: u32, firing: u32, at: Bindings) -> Result<(), RunError> {
+        let rule = &prog.rules[rule_idx as usize];
+        for action in &rule.actions {
+            let Action::Assert { rel, args, .. } = action else {
+                continue;
+            };
+            // Read again for each action: the previous one's new facts may have grown the arena.
+            let vars = match at {
+                Bindings::Stored(range) => self.agenda.vars_at(range),
+                Bindings::Spare(n) => &self.found.vars[..n],
+            };
+            for (k, a) in args.iter().enumerate() {
+                let staging = self.mem.staging();
+                let pushed = super::eval::push_value(staging, a, vars, &self.params, &mut self.stats.builtin_calls);
+                if let Err(e) = pushed {
+                    self.mem.unstage(k);
+                    return Err(RunError::InRule {
+                        rule: rule.name.clone(),
+                        location: location(prog, rule.span),
+                        message: e.to_string(),
+                    });
+                }
+            }
+            if !self.logical.is_empty() && self.assert_existing(*rel, args.len(), None) {
+                continue;
+            }
+            self.add_staged(prog, rule, *rel, args.len(), firing, None)?;
+        }
+        Ok(())
     }
 
     fn act(
