@@ -410,6 +410,61 @@ fn parameter_overrides_outside_their_domain_are_refused_naming_it() {
     .assert_eq(&tried.join("\n"));
 }
 
+#[test]
+fn input_domains_are_checked_against_the_type_where_declared() {
+    check(
+        "ruleset t \"t\"\noutput category\n\
+         input a: string in 1..4 \"a seat\"\ninput b: int in [1, 2.5]\ninput c: int = 7 in 1..4\n\
+         input d: int in 4..1\ninput e: decimal in [1, 2.5] \"fine\"\ninput f: string = \"x\" in [\"x\", \"y\"]\n\
+         rule A \"a\" when a(?a) b(?b) c(?c) d(?d) e(?e) f(?f) then assert category(1) end\n",
+        expect![[r#"
+            t.rules:3:17: error: `a` is a string input, not a number: give its values as a list, `in [...]`
+              |
+            3 | input a: string in 1..4 "a seat"
+              |                 ^^^^^^^
+            t.rules:4:14: error: `b` is an int input, but its values list 2.5
+              |
+            4 | input b: int in [1, 2.5]
+              |              ^^^^^^^^^^^
+            t.rules:5:18: error: the default of `c`, 7, is not in 1..4
+              |
+            5 | input c: int = 7 in 1..4
+              |                  ^^^^^^^
+            t.rules:6:14: error: the range of `d` is empty: 4 is above 1
+              |
+            6 | input d: int in 4..1
+              |              ^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn input_values_outside_their_domain_are_refused_naming_the_input_value_and_domain() {
+    let rules = "ruleset t \"t\"\ninput seat: int in 1..4 \"the seat to act\"\n\
+                 input mode: string in [\"fast\", \"slow\"]\noutput category\n\
+                 rule A \"a\" when seat(?s) mode(?m) then assert category(?s) end\n";
+    let program = kibitzer::load_text("t.rules", rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = kibitzer::Session::new(program);
+    let mut tried: Vec<String> = [("seat", "0"), ("seat", " 4"), ("mode", "quick"), ("mode", "slow")]
+        .iter()
+        .map(|(k, v)| match s.set_input_text(k, v) {
+            Ok(()) => format!("{k}={v}: ok"),
+            Err(e) => format!("{k}={v}: {e}"),
+        })
+        .collect();
+    // A value given as a value (an embedder's, a what-if's) is held to the domain too.
+    tried.push(match s.set_input("seat", kibitzer::Value::Int(5)) {
+        Ok(()) => "seat=5: ok".to_string(),
+        Err(e) => format!("seat=5: {e}"),
+    });
+    expect![[r#"
+        seat=0: input `seat` must be within 1..4, got `0`
+        seat= 4: ok
+        mode=quick: input `mode` must be one of "fast", "slow", got `quick`
+        mode=slow: ok
+        seat=5: input `seat` must be within 1..4, got `5`"#]]
+    .assert_eq(&tried.join("\n"));
+}
+
 /// A pattern joined to the rule's other patterns by no variable is a cross product, warned of;
 /// joined by a variable (directly or through a binding), or of a one-fact relation, it is not.
 #[test]

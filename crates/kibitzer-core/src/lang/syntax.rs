@@ -378,6 +378,8 @@ fn rule_name(which: Rule) -> &'static str {
         Rule::output_decl => "`output`",
         Rule::param_decl => "`param`",
         Rule::const_decl => "`const`",
+        Rule::domain => "a domain (`in LOW..HIGH`, `in [...]`)",
+        Rule::input_default => "a default (`= VALUE`)",
         Rule::rule => "`rule`",
         Rule::salience => "`salience`",
         Rule::because => "`because`",
@@ -475,11 +477,20 @@ impl Builder {
             Rule::input_decl => {
                 let name = self.ident(next(&mut inner, span)?);
                 let ty = self.type_expr(next(&mut inner, span)?)?;
-                let default = inner.next().map(|l| self.literal(l)).transpose()?;
+                let (mut default, mut domain, mut doc) = (None, None, None);
+                for part in inner {
+                    match part.as_rule() {
+                        Rule::input_default => default = Some(self.literal(next(&mut part.into_inner(), span)?)?),
+                        Rule::domain => domain = Some(self.domain(part, span)?),
+                        _ => doc = Some(self.string(&part)?),
+                    }
+                }
                 AstItem::Input(AstInput {
                     name,
                     ty,
                     default,
+                    domain,
+                    doc,
                     span,
                 })
             }
@@ -502,7 +513,7 @@ impl Builder {
                 let mut doc = None;
                 for part in inner {
                     match part.as_rule() {
-                        Rule::param_domain => domain = Some(self.domain(part, span)?),
+                        Rule::domain => domain = Some(self.domain(part, span)?),
                         _ => doc = Some(self.string(&part)?),
                     }
                 }
