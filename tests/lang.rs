@@ -518,6 +518,14 @@ fn syntax_errors_name_the_fix_for_the_common_mistakes() {
             "rule A when hand(?h)\n",
             "rule `A` is still open: it needs `then` … `end`",
         ),
+        (
+            "rule A when hand(?h) then if len(?h) > 3 then assert category(1) end",
+            "`if … then … else …` is an expression, usable where a value is",
+        ),
+        (
+            "rule A when hand(?h) if len(?h) > 3 then assert category(1) end",
+            "the `if` on line 4 starts an expression, `if … then … else …`, usable where a value is",
+        ),
     ] {
         let message = first_line(format!("{HEAD}{body}"));
         assert!(
@@ -525,6 +533,37 @@ fn syntax_errors_name_the_fix_for_the_common_mistakes() {
             "{body}: {message}"
         );
     }
+}
+
+#[test]
+fn an_if_that_chooses_what_a_rule_does_is_told_it_is_an_expression() {
+    check(
+        &format!("{HEAD}rule A\nwhen\n    hand(?h)\n    if len(?h) > 3\nthen\n    assert category(1)\nend\n"),
+        expect![[r#"
+            t.rules:9:5: error: syntax error: unexpected `assert`; expected an expression (the `if` on line 7 starts an expression, `if … then … else …`, usable where a value is: `?y = if ?x > 3 then 1 else 2`; to act only when something holds, write the test alone as a condition (`?x > 3`), or give each case its rule in a first-match group (`group NAME first`))
+              |
+            9 |     assert category(1)
+              |     ^^^^^^"#]],
+    );
+    check(
+        &format!("{HEAD}rule A\nwhen\n    hand(?h)\nthen\n    if len(?h) > 3 then assert category(1) else assert category(2) end\nend\n"),
+        expect![[r#"
+            t.rules:8:5: error: syntax error: unexpected `if`; expected `because`, an action (`assert`, `retract`, `modify`, `halt`) or something else (`if … then … else …` is an expression, usable where a value is: `assert a(if ?x > 3 then 1 else 2)`; to act only when something holds, write the test alone as a condition (`?x > 3`), or give each case its rule in a first-match group (`group NAME first`))
+              |
+            8 |     if len(?h) > 3 then assert category(1) else assert category(2) end
+              |     ^^"#]],
+    );
+    // An `if` that has its `else` is an expression like any other, and a later mistake gets no hint.
+    check(
+        &format!(
+            "{HEAD}rule A when hand(?h) ?n = if len(?h) > 3 then 1 else 2 then assert category(?n) asert x(1) end\n"
+        ),
+        expect![[r#"
+            t.rules:4:81: error: syntax error: unexpected `asert`; expected `because`, an action (`assert`, `retract`, `modify`, `halt`) or something else
+              |
+            4 | rule A when hand(?h) ?n = if len(?h) > 3 then 1 else 2 then assert category(?n) asert x(1) end
+              |                                                                                 ^^^^^"#]],
+    );
 }
 
 #[test]
