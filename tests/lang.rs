@@ -672,6 +672,43 @@ fn a_comparison_or_arithmetic_of_types_that_never_fit_is_an_error_naming_both() 
     );
 }
 
+/// A built-in given an argument whose type is certain (a literal, an input's variable, a
+/// parameter, a built-in's declared result) that its signature does not accept; a variable whose
+/// type depends on the data is left to the run.
+#[test]
+fn a_builtin_argument_of_a_type_that_never_fits_is_an_error_naming_the_position_and_both_types() {
+    check(
+        "ruleset t \"t\"\ninput hand: cards(5)\ninput total: int\ninput name: string = \"x\"\n\
+         param word = \"big\"\noutput said\n\
+         rule A when hand(?h) total(?t) ?r = rank(?t) then assert said(?r) end\n\
+         rule B when name(?n) ?k = count_rank(?n, word) then assert said(?k) end\n\
+         rule C when hand(?h) ?r = rank_held(?h, str(2)) then assert said(?r) end\n\
+         rule D when total(?t) ?x = abs(\"-3\") ?y = abs(?t) then assert said(?y) end\n\
+         rule E when hand(?h) said(?v) ?x = abs(?v) ?c = card_count(?h) then assert said(?c) end\n",
+        expect![[r#"
+            t.rules:7:42: error: `rank` expects its first argument `card` to be a card, got an int
+              |
+            7 | rule A when hand(?h) total(?t) ?r = rank(?t) then assert said(?r) end
+              |                                          ^^
+            t.rules:8:38: error: `count_rank` expects its first argument `cards` to be cards, got a string
+              |
+            8 | rule B when name(?n) ?k = count_rank(?n, word) then assert said(?k) end
+              |                                      ^^
+            t.rules:8:42: error: `count_rank` expects its second argument `rank` to be an int, got a string
+              |
+            8 | rule B when name(?n) ?k = count_rank(?n, word) then assert said(?k) end
+              |                                          ^^^^
+            t.rules:9:41: error: `rank_held` expects its second argument `times` to be an int, got a string
+              |
+            9 | rule C when hand(?h) ?r = rank_held(?h, str(2)) then assert said(?r) end
+              |                                         ^^^^^^
+            t.rules:10:32: error: `abs` expects its first argument `x` to be a decimal, got a string
+               |
+            10 | rule D when total(?t) ?x = abs("-3") ?y = abs(?t) then assert said(?y) end
+               |                                ^^^^"#]],
+    );
+}
+
 #[test]
 fn a_group_without_its_policy_is_told_how_to_write_it() {
     check(

@@ -530,7 +530,7 @@ impl<'a> Checker<'a> {
                     let message = match input {
                         Some(ty) => format!(
                             "`{name}` is {} input, not a number: give its values as a list, `in [...]`",
-                            a_or_an(ty.name())
+                            article(ty.name())
                         ),
                         None => format!("`{name}` is not a number: give its values as a list, `in [...]`"),
                     };
@@ -552,7 +552,7 @@ impl<'a> Checker<'a> {
                     None => v.ty().accepts(ty),
                 };
                 if let Some(odd) = items.iter().find(|v| !fits(v)) {
-                    let message = format!("`{name}` is {} {kind}, but its values list {odd}", a_or_an(ty.name()));
+                    let message = format!("`{name}` is {} {kind}, but its values list {odd}", article(ty.name()));
                     self.error(*at, message);
                     return None;
                 }
@@ -924,6 +924,7 @@ impl<'a> Checker<'a> {
         if inputs_e.len() != np {
             return None;
         }
+        self.check_args(call, &inputs_e, scope);
         let outputs = call.args[np..]
             .iter()
             .map(|a| self.pat_arg(a, scope, true))
@@ -960,6 +961,7 @@ impl<'a> Checker<'a> {
                     if inputs_e.len() != call.args.len() {
                         return None;
                     }
+                    self.check_args(call, &inputs_e, scope);
                     let slot = scope.slot(&var.name);
                     scope.bound.insert(slot);
                     return Some(Cond::CallOut {
@@ -1273,22 +1275,7 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                for (i, (a, (pname, pty))) in args.iter().zip(sig.params.iter()).enumerate() {
-                    if let Expr::Const(v) = a {
-                        if !pty.accepts(v.ty()) {
-                            self.error(
-                                call.args[i].span,
-                                format!(
-                                    "`{}` expects {} `{pname}` to be a {}, got {}",
-                                    sig.name,
-                                    ordinal(i + 1),
-                                    pty.name(),
-                                    v.ty().name()
-                                ),
-                            );
-                        }
-                    }
-                }
+                self.check_args(call, &args, scope);
                 Expr::Call {
                     direct: b.direct(),
                     builtin: b,
@@ -1321,6 +1308,30 @@ impl<'a> Checker<'a> {
                 Expr::If(Box::new(c?), Box::new(a?), Box::new(b?))
             }
         })
+    }
+
+    /// A built-in's arguments against its signature: one whose type is certain (`type_of`) and
+    /// that the parameter does not accept fails on every run, an error at the argument.
+    fn check_args(&mut self, call: &AstCall, args: &[Expr], scope: &Scope) {
+        let Some(b) = self.reg.get(&call.name.name) else {
+            return;
+        };
+        let sig = b.signature();
+        for (i, (a, (pname, pty))) in args.iter().zip(sig.params.iter()).enumerate() {
+            match self.type_of(a, scope) {
+                Some(t) if !pty.accepts(t) => self.error(
+                    call.args[i].span,
+                    format!(
+                        "`{}` expects {} `{pname}` to be {}, got {}",
+                        sig.name,
+                        ordinal(i + 1),
+                        article(pty.name()),
+                        article(t.name())
+                    ),
+                ),
+                _ => {}
+            }
+        }
     }
 
     /// The type an expression has on every run, when that is certain: a literal's, a parameter's
@@ -1780,11 +1791,12 @@ fn note_late(cond: &Cond, late: &mut FxHashSet<Slot>, before: &FxHashSet<Slot>) 
     }
 }
 
-/// `an int`, `a string`.
+/// `an int`, `a string`, `cards`.
 fn article(name: &str) -> String {
-    match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        true => format!("an {name}"),
-        false => format!("a {name}"),
+    match name {
+        "cards" => name.to_string(),
+        _ if name.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {name}"),
+        _ => format!("a {name}"),
     }
 }
 
@@ -1880,12 +1892,4 @@ fn late_conditions(r: &RuleIr) -> Vec<bool> {
         out.push(late);
     }
     out
-}
-
-/// A type's name with its article: `a string`, `an int`.
-fn a_or_an(word: &str) -> String {
-    match word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        true => format!("an {word}"),
-        false => format!("a {word}"),
-    }
 }
