@@ -157,6 +157,28 @@ fn parameters_align_in_runs_and_long_values_stand_apart() {
 }
 
 #[test]
+fn inputs_keep_their_defaults_domains_and_descriptions() {
+    let text = "ruleset x\ninput seat : int in 1..4   \"the seat to act\"\ninput mode: string = \"fast\" in [ \"fast\",\"slow\" ]\ninput n: int \"how many\"\ninput w: decimal=0.5 in 0.0..1.0\noutput o\n";
+    let out = formatted_and_sound("t.rules", text);
+    expect_test::expect![[r#"
+        ruleset x
+        input  seat: int in 1..4 "the seat to act"
+        input  mode: string = "fast" in ["fast", "slow"]
+        input  n:    int "how many"
+        input  w:    decimal = 0.5 in 0.0..1.0
+        output o
+    "#]]
+    .assert_eq(&out);
+    let dir = std::env::temp_dir();
+    let (before, after) = (checked("t.rules", text, &dir), checked("t.rules", &out, &dir));
+    assert!(
+        before.contains("within 1..4") && before.contains("the seat to act"),
+        "{before}"
+    );
+    assert_eq!(before, after);
+}
+
+#[test]
 fn a_comment_inside_an_expression_keeps_it_as_written() {
     let text = "ruleset x\ninput n: int\noutput o\nrule A\nwhen\n  n(?n)\n  ?m = ?n +   # plus one\n       1\nthen\n  assert   o(?m)\nend\n";
     let out = formatted_and_sound("t.rules", text);

@@ -422,6 +422,61 @@ fn parameter_overrides_outside_their_domain_are_refused_naming_it() {
     .assert_eq(&tried.join("\n"));
 }
 
+#[test]
+fn input_domains_are_checked_against_the_type_where_declared() {
+    check(
+        "ruleset t \"t\"\noutput category\n\
+         input a: string in 1..4 \"a seat\"\ninput b: int in [1, 2.5]\ninput c: int = 7 in 1..4\n\
+         input d: int in 4..1\ninput e: decimal in [1, 2.5] \"fine\"\ninput f: string = \"x\" in [\"x\", \"y\"]\n\
+         rule A \"a\" when a(?a) b(?b) c(?c) d(?d) e(?e) f(?f) then assert category(1) end\n",
+        expect![[r#"
+            t.rules:3:17: error: `a` is a string input, not a number: give its values as a list, `in [...]`
+              |
+            3 | input a: string in 1..4 "a seat"
+              |                 ^^^^^^^
+            t.rules:4:14: error: `b` is an int input, but its values list 2.5
+              |
+            4 | input b: int in [1, 2.5]
+              |              ^^^^^^^^^^^
+            t.rules:5:18: error: the default of `c`, 7, is not in 1..4
+              |
+            5 | input c: int = 7 in 1..4
+              |                  ^^^^^^^
+            t.rules:6:14: error: the range of `d` is empty: 4 is above 1
+              |
+            6 | input d: int in 4..1
+              |              ^^^^^^^"#]],
+    );
+}
+
+#[test]
+fn input_values_outside_their_domain_are_refused_naming_the_input_value_and_domain() {
+    let rules = "ruleset t \"t\"\ninput seat: int in 1..4 \"the seat to act\"\n\
+                 input mode: string in [\"fast\", \"slow\"]\noutput category\n\
+                 rule A \"a\" when seat(?s) mode(?m) then assert category(?s) end\n";
+    let program = kibitzer::load_text("t.rules", rules).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = kibitzer::Session::new(program);
+    let mut tried: Vec<String> = [("seat", "0"), ("seat", " 4"), ("mode", "quick"), ("mode", "slow")]
+        .iter()
+        .map(|(k, v)| match s.set_input_text(k, v) {
+            Ok(()) => format!("{k}={v}: ok"),
+            Err(e) => format!("{k}={v}: {e}"),
+        })
+        .collect();
+    // A value given as a value (an embedder's, a what-if's) is held to the domain too.
+    tried.push(match s.set_input("seat", kibitzer::Value::Int(5)) {
+        Ok(()) => "seat=5: ok".to_string(),
+        Err(e) => format!("seat=5: {e}"),
+    });
+    expect![[r#"
+        seat=0: input `seat` must be within 1..4, got `0`
+        seat= 4: ok
+        mode=quick: input `mode` must be one of "fast", "slow", got `quick`
+        mode=slow: ok
+        seat=5: input `seat` must be within 1..4, got `5`"#]]
+    .assert_eq(&tried.join("\n"));
+}
+
 /// A pattern joined to the rule's other patterns by no variable is a cross product, warned of;
 /// joined by a variable (directly or through a binding), or of a one-fact relation, it is not.
 #[test]
@@ -475,6 +530,14 @@ fn syntax_errors_name_the_fix_for_the_common_mistakes() {
             "rule A when hand(?h)\n",
             "rule `A` is still open: it needs `then` … `end`",
         ),
+        (
+            "rule A when hand(?h) then if len(?h) > 3 then assert category(1) end",
+            "`if … then … else …` is an expression, usable where a value is",
+        ),
+        (
+            "rule A when hand(?h) if len(?h) > 3 then assert category(1) end",
+            "the `if` on line 4 starts an expression, `if … then … else …`, usable where a value is",
+        ),
     ] {
         let message = first_line(format!("{HEAD}{body}"));
         assert!(
@@ -482,6 +545,37 @@ fn syntax_errors_name_the_fix_for_the_common_mistakes() {
             "{body}: {message}"
         );
     }
+}
+
+#[test]
+fn an_if_that_chooses_what_a_rule_does_is_told_it_is_an_expression() {
+    check(
+        &format!("{HEAD}rule A\nwhen\n    hand(?h)\n    if len(?h) > 3\nthen\n    assert category(1)\nend\n"),
+        expect![[r#"
+            t.rules:9:5: error: syntax error: unexpected `assert`; expected an expression (the `if` on line 7 starts an expression, `if … then … else …`, usable where a value is: `?y = if ?x > 3 then 1 else 2`; to act only when something holds, write the test alone as a condition (`?x > 3`), or give each case its rule in a first-match group (`group NAME first`))
+              |
+            9 |     assert category(1)
+              |     ^^^^^^"#]],
+    );
+    check(
+        &format!("{HEAD}rule A\nwhen\n    hand(?h)\nthen\n    if len(?h) > 3 then assert category(1) else assert category(2) end\nend\n"),
+        expect![[r#"
+            t.rules:8:5: error: syntax error: unexpected `if`; expected `because`, an action (`assert`, `retract`, `modify`, `halt`) or something else (`if … then … else …` is an expression, usable where a value is: `assert a(if ?x > 3 then 1 else 2)`; to act only when something holds, write the test alone as a condition (`?x > 3`), or give each case its rule in a first-match group (`group NAME first`))
+              |
+            8 |     if len(?h) > 3 then assert category(1) else assert category(2) end
+              |     ^^"#]],
+    );
+    // An `if` that has its `else` is an expression like any other, and a later mistake gets no hint.
+    check(
+        &format!(
+            "{HEAD}rule A when hand(?h) ?n = if len(?h) > 3 then 1 else 2 then assert category(?n) asert x(1) end\n"
+        ),
+        expect![[r#"
+            t.rules:4:81: error: syntax error: unexpected `asert`; expected `because`, an action (`assert`, `retract`, `modify`, `halt`) or something else
+              |
+            4 | rule A when hand(?h) ?n = if len(?h) > 3 then 1 else 2 then assert category(?n) asert x(1) end
+              |                                                                                 ^^^^^"#]],
+    );
 }
 
 #[test]
@@ -587,6 +681,43 @@ fn a_comparison_or_arithmetic_of_types_that_never_fit_is_an_error_naming_both() 
               |
             8 | rule C when name(?n) ?x = len(?n) * 2 ?n < ?x or ?t + word > 1 then assert said(2) end
               |                                                  ^^"#]],
+    );
+}
+
+/// A built-in given an argument whose type is certain (a literal, an input's variable, a
+/// parameter, a built-in's declared result) that its signature does not accept; a variable whose
+/// type depends on the data is left to the run.
+#[test]
+fn a_builtin_argument_of_a_type_that_never_fits_is_an_error_naming_the_position_and_both_types() {
+    check(
+        "ruleset t \"t\"\ninput hand: cards(5)\ninput total: int\ninput name: string = \"x\"\n\
+         param word = \"big\"\noutput said\n\
+         rule A when hand(?h) total(?t) ?r = rank(?t) then assert said(?r) end\n\
+         rule B when name(?n) ?k = count_rank(?n, word) then assert said(?k) end\n\
+         rule C when hand(?h) ?r = rank_held(?h, str(2)) then assert said(?r) end\n\
+         rule D when total(?t) ?x = abs(\"-3\") ?y = abs(?t) then assert said(?y) end\n\
+         rule E when hand(?h) said(?v) ?x = abs(?v) ?c = card_count(?h) then assert said(?c) end\n",
+        expect![[r#"
+            t.rules:7:42: error: `rank` expects its first argument `card` to be a card, got an int
+              |
+            7 | rule A when hand(?h) total(?t) ?r = rank(?t) then assert said(?r) end
+              |                                          ^^
+            t.rules:8:38: error: `count_rank` expects its first argument `cards` to be cards, got a string
+              |
+            8 | rule B when name(?n) ?k = count_rank(?n, word) then assert said(?k) end
+              |                                      ^^
+            t.rules:8:42: error: `count_rank` expects its second argument `rank` to be an int, got a string
+              |
+            8 | rule B when name(?n) ?k = count_rank(?n, word) then assert said(?k) end
+              |                                          ^^^^
+            t.rules:9:41: error: `rank_held` expects its second argument `times` to be an int, got a string
+              |
+            9 | rule C when hand(?h) ?r = rank_held(?h, str(2)) then assert said(?r) end
+              |                                         ^^^^^^
+            t.rules:10:32: error: `abs` expects its first argument `x` to be a decimal, got a string
+               |
+            10 | rule D when total(?t) ?x = abs("-3") ?y = abs(?t) then assert said(?y) end
+               |                                ^^^^"#]],
     );
 }
 

@@ -325,6 +325,24 @@ fn an_include_is_followed_and_its_problems_shown_on_the_including_file() {
 }
 
 #[test]
+fn an_input_is_hovered_with_its_domain_and_description() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/one.rules")).unwrap();
+    let uri = "file:///nowhere/one.rules";
+    let mut s = Server::start();
+    open(&mut s, uri, &text);
+    let h = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": at(&text, "total(?t)", 0, 1)}),
+    );
+    let hover = h["contents"]["value"].as_str().unwrap_or("").to_string();
+    assert!(
+        hover.contains("input total: int in 4..21 \"the hand's total\"") && hover.contains("produced by: the input"),
+        "{hover}"
+    );
+    s.stop();
+}
+
+#[test]
 fn a_group_is_hovered_with_its_rules_and_its_name_goes_to_its_declaration() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/blackjack.rules")).unwrap();
     let uri = "file:///nowhere/blackjack.rules";

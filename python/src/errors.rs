@@ -133,6 +133,7 @@ pub fn run_error(e: &RunError) -> PyErr {
         | RunError::BadPosition { .. }
         | RunError::UnknownInput { .. }
         | RunError::InputType { .. }
+        | RunError::InputDomain { .. }
         | RunError::Param(_)
         | RunError::UnknownRule(_) => BadInput::new_err(text),
         RunError::InRule { .. }

@@ -66,7 +66,9 @@ pub fn run(a: RulesArgs) -> i32 {
     println!("inputs:");
     for i in p.inputs() {
         let default = i.default.map(|d| format!(" = {d}")).unwrap_or_default();
-        println!("  {}: {}{default}", i.name, i.type_text);
+        let domain = i.domain.as_ref().map(|d| format!(", {d}")).unwrap_or_default();
+        let doc = i.doc.map(|d| format!("  # {d}")).unwrap_or_default();
+        println!("  {}: {}{default}{domain}{doc}", i.name, i.type_text);
     }
     let outs: Vec<String> = p
         .outputs()

@@ -19,6 +19,11 @@ pub struct InputInfo<'a> {
     pub type_text: String,
     /// Its default, when the input is optional.
     pub default: Option<&'a Value>,
+    /// The values a query may give, when the rule file says, as a refusal words it
+    /// (`within 1..4`, `one of fast, slow`).
+    pub domain: Option<String>,
+    /// Its description, when the rule file gives one.
+    pub doc: Option<&'a str>,
 }
 
 /// A parameter or constant.
@@ -132,12 +137,15 @@ impl Program {
                     name: &i.name,
                     type_text,
                     default: i.default.as_ref().map(|d| d.value()),
+                    domain: i.domain.as_ref().map(|d| d.expected()),
+                    doc: i.doc.as_deref(),
                 }
             })
             .collect()
     }
 
-    /// Reads a value of input `name` from text, as `Session::set_input_text` does.
+    /// Reads a value of input `name` from text per its type, as `Session::set_input_text` does
+    /// before it checks the input's domain.
     /// `None` when there is no such input.
     pub fn parse_input(&self, name: &str, text: &str) -> Option<Result<Value, NotationError>> {
         let d = self.inputs.iter().find(|d| d.name == name)?;

@@ -333,7 +333,7 @@ when
     ?a >= 3
     card_count(?h) + 1 > 2
     5 == card_count(?h)
-    ?c = ?a + 1
+    ?c = card_list(?h)[0]
     ?d = rank_held(?h, 2)
     card_count(?h) != ?a
     card_count(?h) == ?b

@@ -83,6 +83,16 @@ pub enum RunError {
         /// The value given.
         got: String,
     },
+    /// An input value outside the domain the rule set declares for it (`in 1..4`).
+    #[error("input `{name}` must be {expected}, got `{got}`")]
+    InputDomain {
+        /// The input.
+        name: String,
+        /// Its domain, as what a value must be (`within 1..4`, `one of 1, 2`).
+        expected: String,
+        /// The value given, as written.
+        got: String,
+    },
     /// A parameter override of an unknown name or wrong type.
     #[error("{0}")]
     Param(String),
@@ -771,6 +781,7 @@ impl Session {
             name: name.to_string(),
             source,
         })?;
+        check_domain(decl, &v, || text.trim().to_string())?;
         self.inputs[i] = Some(v);
         Ok(())
     }
@@ -813,6 +824,7 @@ impl Session {
                 got: value.to_string(),
             });
         }
+        check_domain(decl, &value, || value.to_string())?;
         self.inputs[i] = Some(value);
         Ok(())
     }
@@ -2672,6 +2684,19 @@ fn loosely_equal_facts(mem: &Memory, rel: RelId, values: &mut [Value]) -> Option
 }
 
 /// Whether a list holds a number, at any depth.
+/// An input's value refused when it is outside the input's declared domain; `shown` is the value
+/// as the error names it (the text given, when it was given as text).
+fn check_domain(decl: &crate::lang::ir::InputDecl, v: &Value, shown: impl FnOnce() -> String) -> Result<(), RunError> {
+    match &decl.domain {
+        Some(domain) if !domain.admits(v) => Err(RunError::InputDomain {
+            name: decl.name.clone(),
+            expected: domain.expected(),
+            got: shown(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 fn has_number(v: &Value) -> bool {
     match v {
         Value::Int(_) | Value::Num(_) => true,

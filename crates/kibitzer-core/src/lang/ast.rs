@@ -83,7 +83,7 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// `input hand: cards(5, hidden: 1) = "..."`
+/// `input hand: cards(5, hidden: 1) = "..."`, `input seat: int in 1..4 "the seat to act"`
 #[derive(Debug, Clone)]
 pub struct AstInput {
     /// The input's name.
@@ -92,6 +92,10 @@ pub struct AstInput {
     pub ty: AstType,
     /// Its default, which makes it optional.
     pub default: Option<AstLiteral>,
+    /// The values a query may give, if the rule file says.
+    pub domain: Option<AstDomain>,
+    /// Its description.
+    pub doc: Option<String>,
     /// The whole declaration.
     pub span: Span,
 }
@@ -135,7 +139,7 @@ pub struct AstParam {
     pub span: Span,
 }
 
-/// The values a parameter may take: `in 1..1000000` or `in ["rules", "native", "auto"]`.
+/// The values a parameter or input may take: `in 1..1000000` or `in ["rules", "native", "auto"]`.
 #[derive(Debug, Clone)]
 pub enum AstDomain {
     /// From the first number to the second, both included.

@@ -207,7 +207,8 @@ impl<'a> Checker<'a> {
                         items.answers.extend(answers);
                     }
                     AstItem::Param(p) => {
-                        let domain = p.domain.as_ref().and_then(|d| self.domain(&p.name.name, &p.value, d));
+                        let value = literal_value(&p.value);
+                        let domain = (p.domain.as_ref()).and_then(|d| self.domain(&p.name.name, None, Some(&value), d));
                         self.declare_param(p.name, &p.value, domain, p.doc, false)
                     }
                     AstItem::Const { name, value, .. } => self.declare_param(name, &value, None, None, true),
@@ -269,8 +270,12 @@ impl<'a> Checker<'a> {
             Some(lit) => Some(literal_value(lit)),
             None => None,
         };
+        let domain =
+            (inp.domain.as_ref()).and_then(|d| self.domain(&inp.name.name, Some(ty.value_type), default.as_ref(), d));
         let rel = self.declare_relation(&inp.name.name, 1, inp.name.span);
         Some(InputDecl {
+            domain,
+            doc: inp.doc.clone(),
             name: inp.name.name.clone(),
             rel,
             type_name: ty.name.to_string(),
@@ -509,17 +514,32 @@ impl<'a> Checker<'a> {
 
     /// A parameter's domain, checked: numeric bounds in order for a numeric default, listed
     /// values of the default's type, and the default among the values allowed.
-    fn domain(&mut self, name: &str, default: &AstLiteral, d: &AstDomain) -> Option<ParamDomain> {
-        let default = literal_value(default);
+    /// The domain of a parameter (`input: None`, its default given) or of an input (its value
+    /// type given, its default if it has one), refused where it does not fit the type.
+    fn domain(
+        &mut self,
+        name: &str,
+        input: Option<ValueType>,
+        default: Option<&Value>,
+        d: &AstDomain,
+    ) -> Option<ParamDomain> {
+        let ty = input.or(default.map(Value::ty)).unwrap_or(ValueType::Any);
+        let kind = match input {
+            Some(_) => "input",
+            None => "parameter",
+        };
         let (domain, at) = match d {
             AstDomain::Range(low, high, at) => {
                 let (low, high) = (literal_value(low), literal_value(high));
-                let numeric = |v: &Value| matches!(v, Value::Int(_) | Value::Num(_));
-                if !numeric(&default) {
-                    self.error(
-                        *at,
-                        format!("`{name}` is not a number: give its values as a list, `in [...]`"),
-                    );
+                if !matches!(ty, ValueType::Int | ValueType::Num) {
+                    let message = match input {
+                        Some(ty) => format!(
+                            "`{name}` is {} input, not a number: give its values as a list, `in [...]`",
+                            article(ty.name())
+                        ),
+                        None => format!("`{name}` is not a number: give its values as a list, `in [...]`"),
+                    };
+                    self.error(*at, message);
                     return None;
                 }
                 if !low.compare(&high).is_some_and(|o| o.is_le()) {
@@ -530,22 +550,27 @@ impl<'a> Checker<'a> {
             }
             AstDomain::OneOf(items, at) => {
                 let items: Vec<Value> = items.iter().map(literal_value).collect();
-                if let Some(odd) = items.iter().find(|v| !v.ty().accepts(default.ty())) {
-                    let message = format!(
-                        "`{name}` is a {} parameter, but its values list {odd}",
-                        default.ty().name()
-                    );
+                // A parameter's values are of its default's type (an int parameter may not list
+                // 0.5); an input's are values its type reads to.
+                let fits = |v: &Value| match input {
+                    Some(_) => ty.accepts(v.ty()),
+                    None => v.ty().accepts(ty),
+                };
+                if let Some(odd) = items.iter().find(|v| !fits(v)) {
+                    let message = format!("`{name}` is {} {kind}, but its values list {odd}", article(ty.name()));
                     self.error(*at, message);
                     return None;
                 }
                 (ParamDomain::OneOf(items.into_iter().map(Constant::new).collect()), at)
             }
         };
-        if !domain.admits(&default) {
-            self.error(*at, format!("the default of `{name}`, {default}, is not in {domain}"));
-            return None;
+        match default {
+            Some(default) if !domain.admits(default) => {
+                self.error(*at, format!("the default of `{name}`, {default}, is not in {domain}"));
+                None
+            }
+            _ => Some(domain),
         }
-        Some(domain)
     }
 
     fn declare_relation(&mut self, name: &str, arity: usize, span: Span) -> RelId {
@@ -904,6 +929,7 @@ impl<'a> Checker<'a> {
         if inputs_e.len() != np {
             return None;
         }
+        self.check_args(call, &inputs_e, scope);
         let outputs = call.args[np..]
             .iter()
             .map(|a| self.pat_arg(a, scope, true))
@@ -940,6 +966,7 @@ impl<'a> Checker<'a> {
                     if inputs_e.len() != call.args.len() {
                         return None;
                     }
+                    self.check_args(call, &inputs_e, scope);
                     let slot = scope.slot(&var.name);
                     scope.bound.insert(slot);
                     return Some(Cond::CallOut {
@@ -1253,22 +1280,7 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                for (i, (a, (pname, pty))) in args.iter().zip(sig.params.iter()).enumerate() {
-                    if let Expr::Const(v) = a {
-                        if !pty.accepts(v.ty()) {
-                            self.error(
-                                call.args[i].span,
-                                format!(
-                                    "`{}` expects {} `{pname}` to be a {}, got {}",
-                                    sig.name,
-                                    ordinal(i + 1),
-                                    pty.name(),
-                                    v.ty().name()
-                                ),
-                            );
-                        }
-                    }
-                }
+                self.check_args(call, &args, scope);
                 Expr::Call {
                     direct: b.direct(),
                     builtin: b,
@@ -1301,6 +1313,30 @@ impl<'a> Checker<'a> {
                 Expr::If(Box::new(c?), Box::new(a?), Box::new(b?))
             }
         })
+    }
+
+    /// A built-in's arguments against its signature: one whose type is certain (`type_of`) and
+    /// that the parameter does not accept fails on every run, an error at the argument.
+    fn check_args(&mut self, call: &AstCall, args: &[Expr], scope: &Scope) {
+        let Some(b) = self.reg.get(&call.name.name) else {
+            return;
+        };
+        let sig = b.signature();
+        for (i, (a, (pname, pty))) in args.iter().zip(sig.params.iter()).enumerate() {
+            match self.type_of(a, scope) {
+                Some(t) if !pty.accepts(t) => self.error(
+                    call.args[i].span,
+                    format!(
+                        "`{}` expects {} `{pname}` to be {}, got {}",
+                        sig.name,
+                        ordinal(i + 1),
+                        article(pty.name()),
+                        article(t.name())
+                    ),
+                ),
+                _ => {}
+            }
+        }
     }
 
     /// The type an expression has on every run, when that is certain: a literal's, a parameter's
@@ -1760,11 +1796,12 @@ fn note_late(cond: &Cond, late: &mut FxHashSet<Slot>, before: &FxHashSet<Slot>) 
     }
 }
 
-/// `an int`, `a string`.
+/// `an int`, `a string`, `cards`.
 fn article(name: &str) -> String {
-    match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        true => format!("an {name}"),
-        false => format!("a {name}"),
+    match name {
+        "cards" => name.to_string(),
+        _ if name.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {name}"),
+        _ => format!("a {name}"),
     }
 }
 

@@ -357,10 +357,18 @@ impl Formatter<'_> {
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
-            Rule::input_decl if is(0, Rule::ident) && is(1, Rule::type_expr) && parts.len() <= 3 => {
+            Rule::input_decl if is(0, Rule::ident) && is(1, Rule::type_expr) => {
                 let mut rest = type_text(&parts[1])?;
-                if let Some(d) = parts.get(2) {
-                    rest = format!("{rest} = {}", self.expr(d.clone(), 0));
+                for part in &parts[2..] {
+                    match part.as_rule() {
+                        Rule::input_default => {
+                            let value = part.clone().into_inner().next()?;
+                            rest = format!("{rest} = {}", self.expr(value, 0));
+                        }
+                        Rule::domain => rest = format!("{rest} {}", self.domain(part.clone())?),
+                        Rule::string => rest = format!("{rest} {}", part.as_str()),
+                        _ => return None,
+                    }
                 }
                 Decl::Input {
                     name: parts[0].as_str().to_string(),
@@ -371,7 +379,7 @@ impl Formatter<'_> {
                 let mut rest = Vec::new();
                 for part in &parts[2..] {
                     match part.as_rule() {
-                        Rule::param_domain => rest.push(self.domain(part.clone())?),
+                        Rule::domain => rest.push(self.domain(part.clone())?),
                         Rule::string => rest.push(part.as_str().to_string()),
                         _ => return None,
                     }

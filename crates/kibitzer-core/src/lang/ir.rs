@@ -95,6 +95,9 @@ pub(crate) struct InputDecl {
     /// Reads the input from text, per its type (from the registry).
     pub parse: crate::builtins::registry::InputParser,
     pub default: Option<Constant>,
+    /// The values a query may give (`in 1..4`, `in ["a", "b"]`); `None`: any its type reads.
+    pub domain: Option<ParamDomain>,
+    pub doc: Option<String>,
 }
 
 /// A parameter (overridable) or constant (fixed).
@@ -109,7 +112,7 @@ pub(crate) struct ParamDecl {
     pub constant: bool,
 }
 
-/// The values a parameter may take.
+/// The values a parameter or an input may take.
 #[derive(Debug, Clone)]
 pub(crate) enum ParamDomain {
     /// Numbers from the first to the second, both included.
@@ -126,6 +129,14 @@ impl ParamDomain {
                 v.compare(low).is_some_and(|o| o.is_ge()) && v.compare(high).is_some_and(|o| o.is_le())
             }
             ParamDomain::OneOf(items) => items.iter().any(|i| i.loose_eq(v)),
+        }
+    }
+
+    /// What a value must be, as a refusal says it: `within 1..4`, `one of 1, 2`.
+    pub fn expected(&self) -> String {
+        match self {
+            ParamDomain::Range(..) => format!("within {self}"),
+            ParamDomain::OneOf(_) => self.to_string(),
         }
     }
 }

@@ -269,15 +269,26 @@ fn fix_hint(text: &str, pos: usize, token: &str) -> Option<String> {
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect();
+    // The last rule opened before here.
+    let before = &text[..pos];
+    let line_start = |i: usize| before[..i].rsplit('\n').next().is_some_and(|l| l.trim().is_empty());
+    let rule_at = before.rmatch_indices("rule ").map(|(i, _)| i).find(|&i| line_start(i));
+    // `if` where an expression cannot be (an action), or an `if` with no `else` that a condition
+    // starts with: the parser stops at the action after it.
+    if word == "if" {
+        return Some(format!(
+            "`if … then … else …` is an expression, usable where a value is: `assert a(if ?x > 3 then 1 else 2)`; {IF_INSTEAD}"
+        ));
+    }
+    if let Some(line) = rule_at.and_then(|at| open_if(text, at, pos)) {
+        return Some(format!(
+            "the `if` on line {line} starts an expression, `if … then … else …`, usable where a value is: `?y = if ?x > 3 then 1 else 2`; {IF_INSTEAD}"
+        ));
+    }
     let action = matches!(word.as_str(), "assert" | "retract" | "modify" | "halt");
     if token.is_empty() || word == "rule" || action {
-        // The last rule opened before here, if its `end` was never reached.
-        let before = &text[..pos];
-        let line_start = |i: usize| before[..i].rsplit('\n').next().is_some_and(|l| l.trim().is_empty());
-        let at = before
-            .rmatch_indices("rule ")
-            .map(|(i, _)| i)
-            .find(|&i| line_start(i))?;
+        // The rule, if its `end` was never reached.
+        let at = rule_at?;
         let name: String = before[at + 5..]
             .trim_start()
             .chars()
@@ -296,6 +307,48 @@ fn fix_hint(text: &str, pos: usize, token: &str) -> Option<String> {
         });
     }
     None
+}
+
+/// What to write instead of an `if` that chooses what a rule does.
+const IF_INSTEAD: &str = "to act only when something holds, write the test alone as a condition (`?x > 3`), or give each case its rule in a first-match group (`group NAME first`)";
+
+/// The line of the last `if` between `from` and `pos` that no `else` follows (outside strings and
+/// comments), if any.
+fn open_if(text: &str, from: usize, pos: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    let mut i = from;
+    while i < pos {
+        match bytes[i] {
+            b'#' => {
+                while i < pos && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < pos && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'?' => {
+                let start = i;
+                while i < pos && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'?') {
+                    i += 1;
+                }
+                match &text[start..i] {
+                    "if" => open.push(start),
+                    "else" => {
+                        open.pop();
+                    }
+                    _ => {}
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    open.last().map(|&at| text[..at].matches('\n').count() + 1)
 }
 
 /// The innermost `(` or `[` open at `pos` that is not closed before the item ends (a line that
@@ -378,6 +431,8 @@ fn rule_name(which: Rule) -> &'static str {
         Rule::output_decl => "`output`",
         Rule::param_decl => "`param`",
         Rule::const_decl => "`const`",
+        Rule::domain => "a domain (`in LOW..HIGH`, `in [...]`)",
+        Rule::input_default => "a default (`= VALUE`)",
         Rule::rule => "`rule`",
         Rule::salience => "`salience`",
         Rule::because => "`because`",
@@ -475,11 +530,20 @@ impl Builder {
             Rule::input_decl => {
                 let name = self.ident(next(&mut inner, span)?);
                 let ty = self.type_expr(next(&mut inner, span)?)?;
-                let default = inner.next().map(|l| self.literal(l)).transpose()?;
+                let (mut default, mut domain, mut doc) = (None, None, None);
+                for part in inner {
+                    match part.as_rule() {
+                        Rule::input_default => default = Some(self.literal(next(&mut part.into_inner(), span)?)?),
+                        Rule::domain => domain = Some(self.domain(part, span)?),
+                        _ => doc = Some(self.string(&part)?),
+                    }
+                }
                 AstItem::Input(AstInput {
                     name,
                     ty,
                     default,
+                    domain,
+                    doc,
                     span,
                 })
             }
@@ -502,7 +566,7 @@ impl Builder {
                 let mut doc = None;
                 for part in inner {
                     match part.as_rule() {
-                        Rule::param_domain => domain = Some(self.domain(part, span)?),
+                        Rule::domain => domain = Some(self.domain(part, span)?),
                         _ => doc = Some(self.string(&part)?),
                     }
                 }

@@ -106,7 +106,7 @@ impl Template {
                 }),
                 (_, None) => errors.push(TemplateError {
                     message: format!(
-                        "unknown format `{}` (use rank, ranks, signed, operand or .N)",
+                        "unknown format `{}` (use rank, ranks, signed, operand, raw or .N)",
                         fmt.unwrap_or("")
                     ),
                     span: hole_span,

@@ -1,6 +1,6 @@
 //! Values as text for people: the formats of `because` holes and of `format(…)` (`{:rank}` → `10`,
-//! `{:ranks}` → `tens`, `{:.2}` → `0.93`, `{:signed}` → `+600`, `{:operand}` → `(−217)`), and cards
-//! written in letter notation shown with suit symbols.
+//! `{:ranks}` → `tens`, `{:.2}` → `0.93`, `{:signed}` → `+600`, `{:operand}` → `(−217)`, `{:raw}`
+//! → text as it is), and cards written in letter notation shown with suit symbols.
 
 use super::{format_decimal, Value, MAX_TEXT_LEN};
 use crate::cards::card::{rank_label, rank_plural};
@@ -21,6 +21,9 @@ pub enum Format {
     /// A number that follows an operator in the text: negatives in parentheses, so that
     /// `{?a} − {?b:operand}` reads `1657 − (−217)`, never `1657 − -217`.
     Operand,
+    /// The value's text as it is: a string unchanged (a word in card letters, `7C`, keeps its
+    /// letters), a list as `[a, b]` of such texts.
+    Raw,
 }
 
 impl Format {
@@ -31,6 +34,7 @@ impl Format {
             "ranks" => Some(Format::RankPlural),
             "signed" => Some(Format::Signed),
             "operand" => Some(Format::Operand),
+            "raw" => Some(Format::Raw),
             f => f
                 .strip_prefix('.')
                 .and_then(|n| n.parse::<usize>().ok())
@@ -66,8 +70,9 @@ pub fn format_template(template: &str, args: &[Value]) -> Result<String, String>
                 let inner = &rest[..close];
                 let format = match inner.strip_prefix(':') {
                     _ if inner.is_empty() => Format::Plain,
-                    Some(spec) => Format::parse(spec.trim())
-                        .ok_or_else(|| format!("unknown format `{spec}` (use rank, ranks, signed, operand or .N)"))?,
+                    Some(spec) => Format::parse(spec.trim()).ok_or_else(|| {
+                        format!("unknown format `{spec}` (use rank, ranks, signed, operand, raw or .N)")
+                    })?,
                     None => return Err(format!("`{{{inner}}}`: a hole is `{{}}` or `{{:format}}`")),
                 };
                 let v = args
@@ -144,8 +149,8 @@ fn write_value(out: &mut String, v: &Value, f: &Format, limit: usize) -> bool {
             }
             out.push(']');
         }
-        // Other formats show a list as `Value::pretty` does.
-        (_, Value::List(_)) => return write_pretty(out, v, limit),
+        // Other formats show a list as `Value::pretty` does, and `raw` any value.
+        (_, Value::List(_)) | (Format::Raw, _) => return write_pretty(out, v, limit),
         (f, v) => out.push_str(&scalar_text(v, f)),
     }
     out.len() <= limit
@@ -253,6 +258,19 @@ mod tests {
         assert_eq!(format_value(&Value::Int(-217), &Format::Operand), "(−217)");
         assert_eq!(format_value(&Value::Int(217), &Format::Operand), "217");
         assert_eq!(format_value(&Value::Num(-0.5), &Format::Operand), "(−0.5)");
+    }
+
+    #[test]
+    fn raw_keeps_text_in_card_letters_as_it_is() {
+        let text = Value::str("take 7C, discard KC");
+        assert_eq!(format_value(&text, &Format::Plain), "take 7♣, discard K♣");
+        assert_eq!(format_value(&text, &Format::Raw), "take 7C, discard KC");
+        let list = Value::list(vec![Value::str("2H 3H"), Value::Int(-4)]);
+        assert_eq!(format_value(&list, &Format::Raw), "[2H 3H, -4]");
+        assert_eq!(
+            format_template("{:raw} {}", &[Value::str("TH"), Value::str("TH")]).unwrap(),
+            "TH 10♥"
+        );
     }
 
     #[test]

@@ -49,24 +49,8 @@ fn register_inputs(r: &mut Registry) {
     });
 }
 
-/// Texts and names: `durak.say`, a card's rank value, a suit's name.
+/// Names: a card's rank value, a suit's name.
 fn register_words(r: &mut Registry) {
-    r.func(
-        "durak.say",
-        &[("template", T::Str), ("values", T::List)],
-        T::Str,
-        "the template with each `{}` replaced by the next value (numbers, cards, strings unquoted), and each \
-         `{-}` by a number after an operator (a negative one in parentheses: `(−217)`): texts with numbers",
-        |a| {
-            let Value::Str(template) = &a[0] else {
-                return Err(BuiltinError::bad_argument("durak.say", 1, "a string", &a[0]));
-            };
-            let Value::List(values) = &a[1] else {
-                return Err(BuiltinError::bad_argument("durak.say", 2, "a list", &a[1]));
-            };
-            Ok(Value::str(&say(template, values)))
-        },
-    );
     r.func(
         "durak.rank_value",
         &[("values", T::List), ("card", T::Card)],
@@ -733,45 +717,5 @@ mod tests {
             assert_eq!(arg, input, "{text:?}");
             assert_eq!(input, in_full, "{text:?}");
         }
-    }
-}
-
-/// `durak.say`: `{}` takes the next value as it prints, `{-}` the next number as an operand.
-fn say(template: &str, values: &[Value]) -> String {
-    let mut out = String::new();
-    let mut values = values.iter();
-    let mut rest = template;
-    while let Some(at) = rest.find('{') {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        let (operand, skip) = if tail.starts_with("{}") {
-            (false, 2)
-        } else if tail.starts_with("{-}") {
-            (true, 3)
-        } else {
-            out.push('{');
-            rest = &tail[1..];
-            continue;
-        };
-        match values.next() {
-            Some(Value::Int(n)) if operand && *n < 0 => out.push_str(&format!("(−{})", n.unsigned_abs())),
-            Some(v) => out.push_str(&v.pretty()),
-            None => {}
-        }
-        rest = &tail[skip..];
-    }
-    out.push_str(rest);
-    out
-}
-
-#[cfg(test)]
-mod say_tests {
-    use super::*;
-
-    #[test]
-    fn operands_are_bracketed_when_negative() {
-        let v = [Value::Int(1657), Value::Int(-217), Value::Int(-5), Value::str("x")];
-        assert_eq!(say("{} − {-} = {}, {-}{}", &v), "1657 − (−217) = -5, x");
-        assert_eq!(say("{a} {}", &[Value::Int(3)]), "{a} 3");
     }
 }

@@ -401,29 +401,6 @@ fn register_card_helpers(r: &mut Registry) {
         },
     );
     r.func(
-        "rummy.say",
-        &[("template", T::Str), ("values", T::List)],
-        T::Str,
-        "the template with each `{}` replaced by the next value (numbers, strings unquoted): notes with numbers",
-        |a| {
-            let template = str_arg(&a[0], "rummy.say", 1)?;
-            let Value::List(values) = &a[1] else {
-                return Err(BuiltinError::bad_argument("rummy.say", 2, "a list", &a[1]));
-            };
-            let mut out = String::new();
-            let mut values = values.iter();
-            let mut pieces = template.split("{}");
-            out.push_str(pieces.next().unwrap_or_default());
-            for piece in pieces {
-                if let Some(v) = values.next() {
-                    out.push_str(&v.pretty());
-                }
-                out.push_str(piece);
-            }
-            Ok(Value::str(&out))
-        },
-    );
-    r.func(
         "rummy.size",
         &[("hand", T::Str)],
         T::Int,

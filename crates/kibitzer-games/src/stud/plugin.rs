@@ -246,30 +246,6 @@ fn register_decisions(r: &mut Registry) {
             Ok(())
         },
     );
-    r.func(
-        "stud.say",
-        &[("template", T::Str), ("values", T::List)],
-        T::Str,
-        "the template with each `{}` replaced by the next value (decimals to four places): texts with numbers",
-        |a| {
-            let Value::Str(template) = &a[0] else {
-                return Err(BuiltinError::bad_argument("stud.say", 1, "a string", &a[0]));
-            };
-            let Value::List(values) = &a[1] else {
-                return Err(BuiltinError::bad_argument("stud.say", 2, "a list", &a[1]));
-            };
-            let mut values = values.iter();
-            let mut pieces = template.split("{}");
-            let mut out = pieces.next().unwrap_or_default().to_string();
-            for piece in pieces {
-                if let Some(v) = values.next() {
-                    out.push_str(&v.pretty());
-                }
-                out.push_str(piece);
-            }
-            Ok(Value::str(&out))
-        },
-    );
 }
 
 /// With one card to come: the unseen cards with which the opponent wins, and those that tie.
