@@ -168,8 +168,9 @@ impl Scope {
 }
 
 /// `format` templates: every hole format, braces, and a card word that gains its suit symbol.
-const TEMPLATES: [(&str, usize); 8] = [
+const TEMPLATES: [(&str, usize); 9] = [
     ("{}:{:signed}", 2),
+    ("{:raw} {}", 2),
     ("{:rank} of {:ranks}", 2),
     ("{:.2}", 1),
     ("{:operand}", 1),

@@ -263,6 +263,8 @@ enum Hole {
     Places(usize),
     Signed,
     Operand,
+    /// The value's text as it is: no suit symbols for card words in text.
+    Raw,
 }
 
 const LABELS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
@@ -369,6 +371,7 @@ fn shown(v: &Value, hole: &Hole) -> String {
         (Hole::Signed, Value::Num(x)) => format!("−{}", decimal(-x)),
         (Hole::Operand, Value::Int(i)) if *i < 0 => format!("(−{})", i.unsigned_abs()),
         (Hole::Operand, Value::Num(x)) if *x < 0.0 => format!("(−{})", decimal(-x)),
+        (Hole::Raw, v) => pretty(v),
         (_, Value::Str(s)) => text(s),
         (Hole::Plain, Value::List(xs)) => {
             format!("[{}]", xs.iter().map(|x| shown(x, hole)).collect::<Vec<_>>().join(", "))
@@ -402,11 +405,12 @@ fn fill(t: &str, values: &[Value]) -> Result<String, String> {
                         "ranks" => Hole::Ranks,
                         "signed" => Hole::Signed,
                         "operand" => Hole::Operand,
+                        "raw" => Hole::Raw,
                         s => match s.strip_prefix('.').and_then(|n| n.parse::<usize>().ok()) {
                             Some(n) if n <= 12 => Hole::Places(n),
                             _ => {
                                 return Err(format!(
-                                    "unknown format `{spec}` (use rank, ranks, signed, operand or .N)"
+                                    "unknown format `{spec}` (use rank, ranks, signed, operand, raw or .N)"
                                 ))
                             }
                         },

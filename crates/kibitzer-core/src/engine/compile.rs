@@ -1035,6 +1035,69 @@ pub fn expr_slots(e: &Expr) -> u64 {
 mod tests {
     use crate::tests::load_text;
 
+    /// Firings through `Session::assert_plain` against the general path (`act`, every rule's
+    /// `plain` flag off): the same trace, conclusions and end, on rule sets that reach what the
+    /// plain path must still do (duplicates, `one` answers, the fact and cell bounds, aggregates
+    /// and negations woken by its facts) beside rules it leaves to `act`.
+    #[test]
+    fn plain_assert_firings_run_as_the_general_path_does() {
+        use crate::engine::session::{RunOptions, Session};
+        use proptest::prelude::*;
+        const RULES: &str = r#"ruleset t "t"
+            input n: int
+            input xs: ints
+            output total, big: one, seen, note
+            rule Each "each" when xs(?l), ?x in ?l then assert seen(?x % 5) assert term(?x) end
+            rule Sum "sum" when ?s = sum ?t { term(?t) } then assert total(?s) end
+            rule Big "big" when n(?n), seen(?v), ?v > ?n, not big(_) then assert big(?v) end
+            rule Cut "cut" when ?h <- seen(0), n(?n), ?n < 0 then retract ?h end
+            rule Mark "mark" salience 5 when seen(?v), not big(?v) then assert logical note(?v) end
+            rule Note "note" salience 3 when seen(?v), ?v > 2 then assert note(?v) end"#;
+        let run = |plain: bool, n: i64, xs: &[i64], max_facts: u64, max_cells: u64| {
+            let mut p = load_text("t", RULES).unwrap();
+            let plans = &mut std::sync::Arc::get_mut(&mut p).expect("unshared").plans;
+            assert!(plans.iter().any(|pl| pl.plain) && plans.iter().any(|pl| !pl.plain));
+            if !plain {
+                plans.iter_mut().for_each(|pl| pl.plain = false);
+            }
+            let mut s = Session::new(p);
+            s.set_options(RunOptions {
+                trace: true,
+                max_facts,
+                max_cells,
+                ..RunOptions::default()
+            });
+            s.set_input_text("n", &n.to_string()).unwrap();
+            let list: Vec<String> = xs.iter().map(i64::to_string).collect();
+            s.set_input_text("xs", &list.join(",")).unwrap();
+            let end = match s.run() {
+                Ok(r) => format!("{:?} {:?} {:?}", r.stop, r.bound, r.stats.fired),
+                Err(e) => e.to_string(),
+            };
+            let conclusions: Vec<String> = s.conclusions().iter().map(|c| c.to_string()).collect();
+            let trace: Vec<String> = s
+                .trace()
+                .iter()
+                .map(|e| match e {
+                    crate::engine::session::TraceEvent::Fired { firing } => {
+                        let f = s.firing(*firing).expect("recorded");
+                        format!("{} {:?}", f.rule, s.firing_bindings(f).0)
+                    }
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            (end, trace, conclusions)
+        };
+        proptest!(ProptestConfig::with_cases(300), |(
+            n in -3i64..8,
+            xs in proptest::collection::vec(-20i64..20, 0..12),
+            max_facts in 3u64..40,
+            max_cells in 3u64..60,
+        )| {
+            prop_assert_eq!(run(true, n, &xs, max_facts, max_cells), run(false, n, &xs, max_facts, max_cells));
+        });
+    }
+
     /// While the inputs go in, a rule is seeded by its last input only, and not at all when it
     /// also reads a derived relation (no rule has fired yet, so that join would find nothing);
     /// the derived facts seed it when they come, and it still fires.
