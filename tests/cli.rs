@@ -1283,6 +1283,20 @@ fn check_reads_a_fragment_through_the_rule_set_that_includes_it() {
         assert!(r.stdout.contains("main.rules: rule set `m`, 1 rules"), "{}", r.stdout);
         assert!(!r.stderr.contains("error"), "{}", r.stderr);
     }
+    // Named alone from its own folder.
+    let alone = Command::new(BIN)
+        .args(["check", "part.rules"])
+        .current_dir(dir.path())
+        .output()
+        .expect("start kibitzer");
+    let said = String::from_utf8_lossy(&alone.stdout);
+    assert_eq!(
+        alone.status.code(),
+        Some(0),
+        "{said}{}",
+        String::from_utf8_lossy(&alone.stderr)
+    );
+    assert!(said.contains("main.rules: rule set `m`, 1 rules"), "{said}");
     std::fs::remove_file(&main).unwrap();
     let r = run(&["check", part.to_str().unwrap()], b"");
     assert_eq!(r.code, Some(2));

@@ -63,7 +63,11 @@ pub fn run(a: CheckArgs) -> i32 {
                 continue;
             }
             let mut near = Vec::new();
-            let folder = frag.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            // `part.rules` alone has the empty path as its parent: the current folder.
+            let folder = frag
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
             collect(&folder, &mut near, &mut HashSet::new());
             let includers: Vec<PathBuf> = near
                 .into_iter()
