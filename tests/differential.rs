@@ -893,7 +893,7 @@ fn engine_query(
             out.activations = r.stats.activations;
             out.dropped = r.stats.dropped;
         }
-        Err(RunError::InRule { rule, message, .. }) => out.end = End::InRule(rule, message),
+        Err(RunError::InRule { rule, failure, .. }) => out.end = End::InRule(rule, failure.to_string()),
         Err(RunError::FiringLimit { .. }) => out.end = End::FiringLimit,
         Err(RunError::MissingInput(n)) => out.end = End::MissingInput(n),
         Err(RunError::Answers(message)) => out.end = End::Answers(message),

@@ -100,8 +100,49 @@ fn a_what_if_sub_query_keeps_the_asking_runs_firing_limit() {
         },
     );
     s.set_input_text("n", "0").expect("n");
-    let error = s.run().expect_err("the sub-query loops").to_string();
-    assert!(error.contains("what-if failed: stopped after 50 firings"), "{error}");
+    let error = s.run().expect_err("the sub-query loops");
+    assert!(
+        error.to_string().contains("what-if failed: stopped after 50 firings"),
+        "{error}"
+    );
+    let kibitzer::RunError::InRule {
+        rule,
+        failure: kibitzer::RuleFailure::WhatIf(inner),
+        ..
+    } = error
+    else {
+        panic!("not a what-if failure: {error:?}");
+    };
+    assert_eq!(rule, "Ask");
+    assert!(
+        matches!(*inner, kibitzer::RunError::FiringLimit { limit: 50, .. }),
+        "{inner:?}"
+    );
+}
+
+#[test]
+fn a_rule_that_divides_by_zero_fails_with_a_typed_cause() {
+    let rules = "ruleset div \"d\"\ninput n: int\noutput r\n\
+                 rule Div when n(?n) then assert r(10 / ?n) end\n";
+    let mut s = session(rules, RunOptions::default());
+    s.set_input_text("n", "0").expect("n");
+    let error = s.run().expect_err("a division by zero");
+    assert!(
+        matches!(
+            &error,
+            kibitzer::RunError::InRule {
+                failure: kibitzer::RuleFailure::Eval(kibitzer::EvalFailure::DivisionByZero(_)),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(
+        error
+            .to_string()
+            .ends_with("in rule `Div`: division by zero in `10 / 0`"),
+        "{error}"
+    );
 }
 
 #[test]

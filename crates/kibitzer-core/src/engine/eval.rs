@@ -20,17 +20,28 @@ pub struct EvalError(Box<EvalFailure>);
 
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum EvalFailure {
+    /// A built-in refused its arguments or failed.
     #[error(transparent)]
     Builtin(BuiltinError),
+    /// A value of a type the operation does not take (the message names both).
     #[error("{0}")]
     Type(String),
+    /// A division or remainder by zero, in the expression shown.
     #[error("division by zero in `{0}`")]
     DivisionByZero(String),
+    /// Integer arithmetic past the 64-bit range, in the expression shown.
     #[error("integer overflow in `{0}`")]
     Overflow(String),
+    /// A list indexed past its ends.
     #[error("index {index} is out of range for a list of {len}")]
-    Index { index: i64, len: usize },
+    Index {
+        /// The index asked for.
+        index: i64,
+        /// The list's length.
+        len: usize,
+    },
 }
 
 /// Constructors named after the failures they make (`EvalError::Type(message)`).
@@ -55,6 +66,11 @@ impl EvalError {
     /// What went wrong.
     pub fn failure(&self) -> &EvalFailure {
         &self.0
+    }
+
+    /// What went wrong, owned.
+    pub fn into_failure(self) -> EvalFailure {
+        *self.0
     }
 }
 

@@ -4,7 +4,7 @@
 //! memory per hand cheap.
 
 use super::agenda::{Activation, Agenda, NOT_STANDING};
-use super::eval::EvalFailure;
+pub use super::eval::EvalFailure;
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
@@ -20,19 +20,41 @@ use thiserror::Error;
 /// The firing number of a fact concluded by a run that keeps no records (`set_recording`).
 const UNRECORDED: u32 = u32::MAX;
 
+/// Why a rule's condition or action failed ([`RunError::InRule`]).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum RuleFailure {
+    /// An expression or a built-in could not be evaluated: a division by zero, an overflow, an
+    /// index out of range, a type, a built-in refusing its arguments.
+    #[error(transparent)]
+    Eval(EvalFailure),
+    /// A what-if sub-query failed.
+    #[error("what-if failed: {0}")]
+    WhatIf(Box<RunError>),
+    /// `modify` of a fact the same firing already retracted.
+    #[error("`modify` of a fact this firing already retracted")]
+    ModifyRetracted,
+}
+
+impl From<super::eval::EvalError> for RuleFailure {
+    fn from(e: super::eval::EvalError) -> RuleFailure {
+        RuleFailure::Eval(e.into_failure())
+    }
+}
+
 /// A failure while running a query.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum RunError {
     /// A condition or action could not be evaluated.
-    #[error("{location}: in rule `{rule}`: {message}")]
+    #[error("{location}: in rule `{rule}`: {failure}")]
     InRule {
         /// The rule's name.
         rule: String,
         /// Where the failing condition or action is written.
         location: RuleLocation,
         /// What went wrong.
-        message: String,
+        failure: RuleFailure,
     },
     /// The firing limit was reached: most likely rules that keep re-triggering each other.
     #[error("stopped after {limit} firings: the rules keep firing, most often {rules} (a rule loop? if not, raise the firing limit, `max_firings`)")]
@@ -1426,7 +1448,7 @@ impl Session {
                     return Err(RunError::InRule {
                         rule: rule.name.clone(),
                         location: location(prog, rule.span),
-                        message: e.to_string(),
+                        failure: e.into(),
                     });
                 }
             }
@@ -1472,10 +1494,10 @@ impl Session {
             (true, Matched::Frame) => self.frame.facts.as_slice().into(),
         };
         let handle = |cond: u16| handles.iter().find(|(c, _)| *c == cond).map(|(_, f)| *f);
-        let failed = |message: String| RunError::InRule {
+        let failed = |failure: RuleFailure| RunError::InRule {
             rule: rule.name.clone(),
             location: location(prog, rule.span),
-            message,
+            failure,
         };
         for action in &rule.actions {
             // Read again for each action: the previous one's new facts may have grown the arena.
@@ -1492,7 +1514,7 @@ impl Session {
                             super::eval::push_value(staging, a, vars, &self.params, &mut self.stats.builtin_calls);
                         if let Err(e) = pushed {
                             self.mem.unstage(k);
-                            return Err(failed(e.to_string()));
+                            return Err(failed(e.into()));
                         }
                     }
                     let by = match (*logical, support) {
@@ -1511,7 +1533,7 @@ impl Session {
                 }
                 Action::Modify { cond, rel, args } => {
                     let Some(old) = handle(*cond).filter(|&f| self.mem.is_alive(f)) else {
-                        return Err(failed("`modify` of a fact this firing already retracted".to_string()));
+                        return Err(failed(RuleFailure::ModifyRetracted));
                     };
                     for (k, a) in args.iter().enumerate() {
                         let calls = &mut self.stats.builtin_calls;
@@ -1525,7 +1547,7 @@ impl Session {
                         };
                         if let Err(e) = pushed {
                             self.mem.unstage(k);
-                            return Err(failed(e.to_string()));
+                            return Err(failed(e.into()));
                         }
                     }
                     // Traced before what the change sets off (its `new` filled in once made).
@@ -1543,7 +1565,7 @@ impl Session {
                     }
                 }
                 Action::Retract { rel, args } => {
-                    let in_rule = |e: &dyn std::fmt::Display| failed(e.to_string());
+                    let in_rule = |e: super::eval::EvalError| failed(e.into());
                     // Every argument known: the one fact it can be is found by its hash.
                     let bound = |a: &PatArg| match a {
                         PatArg::Var(s) => *s < 64 && mask & (1u64 << s) != 0,
@@ -1557,7 +1579,7 @@ impl Session {
                                 PatArg::Var(s) => values.push(vars[*s as usize].clone()),
                                 PatArg::Expr(e) => {
                                     let v = super::eval::eval(e, vars, &self.params, &mut self.stats.builtin_calls);
-                                    values.push(v.map_err(|e| in_rule(&e))?);
+                                    values.push(v.map_err(&in_rule)?);
                                 }
                                 PatArg::Wild => {}
                             }
@@ -1584,7 +1606,7 @@ impl Session {
                         }
                         frame.mask = mask;
                         let mut ctx = Ctx::new(prog, &self.mem, &self.params, &mut self.whatif);
-                        let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(|e| in_rule(&e))?;
+                        let ok = matcher::match_fact(&mut ctx, args, id, &mut frame).map_err(&in_rule)?;
                         if ok {
                             self.retract_fact(prog, id, firing)?;
                         }
@@ -2750,7 +2772,7 @@ pub fn location(prog: &Program, span: crate::lang::source::Span) -> RuleLocation
 
 #[allow(clippy::boxed_local)] // the matcher hands errors over boxed; unboxing here gains nothing
 fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
-    let message = match e.error {
+    let failure = match e.error {
         MatchErrorKind::Eval(e) => {
             if let EvalFailure::Builtin(b) = e.failure() {
                 if let BuiltinFailure::Input { input, message } = &*b.0 {
@@ -2760,18 +2782,18 @@ fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
                     };
                 }
             }
-            e.to_string()
+            e.into()
         }
         MatchErrorKind::Stopped(stop) => return RunError::Budget(stop),
         MatchErrorKind::WhatIf(inner) => match *inner {
             RunError::Budget(stop) => return RunError::Budget(stop),
-            inner => format!("what-if failed: {inner}"),
+            inner => RuleFailure::WhatIf(Box::new(inner)),
         },
     };
     RunError::InRule {
         rule: prog.rules[rule as usize].name.clone(),
         location: location(prog, e.span),
-        message,
+        failure,
     }
 }
 
