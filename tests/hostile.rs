@@ -127,15 +127,16 @@ fn a_rule_that_divides_by_zero_fails_with_a_typed_cause() {
     let mut s = session(rules, RunOptions::default());
     s.set_input_text("n", "0").expect("n");
     let error = s.run().expect_err("a division by zero");
+    let kibitzer::RunError::InRule {
+        failure: kibitzer::RuleFailure::Eval(cause),
+        ..
+    } = &error
+    else {
+        panic!("not an evaluation failure: {error:?}");
+    };
     assert!(
-        matches!(
-            &error,
-            kibitzer::RunError::InRule {
-                failure: kibitzer::RuleFailure::Eval(kibitzer::EvalFailure::DivisionByZero(_)),
-                ..
-            }
-        ),
-        "{error:?}"
+        matches!(cause.failure(), kibitzer::EvalFailure::DivisionByZero(_)),
+        "{cause:?}"
     );
     assert!(
         error

@@ -416,6 +416,7 @@ impl RefProgram {
             chosen: Vec::new(),
             out: Outcome::default(),
             aggregates: RefCell::default(),
+            inputs_end: 0,
         };
         let mut end = m.run(given, limits.firings);
         if matches!(end, End::Quiescent | End::Halted) {
@@ -716,6 +717,8 @@ struct Machine<'p> {
     /// The groups a rule has fired in.
     chosen: Vec<String>,
     out: Outcome,
+    /// The facts before this index are the inputs, which the bound on value cells does not count.
+    inputs_end: usize,
     /// Aggregate results while the facts stay as they are, by the aggregate and the values of the
     /// outer variables it mentions: without it a join through an aggregate is cubic per cycle,
     /// and some generated cases took minutes. Cleared whenever a fact is asserted or dies.
@@ -790,6 +793,7 @@ impl Machine<'_> {
                 }
             }
         }
+        self.inputs_end = self.facts.len();
         // Under `depth`, the rules made ready at one moment are joined last first, so that the rule
         // declared first fires first.
         let order = p.join_order();
@@ -1054,7 +1058,8 @@ impl Machine<'_> {
             // Counted down from one past the bound: a list shared many times over is not walked
             // further than that.
             let mut left = self.limits.cells + 1;
-            for v in self.facts.iter().filter(|x| x.alive).flat_map(|x| x.args.iter()) {
+            let made = self.facts.iter().skip(self.inputs_end).filter(|x| x.alive);
+            for v in made.flat_map(|x| x.args.iter()) {
                 count_cells(v, &mut left);
             }
             if left == 0 {

@@ -172,8 +172,8 @@ pub use engine::explain::{
 };
 pub use engine::program::Program;
 pub use engine::session::{
-    Conclusion, EvalFailure, Firing, MemoryBound, RuleFailure, RunError, RunOptions, RunResult, Session, Stats,
-    StopReason, TraceEvent,
+    Conclusion, EvalError, EvalFailure, Firing, MemoryBound, RuleFailure, RunError, RunOptions, RunResult, Session,
+    Stats, StopReason, TraceEvent,
 };
 pub use lang::diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use library::{load_any, load_file, load_shipped, load_text, LoadError};

@@ -47,30 +47,25 @@ pub enum EvalFailure {
 /// Constructors named after the failures they make (`EvalError::Type(message)`).
 #[allow(non_snake_case)]
 impl EvalError {
-    pub fn Type(message: String) -> EvalError {
+    pub(crate) fn Type(message: String) -> EvalError {
         EvalError(Box::new(EvalFailure::Type(message)))
     }
 
-    pub fn DivisionByZero(expr: String) -> EvalError {
+    pub(crate) fn DivisionByZero(expr: String) -> EvalError {
         EvalError(Box::new(EvalFailure::DivisionByZero(expr)))
     }
 
-    pub fn Overflow(expr: String) -> EvalError {
+    pub(crate) fn Overflow(expr: String) -> EvalError {
         EvalError(Box::new(EvalFailure::Overflow(expr)))
     }
 
-    pub fn index(index: i64, len: usize) -> EvalError {
+    pub(crate) fn index(index: i64, len: usize) -> EvalError {
         EvalError(Box::new(EvalFailure::Index { index, len }))
     }
 
     /// What went wrong.
     pub fn failure(&self) -> &EvalFailure {
         &self.0
-    }
-
-    /// What went wrong, owned.
-    pub fn into_failure(self) -> EvalFailure {
-        *self.0
     }
 }
 

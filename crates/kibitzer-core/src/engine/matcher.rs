@@ -24,7 +24,9 @@ pub struct MatchError {
 #[derive(Debug)]
 pub enum MatchErrorKind {
     Eval(EvalError),
-    WhatIf(Box<super::session::RunError>),
+    /// Shared, as `RuleFailure::WhatIf` keeps it: a context's drop of its failure slot stays a
+    /// null check inline.
+    WhatIf(std::sync::Arc<super::session::RunError>),
     /// A budget ran out in the middle of the search.
     Stopped(super::session::StopReason),
 }
@@ -1093,7 +1095,7 @@ fn solve_whatif<S: Steps + ?Sized>(
         asked.map_err(|e| {
             Box::new(MatchError {
                 span: at.span,
-                error: MatchErrorKind::WhatIf(Box::new(e)),
+                error: MatchErrorKind::WhatIf(std::sync::Arc::new(e)),
             })
         })
     );

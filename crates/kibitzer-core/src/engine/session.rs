@@ -4,7 +4,7 @@
 //! memory per hand cheap.
 
 use super::agenda::{Activation, Agenda, NOT_STANDING};
-pub use super::eval::EvalFailure;
+pub use super::eval::{EvalError, EvalFailure};
 use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
@@ -25,20 +25,20 @@ const UNRECORDED: u32 = u32::MAX;
 #[non_exhaustive]
 pub enum RuleFailure {
     /// An expression or a built-in could not be evaluated: a division by zero, an overflow, an
-    /// index out of range, a type, a built-in refusing its arguments.
+    /// index out of range, a type, a built-in refusing its arguments ([`EvalError::failure`]).
     #[error(transparent)]
-    Eval(EvalFailure),
+    Eval(EvalError),
     /// A what-if sub-query failed.
     #[error("what-if failed: {0}")]
-    WhatIf(Box<RunError>),
+    WhatIf(Arc<RunError>),
     /// `modify` of a fact the same firing already retracted.
     #[error("`modify` of a fact this firing already retracted")]
     ModifyRetracted,
 }
 
-impl From<super::eval::EvalError> for RuleFailure {
-    fn from(e: super::eval::EvalError) -> RuleFailure {
-        RuleFailure::Eval(e.into_failure())
+impl From<EvalError> for RuleFailure {
+    fn from(e: EvalError) -> RuleFailure {
+        RuleFailure::Eval(e)
     }
 }
 
@@ -630,6 +630,10 @@ impl Session {
                 library,
                 self_program: Some(program.clone()),
                 depth,
+                bounds: {
+                    let o = RunOptions::default();
+                    [o.firing_limit, o.max_facts, o.max_cells, o.max_activations]
+                },
                 ..WhatIfRunner::default()
             },
             params_stamp: None,
@@ -681,6 +685,7 @@ impl Session {
     pub fn set_options(&mut self, opts: RunOptions) {
         self.recording = opts.record || opts.trace || opts.why_not;
         self.opts = opts;
+        self.whatif.bounds = self.bounds();
     }
 
     /// Overrides a parameter from text (`--param bet_big_above=0.8`); the value must have the
@@ -803,7 +808,9 @@ impl Session {
             name: name.to_string(),
             source,
         })?;
-        check_domain(decl, &v, || text.trim().to_string())?;
+        if decl.domain.is_some() {
+            check_domain(decl, &v, || text.trim().to_string())?;
+        }
         self.inputs[i] = Some(v);
         Ok(())
     }
@@ -846,7 +853,9 @@ impl Session {
                 got: value.to_string(),
             });
         }
-        check_domain(decl, &value, || value.to_string())?;
+        if decl.domain.is_some() {
+            check_domain(decl, &value, || value.to_string())?;
+        }
         self.inputs[i] = Some(value);
         Ok(())
     }
@@ -1073,7 +1082,6 @@ impl Session {
         self.trace.clear();
         self.drops.clear();
         self.whatif.reset();
-        self.whatif.bounds = self.bounds();
         for n in &mut self.fired_per_rule {
             *n = 0;
         }
@@ -1121,9 +1129,6 @@ impl Session {
                 .mem
                 .insert(decl.rel, std::slice::from_ref(v), Origin::Input(i as u16))
             {
-                // An input's cells count as a rule's facts' do (and come off when it is
-                // retracted); the bound is looked at when a rule adds a fact.
-                self.cells += v.cells(crate::value::MAX_VALUE_DEPTH).unwrap_or(0);
                 self.on_new_fact(prog, id, Some(i))?;
             }
         }
@@ -2015,8 +2020,12 @@ impl Session {
         Ok(same)
     }
 
-    /// Takes a live fact's cells off the count of [`RunOptions::max_cells`].
+    /// Takes a live fact's cells off the count of [`RunOptions::max_cells`], which counts the
+    /// facts rules add (weighing every input of every run cost 1% of a stud classification).
     fn forget_cells(&mut self, id: FactId) {
+        if matches!(self.mem.fact(id).origin, Origin::Input(_)) {
+            return;
+        }
         let cells: u64 = self
             .mem
             .args_of(id)
@@ -2399,6 +2408,7 @@ impl Session {
         self.opts.max_facts = facts;
         self.opts.max_cells = cells;
         self.opts.max_activations = activations;
+        self.whatif.bounds = self.bounds();
     }
 
     /// Restricts the next runs to the rules marked (what-if sub-queries; see `Program::relevant_to`).
@@ -2708,6 +2718,7 @@ fn loosely_equal_facts(mem: &Memory, rel: RelId, values: &mut [Value]) -> Option
 /// Whether a list holds a number, at any depth.
 /// An input's value refused when it is outside the input's declared domain; `shown` is the value
 /// as the error names it (the text given, when it was given as text).
+#[cold]
 fn check_domain(decl: &crate::lang::ir::InputDecl, v: &Value, shown: impl FnOnce() -> String) -> Result<(), RunError> {
     match &decl.domain {
         Some(domain) if !domain.admits(v) => Err(RunError::InputDomain {
@@ -2787,7 +2798,7 @@ fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
         MatchErrorKind::Stopped(stop) => return RunError::Budget(stop),
         MatchErrorKind::WhatIf(inner) => match *inner {
             RunError::Budget(stop) => return RunError::Budget(stop),
-            inner => RuleFailure::WhatIf(Box::new(inner)),
+            _ => RuleFailure::WhatIf(inner),
         },
     };
     RunError::InRule {

@@ -122,8 +122,9 @@ pub(crate) struct WhatIfRunner {
     pub memo_hits: u64,
     /// Firings inside sub-queries (all depths).
     pub sub_fired: u64,
-    /// The asking run's bounds ([`Session::bounds`]), which each sub-query keeps too: the firing
-    /// limit and memory bounds a query is given reach its what-ifs.
+    /// The asking session's bounds ([`Session::bounds`], kept in step with its options), which
+    /// each sub-query keeps too: the firing limit and memory bounds a query is given reach its
+    /// what-ifs.
     pub(crate) bounds: [u64; 4],
 }
 
@@ -168,7 +169,6 @@ impl WhatIfRunner {
             unreachable!("resolve_site filled the site")
         };
         sub.reset();
-        sub.set_bounds(self.bounds);
         sub.set_relevant(Some(&at.relevant));
         // Once per run of the asking session and kind of site: a copy compared ~20 values per
         // sub-query (~1% of a durak game).
@@ -179,6 +179,8 @@ impl WhatIfRunner {
             } else {
                 sub.copy_param_values(&at.program.default_params());
             }
+            // Nor can the bounds change during a run.
+            sub.set_bounds(self.bounds);
             sub.params_stamp = Some(stamp);
         }
         let given = self.give_inputs(site, &mut sub, inputs);
