@@ -2021,7 +2021,7 @@ impl Session {
     }
 
     /// Takes a live fact's cells off the count of [`RunOptions::max_cells`], which counts the
-    /// facts rules add (weighing every input of every run cost 1% of a stud classification).
+    /// facts rules add (weighing every input of every run cost about 0.6% of a stud classification).
     fn forget_cells(&mut self, id: FactId) {
         if matches!(self.mem.fact(id).origin, Origin::Input(_)) {
             return;
