@@ -1360,6 +1360,78 @@ fn why_not_a_rule_that_lost_to_its_group_names_the_rule_chosen_and_its_reason() 
 }
 
 #[test]
+fn a_decided_group_matches_no_new_fact() {
+    // `Pairs` is in a group that decides at its first firing; `Grow` then adds 200 `seen`
+    // facts. Matching them would make a pair for every two (20,000 activations), each dropped.
+    let rules = r#"ruleset t "t"
+        input n: int
+        output pair, seen
+        group g first
+        rule Grow "grow" when n(?n) ?c = count { seen(_) } ?c < ?n then assert seen(?c) end
+        rule Pairs "pairs" in g salience 10 when seen(?a) seen(?b) then assert pair(?a, ?b) end"#;
+    let program = load_text("t.rules", rules).unwrap();
+    let mut s = Session::new(program);
+    s.set_options(RunOptions {
+        why_not: true,
+        ..RunOptions::default()
+    });
+    s.set_input_text("n", "200").unwrap();
+    let r = s.run().unwrap();
+    assert_eq!(r.stats.fired, 201);
+    assert!(r.stats.activations < 1_000, "{} activations", r.stats.activations);
+    let w = s.why_not("Pairs").unwrap();
+    assert_eq!(w.summary, "Pairs fired 1 time(s)");
+    let rules = rules
+        .replace(
+            r#"rule Pairs "pairs" in g"#,
+            r#"rule First "first" in g salience 10 when seen(0) then assert pair(0, 0) end rule Pairs "pairs" in g"#,
+        )
+        .replace("seen(?a) seen(?b)", "seen(?a) seen(?b) ?a > 0");
+    let program = load_text("t.rules", &rules).unwrap();
+    let mut s = Session::new(program);
+    s.set_options(RunOptions {
+        why_not: true,
+        ..RunOptions::default()
+    });
+    s.set_input_text("n", "3").unwrap();
+    s.run().unwrap();
+    // Its activations were never made, but the why-not still names the rule its group chose.
+    let w = s.why_not("Pairs").unwrap();
+    assert_eq!(
+        w.summary,
+        "Pairs would apply, but the earlier First in group g was chosen: first"
+    );
+}
+
+#[test]
+fn an_aggregate_of_memory_alone_is_folded_once_for_each_state_of_memory() {
+    // Each new item brings back every `Best` activation (its aggregate reads items); between
+    // two firings they all ask for the same maximum, which is folded at most twice.
+    let rules = r#"ruleset t "t"
+        input n: int
+        output best
+        rule Next salience -1 when n(?n) ?c = count { item(_) } ?c < ?n then assert item(?c * 7 % 1000) end
+        rule Best when item(?a) ?m = max abs(?v) { item(?v) } ?a == ?m then assert best(?a) end"#;
+    let s = run(rules, &[("n", "120")]).unwrap();
+    assert_eq!(outputs(&s).len(), 120);
+    // Every `Best` firing binds the maximum it compared with (the records survive the
+    // compactions of the agenda a run with records makes).
+    let best: Vec<String> = s.trace_text().into_iter().filter(|l| l.contains(" Best ")).collect();
+    assert!(!best.is_empty());
+    for line in best {
+        let a = line.split("?a=").nth(1).and_then(|t| t.split_whitespace().next());
+        let m = line.split("?m=").nth(1).and_then(|t| t.split_whitespace().next());
+        assert_eq!(a, m, "{line}");
+    }
+    let program = load_text("t.rules", rules).unwrap();
+    let mut s = Session::new(program);
+    s.set_input_text("n", "120").unwrap();
+    let r = s.run().unwrap();
+    // Folded for every activation, the maximum would cost 120^3/6 (288,000) calls of `abs`.
+    assert!(r.stats.builtin_calls < 40_000, "{} calls", r.stats.builtin_calls);
+}
+
+#[test]
 fn the_explanation_of_a_groups_choice_names_the_group_and_the_rules_it_won_over() {
     let mut s = run(CHART, &[("n", "12")]).unwrap();
     let fact = s.conclusions()[0].fact;

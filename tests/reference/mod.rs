@@ -939,6 +939,10 @@ impl Machine<'_> {
             if !s.live || s.queued || !list.iter().any(|r| r == rel) {
                 continue;
             }
+            if rule.group.as_ref().is_some_and(|g| self.chosen.contains(g)) {
+                self.standing[at].live = false;
+                continue;
+            }
             if !s.facts.iter().all(|&f| self.facts[f].alive) {
                 self.standing[at].live = false;
                 continue;
@@ -1121,6 +1125,10 @@ impl Machine<'_> {
         let p = self.p;
         for ri in p.join_order() {
             let rule = &p.rules[ri];
+            // A decided group's rules match nothing more: none of theirs could fire.
+            if rule.group.as_ref().is_some_and(|g| self.chosen.contains(g)) {
+                continue;
+            }
             let mut patterns = rule.join.clone();
             if p.strategy == Strategy::Depth {
                 patterns.reverse();

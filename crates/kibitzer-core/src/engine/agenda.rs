@@ -237,15 +237,41 @@ impl Agenda {
     /// with their facts renumbered by `remap` (a retracted fact becomes `FactId::MAX`, which is
     /// never live) and their standing activations by `restand`; returns how many waiting ones it
     /// let go. Only for a run that keeps no firing records: a record points into the arenas this
-    /// rebuilds.
+    /// rebuilds (see `compact_keeping`).
     pub fn compact(
         &mut self,
         keep: impl Fn(&[(u16, FactId)]) -> bool,
         remap: impl Fn(FactId) -> FactId,
         restand: impl Fn(u32) -> u32,
     ) -> usize {
+        self.compact_keeping(keep, remap, restand, std::iter::empty())
+    }
+
+    /// `compact`, keeping as well the bindings and facts at the given ranges (firing records,
+    /// each a range of bindings and one of facts, disjoint from the others and from any waiting
+    /// activation's), which are moved and set to their new places.
+    pub fn compact_keeping<'r>(
+        &mut self,
+        keep: impl Fn(&[(u16, FactId)]) -> bool,
+        remap: impl Fn(FactId) -> FactId,
+        restand: impl Fn(u32) -> u32,
+        records: impl Iterator<Item = (&'r mut (u32, u32), &'r mut (u32, u32))>,
+    ) -> usize {
         let mut let_go = 0;
         let (mut acts, mut values, mut facts) = std::mem::take(&mut self.spare);
+        for (vars, fs) in records {
+            let v0 = values.len() as u32;
+            let old = self
+                .values
+                .get_mut(vars.0 as usize..vars.1 as usize)
+                .unwrap_or_default();
+            values.extend(old.iter_mut().map(|v| std::mem::replace(v, Value::Int(0))));
+            *vars = (v0, values.len() as u32);
+            let f0 = facts.len() as u32;
+            let old = self.facts.get(fs.0 as usize..fs.1 as usize).unwrap_or_default();
+            facts.extend(old.iter().map(|&(c, f)| (c, remap(f))));
+            *fs = (f0, facts.len() as u32);
+        }
         for (w, word) in self.waiting.iter().enumerate() {
             let mut bits = *word;
             while bits != 0 {

@@ -974,7 +974,7 @@ fn bit(s: Slot) -> u64 {
 }
 
 /// Slots a condition reads or binds.
-fn cond_uses(c: &Cond) -> u64 {
+pub(super) fn cond_uses(c: &Cond) -> u64 {
     let mut m = 0;
     match c {
         Cond::Pattern { args, .. } => args.iter().for_each(|a| m |= pat_slots(a)),

@@ -9,6 +9,7 @@ use crate::lang::ir;
 
 /// The program of a checked rule set, with its match plans.
 pub fn lower(rs: ir::RuleSet) -> Program {
+    let mut memos = 0;
     let rules = rs
         .rules
         .into_iter()
@@ -16,7 +17,7 @@ pub fn lower(rs: ir::RuleSet) -> Program {
             name: r.name,
             title: r.title,
             salience: r.salience,
-            conds: lower_conds(r.conds),
+            conds: mark_memos(lower_conds(r.conds), r.var_names.len(), &mut memos),
             actions: r.actions,
             because: r.because,
             var_names: r.var_names,
@@ -51,7 +52,34 @@ pub fn lower(rs: ir::RuleSet) -> Program {
         probed: Vec::new(),
         sources: rs.sources,
         warnings: rs.warnings,
+        memos,
     })
+}
+
+/// Gives each aggregate among a rule's conditions that shares no variable with the others a
+/// memo slot (`Lowered::Memo`), numbered from `next` on.
+fn mark_memos(mut conds: Vec<CondAt>, nvars: usize, next: &mut u32) -> Vec<CondAt> {
+    // Slots past 64 have no bit in a mask: such a rule's aggregates are computed every time.
+    if nvars > 64 {
+        return conds;
+    }
+    let uses: Vec<u64> = conds.iter().map(|c| super::compile::cond_uses(&c.cond)).collect();
+    for (i, at) in conds.iter_mut().enumerate() {
+        let Cond::Aggregate { slot, .. } = &at.cond else {
+            continue;
+        };
+        let own = uses[i] & !(1u64 << slot);
+        let others = uses
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .fold(0, |m, (_, u)| m | u);
+        if own & others == 0 && matches!(at.low, Lowered::Tree) {
+            at.low = Lowered::Memo(*next);
+            *next += 1;
+        }
+    }
+    conds
 }
 
 fn lower_conds(conds: Vec<ir::CondAt>) -> Vec<CondAt> {

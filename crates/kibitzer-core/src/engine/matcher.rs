@@ -58,6 +58,51 @@ pub struct Ctx<'a> {
     pub track_depth: bool,
     /// The error of a search that returned `Flow::Failed`.
     pub failure: Option<Box<MatchError>>,
+    /// Where a selection keeps the values of aggregates that depend on memory alone
+    /// (`Lowered::Memo`); without it, each is computed every time.
+    pub memo: Option<&'a mut AggMemo>,
+}
+
+/// The values of the aggregates that depend on working memory alone, each with the memory's
+/// version it was computed in. Between two firings, every activation of a rule with such an
+/// aggregate selected asks for the same value: a rule whose activations grow with the square
+/// of a relation would otherwise fold that relation once for each. A slot is filled when an
+/// aggregate is asked for a second time in one version, so a run that asks once pays a compare.
+#[derive(Default)]
+pub struct AggMemo {
+    slots: Vec<MemoSlot>,
+}
+
+#[derive(Default)]
+struct MemoSlot {
+    version: [usize; 4],
+    done: Option<Folded>,
+}
+
+/// An aggregate's value (`None`: min or max over nothing) and the facts it was folded from.
+type Folded = (Option<Value>, Vec<(u16, FactId)>);
+
+impl AggMemo {
+    /// A memo for a program with `slots` memo slots (`Program::memos`).
+    pub fn new(slots: usize) -> AggMemo {
+        AggMemo {
+            slots: (0..slots).map(|_| MemoSlot::default()).collect(),
+        }
+    }
+
+    /// The value in memo slot `id`, if computed in memory `version`; else whether (true) the
+    /// value about to be computed is to be kept: the second time it is asked for there.
+    fn look(&mut self, id: u32, version: [usize; 4]) -> Result<&Folded, bool> {
+        let Some(slot) = self.slots.get_mut(id as usize) else {
+            return Err(false);
+        };
+        if slot.version != version {
+            slot.version = version;
+            slot.done = None;
+            return Err(false);
+        }
+        slot.done.as_ref().ok_or(true)
+    }
 }
 
 impl<'a> Ctx<'a> {
@@ -74,6 +119,7 @@ impl<'a> Ctx<'a> {
             deepest: None,
             track_depth: false,
             failure: None,
+            memo: None,
         }
     }
 
@@ -175,7 +221,7 @@ impl Lowered {
     #[inline(always)]
     fn run(&self, ctx: &mut Ctx<'_>, frame: &mut Frame) -> Option<bool> {
         match self {
-            Lowered::Tree => None,
+            Lowered::Tree | Lowered::Memo(_) => None,
             Lowered::Fast(fast) => fast.run(ctx.mem, &mut frame.vars, &mut frame.mask, &mut ctx.calls),
             Lowered::Num(prog) if prog.binds().is_none_or(|s| !frame.bound(s)) => {
                 match prog.run(&frame.vars, ctx.params, &mut ctx.calls)? {
@@ -939,9 +985,30 @@ fn solve_aggregate<S: Steps + ?Sized>(
     let err = |e: EvalError| eval_error(at, e);
     let saved = frame.mask;
     let depth = frame.facts.len();
+    let mut keep = None;
+    if let (Lowered::Memo(id), Some(memo)) = (&at.low, ctx.memo.as_deref_mut()) {
+        match memo.look(*id, ctx.mem.version()) {
+            Ok((v, facts)) => {
+                let Some(v) = v.clone() else {
+                    return Flow::Continue;
+                };
+                frame.bind(slot, v);
+                frame.facts.extend_from_slice(facts);
+                let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
+                frame.facts.truncate(depth);
+                frame.mask = saved;
+                return flow;
+            }
+            Err(true) => keep = Some(*id),
+            Err(false) => {}
+        }
+    }
     // The commonest aggregate, an integer sum of one column (`sum ?x { term(_, ?x) }`),
     // is read straight off the facts: nothing is bound per fact.
     if let Some(total) = int_column_sum(ctx.mem, frame, op, value, body, idx) {
+        if let Some(id) = keep {
+            remember(ctx, id, Some(Value::Int(total)), &[]);
+        }
         frame.bind(slot, Value::Int(total));
         let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
         frame.facts.truncate(depth);
@@ -997,8 +1064,12 @@ fn solve_aggregate<S: Steps + ?Sized>(
     if result == Flow::Failed {
         return Flow::Failed;
     }
+    let folded = fold.finish();
+    if let Some(id) = keep {
+        remember(ctx, id, folded.clone(), &contributing);
+    }
     // min/max over nothing has no value: the condition fails.
-    let Some(v) = fold.finish() else {
+    let Some(v) = folded else {
         return Flow::Continue;
     };
     frame.bind(slot, v);
@@ -1010,6 +1081,14 @@ fn solve_aggregate<S: Steps + ?Sized>(
     frame.facts.truncate(depth);
     frame.mask = saved;
     flow
+}
+
+/// Keeps an aggregate's value in memo slot `id` (for the memory version `look` noted).
+#[cold]
+fn remember(ctx: &mut Ctx<'_>, id: u32, value: Option<Value>, facts: &[(u16, FactId)]) {
+    if let Some(slot) = ctx.memo.as_deref_mut().and_then(|m| m.slots.get_mut(id as usize)) {
+        slot.done = Some((value, facts.to_vec()));
+    }
 }
 
 /// An aggregate's value so far.

@@ -87,6 +87,8 @@ pub struct Memory {
     freed: usize,
     /// Facts retracted since the last reset.
     retractions: usize,
+    /// Resets so far (part of `version`).
+    resets: usize,
     /// The fact and value storage the last `compact_all` moved out of, emptied, for the next to
     /// fill (a long run reuses its memory instead of asking for fresh pages each time).
     spare: (Vec<Fact>, Vec<Value>),
@@ -131,6 +133,7 @@ impl Memory {
 
     /// Empties the memory, keeping its allocations.
     pub fn reset(&mut self) {
+        self.resets += 1;
         self.facts.clear();
         self.args.clear();
         self.retracted = false;
@@ -535,6 +538,12 @@ impl Memory {
                     .iter()
                     .all(|(pos, k)| args.get(*pos as usize).is_none_or(|v| k.loose_eq(v)))
         })
+    }
+
+    /// A value that differs whenever the live facts, or the ids of any, may have changed since
+    /// it was taken: inserts and retractions count, a compaction frees, a reset starts anew.
+    pub fn version(&self) -> [usize; 4] {
+        [self.resets, self.freed, self.facts.len(), self.retractions]
     }
 
     /// Facts asserted since the last reset, retracted ones included.

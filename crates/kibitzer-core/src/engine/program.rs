@@ -27,6 +27,10 @@ pub(crate) enum Lowered {
     Fast(Fast),
     /// An arithmetic test or binding as a postfix program (`numprog`).
     Num(NumProg),
+    /// An aggregate of a rule's conditions that reads no variable another condition of the
+    /// rule binds: its value depends on working memory alone, so it is computed once for each
+    /// state of memory (slot `n` of the session's memo), not again for every activation.
+    Memo(u32),
 }
 
 impl Lowered {
@@ -309,6 +313,8 @@ pub struct Program {
     pub(crate) probed: Vec<Vec<u16>>,
     pub(crate) sources: SourceMap,
     pub(crate) warnings: Vec<Diagnostic>,
+    /// How many aggregates have a memo slot (`Lowered::Memo`).
+    pub(crate) memos: u32,
 }
 
 /// Threads share a program: it holds only constants (`Constant`), never a query's values.

@@ -5,7 +5,7 @@
 
 use super::agenda::{Activation, Agenda, NOT_STANDING};
 pub use super::eval::{EvalError, EvalFailure};
-use super::matcher::{self, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
+use super::matcher::{self, AggMemo, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
 use super::whatif::{Library, WhatIfRunner};
@@ -353,6 +353,10 @@ pub enum TraceEvent {
     },
 }
 
+/// Spent activations and retracted facts a run may keep before `Session::collect_garbage`
+/// frees them (below this, freeing costs more than it saves).
+const GARBAGE_SLACK: usize = 4096;
+
 /// A selected activation that lost: the condition that failed when its turn came and the
 /// bindings there, so a why-not judges it as of that moment, not by the final memory.
 #[derive(Debug, Clone)]
@@ -365,6 +369,8 @@ pub(crate) struct DropRecord {
     /// When it lost to its first-match group: the rule the group chose and that rule's firing
     /// ([`UNRECORDED`] when the run kept no records).
     pub group: Option<(u32, u32)>,
+    /// Which drop of the run it was (later drops have larger numbers).
+    pub seq: u64,
 }
 
 /// A conclusion: an output fact.
@@ -409,8 +415,14 @@ pub struct Session {
     firings: Vec<Firing>,
     fired_per_rule: Vec<u64>,
     trace: Vec<TraceEvent>,
-    /// Activations dropped when selected, with the check that failed (kept when recording).
+    /// Activations dropped when selected, with the check that failed (kept when recording):
+    /// per rule, the last lost to its group and the last lost to a condition, in the order
+    /// each rule first lost so (a why-not and the passed-over list read no more).
     pub(crate) drops: Vec<DropRecord>,
+    /// Per rule: where in `drops` its record lost to a group, and to a condition, are.
+    drop_at: Vec<[u32; 2]>,
+    /// The values of aggregates that depend on memory alone, for the selections of a run.
+    memo: AggMemo,
     pub(crate) whatif: WhatIfRunner,
     /// For a pooled what-if sub-session: the asking run (`WhatIfRunner::run_number`) and kind of
     /// site (inheriting or not) its parameters were last copied for.
@@ -434,7 +446,7 @@ pub struct Session {
     answered: Vec<(RelId, String)>,
     /// Per first-match group: the rule this run chose and its firing (empty for a rule set
     /// without groups).
-    chosen: Vec<Option<(u32, u32)>>,
+    pub(crate) chosen: Vec<Option<(u32, u32)>>,
     /// Per gate (`Program::gates`): the stamp of its relation when it was last looked at, and
     /// whether a live fact matched it then.
     gates: Vec<((u32, u32), bool)>,
@@ -450,7 +462,8 @@ pub struct Session {
     shared_argv: Vec<Value>,
     opts: RunOptions,
     stats: Stats,
-    /// The firing count at which the budgets are looked at next (the firing limit, the clock).
+    /// The firing count at which the budgets are looked at next (the firing limit, the clock),
+    /// brought closer by each drop (`count_drop`).
     next_check: u64,
     /// Value cells the facts of this run hold (see [`RunOptions::max_cells`]).
     cells: u64,
@@ -618,6 +631,8 @@ impl Session {
             fired_per_rule: vec![0; program.rules.len()],
             trace: Vec::new(),
             drops: Vec::new(),
+            drop_at: vec![[u32::MAX; 2]; program.rules.len()],
+            memo: AggMemo::new(program.memos as usize),
             relevant: None,
             read_inputs: None,
             relevant_triggers: Vec::new(),
@@ -1015,6 +1030,7 @@ impl Session {
                     // A dropped activation's record needs where its search stopped.
                     track_depth: self.opts.why_not || self.opts.trace,
                     failure: None,
+                    memo: Some(&mut self.memo),
                 };
                 let steps = IndexSteps {
                     conds: &rule.conds,
@@ -1035,7 +1051,7 @@ impl Session {
                         self.frame.mask = self.found.mask;
                         std::mem::swap(&mut self.frame.facts, &mut self.found.facts);
                         if stands && self.stand(prog, &act, true) {
-                            self.stats.dropped += 1;
+                            self.count_drop();
                             if self.opts.trace {
                                 let reason = format!(
                                     "it fired with {} already",
@@ -1047,7 +1063,7 @@ impl Session {
                         }
                     }
                     false => {
-                        self.stats.dropped += 1;
+                        self.count_drop();
                         if self.opts.why_not || self.opts.trace {
                             self.note_drop(prog, act.rule, deepest.map(|d| *d));
                         }
@@ -1080,7 +1096,11 @@ impl Session {
         self.agenda.reset();
         self.firings.clear();
         self.trace.clear();
-        self.drops.clear();
+        if !self.drops.is_empty() {
+            for d in self.drops.drain(..) {
+                self.drop_at[d.rule as usize] = [u32::MAX; 2];
+            }
+        }
         self.whatif.reset();
         for n in &mut self.fired_per_rule {
             *n = 0;
@@ -1135,10 +1155,12 @@ impl Session {
         Ok(())
     }
 
-    /// How many firings go by between two looks at the clock.
+    /// How many selections (firings and drops) go by between two looks at the clock.
     const CLOCK_EVERY: u64 = 256;
 
-    /// The firing limit and the deadline, looked at every [`Self::CLOCK_EVERY`] firings.
+    /// The firing limit and the deadline, looked at every [`Self::CLOCK_EVERY`] selections:
+    /// counting drops too, a run that drops millions of activations between two firings still
+    /// looks at the clock and frees what it dropped.
     #[cold]
     fn check_budgets(&mut self) -> Result<(), RunError> {
         if self.stats.fired >= self.opts.firing_limit {
@@ -1147,17 +1169,36 @@ impl Session {
         if crate::budget::expired() {
             return Err(RunError::Budget(StopReason::Timeout));
         }
-        self.collect_garbage();
-        self.next_check = (self.stats.fired + Self::CLOCK_EVERY).min(self.opts.firing_limit);
+        // Below the slack there is nothing to collect (a classification never gets there).
+        if self.agenda.garbage() + self.agenda.pending() + self.mem.garbage() > GARBAGE_SLACK {
+            self.collect_garbage();
+        }
+        // Never past the firing limit: each firing is a selection too.
+        let to_limit = self.opts.firing_limit - self.stats.fired;
+        self.next_check = self.stats.fired + Self::CLOCK_EVERY.min(to_limit);
         Ok(())
     }
 
+    /// Counts a dropped activation; a drop brings the next look at the clock one selection
+    /// closer, as a firing does.
+    #[inline(always)]
+    fn count_drop(&mut self) {
+        self.stats.dropped += 1;
+        self.next_check = self.next_check.saturating_sub(1);
+    }
+
     /// Frees retracted facts and spent activations once they outnumber the live ones (amortised
-    /// O(1) a firing), so that a long run's memory follows what is live, not its history. Only
-    /// without firing records: those point at facts and activation slots.
+    /// O(1) a selection), so that a long run's memory follows what is live, not its history.
+    /// With firing records, which point at facts and activation slots, only the activations
+    /// that neither wait nor fired are freed.
+    #[inline(never)]
     fn collect_garbage(&mut self) {
-        const SLACK: usize = 4096;
+        const SLACK: usize = GARBAGE_SLACK;
         if self.recording {
+            if self.agenda.garbage() > self.agenda.pending() + self.firings.len() + SLACK {
+                let records = self.firings.iter_mut().map(|f| (&mut f.vars, &mut f.facts));
+                self.agenda.compact_keeping(|_| true, |f| f, |s| s, records);
+            }
             return;
         }
         let all = |_: &[(u16, FactId)]| true;
@@ -1222,7 +1263,7 @@ impl Session {
     }
 
     fn drop_activation(&mut self, rule: u32, reason: impl FnOnce() -> String) {
-        self.stats.dropped += 1;
+        self.count_drop();
         if self.opts.trace {
             self.trace.push(TraceEvent::Dropped { rule, reason: reason() });
         }
@@ -1244,7 +1285,7 @@ impl Session {
             self.chosen[g as usize] = Some((act.rule, firing));
             return false;
         };
-        self.stats.dropped += 1;
+        self.count_drop();
         // Kept whenever firings are: the chosen firing's explanation names the rules it won over.
         if self.recording || self.opts.why_not || self.opts.trace {
             self.note_group_drop(prog, act, in_frame, chosen);
@@ -1276,13 +1317,27 @@ impl Session {
             let reason = self.group_reason(act.rule, chosen, "it");
             self.trace.push(TraceEvent::Dropped { rule: act.rule, reason });
         }
-        self.drops.push(DropRecord {
+        self.keep_drop(DropRecord {
             rule: act.rule,
             cond: None,
             vars,
             mask,
             group: Some(chosen),
+            seq: self.stats.dropped,
         });
+    }
+
+    /// Keeps a drop record in place of its rule's last of the same kind (a rule dropped a
+    /// million times keeps one record of each kind, not a million).
+    fn keep_drop(&mut self, record: DropRecord) {
+        let at = &mut self.drop_at[record.rule as usize][usize::from(record.group.is_some())];
+        match self.drops.get_mut(*at as usize) {
+            Some(kept) => *kept = record,
+            None => {
+                *at = self.drops.len() as u32;
+                self.drops.push(record);
+            }
+        }
     }
 
     /// Records why a selected activation lost: the deepest step its selection search reached and
@@ -1299,6 +1354,7 @@ impl Session {
                 vars,
                 mask,
                 group: None,
+                seq: self.stats.dropped,
             },
             None => DropRecord {
                 rule: rule_idx,
@@ -1306,6 +1362,7 @@ impl Session {
                 vars: self.frame.vars[..nvars].to_vec(),
                 mask: self.frame.mask,
                 group: None,
+                seq: self.stats.dropped,
             },
         };
         // The pattern-bound values the activation did not keep, from the facts it matched.
@@ -1321,7 +1378,7 @@ impl Session {
             let reason = super::explain::drop_reason(prog, &self.mem, &record, &self.params);
             self.trace.push(TraceEvent::Dropped { rule: rule_idx, reason });
         }
-        self.drops.push(record);
+        self.keep_drop(record);
     }
 
     fn limit_error(&self) -> RunError {
@@ -1757,7 +1814,10 @@ impl Session {
                 return true;
             }
             let facts = &self.stand_facts[s.facts.0 as usize..s.facts.1 as usize];
-            if !facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
+            let decided = prog.rules[s.rule as usize]
+                .group
+                .is_some_and(|g| self.chosen[g as usize].is_some());
+            if decided || !facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
                 s.live = false;
                 self.standing_dead += 1;
                 return false;
@@ -1997,6 +2057,7 @@ impl Session {
             .extend(s.facts.iter().filter(|(c, _)| plan.join.contains(c)).copied());
         let mut same = false;
         let mut ctx = Ctx::new(prog, &self.mem, &self.params, &mut self.whatif);
+        ctx.memo = Some(&mut self.memo);
         let steps = IndexSteps {
             conds: &rule.conds,
             order: &plan.select,
@@ -2195,6 +2256,7 @@ impl Session {
             bound,
             batch,
             gates,
+            chosen,
             ..
         } = self;
         let max_activations = opts.max_activations as usize;
@@ -2237,6 +2299,10 @@ impl Session {
             }
             let rule_idx = trigger.rule;
             let rule = &prog.rules[rule_idx as usize];
+            // A decided first-match group's rules match nothing more: none of theirs could fire.
+            if rule.group.is_some_and(|g| chosen[g as usize].is_some()) {
+                continue;
+            }
             let seed = &prog.plans[rule_idx as usize].seeds[trigger.seed as usize];
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
                 continue;
@@ -2536,6 +2602,7 @@ impl Session {
             deepest: None,
             track_depth: true,
             failure: None,
+            memo: Some(&mut self.memo),
         };
         let flow = matcher::solve(
             &mut ctx,

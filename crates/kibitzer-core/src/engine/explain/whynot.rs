@@ -188,7 +188,12 @@ impl Session {
         let rule = &prog.rules[ri];
         let name = &rule.name;
         let fired = self.fired_count(ri);
-        let lost = self.drops.iter().rev().find(|d| d.rule as usize == ri).cloned();
+        let lost = self
+            .drops
+            .iter()
+            .filter(|d| d.rule as usize == ri)
+            .max_by_key(|d| d.seq)
+            .cloned();
         if let (
             0,
             Some(DropRecord {
@@ -251,6 +256,21 @@ impl Session {
             }
             probed => probed?,
         };
+        // Its group decided before it matched: its rules match nothing more once one fired.
+        let decided = rule.group.and_then(|g| self.chosen.get(g as usize).copied().flatten());
+        if let (0, true, Some(chosen)) = (fired, complete, decided) {
+            let (vars, mask) = deepest.map(|(_, v, m)| (v, m)).unwrap_or_default();
+            return Ok(WhyNot {
+                rule: name.clone(),
+                title: rule.title.clone(),
+                fired,
+                summary: self.group_reason(ri as u32, chosen, name),
+                matched_conditions: rule.conds.len(),
+                failed: None,
+                bindings: bindings(rule, &vars, mask),
+                verdict: None,
+            });
+        }
         let (failed_at, vars, mask) = match (deepest, complete) {
             (_, true) => (None, Vec::new(), 0),
             (Some((step, vars, mask)), false) => (Some(step), vars, mask),
