@@ -6,7 +6,7 @@
 
 mod reference;
 
-use kibitzer::{load_text, MemoryBound, Program, RunError, RunOptions, Session, StopReason};
+use kibitzer::{load_text, MemoryBound, Program, RuleFailure, RunError, RunOptions, Session, StopReason};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reference::{End, Event, Limits, Outcome, RefProgram};
@@ -191,6 +191,9 @@ struct Gen {
     overflow: bool,
     /// The input `hand` (cards) is read.
     cards: bool,
+    /// Rules may ask the rule set itself a what-if, looking at output `r{yields}`.
+    whatifs: bool,
+    yields: usize,
 }
 
 impl Gen {
@@ -404,6 +407,47 @@ impl Gen {
                 self.pattern(rel, s, false)
             }
         }
+    }
+
+    /// A what-if of the rule set itself, looking at its output: mostly on a smaller `n` behind a
+    /// guard, so that the sub-queries it asks in turn end; else on any `n`, which may nest past
+    /// the limit. `hand`, when the rule set has it, is given or (sometimes) missing.
+    fn whatif(&mut self, s: &mut Scope) -> Vec<String> {
+        let mut conds = Vec::new();
+        let n = match self.chance(0.6) {
+            true => {
+                let g = s.fresh();
+                conds.push(format!("n({g})"));
+                conds.push(format!("{g} > 0"));
+                s.nums.push(g.clone());
+                format!("{g} - 1")
+            }
+            false if !s.nums.is_empty() && self.chance(0.5) => format!("trunc({}) % 4", self.num(s, 1)),
+            false => self.rng.random_range(0..3).to_string(),
+        };
+        let xs = match self.rng.random_range(0..4) {
+            0 if !s.lists.is_empty() && !self.all => self.pick(&s.lists).clone(),
+            1 => "[]".to_string(),
+            2 => "[2, 7]".to_string(),
+            _ => "tbl".to_string(),
+        };
+        let mut given = vec![format!("n: {n}"), format!("xs: {xs}")];
+        if self.chance(0.3) {
+            given.push(format!("m: {}", self.rng.random_range(-1..4)));
+        }
+        if self.cards && (self.chance(0.9) || s.hands.is_empty()) {
+            if s.hands.is_empty() {
+                let h = s.fresh();
+                conds.push(format!("hand({h})"));
+                s.hands.push(h);
+            }
+            given.push(format!("hand: {}", self.pick(&s.hands).clone()));
+        }
+        let turn = self.rng.random_range(0..given.len());
+        given.rotate_left(turn);
+        let pattern = self.pattern(self.yields, s, false);
+        conds.push(format!("whatif self({}) yields {pattern}", given.join(", ")));
+        conds
     }
 
     /// A string: made from numbers and lists by `str` and `format`, joined, chosen, or written.
@@ -630,6 +674,10 @@ impl Gen {
             let c = self.condition(&mut s, readable);
             conds.push(c);
         }
+        if self.whatifs && self.chance(0.4) {
+            let c = self.whatif(&mut s);
+            conds.extend(c);
+        }
         let mut actions = Vec::new();
         for &t in targets {
             let args: Vec<String> = (0..self.arity[t]).map(|_| self.value(&s)).collect();
@@ -687,9 +735,12 @@ fn generate(seed: u64, all: bool) -> Case {
         no_patterns: false,
         overflow: false,
         cards: false,
+        whatifs: false,
+        yields: 0,
     };
     g.overflow = g.chance(0.15);
     g.cards = g.chance(0.25);
+    g.whatifs = g.chance(0.15);
     let nrel = g.rng.random_range(2..5);
     g.arity = (0..nrel).map(|_| g.rng.random_range(1..4)).collect();
     let nrules = g.rng.random_range(2..7);
@@ -700,6 +751,7 @@ fn generate(seed: u64, all: bool) -> Case {
             (0..n).map(|_| g.rng.random_range(0..nrel)).collect()
         })
         .collect();
+    g.yields = targets[0][0];
     let mut produced: Vec<usize> = targets.iter().flatten().copied().collect();
     produced.sort_unstable();
     produced.dedup();
@@ -893,7 +945,7 @@ fn engine_query(
             out.activations = r.stats.activations;
             out.dropped = r.stats.dropped;
         }
-        Err(RunError::InRule { rule, failure, .. }) => out.end = End::InRule(rule, failure.to_string()),
+        Err(RunError::InRule { rule, failure, .. }) => out.end = End::InRule(rule, failure_text(&failure)),
         Err(RunError::FiringLimit { .. }) => out.end = End::FiringLimit,
         Err(RunError::MissingInput(n)) => out.end = End::MissingInput(n),
         Err(RunError::Answers(message)) => out.end = End::Answers(message),
@@ -933,6 +985,24 @@ fn engine_query(
     out
 }
 
+/// A rule's failure in the reference's words: a what-if's with its sub-query's error as the
+/// reference words it (no location; the firing limit named only).
+fn failure_text(f: &RuleFailure) -> String {
+    match f {
+        RuleFailure::WhatIf(inner) => format!("what-if failed: {}", error_text(inner)),
+        other => other.to_string(),
+    }
+}
+
+fn error_text(e: &RunError) -> String {
+    match e {
+        RunError::InRule { rule, failure, .. } => format!("in rule `{rule}`: {}", failure_text(failure)),
+        RunError::FiringLimit { .. } => "firing limit".to_string(),
+        RunError::TooDeep { rule, .. } => format!("in rule `{rule}`: a value nests lists more than 32 deep"),
+        other => other.to_string(),
+    }
+}
+
 /// Statistics are defined only for a run that ends normally.
 fn normalised(mut o: Outcome) -> Outcome {
     if !matches!(o.end, End::Quiescent | End::Halted) {
@@ -970,6 +1040,14 @@ fn differs(case: &Case, goal: bool) -> Option<(Outcome, Outcome)> {
         return Some((want, got));
     }
     ENDS[end_index(&got.end)].fetch_add(1, Ordering::Relaxed);
+    if case.rules.iter().any(|r| r.conds.iter().any(|c| c.contains("whatif"))) {
+        let what_if = match &got.end {
+            End::InRule(_, m) if m.contains("what-if failed") => 2,
+            End::InRule(..) => 1,
+            _ => 0,
+        };
+        WHATIF_ENDS[what_if].fetch_add(1, Ordering::Relaxed);
+    }
     if let Some(k) = case.stop_at_look {
         let stopped = normalised(stopped_at_look(k, || {
             engine_query(&program, &case.inputs, &case.overrides, case.limits(), timeout, None)
@@ -1024,6 +1102,10 @@ const END_NAMES: [&str; 8] = [
     "answers",
     "stopped at a look at the clock",
 ];
+
+/// The compared runs with a what-if: ended otherwise, with an error of their own, with an
+/// error of a sub-query.
+static WHATIF_ENDS: [AtomicU64; 3] = [const { AtomicU64::new(0) }; 3];
 
 fn end_index(end: &End) -> usize {
     match end {
@@ -1249,6 +1331,11 @@ fn the_engine_agrees_with_the_reference_on_random_rule_sets() {
         .map(|(name, n)| format!("{name} {}", n.load(Ordering::Relaxed)))
         .collect();
     eprintln!("differential: compared runs that ended {}", ends.join(", "));
+    let [ended, own, sub] = WHATIF_ENDS.each_ref().map(|n| n.load(Ordering::Relaxed));
+    eprintln!(
+        "differential: of which asked a what-if {}: ended without an error {ended}, with one of their own {own}, of a sub-query {sub}",
+        ended + own + sub
+    );
     assert!(
         discarded * 10 < ran.max(10),
         "the checker refused {discarded} of {ran} generated rule sets"

@@ -139,6 +139,13 @@ enum Cond {
         value: Option<AstExpr>,
         body: Vec<Cond>,
     },
+    /// `whatif self(input: expr, …) yields rel(args)`: each fact of `rel` the sub-query
+    /// concludes is a match of `args`.
+    WhatIf {
+        inputs: Vec<(String, AstExpr)>,
+        rel: String,
+        args: Vec<AstExpr>,
+    },
 }
 
 struct Rule {
@@ -346,6 +353,93 @@ impl RefProgram {
         })
     }
 
+    fn machine(
+        &self,
+        params: Vec<(String, Value)>,
+        limits: Limits,
+        depth: usize,
+        relevant: Option<(Vec<bool>, Vec<bool>)>,
+    ) -> Machine<'_> {
+        Machine {
+            p: self,
+            params,
+            limits,
+            answered: Vec::new(),
+            facts: Vec::new(),
+            agenda: BinaryHeap::new(),
+            standing: Vec::new(),
+            supports: Vec::new(),
+            maintaining: false,
+            seq: 0,
+            chosen: Vec::new(),
+            out: Outcome::default(),
+            aggregates: RefCell::default(),
+            inputs_end: 0,
+            depth,
+            relevant,
+            whatifs: RefCell::default(),
+        }
+    }
+
+    /// The rules that can contribute to relation `rel`: those that assert, retract or modify a
+    /// needed relation (`rel`, then every relation a kept rule's conditions mention) or halt,
+    /// with the other rules of a kept rule's group; and, per input, whether a kept rule reads it.
+    fn relevant_to(&self, rel: &str) -> (Vec<bool>, Vec<bool>) {
+        let mut needed = vec![rel.to_string()];
+        let mut keep = vec![false; self.rules.len()];
+        loop {
+            let mut changed = false;
+            for (i, rule) in self.rules.iter().enumerate() {
+                if keep[i] {
+                    continue;
+                }
+                let handle_rel = |h: &str| {
+                    rule.conds.iter().find_map(|c| match c {
+                        Cond::Pattern {
+                            rel, handle: Some(n), ..
+                        } if n == h => Some(rel.clone()),
+                        _ => None,
+                    })
+                };
+                let touches = rule.actions.iter().any(|a| match a {
+                    AstAction::Assert(c) | AstAction::AssertLogical(c) | AstAction::Retract(c) => {
+                        needed.contains(&c.name.name)
+                    }
+                    AstAction::RetractHandle(h) | AstAction::Modify { handle: h, .. } => {
+                        handle_rel(&h.name).is_some_and(|r| needed.contains(&r))
+                    }
+                    AstAction::Halt(_) => true,
+                });
+                let grouped = rule.group.as_ref().is_some_and(|g| {
+                    self.rules
+                        .iter()
+                        .zip(&keep)
+                        .any(|(r, k)| *k && r.group.as_ref() == Some(g))
+                });
+                if touches || grouped {
+                    keep[i] = true;
+                    changed = true;
+                    let mut read = Vec::new();
+                    pattern_relations(&rule.conds, &mut read);
+                    for r in read {
+                        if !needed.contains(&r) {
+                            needed.push(r);
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut read = Vec::new();
+        for (rule, _) in self.rules.iter().zip(&keep).filter(|(_, k)| **k) {
+            pattern_relations(&rule.conds, &mut read);
+        }
+        let inputs = self.inputs.iter().map(|(n, _, _)| read.contains(n)).collect();
+        (keep, inputs)
+    }
+
     /// The order rules are joined in when a fact arrives: as written, or last first under `depth`.
     fn join_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.rules.len()).collect();
@@ -402,22 +496,7 @@ impl RefProgram {
                 }
             }
         }
-        let mut m = Machine {
-            p: self,
-            params,
-            limits,
-            answered: Vec::new(),
-            facts: Vec::new(),
-            agenda: BinaryHeap::new(),
-            standing: Vec::new(),
-            supports: Vec::new(),
-            maintaining: false,
-            seq: 0,
-            chosen: Vec::new(),
-            out: Outcome::default(),
-            aggregates: RefCell::default(),
-            inputs_end: 0,
-        };
+        let mut m = self.machine(params, limits, 0, None);
         let mut end = m.run(given, limits.firings);
         if matches!(end, End::Quiescent | End::Halted) {
             let owed =
@@ -543,7 +622,26 @@ fn resolve_conds(conds: &[AstCondition], scope: &mut Vec<String>) -> Result<Vec<
                     handle: Some(var.name.clone()),
                 }
             }
-            AstCondition::WhatIf { .. } => return err("whatif"),
+            AstCondition::WhatIf {
+                ruleset,
+                inputs,
+                pattern,
+                ..
+            } => {
+                if ruleset.name != "self" {
+                    return err("a what-if of another rule set");
+                }
+                for a in &pattern.args {
+                    if let AstExprKind::Var(v) = &a.kind {
+                        bind_name(scope, v);
+                    }
+                }
+                Cond::WhatIf {
+                    inputs: inputs.iter().map(|(n, e)| (n.name.clone(), e.clone())).collect(),
+                    rel: pattern.name.name.clone(),
+                    args: pattern.args.clone(),
+                }
+            }
         });
     }
     Ok(out)
@@ -610,6 +708,10 @@ fn cond_vars(c: &Cond, out: &mut Vec<String>) {
                 expr_vars(v, out);
             }
             body.iter().for_each(|c| cond_vars(c, out));
+        }
+        Cond::WhatIf { inputs, args, .. } => {
+            inputs.iter().for_each(|(_, e)| expr_vars(e, out));
+            args.iter().for_each(|a| expr_vars(a, out));
         }
     }
 }
@@ -723,6 +825,34 @@ struct Machine<'p> {
     /// outer variables it mentions: without it a join through an aggregate is cubic per cycle,
     /// and some generated cases took minutes. Cleared whenever a fact is asserted or dies.
     aggregates: RefCell<HashMap<(usize, String), Folded>>,
+    /// How many what-ifs this run is inside (0 for the query itself).
+    depth: usize,
+    /// In a what-if's sub-query: the rules that can contribute to the relation it looks at, and
+    /// the inputs they read (`RefProgram::relevant_to`). `None`: every rule, every input.
+    relevant: Option<(Vec<bool>, Vec<bool>)>,
+    /// The facts each what-if's sub-query concluded, by the condition and its input values: a
+    /// query asks each hypothetical once.
+    whatifs: RefCell<HashMap<(usize, String), Vec<Vec<Value>>>>,
+}
+
+/// What-ifs nest at most this deep (docs/semantics.md, "What-if").
+const WHATIF_DEPTH: usize = 6;
+
+/// The messages by which a sub-query that stopped at a bound stops the query that asked it
+/// (through the channel of rule errors, turned back into an end by `in_rule`).
+const STOPPED_AT_FACTS: &str = "\u{1}facts";
+const STOPPED_AT_CELLS: &str = "\u{1}cells";
+const STOPPED_UNMODELLED: &str = "\u{1}unmodelled";
+
+/// How a run ends after rule `rule` failed with message `m`: with the error, or, when `m` says
+/// a what-if's sub-query stopped at a bound, at that bound.
+fn in_rule(rule: &str, m: String) -> End {
+    match m.as_str() {
+        STOPPED_AT_FACTS => End::MemoryLimit,
+        STOPPED_AT_CELLS => End::CellLimit,
+        STOPPED_UNMODELLED => End::Unmodelled,
+        _ => End::InRule(rule.to_string(), m),
+    }
 }
 
 /// An aggregate's value (`None`: `min`/`max` of nothing) and the facts it counted.
@@ -755,6 +885,41 @@ impl Machine<'_> {
     /// written first and the activation made first, the activation made last, or the activation
     /// made first; under `depth` and `breadth` a group's rules come first at their salience, in
     /// file order. Every key is distinct (it holds the activation's number).
+    /// Whether rule `ri` runs: every rule does, but in a sub-query only the relevant ones.
+    fn runs(&self, ri: usize) -> bool {
+        self.relevant.as_ref().is_none_or(|(rules, _)| rules[ri])
+    }
+
+    /// The facts of `rel` a what-if's sub-query on `given` concludes, or why it concluded none
+    /// (an error, as the asking rule's; or a bound it stopped at, which stops the asker too).
+    fn sub_query(&self, given: &[(String, Value)], rel: &str) -> Result<Vec<Vec<Value>>, String> {
+        if self.depth >= WHATIF_DEPTH {
+            return err(format!(
+                "what-if failed: what-if queries nest deeper than {WHATIF_DEPTH} levels"
+            ));
+        }
+        let relevant = self.p.relevant_to(rel);
+        let mut sub = self
+            .p
+            .machine(self.params.clone(), self.limits, self.depth + 1, Some(relevant));
+        match sub.run_values(given, self.limits.firings) {
+            End::Quiescent | End::Halted => Ok(sub
+                .facts
+                .iter()
+                .filter(|f| f.alive && f.rel == rel)
+                .map(|f| f.args.clone())
+                .collect()),
+            End::InRule(r, m) => err(format!("what-if failed: in rule `{r}`: {m}")),
+            End::FiringLimit => err("what-if failed: firing limit"),
+            End::MissingInput(n) => err(format!("what-if failed: missing input `{n}`")),
+            End::Answers(m) => err(format!("what-if failed: {m}")),
+            End::MemoryLimit => err(STOPPED_AT_FACTS),
+            End::CellLimit => err(STOPPED_AT_CELLS),
+            End::Unmodelled => err(STOPPED_UNMODELLED),
+            other => panic!("a sub-query the generator does not write ended {other:?}"),
+        }
+    }
+
     fn queue(&mut self, a: Activation) {
         let p = self.p;
         let salience = -i64::from(p.rules[a.rule].salience);
@@ -772,21 +937,40 @@ impl Machine<'_> {
 
     fn run(&mut self, given: &[(String, String)], limit: u64) -> End {
         let p = self.p;
-        for (name, ty, default) in p.inputs.iter() {
-            let value = match given.iter().find(|(n, _)| n == name) {
-                Some((_, text)) => match read_input(ty, text) {
-                    Some(v) => v,
-                    None => match p.program.parse_input(name, text) {
-                        Some(Ok(v)) => v,
-                        Some(Err(e)) => return End::BadInput(format!("{name}: {e}")),
-                        None => panic!("no input {name}"),
+        let mut values = Vec::new();
+        for (name, ty, _) in p.inputs.iter() {
+            if let Some((_, text)) = given.iter().find(|(n, _)| n == name) {
+                values.push((
+                    name.clone(),
+                    match read_input(ty, text) {
+                        Some(v) => v,
+                        None => match p.program.parse_input(name, text) {
+                            Some(Ok(v)) => v,
+                            Some(Err(e)) => return End::BadInput(format!("{name}: {e}")),
+                            None => panic!("no input {name}"),
+                        },
                     },
-                },
+                ));
+            }
+        }
+        self.run_values(&values, limit)
+    }
+
+    /// `run` with the inputs given as values (the others take their defaults).
+    fn run_values(&mut self, given: &[(String, Value)], limit: u64) -> End {
+        let p = self.p;
+        for (k, (name, _, default)) in p.inputs.iter().enumerate() {
+            let value = match given.iter().find(|(n, _)| n == name) {
+                Some((_, v)) => v.clone(),
                 None => match default {
                     Some(v) => v.clone(),
                     None => return End::MissingInput(name.clone()),
                 },
             };
+            // In a sub-query, an input no rule run reads is not asserted.
+            if self.relevant.as_ref().is_some_and(|(_, read)| !read[k]) {
+                continue;
+            }
             if let Some(f) = self.insert(name, vec![value]) {
                 if let Err(e) = self.on_new_fact(f) {
                     return e;
@@ -799,6 +983,9 @@ impl Machine<'_> {
         let order = p.join_order();
         for &ri in &order {
             let rule = &p.rules[ri];
+            if !self.runs(ri) {
+                continue;
+            }
             let has_pattern = rule.join.iter().any(|&c| matches!(rule.conds[c], Cond::Pattern { .. }));
             if !has_pattern {
                 if let Err(e) = self.join(ri, None) {
@@ -838,7 +1025,7 @@ impl Machine<'_> {
                     &mut sink,
                 );
                 if let Err(m) = searched {
-                    return End::InRule(rule.name.clone(), m);
+                    return in_rule(&rule.name, m);
                 }
                 let stands = !rule.wake_on_retract.is_empty() || !rule.wake_on_assert.is_empty();
                 match found {
@@ -1025,7 +1212,7 @@ impl Machine<'_> {
         let mut env = s.env.clone();
         let mut facts = s.early.clone();
         self.solve(&rule.conds, &rule.select, 0, None, &mut env, &mut facts, &mut sink)
-            .map_err(|m| End::InRule(rule.name.clone(), m))?;
+            .map_err(|m| in_rule(&rule.name, m))?;
         Ok(same)
     }
 
@@ -1126,7 +1313,7 @@ impl Machine<'_> {
         for ri in p.join_order() {
             let rule = &p.rules[ri];
             // A decided group's rules match nothing more: none of theirs could fire.
-            if rule.group.as_ref().is_some_and(|g| self.chosen.contains(g)) {
+            if !self.runs(ri) || rule.group.as_ref().is_some_and(|g| self.chosen.contains(g)) {
                 continue;
             }
             let mut patterns = rule.join.clone();
@@ -1162,7 +1349,7 @@ impl Machine<'_> {
             &mut Vec::new(),
             &mut sink,
         );
-        searched.map_err(|m| End::InRule(rule.name.clone(), m))?;
+        searched.map_err(|m| in_rule(&rule.name, m))?;
         // Past the engine's bound on waiting activations, with a margin: such a case is not
         // compared (see `MAX_ACTIVATIONS` in tests/differential.rs).
         if (self.agenda.len() + made.len()) as u64 > self.limits.activations.saturating_mul(2) {
@@ -1185,7 +1372,7 @@ impl Machine<'_> {
     /// Runs the actions; true on `halt`.
     fn act(&mut self, ri: usize, env: &Env, support: Option<usize>) -> Result<bool, End> {
         let rule = &self.p.rules[ri];
-        let fail = |m: String| End::InRule(rule.name.clone(), m);
+        let fail = |m: String| in_rule(&rule.name, m);
         for a in &rule.actions {
             match a {
                 AstAction::Assert(call) | AstAction::AssertLogical(call) => {
@@ -1437,6 +1624,33 @@ impl Machine<'_> {
                         flow
                     }
                 }
+            }
+            Cond::WhatIf { inputs, rel, args } => {
+                let mut given = Vec::new();
+                for (name, e) in inputs {
+                    given.push((name.clone(), self.eval(e, env)?));
+                }
+                let key = (&conds[c] as *const Cond as usize, format!("{given:?}"));
+                let known = self.whatifs.borrow().get(&key).cloned();
+                let found = match known {
+                    Some(found) => found,
+                    None => {
+                        let found = self.sub_query(&given, rel)?;
+                        self.whatifs.borrow_mut().insert(key, found.clone());
+                        found
+                    }
+                };
+                let mut flow = Flow::Continue;
+                for values in found.iter().filter(|v| v.len() == args.len()) {
+                    if self.match_args(args, values, env)? {
+                        flow = next(self, env, facts, sink)?;
+                    }
+                    env.truncate(depth);
+                    if flow == Flow::Stop {
+                        break;
+                    }
+                }
+                flow
             }
         };
         env.truncate(depth);
