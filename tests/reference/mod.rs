@@ -832,8 +832,11 @@ struct Machine<'p> {
     relevant: Option<(Vec<bool>, Vec<bool>)>,
     /// The facts each what-if's sub-query concluded, by the condition and its input values: a
     /// query asks each hypothetical once.
-    whatifs: RefCell<HashMap<(usize, String), Vec<Vec<Value>>>>,
+    whatifs: RefCell<HashMap<(usize, String), Concluded>>,
 }
+
+/// The argument lists of the facts a sub-query concluded.
+type Concluded = Vec<Vec<Value>>;
 
 /// What-ifs nest at most this deep (docs/semantics.md, "What-if").
 const WHATIF_DEPTH: usize = 6;

@@ -7,26 +7,48 @@
 //! (they see only older facts); patterns after it may match `f` again.
 
 use super::program::*;
+use crate::lang::ir::{InputDecl, Strategy};
 use crate::value::Value;
 
-/// Adds plans, triggers and the list of initial rules to a lowered program.
-pub(super) fn compile(mut p: Program) -> Program {
-    p.triggers = vec![Vec::new(); p.relations.len()];
-    p.shared_tests = vec![Vec::new(); p.relations.len()];
-    p.shared_calls = vec![Vec::new(); p.relations.len()];
-    p.plans = Vec::with_capacity(p.rules.len());
-    p.initial.clear();
+/// How the engine matches a rule set's rules: what `compile` makes of them, which `lower`
+/// puts in the [`Program`] it builds (see the fields of the same names there).
+pub(super) struct Plans {
+    pub plans: Vec<RulePlan>,
+    pub triggers: Vec<Vec<Trigger>>,
+    pub input_triggers: Vec<Vec<Trigger>>,
+    pub shared_tests: Vec<Vec<SharedTest>>,
+    pub shared_calls: Vec<Vec<SharedCall>>,
+    pub gates: Vec<Gate>,
+    pub trigger_index: Vec<Option<TriggerIndex>>,
+    pub initial: Vec<u32>,
+    pub probed: Vec<Vec<u16>>,
+}
+
+/// The plans, triggers and initial rules of lowered `rules` over `nrel` relations, the inputs
+/// `inputs` and conflict strategy `strategy`.
+pub(super) fn compile(rules: &[RuleIr], nrel: usize, inputs: &[InputDecl], strategy: Strategy) -> Plans {
+    let mut p = Plans {
+        triggers: vec![Vec::new(); nrel],
+        shared_tests: vec![Vec::new(); nrel],
+        shared_calls: vec![Vec::new(); nrel],
+        plans: Vec::with_capacity(rules.len()),
+        initial: Vec::new(),
+        input_triggers: Vec::new(),
+        gates: Vec::new(),
+        trigger_index: Vec::new(),
+        probed: Vec::new(),
+    };
     // Per relation: one more than the index of the input that holds it (0 for a derived one).
-    let mut input_rank = vec![0u16; p.relations.len()];
-    for (i, d) in p.inputs.iter().enumerate() {
+    let mut input_rank = vec![0u16; nrel];
+    for (i, d) in inputs.iter().enumerate() {
         input_rank[d.rel as usize] = i as u16 + 1;
     }
     // Per relation: whether some action retracts its facts, and whether some action asserts
     // them (only then can a negation or aggregate on it change its verdict after a selection,
     // see `RulePlan::wake_on_retract`).
-    let mut retracted = vec![false; p.relations.len()];
-    let mut asserted = vec![false; p.relations.len()];
-    for rule in &p.rules {
+    let mut retracted = vec![false; nrel];
+    let mut asserted = vec![false; nrel];
+    for rule in rules {
         for a in &rule.actions {
             let rel = match a {
                 Action::Retract { rel, .. } => Some(*rel),
@@ -51,10 +73,10 @@ pub(super) fn compile(mut p: Program) -> Program {
         }
     }
     // Per rule: how many inputs must be in before it can match (see `Program::input_triggers`).
-    let mut waits_for = Vec::with_capacity(p.rules.len());
+    let mut waits_for = Vec::with_capacity(rules.len());
     // The gates so far by their text, so that a rule set of many phases interns each in O(1).
     let mut gate_ids: rustc_hash::FxHashMap<String, u32> = Default::default();
-    for (ri, rule) in p.rules.iter().enumerate() {
+    for (ri, rule) in rules.iter().enumerate() {
         let plan = plan_rule(rule, &retracted, &asserted);
         // A derived relation (rank 0) has no fact until a rule fires: never, while the inputs go in.
         let after = plan
@@ -134,8 +156,7 @@ pub(super) fn compile(mut p: Program) -> Program {
         }
         p.plans.push(plan);
     }
-    p.input_triggers = p
-        .inputs
+    p.input_triggers = inputs
         .iter()
         .enumerate()
         .map(|(i, d)| {
@@ -144,22 +165,22 @@ pub(super) fn compile(mut p: Program) -> Program {
                 .filter(|t| {
                     let seed = &p.plans[t.rule as usize].seeds[t.seed as usize];
                     waits_for[t.rule as usize] <= i as u16 + 1
-                        || fails_before_a_missing_fact(&p.rules[t.rule as usize], seed, &input_rank, i as u16 + 1)
+                        || fails_before_a_missing_fact(&rules[t.rule as usize], seed, &input_rank, i as u16 + 1)
                 })
                 .copied()
                 .collect()
         })
         .collect();
-    keep_wakes_that_can_happen(&mut p);
-    p.probed = probed_positions(&p);
+    keep_wakes_that_can_happen(&mut p.plans, rules, nrel);
+    p.probed = probed_positions(rules, &p.plans, nrel);
     // Under `depth` the newest activation fires first: the rules a fact makes ready are joined last
     // rule first, so that of those the rule declared first fires first (as in CLIPS).
-    if p.strategy == crate::lang::ir::Strategy::Depth {
+    if strategy == Strategy::Depth {
         p.triggers.iter_mut().for_each(|t| t.reverse());
         p.input_triggers.iter_mut().for_each(|t| t.reverse());
         p.initial.reverse();
     }
-    p.trigger_index = (0..p.relations.len()).map(|r| trigger_index(&p, r)).collect();
+    p.trigger_index = (0..nrel).map(|r| trigger_index(&p, rules, r)).collect();
     p
 }
 
@@ -171,23 +192,22 @@ pub(super) fn compile(mut p: Program) -> Program {
 /// 10, stood in every run). The closure grows with the salience, so one pass over the levels,
 /// lowest first, computes it for all. A logical assertion can be retracted by the support it loses
 /// whatever rule caused it: then every wake is kept.
-fn keep_wakes_that_can_happen(p: &mut Program) {
-    let logical = p.rules.iter().any(|r| {
+fn keep_wakes_that_can_happen(plans: &mut [RulePlan], rules: &[RuleIr], nrel: usize) {
+    let logical = rules.iter().any(|r| {
         r.actions
             .iter()
             .any(|a| matches!(a, Action::Assert { logical: true, .. }))
     });
     if logical
-        || p.plans
+        || plans
             .iter()
             .all(|pl| pl.wake_on_retract.is_empty() && pl.wake_on_assert.is_empty())
     {
         return;
     }
-    let nrel = p.relations.len();
-    // The rules each relation's changes can activate or wake: those that mention it anywhere.
+        // The rules each relation's changes can activate or wake: those that mention it anywhere.
     let mut readers: Vec<Vec<u32>> = vec![Vec::new(); nrel];
-    for (ri, rule) in p.rules.iter().enumerate() {
+    for (ri, rule) in rules.iter().enumerate() {
         super::program::mentions(&rule.conds, &mut |r| {
             let list = &mut readers[r as usize];
             if list.last() != Some(&(ri as u32)) {
@@ -195,16 +215,16 @@ fn keep_wakes_that_can_happen(p: &mut Program) {
             }
         });
     }
-    let mut by_salience: Vec<u32> = (0..p.rules.len() as u32).collect();
-    by_salience.sort_by_key(|&r| p.rules[r as usize].salience);
+    let mut by_salience: Vec<u32> = (0..rules.len() as u32).collect();
+    by_salience.sort_by_key(|&r| rules[r as usize].salience);
     let (mut asserted, mut retracted) = (vec![false; nrel], vec![false; nrel]);
-    let mut in_closure = vec![false; p.rules.len()];
+    let mut in_closure = vec![false; rules.len()];
     let mut work: Vec<u32> = Vec::new();
-    for level in by_salience.chunk_by(|&a, &b| p.rules[a as usize].salience == p.rules[b as usize].salience) {
+    for level in by_salience.chunk_by(|&a, &b| rules[a as usize].salience == rules[b as usize].salience) {
         work.extend(level.iter().copied().filter(|&r| !in_closure[r as usize]));
         level.iter().for_each(|&r| in_closure[r as usize] = true);
         while let Some(r) = work.pop() {
-            let rule = &p.rules[r as usize];
+            let rule = &rules[r as usize];
             for a in &rule.actions {
                 let (rel, assert, retract) = match a {
                     Action::Assert { rel, .. } => (*rel, true, false),
@@ -230,7 +250,7 @@ fn keep_wakes_that_can_happen(p: &mut Program) {
             }
         }
         for &r in level {
-            let plan = &mut p.plans[r as usize];
+            let plan = &mut plans[r as usize];
             plan.wake_on_retract.retain(|&rel| retracted[rel as usize]);
             plan.wake_on_assert.retain(|&rel| asserted[rel as usize]);
         }
@@ -248,12 +268,12 @@ fn exact_key(v: &Value) -> bool {
     !matches!(v, Value::Num(_) | Value::List(_))
 }
 
-fn trigger_index(p: &Program, rel: usize) -> Option<TriggerIndex> {
+fn trigger_index(p: &Plans, rules: &[RuleIr], rel: usize) -> Option<TriggerIndex> {
     let triggers = &p.triggers[rel];
     if triggers.len() < INDEX_TRIGGERS_FROM {
         return None;
     }
-    let seed_args = |t: &Trigger| match &p.rules[t.rule as usize].conds
+    let seed_args = |t: &Trigger| match &rules[t.rule as usize].conds
         [p.plans[t.rule as usize].seeds[t.seed as usize].cond as usize]
         .cond
     {
@@ -895,9 +915,9 @@ fn hoist_checks(rule: &RuleIr, seed_binds: u64, written: &[Step]) -> (Vec<Step>,
 /// bodies of `not` and aggregates. A rule's only pattern is always matched as the seed, fact by
 /// fact, so indexing it would cost every insert for nothing. (Why-not and explanations scan where
 /// there is no index: same answers, rarely run.)
-fn probed_positions(program: &Program) -> Vec<Vec<u16>> {
-    let mut probed: Vec<Vec<u16>> = vec![Vec::new(); program.relations.len()];
-    for (r, plan) in program.rules.iter().zip(&program.plans) {
+fn probed_positions(rules: &[RuleIr], plans: &[RulePlan], nrel: usize) -> Vec<Vec<u16>> {
+    let mut probed: Vec<Vec<u16>> = vec![Vec::new(); nrel];
+    for (r, plan) in rules.iter().zip(plans) {
         let joined = plan.seeds.len() > 1;
         let uses: Vec<u64> = r.conds.iter().map(|c| cond_uses(&c.cond)).collect();
         let others_of = all_but(&uses);

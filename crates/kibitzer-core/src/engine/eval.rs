@@ -2,7 +2,7 @@
 //! rule sets' integer formulas expect); any decimal operand makes the result a decimal.
 
 use super::args::Args;
-use super::program::Expr;
+use crate::lang::ir::Expr;
 use crate::builtins::BuiltinError;
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::value::{Value, MAX_LIST_LEN, MAX_TEXT_LEN};

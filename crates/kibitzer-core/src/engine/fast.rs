@@ -15,7 +15,7 @@
 
 use super::eval::compare_ints;
 use super::memory::Memory;
-use super::program::{Cond, Expr, PatArg, RelId, Slot};
+use crate::lang::ir::{Cond, Expr, PatArg, RelId, Slot};
 use crate::builtins::registry::{Intrinsic, OneFn};
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::value::Value;
@@ -56,7 +56,7 @@ pub enum Fast {
 
 impl Fast {
     /// The fast form of a condition, if it has one.
-    pub fn of(cond: &Cond) -> Option<Fast> {
+    pub fn of<L>(cond: &Cond<L>) -> Option<Fast> {
         match cond {
             Cond::Test(e) => Fast::of_test(e),
             Cond::Bind { slot, expr } => {

@@ -25,8 +25,9 @@ pub fn lower(rs: ir::RuleSet) -> Program {
             handles: r.handles,
             group: r.group,
         })
-        .collect();
-    super::compile::compile(Program {
+        .collect::<Vec<_>>();
+    let plans = super::compile::compile(&rules, rs.relations.len(), &rs.inputs, rs.strategy);
+    Program {
         name: rs.name,
         description: rs.description,
         inputs: rs.inputs,
@@ -41,19 +42,19 @@ pub fn lower(rs: ir::RuleSet) -> Program {
         rules,
         strategy: rs.strategy,
         groups: rs.groups,
-        plans: Vec::new(),
-        triggers: Vec::new(),
-        input_triggers: Vec::new(),
-        shared_tests: Vec::new(),
-        shared_calls: Vec::new(),
-        gates: Vec::new(),
-        trigger_index: Vec::new(),
-        initial: Vec::new(),
-        probed: Vec::new(),
+        plans: plans.plans,
+        triggers: plans.triggers,
+        input_triggers: plans.input_triggers,
+        shared_tests: plans.shared_tests,
+        shared_calls: plans.shared_calls,
+        gates: plans.gates,
+        trigger_index: plans.trigger_index,
+        initial: plans.initial,
+        probed: plans.probed,
         sources: rs.sources,
         warnings: rs.warnings,
         memos,
-    })
+    }
 }
 
 /// Gives each aggregate among a rule's conditions that shares no variable with the others a

@@ -2,7 +2,7 @@
 //! list per relation and, once a relation grows, hash indexes for duplicate checks and for joins
 //! on a bound argument. `reset` empties it but keeps every allocation for the next query.
 
-use super::program::RelId;
+use crate::lang::ir::RelId;
 use crate::value::{Constant, Value};
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;

@@ -19,7 +19,7 @@
 
 pub use super::eval::Num;
 use super::eval::{arith, compare_ints, neg};
-use super::program::{Cond, Expr, Slot};
+use crate::lang::ir::{Cond, Expr, Slot};
 use crate::builtins::registry::{Intrinsic, OneFn};
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::value::{Constant, Value, ValueType};
@@ -203,7 +203,7 @@ pub enum Outcome {
 
 impl NumProg {
     /// The compiled form of a test or binding, if it is arithmetic throughout.
-    pub fn of(cond: &Cond) -> Option<NumProg> {
+    pub fn of<L>(cond: &Cond<L>) -> Option<NumProg> {
         let mut b = Builder::default();
         let end = match cond {
             Cond::Bind { slot, expr } => {
@@ -555,6 +555,8 @@ impl Builder {
 mod tests {
     use super::*;
     use crate::builtins::registry::Registry;
+    /// A condition as the checker leaves it, which is what `NumProg::of` reads.
+    type Cond = crate::lang::ir::Cond;
     use crate::engine::eval::{eval, eval_test, Truth};
     use proptest::prelude::*;
 
