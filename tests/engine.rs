@@ -1,6 +1,6 @@
 //! The inference semantics (docs/semantics.md), one test per feature, on small purpose-written rule sets.
 
-use kibitzer::{load_text, RunError, RunOptions, Session, StopReason};
+use kibitzer::{load_text, RunError, RunOptions, RunResult, Session, StopReason};
 
 /// Loads `rules`, gives the inputs, runs, and returns the session.
 fn run(rules: &str, inputs: &[(&str, &str)]) -> Result<Session, RunError> {
@@ -1335,16 +1335,22 @@ fn a_group_rule_whose_negation_fails_at_selection_leaves_the_choice_to_the_next(
     assert_eq!(outputs(&s), ["action(\"a\")"]);
 }
 
-#[test]
-fn why_not_a_rule_that_lost_to_its_group_names_the_rule_chosen_and_its_reason() {
-    let program = load_text("t.rules", CHART).unwrap();
+/// A session of `rules` run on input `n`, recording what a why-not reads.
+fn judged(rules: &str, n: &str) -> (Session, RunResult) {
+    let program = load_text("t.rules", rules).unwrap();
     let mut s = Session::new(program);
     s.set_options(RunOptions {
         why_not: true,
         ..RunOptions::default()
     });
-    s.set_input_text("n", "7").unwrap();
-    s.run().unwrap();
+    s.set_input_text("n", n).unwrap();
+    let r = s.run().unwrap();
+    (s, r)
+}
+
+#[test]
+fn why_not_a_rule_that_lost_to_its_group_names_the_rule_chosen_and_its_reason() {
+    let (mut s, _) = judged(CHART, "7");
     let w = s.why_not("Small").unwrap();
     assert_eq!(
         w.summary,
@@ -1369,14 +1375,7 @@ fn a_decided_group_matches_no_new_fact() {
         group g first
         rule Grow "grow" when n(?n) ?c = count { seen(_) } ?c < ?n then assert seen(?c) end
         rule Pairs "pairs" in g salience 10 when seen(?a) seen(?b) then assert pair(?a, ?b) end"#;
-    let program = load_text("t.rules", rules).unwrap();
-    let mut s = Session::new(program);
-    s.set_options(RunOptions {
-        why_not: true,
-        ..RunOptions::default()
-    });
-    s.set_input_text("n", "200").unwrap();
-    let r = s.run().unwrap();
+    let (mut s, r) = judged(rules, "200");
     assert_eq!(r.stats.fired, 201);
     assert!(r.stats.activations < 1_000, "{} activations", r.stats.activations);
     let w = s.why_not("Pairs").unwrap();
@@ -1387,14 +1386,7 @@ fn a_decided_group_matches_no_new_fact() {
             r#"rule First "first" in g salience 10 when seen(0) then assert pair(0, 0) end rule Pairs "pairs" in g"#,
         )
         .replace("seen(?a) seen(?b)", "seen(?a) seen(?b) ?a > 0");
-    let program = load_text("t.rules", &rules).unwrap();
-    let mut s = Session::new(program);
-    s.set_options(RunOptions {
-        why_not: true,
-        ..RunOptions::default()
-    });
-    s.set_input_text("n", "3").unwrap();
-    s.run().unwrap();
+    let (mut s, _) = judged(&rules, "3");
     // Its activations were never made, but the why-not still names the rule its group chose.
     let w = s.why_not("Pairs").unwrap();
     assert_eq!(

@@ -1569,17 +1569,7 @@ impl Machine<'_> {
                     argv.push(self.eval(a, env)?);
                 }
                 let rows = call_builtin(builtin, &argv, outputs.len())?;
-                let mut flow = Flow::Continue;
-                for row in &rows {
-                    if self.match_args(outputs, row, env)? {
-                        flow = next(self, env, facts, sink)?;
-                    }
-                    env.truncate(depth);
-                    if flow == Flow::Stop {
-                        break;
-                    }
-                }
-                flow
+                self.each_row(&rows, outputs, env, facts, sink, next)?
             }
             Cond::Not(body) => {
                 let order: Vec<usize> = (0..body.len()).collect();
@@ -1643,20 +1633,35 @@ impl Machine<'_> {
                         found
                     }
                 };
-                let mut flow = Flow::Continue;
-                for values in found.iter().filter(|v| v.len() == args.len()) {
-                    if self.match_args(args, values, env)? {
-                        flow = next(self, env, facts, sink)?;
-                    }
-                    env.truncate(depth);
-                    if flow == Flow::Stop {
-                        break;
-                    }
-                }
-                flow
+                let rows: Concluded = found.into_iter().filter(|v| v.len() == args.len()).collect();
+                self.each_row(&rows, args, env, facts, sink, next)?
             }
         };
         env.truncate(depth);
+        Ok(flow)
+    }
+
+    /// Goes on (`next`) with each row that `args` match, until the search stops.
+    fn each_row(
+        &self,
+        rows: &[Vec<Value>],
+        args: &[AstExpr],
+        env: &mut Env,
+        facts: &mut Vec<usize>,
+        sink: &mut Sink<'_>,
+        next: impl Fn(&Self, &mut Env, &mut Vec<usize>, &mut Sink<'_>) -> Result<Flow, String>,
+    ) -> Result<Flow, String> {
+        let depth = env.len();
+        let mut flow = Flow::Continue;
+        for row in rows {
+            if self.match_args(args, row, env)? {
+                flow = next(self, env, facts, sink)?;
+            }
+            env.truncate(depth);
+            if flow == Flow::Stop {
+                break;
+            }
+        }
         Ok(flow)
     }
 

@@ -205,7 +205,7 @@ fn keep_wakes_that_can_happen(plans: &mut [RulePlan], rules: &[RuleIr], nrel: us
     {
         return;
     }
-        // The rules each relation's changes can activate or wake: those that mention it anywhere.
+    // The rules each relation's changes can activate or wake: those that mention it anywhere.
     let mut readers: Vec<Vec<u32>> = vec![Vec::new(); nrel];
     for (ri, rule) in rules.iter().enumerate() {
         super::program::mentions(&rule.conds, &mut |r| {

@@ -2,9 +2,9 @@
 //! rule sets' integer formulas expect); any decimal operand makes the result a decimal.
 
 use super::args::Args;
-use crate::lang::ir::Expr;
 use crate::builtins::BuiltinError;
 use crate::lang::ast::{BinaryOp, UnaryOp};
+use crate::lang::ir::Expr;
 use crate::value::{Value, MAX_LIST_LEN, MAX_TEXT_LEN};
 use smallvec::SmallVec;
 use std::borrow::Cow;

@@ -15,9 +15,9 @@
 
 use super::eval::compare_ints;
 use super::memory::Memory;
-use crate::lang::ir::{Cond, Expr, PatArg, RelId, Slot};
 use crate::builtins::registry::{Intrinsic, OneFn};
 use crate::lang::ast::{BinaryOp, UnaryOp};
+use crate::lang::ir::{Cond, Expr, PatArg, RelId, Slot};
 use crate::value::Value;
 
 /// A recognised test or binding.

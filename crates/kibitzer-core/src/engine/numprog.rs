@@ -19,9 +19,9 @@
 
 pub use super::eval::Num;
 use super::eval::{arith, compare_ints, neg};
-use crate::lang::ir::{Cond, Expr, Slot};
 use crate::builtins::registry::{Intrinsic, OneFn};
 use crate::lang::ast::{BinaryOp, UnaryOp};
+use crate::lang::ir::{Cond, Expr, Slot};
 use crate::value::{Constant, Value, ValueType};
 use std::mem::MaybeUninit;
 
