@@ -1569,7 +1569,7 @@ impl Machine<'_> {
                     argv.push(self.eval(a, env)?);
                 }
                 let rows = call_builtin(builtin, &argv, outputs.len())?;
-                self.each_row(&rows, outputs, env, facts, sink, next)?
+                self.each_row(&rows, (outputs, false), env, facts, sink, next)?
             }
             Cond::Not(body) => {
                 let order: Vec<usize> = (0..body.len()).collect();
@@ -1634,18 +1634,20 @@ impl Machine<'_> {
                     }
                 };
                 let rows: Concluded = found.into_iter().filter(|v| v.len() == args.len()).collect();
-                self.each_row(&rows, args, env, facts, sink, next)?
+                // Matched as a pattern is: its computed arguments last.
+                self.each_row(&rows, (args, true), env, facts, sink, next)?
             }
         };
         env.truncate(depth);
         Ok(flow)
     }
 
-    /// Goes on (`next`) with each row that `args` match, until the search stops.
+    /// Goes on (`next`) with each row that `args` match (as a built-in's outputs, or with
+    /// `as_pattern` as a pattern's arguments), until the search stops.
     fn each_row(
         &self,
         rows: &[Vec<Value>],
-        args: &[AstExpr],
+        (args, as_pattern): (&[AstExpr], bool),
         env: &mut Env,
         facts: &mut Vec<usize>,
         sink: &mut Sink<'_>,
@@ -1654,7 +1656,11 @@ impl Machine<'_> {
         let depth = env.len();
         let mut flow = Flow::Continue;
         for row in rows {
-            if self.match_args(args, row, env)? {
+            let matched = match as_pattern {
+                true => self.match_pattern(args, row, env)?,
+                false => self.match_args(args, row, env)?,
+            };
+            if matched {
                 flow = next(self, env, facts, sink)?;
             }
             env.truncate(depth);

@@ -1007,7 +1007,8 @@ fn solve_aggregate<S: Steps + ?Sized>(
     // is read straight off the facts: nothing is bound per fact.
     if let Some(total) = int_column_sum(ctx.mem, frame, op, value, body, idx) {
         if let Some(id) = keep {
-            remember(ctx, id, Some(Value::Int(total)), &[]);
+            // The facts it summed are in the frame already, past `depth`.
+            remember(ctx, id, Some(Value::Int(total)), &frame.facts[depth..]);
         }
         frame.bind(slot, Value::Int(total));
         let flow = solve(ctx, steps, i + 1, new_fact, frame, sink);
