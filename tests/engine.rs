@@ -1366,6 +1366,23 @@ fn why_not_a_rule_that_lost_to_its_group_names_the_rule_chosen_and_its_reason() 
 }
 
 #[test]
+fn a_value_an_activation_fired_with_before_is_named_once_in_its_drop() {
+    let rules = r#"ruleset t "t"
+        input xs: ints
+        output r1
+        rule R1 when xs(?l) ?x in ?l ?s = sum ?v { r0(?v, _) } then
+            retract r0(_, _)
+            assert logical r0(?x * ?s, -4)
+        end"#;
+    let s = run(rules, &[("xs", "-1,15")]).unwrap();
+    let trace = s.trace_text();
+    assert!(
+        trace.iter().any(|l| l.ends_with("R1: it fired with ?s=0 already")),
+        "{trace:#?}"
+    );
+}
+
+#[test]
 fn a_decided_group_matches_no_new_fact() {
     // `Pairs` is in a group that decides at its first firing; `Grow` then adds 200 `seen`
     // facts. Matching them would make a pair for every two (20,000 activations), each dropped.

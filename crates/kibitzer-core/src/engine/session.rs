@@ -2923,7 +2923,7 @@ fn late_shown(rule: &RuleIr, vars: &[Value], late: u64) -> String {
     let mut shown = Vec::new();
     for (i, v) in vars.iter().enumerate().take(rule.var_names.len()) {
         if i < 64 && late & (1u64 << i) != 0 {
-            shown.push(format!("?{}={v}", rule.var_names[i]));
+            shown.push(format!("?{}={v}", rule.var_names[i].trim_start_matches('?')));
         }
     }
     shown.join(" ")
