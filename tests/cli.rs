@@ -886,7 +886,7 @@ fn version_and_help_to_a_full_disk_fail_with_one_line() {
 fn counts_outside_their_domain_are_usage_errors_naming_the_option_and_domain() {
     let huge = "18446744073709551615";
     // (arguments, the option or setting the error must name, the range it must give)
-    let cases: [(&[&str], &str, &str); 14] = [
+    let cases: [(&[&str], &str, &str); 16] = [
         (
             &["diff", "stud", "stud", "--positions", huge],
             "--positions",
@@ -944,6 +944,16 @@ fn counts_outside_their_domain_are_usage_errors_naming_the_option_and_domain() {
             &["play", "mahjong", "--seats", "lookahead-20-0,random"],
             "lookahead-B-H",
             "1 to 68",
+        ),
+        (
+            &["play", "mahjong", "--seats", "lookahead/read+peek,random"],
+            "lookahead/LEVERS",
+            "margin-X",
+        ),
+        (
+            &["play", "mahjong", "--seats", "lookahead/margin--1,random"],
+            "lookahead/LEVERS",
+            "margin-X",
         ),
     ];
     for (args, option, domain) in cases {

@@ -7,7 +7,7 @@
 use kibitzer::games::harness::{arenas, workloads, BenchOptions, PlayOptions};
 use kibitzer::games::mahjong::rule_player::{RulePlayer, TwinCheck};
 use kibitzer::games::mahjong::{
-    is_win, parse_counts, parse_tile, play_match, shanten, Counts, LookaheadPlayer, Meld, Player, PlayerView,
+    is_win, parse_counts, parse_tile, play_match, shanten, Counts, Levers, LookaheadPlayer, Meld, Player, PlayerView,
     ReferencePlayer, StrongPlayer, Tile, KINDS,
 };
 use kibitzer::{load_shipped, Session};
@@ -341,8 +341,13 @@ fn rule_sets_decide_as_their_native_twins_on_random_hands() {
 fn the_fold_is_decided_alike_by_the_rules_and_the_native_twin() {
     let mut rules = RulePlayer::new("mahjong", load_shipped("mahjong").unwrap());
     let mut native = LookaheadPlayer::default();
+    let mut blind = LookaheadPlayer {
+        levers: Levers::none(),
+        ..LookaheadPlayer::default()
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(56);
     let mut folds_a_step = 0;
+    let mut read_decided = 0;
     for i in 0..400 {
         let (hand, visible, _) = random_position(&mut rng, 14);
         let drawn = (0..KINDS).rev().find(|&k| hand[k] > 0).and_then(Tile::from_index);
@@ -355,8 +360,14 @@ fn the_fold_is_decided_alike_by_the_rules_and_the_native_twin() {
                 view.opponent_discards.push(Tile::from_index(k).unwrap());
             }
         }
+        // In some order, declared with one of them: the honour read rests on the one before.
+        view.opponent_discards.shuffle(&mut rng);
+        view.opponent_ready_at = rng.random_range(0..=view.opponent_discards.len());
         let decided = native.on_draw(&view);
         assert_eq!(rules.decide_turn(&view), Ok(decided), "{i}");
+        if blind.on_draw(&view) != decided {
+            read_decided += 1;
+        }
         if let kibitzer::games::mahjong::TurnAction::Discard(t) = decided {
             let mut left = hand;
             left[t.index()] -= 1;
@@ -375,6 +386,7 @@ fn the_fold_is_decided_alike_by_the_rules_and_the_native_twin() {
         }
     }
     assert!(folds_a_step >= 5, "{folds_a_step} folds that give up a step");
+    assert!(read_decided >= 3, "the honour read changed {read_decided} discards");
 }
 
 #[test]

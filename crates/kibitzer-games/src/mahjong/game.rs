@@ -76,6 +76,8 @@ pub struct Game {
     discards: [Vec<Tile>; 2],
     flowers: [u8; 2],
     ready: [bool; 2],
+    /// Per seat: its discards on the table up to its declaring one (`PlayerView::opponent_ready_at`).
+    ready_at: [usize; 2],
     /// Kinds shown not to complete each seat's ready hand (see `PlayerView::opponent_safe`).
     safe_vs: [Counts; 2],
     dealer: usize,
@@ -107,6 +109,7 @@ impl Game {
             discards: [Vec::new(), Vec::new()],
             flowers: [0; 2],
             ready: [false; 2],
+            ready_at: [0; 2],
             safe_vs: [NO_TILES; 2],
             dealer: dealer % 2,
             can_chow: true,
@@ -176,6 +179,7 @@ impl Game {
             opponent_melds: self.melds[other].clone(),
             own_discards: self.discards[seat].clone(),
             opponent_discards: self.discards[other].clone(),
+            opponent_ready_at: self.ready_at[other],
             visible,
             wall_remaining: self.wall.len(),
             ready: self.ready[seat],
@@ -255,6 +259,9 @@ impl Game {
         };
         self.hands[seat][discard.index()] -= 1;
         self.discards[seat].push(discard);
+        if self.ready[seat] && self.ready_at[seat] == 0 {
+            self.ready_at[seat] = self.discards[seat].len();
+        }
         self.turns += 1;
         self.offer(seats, seat, discard)
     }
@@ -363,6 +370,8 @@ impl Game {
             }
             Ok(call) => {
                 self.discards[from].pop();
+                // A claimed declaring discard leaves the table: the count shrinks with it.
+                self.ready_at[from] = self.ready_at[from].min(self.discards[from].len());
                 let (meld, used): (Meld, Vec<Tile>) = match call {
                     CallAction::Pong => (Meld::pong(t), vec![t; 2]),
                     CallAction::Kong => (Meld::kong(t), vec![t; 3]),

@@ -71,6 +71,9 @@ pub struct Lookahead<'m> {
     values: Vec<Box<[f64]>>,
     /// Per value: no hand beneath it was valued by the cheaper estimate.
     searched: Vec<bool>,
+    /// Per opponent turn (the one before each own draw) and kind, the chance its discard is
+    /// that kind: a ready hand also wins on it. Empty: only own draws count.
+    rons: Vec<[f64; KINDS]>,
 }
 
 /// A hand as one key: three bits a kind.
@@ -111,7 +114,24 @@ impl<'m> Lookahead<'m> {
             memo: FxHashMap::default(),
             values: Vec::new(),
             searched: Vec::new(),
+            rons: Vec::new(),
         }
+    }
+
+    /// The same search counting wins on the opponent's discards: `rons[j][k]`, the chance that
+    /// its discard before the own draw `j` is kind `k` (a row of zeros where the own draw comes
+    /// first).
+    pub fn with_rons(mut self, rons: Vec<[f64; KINDS]>) -> Self {
+        self.rons = rons;
+        self
+    }
+
+    /// The chance that the opponent's discard before own draw `j` completes a ready hand
+    /// waiting on `waits`.
+    fn ron(&self, j: usize, waits: &[(usize, u32)]) -> f64 {
+        self.rons
+            .get(j)
+            .map_or(0.0, |row| waits.iter().map(|&(i, _)| row[i]).sum::<f64>().min(1.0))
     }
 
     /// The draws looked at.
@@ -138,7 +158,7 @@ impl<'m> Lookahead<'m> {
         Chance {
             p,
             // A chance of zero is exact too: no sequence of draws wins.
-            exact: probe.shanten() <= 0 || p == 0.0,
+            exact: (probe.shanten() <= 0 && self.rons.is_empty()) || p == 0.0,
             searched: self.searched[at],
         }
     }
@@ -187,7 +207,8 @@ impl<'m> Lookahead<'m> {
             let w: u32 = useful.iter().map(|&(_, l)| l).sum();
             for j in (0..n).rev() {
                 let p = self.step(w, j);
-                v[j] = p + (1.0 - p) * v[j + 1];
+                let r = self.ron(j, &useful);
+                v[j] = r + (1.0 - r) * (p + (1.0 - p) * v[j + 1]);
             }
         } else if self.expanded >= self.budget || depth > 8 || self.past_deadline() {
             let w: u32 = useful.iter().map(|&(_, l)| l).sum();
@@ -315,7 +336,20 @@ pub fn discard_chances(
     draws: usize,
     budget: usize,
 ) -> (Vec<DiscardChance>, usize) {
-    let mut search = Lookahead::new(counts, melds, seen, draws, budget);
+    discard_chances_with(counts, melds, seen, draws, budget, Vec::new())
+}
+
+/// [`discard_chances`] counting wins on the opponent's discards (`Lookahead::with_rons`: its
+/// discard comes before each own draw).
+pub fn discard_chances_with(
+    counts: &Counts,
+    melds: &[Meld],
+    seen: &Counts,
+    draws: usize,
+    budget: usize,
+    rons: Vec<[f64; KINDS]>,
+) -> (Vec<DiscardChance>, usize) {
+    let mut search = Lookahead::new(counts, melds, seen, draws, budget).with_rons(rons);
     let mut out = Vec::new();
     for tile in Tile::all() {
         if counts[tile.index()] == 0 {
@@ -382,8 +416,30 @@ pub fn call_chances(
     draws: (usize, usize),
     budget: usize,
 ) -> CallChances {
+    call_chances_with(counts, melds, offered, can_chow, seen, draws, budget, Vec::new())
+}
+
+/// [`call_chances`] counting wins on the opponent's discards, `rons` as after a discard of
+/// the player's (its discard comes before each own draw); passing and a kong draw first.
+#[allow(clippy::too_many_arguments)]
+pub fn call_chances_with(
+    counts: &Counts,
+    melds: &[Meld],
+    offered: Tile,
+    can_chow: bool,
+    seen: &Counts,
+    draws: (usize, usize),
+    budget: usize,
+    rons: Vec<[f64; KINDS]>,
+) -> CallChances {
     let analysis = call_options(counts, melds, offered, can_chow, seen);
-    let mut pass_search = Lookahead::new(counts, melds, seen, draws.0, budget);
+    // Where the own draw comes first, the opponent's discards move one draw later.
+    let draw_first: Vec<[f64; KINDS]> = if rons.is_empty() {
+        Vec::new()
+    } else {
+        std::iter::once([0.0; KINDS]).chain(rons.iter().copied()).collect()
+    };
+    let mut pass_search = Lookahead::new(counts, melds, seen, draws.0, budget).with_rons(draw_first.clone());
     let pass = pass_search.chance(counts);
     let mut expanded = pass_search.expanded;
     // After a call the offered tile is in the own meld.
@@ -401,12 +457,12 @@ pub fn call_chances(
         let mut new_melds = melds.to_vec();
         new_melds.push(option.meld);
         let (chance, discard) = if option.kind == CallKind::Kong {
-            let mut search = Lookahead::new(&rest, &new_melds, &after, draws.0, budget);
+            let mut search = Lookahead::new(&rest, &new_melds, &after, draws.0, budget).with_rons(draw_first.clone());
             let c = search.chance(&rest);
             expanded += search.expanded;
             (c, None)
         } else {
-            let mut search = Lookahead::new(&rest, &new_melds, &after, draws.1, budget);
+            let mut search = Lookahead::new(&rest, &new_melds, &after, draws.1, budget).with_rons(rons.clone());
             let best = search.best_discard(&rest);
             expanded += search.expanded;
             match best {
@@ -509,6 +565,53 @@ mod tests {
             seen[k] -= 1;
         }
         (hand, seen)
+    }
+
+    #[test]
+    fn wins_on_the_opponents_discards_add_to_a_ready_hands_own_draws() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut checked = 0;
+        for _ in 0..20000 {
+            let (hand, seen) = small_position(&mut rng, 10);
+            if shanten(&hand, &[]) != 0 {
+                continue;
+            }
+            // Its discards come from the copies unseen: only live waits.
+            let live = live_counts(&hand, &[], &seen);
+            let waits: Vec<usize> = (0..KINDS)
+                .filter(|&i| {
+                    let mut h = hand;
+                    h[i] += 1;
+                    live[i] > 0 && is_win(&h, &[]).is_some()
+                })
+                .collect();
+            if waits.is_empty() {
+                continue;
+            }
+            // Each of the opponent's discards is a winning kind with chance r, split over the waits.
+            let r = 0.05 * (1 + checked % 4) as f64;
+            let mut row = [0.0; KINDS];
+            for &i in &waits {
+                row[i] = r / waits.len() as f64;
+            }
+            for k in 1..=4 {
+                let own = Lookahead::new(&hand, &[], &seen, k, 50).chance(&hand).p;
+                let mut search = Lookahead::new(&hand, &[], &seen, k, 50).with_rons(vec![row; k]);
+                let c = search.chance(&hand);
+                // No win: no winning discard on any of its k turns, and no winning own draw.
+                let want = 1.0 - (1.0 - r).powi(k as i32) * (1.0 - own);
+                assert!(!c.exact || c.p == 0.0);
+                assert!((c.p - want).abs() < 1e-12, "{hand:?} k={k}: {} vs {want}", c.p);
+                // With no chance on its discards the figure is the own draws' alone.
+                let none = Lookahead::new(&hand, &[], &seen, k, 50)
+                    .with_rons(vec![[0.0; KINDS]; k])
+                    .chance(&hand)
+                    .p;
+                assert_eq!(none, own);
+            }
+            checked += 1;
+        }
+        assert!(checked >= 10, "only {checked} ready hands");
     }
 
     #[test]

@@ -101,6 +101,7 @@ mod harness;
 pub mod lookahead;
 mod meld;
 mod notation;
+mod opponent;
 #[cfg(test)]
 mod oracle;
 mod player;
@@ -260,7 +261,7 @@ pub use notation::{
 };
 pub use player::{CallAction, Player, PlayerView, TurnAction};
 pub use players::{
-    deal_in_chance, folds, hidden_tiles, lookahead_call, lookahead_discard, seed_discard, strong_discard,
+    deal_in_chance, folds, hidden_tiles, lookahead_call, lookahead_discard, seed_discard, strong_discard, Levers,
     LookaheadPlayer, RandomPlayer, ReferencePlayer, StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
 };
 pub use shanten::{forget_capped_memo, shanten, shanten_concealed, shanten_seven_pairs, shanten_standard};

@@ -58,6 +58,10 @@ pub struct PlayerView {
     pub own_discards: Vec<Tile>,
     /// The opponent's discards still on the table.
     pub opponent_discards: Vec<Tile>,
+    /// How many of `opponent_discards` came up to its declaring ready, the declaring discard
+    /// included (0: it has not declared). The ones before were chosen by its discard policy;
+    /// the ones after are drawn tiles it threw back.
+    pub opponent_ready_at: usize,
     /// Tiles known not to be drawable (see above).
     pub visible: Counts,
     /// Tiles left to draw.
@@ -88,6 +92,7 @@ impl PlayerView {
             opponent_melds: Vec::new(),
             own_discards: Vec::new(),
             opponent_discards: Vec::new(),
+            opponent_ready_at: 0,
             visible,
             wall_remaining: 20,
             ready: false,

@@ -33,9 +33,11 @@ use rand_chacha::ChaCha8Rng;
 use super::call::{call_options, CallKind, CallOption, CallWeights};
 use super::discard::{discard_options, discard_options_with, DiscardOption};
 use super::lookahead::{
-    call_chances, call_draws, discard_chances, draws_left, live_counts, CallChance, CallChances, DiscardChance,
+    call_chances_with, call_draws, discard_chances_with, draws_left, live_counts, CallChance, CallChances,
+    DiscardChance,
 };
 use super::meld::{Meld, MeldKind};
+use super::opponent::{declared_waits, exactly, Read};
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::shanten::shanten;
 use super::split::best_split;
@@ -340,6 +342,7 @@ pub const OWN_DISCARD_WEIGHT: f64 = 0.01;
 /// pair of the kind, and the two tiles of each sequence wait on it, leaving out a two-sided wait
 /// whose other winning tile is safe. A kind in `thrown` (the opponent's own discards) keeps
 /// `OWN_DISCARD_WEIGHT` of its weight.
+#[allow(clippy::too_many_arguments)]
 pub fn deal_in_chance(
     hand: &Counts,
     melds: &[Meld],
@@ -347,6 +350,7 @@ pub fn deal_in_chance(
     safe: &Counts,
     thrown: &Counts,
     hidden: u32,
+    read: &Read,
     tile: Tile,
 ) -> f64 {
     let unseen = live_counts(hand, melds, seen);
@@ -356,7 +360,9 @@ pub fn deal_in_chance(
         let Some(t) = Tile::from_index(i).filter(|_| safe[i] == 0) else {
             return 0.0;
         };
-        let mut w = holds(i);
+        // A single of the kind (the read may rule it out) or a pair or more.
+        let single = exactly(1, unseen[i], pool, hidden);
+        let mut w = holds(i) - single + read.single(i, unseen[i], pool, hidden);
         let at = |o: i8| t.neighbour(o).map(|n| n.index());
         // The two tiles held, and the other tile the shape also waits on (0: none).
         for (a, b, other) in [(-2i8, -1i8, -3i8), (-1, 1, 0), (1, 2, 3)] {
@@ -476,6 +482,88 @@ pub struct LookaheadPlayer {
     pub horizon: usize,
     /// Weights of the call score (last tie-break among calls).
     pub weights: CallWeights,
+    /// What it reads from the opponent.
+    pub levers: Levers,
+}
+
+/// The levers of the lookahead player beyond `mahjong.rules`'s play, each measured on its own
+/// against the reference bot (docs/mahjong.md, "Levers"). The default is the rule set's: the
+/// honour read alone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Levers {
+    /// Deal-in chances use the honour read (`Read`).
+    pub read: bool,
+    /// The chance to win counts wins on the opponent's discards (`Read::discard_chances`):
+    /// before it declares from its discard order, after it from its thrown-back draws.
+    pub rons: bool,
+    /// Wins on its discards only once it has declared.
+    pub rons_declared: bool,
+    /// Wins on its discards not counted in call decisions.
+    pub rons_no_calls: bool,
+    /// Deal-in chances from the ready hands a declared opponent may hold (`declared_waits`).
+    pub hands: bool,
+    /// The fold compares the own chance with the risk of pushing over the turns left, not with
+    /// this discard's alone.
+    pub race: bool,
+    /// Fold when the own chance is below this many times the risk.
+    pub margin: f64,
+    /// Against a declared opponent, rank by the chance times not dealing in before shanten.
+    pub value: bool,
+}
+
+impl Default for Levers {
+    fn default() -> Self {
+        Levers {
+            read: true,
+            ..Levers::none()
+        }
+    }
+}
+
+impl Levers {
+    /// No lever: the lookahead's play without any read of the opponent beyond its safe tiles
+    /// and own discards.
+    pub fn none() -> Levers {
+        Levers {
+            read: false,
+            rons: false,
+            rons_declared: false,
+            rons_no_calls: false,
+            hands: false,
+            race: false,
+            margin: 1.0,
+            value: false,
+        }
+    }
+
+    /// Levers from a list such as `read+rons` (`none`: none of them): `read`, `rons`,
+    /// `rons-declared`, `rons-no-calls`, `hands`, `race`, `value`, `margin-X`.
+    pub fn parse(list: &str) -> Option<Levers> {
+        let mut levers = Levers::none();
+        for lever in list.split('+') {
+            match lever {
+                "none" => {}
+                "read" => levers.read = true,
+                "rons" => levers.rons = true,
+                "rons-declared" => {
+                    levers.rons = true;
+                    levers.rons_declared = true;
+                }
+                "rons-no-calls" => {
+                    levers.rons = true;
+                    levers.rons_no_calls = true;
+                }
+                "hands" => levers.hands = true,
+                "race" => levers.race = true,
+                "value" => levers.value = true,
+                m => {
+                    let x: f64 = m.strip_prefix("margin-")?.parse().ok()?;
+                    levers.margin = (x.is_finite() && x >= 0.0).then_some(x)?;
+                }
+            }
+        }
+        Some(levers)
+    }
 }
 
 /// The default search budget of the lookahead player and of `mahjong.rules`.
@@ -490,6 +578,7 @@ impl Default for LookaheadPlayer {
             budget: LOOKAHEAD_BUDGET,
             horizon: LOOKAHEAD_HORIZON,
             weights: CallWeights::default(),
+            levers: Levers::default(),
         }
     }
 }
@@ -504,6 +593,17 @@ pub fn lookahead_discard<'a>(
     chances: &[DiscardChance],
     danger: &[f64; KINDS],
 ) -> Option<&'a DiscardOption> {
+    lookahead_discard_racing(options, chances, danger, &|_, d| d)
+}
+
+/// [`lookahead_discard`] with the fold's risk of pushing given by `risk(option, its deal-in
+/// chance)`.
+pub fn lookahead_discard_racing<'a>(
+    options: &'a [DiscardOption],
+    chances: &[DiscardChance],
+    danger: &[f64; KINDS],
+    risk: &dyn Fn(&DiscardOption, f64) -> f64,
+) -> Option<&'a DiscardOption> {
     let chance = |o: &DiscardOption| chances.iter().find(|c| c.tile == o.tile).map_or(0.0, |c| c.chance.p);
     let p = |o: &DiscardOption| chance(o) * (1.0 - danger[o.tile.index()]);
     let order = |a: &DiscardOption, b: &DiscardOption| {
@@ -515,7 +615,7 @@ pub fn lookahead_discard<'a>(
             .then(b.tile.cmp(&a.tile))
     };
     let push = options.iter().min_by(|a, b| order(a, b))?;
-    if !folds(chance(push), danger[push.tile.index()]) {
+    if !folds(chance(push), risk(push, danger[push.tile.index()])) {
         return Some(push);
     }
     options.iter().min_by(|a, b| {
@@ -559,6 +659,86 @@ fn ordered(p: f64) -> u64 {
     p.max(0.0).to_bits()
 }
 
+impl LookaheadPlayer {
+    /// What it reads from the opponent's discards (nothing without the `read` lever).
+    fn read(&self, view: &PlayerView) -> Read {
+        if self.levers.read {
+            Read::from_discards(&view.opponent_discards, view.opponent_ready_at, view.opponent_ready)
+        } else {
+            Read::blind(view.opponent_ready)
+        }
+    }
+
+    /// Per kind, the chance that discarding it deals in (zero until the opponent declares): the
+    /// held kinds, and with the `race` lever every kind unseen, for the second figure: the
+    /// deal-in chance of a tile drawn at random.
+    fn deal_in_chances(&self, view: &PlayerView, read: &Read, hidden: u32) -> ([f64; KINDS], f64) {
+        let mut danger = [0.0; KINDS];
+        let mut average = 0.0;
+        if !view.opponent_ready {
+            return (danger, average);
+        }
+        let thrown = counts_of(&view.opponent_discards);
+        let unseen = live_counts(&view.hand, &view.melds, &view.visible);
+        let pool: u32 = unseen.iter().map(|&u| u32::from(u)).sum();
+        let hands = self.levers.hands.then(|| {
+            let upto = view.opponent_ready_at.min(view.opponent_discards.len());
+            let before = counts_of(&view.opponent_discards[..upto]);
+            declared_waits(&unseen, hidden, &view.opponent_safe, &before, read)
+        });
+        for t in Tile::all() {
+            let i = t.index();
+            if view.hand[i] == 0 && (!self.levers.race || unseen[i] == 0) {
+                continue;
+            }
+            danger[i] = match hands {
+                Some(Some(p)) => p[i],
+                _ => deal_in_chance(
+                    &view.hand,
+                    &view.melds,
+                    &view.visible,
+                    &view.opponent_safe,
+                    &thrown,
+                    hidden,
+                    read,
+                    t,
+                ),
+            };
+            if pool > 0 {
+                average += danger[i] * f64::from(unseen[i]) / f64::from(pool);
+            }
+        }
+        (danger, average)
+    }
+
+    /// The chances of the opponent's next `turns` discards by kind (none without `rons`).
+    fn rons(&self, view: &PlayerView, read: &Read, hidden: u32, turns: usize) -> Vec<[f64; KINDS]> {
+        if !self.levers.rons || (self.levers.rons_declared && !view.opponent_ready) {
+            return Vec::new();
+        }
+        let unseen = live_counts(&view.hand, &view.melds, &view.visible);
+        let pool: u32 = unseen.iter().map(|&u| u32::from(u)).sum();
+        read.discard_chances(&unseen, pool, hidden, turns)
+    }
+}
+
+/// The `value` lever's discard: the best chance times not dealing in, whatever the shanten.
+fn value_discard<'a>(
+    options: &'a [DiscardOption],
+    chances: &[DiscardChance],
+    danger: &[f64; KINDS],
+) -> Option<&'a DiscardOption> {
+    let chance = |o: &DiscardOption| chances.iter().find(|c| c.tile == o.tile).map_or(0.0, |c| c.chance.p);
+    let p = |o: &DiscardOption| chance(o) * (1.0 - danger[o.tile.index()]);
+    options.iter().min_by(|a, b| {
+        p(b).total_cmp(&p(a))
+            .then(a.shanten_after.cmp(&b.shanten_after))
+            .then(danger[a.tile.index()].total_cmp(&danger[b.tile.index()]))
+            .then(b.useful_live.cmp(&a.useful_live))
+            .then(b.tile.cmp(&a.tile))
+    })
+}
+
 impl Player for LookaheadPlayer {
     fn name(&self) -> String {
         "lookahead".into()
@@ -574,24 +754,25 @@ impl Player for LookaheadPlayer {
         let split = best_split(&view.hand, &view.melds, &view.visible);
         let options = discard_options_with(&view.hand, &view.melds, &view.visible, Some(&split), false);
         let draws = draws_left(view.wall_remaining as i64, false).min(self.horizon);
-        let (chances, _) = discard_chances(&view.hand, &view.melds, &view.visible, draws, self.budget);
-        let mut danger = [0.0; KINDS];
-        if view.opponent_ready {
-            let hidden = hidden_tiles(view.opponent_melds.len());
-            let thrown = counts_of(&view.opponent_discards);
-            for o in &options {
-                danger[o.tile.index()] = deal_in_chance(
-                    &view.hand,
-                    &view.melds,
-                    &view.visible,
-                    &view.opponent_safe,
-                    &thrown,
-                    hidden,
-                    o.tile,
-                );
+        let hidden = hidden_tiles(view.opponent_melds.len());
+        let read = self.read(view);
+        let rons = self.rons(view, &read, hidden, draws);
+        let (chances, _) = discard_chances_with(&view.hand, &view.melds, &view.visible, draws, self.budget, rons);
+        let (danger, average) = self.deal_in_chances(view, &read, hidden);
+        let margin = self.levers.margin;
+        let race = self.levers.race;
+        // Pushing risks this discard now and, on each later turn, a discard about as risky as a
+        // tile drawn at random.
+        let risk = |_: &DiscardOption, now: f64| -> f64 {
+            let later = if race { draws.saturating_sub(1) } else { 0 };
+            margin * (1.0 - (1.0 - now) * (1.0 - average).powi(later as i32))
+        };
+        if self.levers.value && view.opponent_ready {
+            if let Some(o) = value_discard(&options, &chances, &danger) {
+                return TurnAction::Discard(o.tile);
             }
         }
-        match lookahead_discard(&options, &chances, &danger) {
+        match lookahead_discard_racing(&options, &chances, &danger, &risk) {
             Some(o) => TurnAction::Discard(o.tile),
             None => highest(view),
         }
@@ -601,14 +782,21 @@ impl Player for LookaheadPlayer {
         if wins_on(view, offered) {
             return CallAction::Win;
         }
-        let c = call_chances(
+        let draws = call_draws(view.wall_remaining as i64, self.horizon);
+        let read = self.read(view);
+        let mut rons = self.rons(view, &read, hidden_tiles(view.opponent_melds.len()), draws.0);
+        if self.levers.rons_no_calls {
+            rons.clear();
+        }
+        let c = call_chances_with(
             &view.hand,
             &view.melds,
             offered,
             view.can_chow,
             &view.visible,
-            call_draws(view.wall_remaining as i64, self.horizon),
+            draws,
             self.budget,
+            rons,
         );
         match lookahead_call(&c, &self.weights) {
             Some(call) => call_action(&call.option),
@@ -696,7 +884,9 @@ mod tests {
         seen[tile("W").index()] = 2;
         seen[tile("P").index()] = 1;
         let hidden = hidden_tiles(0);
-        let chance = |safe: &Counts, t: &str| deal_in_chance(&hand, &[], &seen, safe, &NO_TILES, hidden, tile(t));
+        let chance = |safe: &Counts, t: &str| {
+            deal_in_chance(&hand, &[], &seen, safe, &NO_TILES, hidden, &Read::blind(true), tile(t))
+        };
         // Over every kind the chances add up to the expected number of winning kinds.
         let total: f64 = Tile::all().map(|t| chance(&NO_TILES, &t.to_string())).sum();
         assert!((total - EXPECTED_WAITS).abs() < 1e-9, "{total}");
@@ -707,7 +897,16 @@ mod tests {
         let mut all_seen = seen;
         all_seen[tile("C").index()] = 3;
         assert_eq!(
-            deal_in_chance(&hand, &[], &all_seen, &NO_TILES, &NO_TILES, hidden, tile("C")),
+            deal_in_chance(
+                &hand,
+                &[],
+                &all_seen,
+                &NO_TILES,
+                &NO_TILES,
+                hidden,
+                &Read::blind(true),
+                tile("C")
+            ),
             0.0
         );
         // A middle tile has more sequence waits than an end tile, an end tile more than an honour
@@ -726,7 +925,18 @@ mod tests {
         let (hand, seen) = deal_in_position(&["4m"]);
         let hidden = hidden_tiles(0);
         let thrown = counts_of(&[tile("4m")]);
-        let chance = |thrown: &Counts, t: &str| deal_in_chance(&hand, &[], &seen, &NO_TILES, thrown, hidden, tile(t));
+        let chance = |thrown: &Counts, t: &str| {
+            deal_in_chance(
+                &hand,
+                &[],
+                &seen,
+                &NO_TILES,
+                thrown,
+                hidden,
+                &Read::blind(true),
+                tile(t),
+            )
+        };
         // The same weight as before, times OWN_DISCARD_WEIGHT, over a total that lost most of 4m's.
         let (before, after) = (chance(&NO_TILES, "4m"), chance(&thrown, "4m"));
         assert!(
@@ -736,6 +946,26 @@ mod tests {
         // The other kinds share what 4m gave up: the expected waits still add up.
         assert!(chance(&thrown, "9m") > chance(&NO_TILES, "9m"));
         let total: f64 = Tile::all().map(|t| chance(&thrown, &t.to_string())).sum();
+        assert!((total - EXPECTED_WAITS).abs() < 1e-9, "{total}");
+    }
+
+    #[test]
+    fn the_honour_read_lowers_the_honours_it_clears_and_nothing_else_of_theirs() {
+        let (hand, seen) = deal_in_position(&[]);
+        let hidden = hidden_tiles(0);
+        let chance =
+            |read: &Read, t: &str| deal_in_chance(&hand, &[], &seen, &NO_TILES, &NO_TILES, hidden, read, tile(t));
+        // It threw W as its last single before declaring: N, P, F and C are pairs or sets if
+        // held, so a single-tile wait on them needs the declaring turn's draw.
+        let read = Read::after(Some(tile("W")), true);
+        let blind = Read::blind(true);
+        for t in ["N", "F"] {
+            assert!(chance(&read, t) < chance(&blind, t) * 0.8, "{t}");
+            assert!(chance(&read, t) > 0.0, "{t}: a pair may still wait");
+        }
+        // The kinds it leaves alone take the share the cleared ones gave up.
+        assert!(chance(&read, "5m") > chance(&blind, "5m"));
+        let total: f64 = Tile::all().map(|t| chance(&read, &t.to_string())).sum();
         assert!((total - EXPECTED_WAITS).abs() < 1e-9, "{total}");
     }
 

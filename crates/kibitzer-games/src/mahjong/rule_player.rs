@@ -9,6 +9,7 @@ use crate::engine::program::Program;
 use crate::engine::session::Session;
 use crate::value::Value;
 
+use super::opponent::Read;
 use super::player::{CallAction, Player, PlayerView, TurnAction};
 use super::rules_api::{melds_value, text_tile, tile_value, tiles_value};
 use super::tile::{counts_of, Counts, Tile, KINDS};
@@ -22,7 +23,7 @@ pub struct RulePlayer {
     name: String,
     session: Session,
     /// Where each of `INPUTS` is among the rule set's inputs (looked up once, not per decision).
-    inputs: [Option<usize>; 13],
+    inputs: [Option<usize>; 14],
     /// The rule set's `two_player` parameter, if it has one.
     two_player_param: Option<usize>,
     /// Decisions the rules could not make (run errors, no decision): each replaced by a fallback.
@@ -33,7 +34,7 @@ pub struct RulePlayer {
 
 /// The inputs a position gives, in this order (those after `drawn` only to rule sets that declare
 /// them).
-const INPUTS: [&str; 13] = [
+const INPUTS: [&str; 14] = [
     "hand",
     "melds",
     "visible",
@@ -47,6 +48,7 @@ const INPUTS: [&str; 13] = [
     "safe",
     "opponent_melds",
     "opponent_discards",
+    "opponent_before_ready",
 ];
 /// The last of the inputs every mahjong rule set reads (`hand` … `drawn`).
 const DRAWN: usize = 4;
@@ -114,6 +116,7 @@ impl RulePlayer {
             tiles_value(&view.opponent_safe),
             Value::Int(view.opponent_melds.len() as i64),
             tiles_value(&counts_of(&view.opponent_discards)),
+            one(before_ready(view)),
         ];
         for (k, value) in values.into_iter().enumerate() {
             let given = match self.inputs[k] {
@@ -206,6 +209,14 @@ impl RulePlayer {
 }
 
 /// Pins and bamboo out of play at a two-player table: every copy marked seen, none held or called.
+/// The opponent's last discard before the one it declared ready with (what the honour read
+/// rests on), if it has declared and that discard is still on the table.
+fn before_ready(view: &PlayerView) -> Option<Tile> {
+    Read::from_discards(&view.opponent_discards, view.opponent_ready_at, view.opponent_ready)
+        .after
+        .filter(|_| view.opponent_ready)
+}
+
 fn out_of_play(view: &PlayerView, visible: &Counts) -> bool {
     let own = own_counts(&view.hand, &view.melds);
     (9..27).all(|i| visible[i] == 4 && own[i] == 0)

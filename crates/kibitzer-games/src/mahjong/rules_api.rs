@@ -18,6 +18,7 @@ use super::meld::{meld_counts, Meld, MeldKind};
 use super::notation::{
     check_copies, format_tiles, hand_size, parse_meld, parse_melds, parse_tile, parse_tiles, HandSize,
 };
+use super::opponent::Read;
 use super::players::{deal_in_chance, hidden_tiles};
 use super::shanten::{shanten, shanten_seven_pairs, shanten_standard};
 use super::split::{best_split, BlockKind, Split, TileShape};
@@ -749,10 +750,12 @@ fn mj_deal_in(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let ready = bool_arg(N, 5, &a[4])?;
     let safe = counts_arg(N, 6, &a[5])?;
     let thrown = counts_arg(N, 7, &a[6])?;
-    let called = usize_arg(N, 8, &a[7])?;
-    let tile = tile_arg(N, 9, &a[8])?;
+    let before = tiles_of(&counts_arg(N, 8, &a[7])?);
+    let called = usize_arg(N, 9, &a[8])?;
+    let tile = tile_arg(N, 10, &a[9])?;
+    let read = Read::after(before.first().copied(), true);
     let p = if ready && safe[tile.index()] == 0 {
-        deal_in_chance(&hand, &melds, &seen, &safe, &thrown, hidden_tiles(called), tile)
+        deal_in_chance(&hand, &melds, &seen, &safe, &thrown, hidden_tiles(called), &read, tile)
     } else {
         0.0
     };
@@ -777,6 +780,15 @@ fn mj_deal_in(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
             percent(p)
         )
     };
+    let cleared = read.cleared();
+    let why = match read.after {
+        Some(last) if p > 0.0 && cleared.contains(&tile) => format!(
+            "{why}: it threw {last} as a single before declaring, so {} {} pairs or sets if it holds them",
+            and_list(&cleared),
+            if cleared.len() == 1 { "is" } else { "are" }
+        ),
+        _ => why,
+    };
     out.push(&[Value::Num(p), Value::str(&why)]);
     Ok(())
 }
@@ -794,6 +806,16 @@ fn mj_highest(a: &[Value]) -> Result<Value, BuiltinError> {
 fn usize_arg(name: &str, pos: usize, v: &Value) -> Result<usize, BuiltinError> {
     let n = int_arg(name, pos, v)?;
     usize::try_from(n).map_err(|_| bad_arg(name, pos, "a count of zero or more", v))
+}
+
+/// Tiles in words: `C`, `F and C`, `P, F and C`.
+fn and_list(tiles: &[Tile]) -> String {
+    let names: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// A chance in words: `41%`.
@@ -1193,12 +1215,13 @@ fn register_choices(r: &mut Registry) {
             ("ready", T::Bool),
             ("safe", T::List),
             ("thrown", T::List),
+            ("before_ready", T::List),
             ("opponent_melds", T::Int),
             ("tile", T::Str),
         ],
         &[T::Num, T::Str],
         false,
-        "the chance that discarding tile completes the opponent's hand, and why: 0 unless ready (it has declared ready); 0 for tiles in safe (shown not to win for it since) and kinds it cannot wait on; else an estimate from the copies unseen, nearly 0 for kinds in thrown (its own discards) (docs/mahjong.md)",
+        "the chance that discarding tile completes the opponent's hand, and why: 0 unless ready (it has declared ready); 0 for tiles in safe (shown not to win for it since) and kinds it cannot wait on; else an estimate from the copies unseen, nearly 0 for kinds in thrown (its own discards); before_ready (its last discard before the declaring one, or none) clears the honours above it, or every honour after a character, of being held as singles (docs/mahjong.md)",
         mj_deal_in,
     );
     r.func(

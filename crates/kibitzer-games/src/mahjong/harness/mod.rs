@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::harness::{Arena, BenchOptions, Loader, PlayOptions, Report, Watch, Workload};
 use crate::mahjong::rule_player::RulePlayer;
 use crate::mahjong::MatchStats;
-use crate::mahjong::{LookaheadPlayer, Player, RandomPlayer, ReferencePlayer, StrongPlayer};
+use crate::mahjong::{Levers, LookaheadPlayer, Player, RandomPlayer, ReferencePlayer, StrongPlayer};
 use native::{run_bench, run_bench_quick};
 
 pub(super) const WORKLOAD: Workload = Workload {
@@ -20,8 +20,8 @@ pub(super) const WORKLOAD: Workload = Workload {
 
 pub(super) const ARENA: Arena = Arena {
     game: "mahjong",
-    about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_reference or a .rules path) or native players (random, reference, strong, strong-plain, lookahead, lookahead-B-H)",
-    players: &["random", "reference", "strong", "strong-plain", "lookahead", "lookahead-B-H"],
+    about: "two-player mahjong (64 tiles + flowers): seats are rule sets (mahjong, mahjong_reference or a .rules path) or native players (random, reference, strong, strong-plain, lookahead, lookahead-B-H, lookahead/LEVERS)",
+    players: &["random", "reference", "strong", "strong-plain", "lookahead", "lookahead-B-H", "lookahead/LEVERS"],
     rule_sets: &["mahjong", "mahjong_reference"],
     run: arena,
 };
@@ -44,6 +44,18 @@ impl Seat {
             "strong" => Seat::Native(Box::new(StrongPlayer::default())),
             "strong-plain" => Seat::Native(Box::new(StrongPlayer::plain())),
             "lookahead" => Seat::Native(Box::new(LookaheadPlayer::default())),
+            levers if levers.starts_with("lookahead/") => {
+                let levers = Levers::parse(&levers["lookahead/".len()..]).ok_or_else(|| {
+                    format!(
+                        "seat {}: `lookahead/LEVERS` takes levers joined by `+`: read, rons, rons-declared, rons-no-calls, hands, race, value, margin-X, or none",
+                        index + 1
+                    )
+                })?;
+                Seat::Native(Box::new(LookaheadPlayer {
+                    levers,
+                    ..LookaheadPlayer::default()
+                }))
+            }
             tuned if tuned.starts_with("lookahead-") => {
                 // The ranges of `mahjong.rules`'s `budget` and `horizon` parameters.
                 let bad = || {
