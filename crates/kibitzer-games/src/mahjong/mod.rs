@@ -167,6 +167,10 @@ pub const GAME: crate::Game = crate::Game {
             include_str!("../../tests/golden/mahjong/own_discard_safe.txt"),
         ),
         (
+            "../tests/golden/mahjong/honour_read.txt",
+            include_str!("../../tests/golden/mahjong/honour_read.txt"),
+        ),
+        (
             "../tests/golden/mahjong/after_four_calls.txt",
             include_str!("../../tests/golden/mahjong/after_four_calls.txt"),
         ),
