@@ -353,16 +353,31 @@ pub fn deal_in_chance(
     read: &Read,
     tile: Tile,
 ) -> f64 {
+    deal_in_chances(hand, melds, seen, safe, thrown, hidden, read)[tile.index()]
+}
+
+/// [`deal_in_chance`] of every kind at once (the weights and their total are shared).
+pub fn deal_in_chances(
+    hand: &Counts,
+    melds: &[Meld],
+    seen: &Counts,
+    safe: &Counts,
+    thrown: &Counts,
+    hidden: u32,
+    read: &Read,
+) -> [f64; KINDS] {
     let unseen = live_counts(hand, melds, seen);
     let pool: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
-    let holds = |i: usize| holds_one(unseen[i], pool, hidden);
+    let holds: [f64; KINDS] = std::array::from_fn(|i| holds_one(unseen[i], pool, hidden));
     let weight = |i: usize| -> f64 {
         let Some(t) = Tile::from_index(i).filter(|_| safe[i] == 0) else {
             return 0.0;
         };
         // A single of the kind (the read may rule it out) or a pair or more.
-        let single = exactly(1, unseen[i], pool, hidden);
-        let mut w = holds(i) - single + read.single(i, unseen[i], pool, hidden);
+        let mut w = holds[i];
+        if read.no_single[i] {
+            w += read.single(i, unseen[i], pool, hidden) - exactly(1, unseen[i], pool, hidden);
+        }
         let at = |o: i8| t.neighbour(o).map(|n| n.index());
         // The two tiles held, and the other tile the shape also waits on (0: none).
         for (a, b, other) in [(-2i8, -1i8, -3i8), (-1, 1, 0), (1, 2, 3)] {
@@ -372,7 +387,7 @@ pub fn deal_in_chance(
             if other != 0 && at(other).is_some_and(|n| safe[n] > 0) {
                 continue;
             }
-            w += holds(x) * holds(y);
+            w += holds[x] * holds[y];
         }
         if thrown[i] > 0 {
             w * OWN_DISCARD_WEIGHT
@@ -380,12 +395,15 @@ pub fn deal_in_chance(
             w
         }
     };
-    let mine = weight(tile.index());
-    if mine <= 0.0 {
-        return 0.0;
-    }
-    let total: f64 = (0..KINDS).map(weight).sum();
-    (EXPECTED_WAITS * mine / total).min(1.0)
+    let weights: [f64; KINDS] = std::array::from_fn(weight);
+    let total: f64 = weights.iter().sum();
+    weights.map(|w| {
+        if w <= 0.0 {
+            0.0
+        } else {
+            (EXPECTED_WAITS * w / total).min(1.0)
+        }
+    })
 }
 
 /// Concealed tiles of a player with `melds` called melds.
@@ -681,6 +699,15 @@ impl LookaheadPlayer {
         let thrown = counts_of(&view.opponent_discards);
         let unseen = live_counts(&view.hand, &view.melds, &view.visible);
         let pool: u32 = unseen.iter().map(|&u| u32::from(u)).sum();
+        let estimates = deal_in_chances(
+            &view.hand,
+            &view.melds,
+            &view.visible,
+            &view.opponent_safe,
+            &thrown,
+            hidden,
+            read,
+        );
         let hands = self.levers.hands.then(|| {
             let upto = view.opponent_ready_at.min(view.opponent_discards.len());
             let before = counts_of(&view.opponent_discards[..upto]);
@@ -693,16 +720,7 @@ impl LookaheadPlayer {
             }
             danger[i] = match hands {
                 Some(Some(p)) => p[i],
-                _ => deal_in_chance(
-                    &view.hand,
-                    &view.melds,
-                    &view.visible,
-                    &view.opponent_safe,
-                    &thrown,
-                    hidden,
-                    read,
-                    t,
-                ),
+                _ => estimates[i],
             };
             if pool > 0 {
                 average += danger[i] * f64::from(unseen[i]) / f64::from(pool);
