@@ -826,7 +826,7 @@ fn the_documented_chances_agree_with_a_simulation() {
         };
         if offered.is_empty() {
             let draws = draws_left(wall, false).min(6);
-            let (chances, _) = discard_chances(&hand, &[], &seen, draws, 20);
+            let (chances, _) = discard_chances(&hand, &[], &seen, draws, 20, Vec::new());
             for d in chances {
                 // The discard goes to the table: seen from then on.
                 let (mut left, mut table) = (hand, seen);
@@ -847,7 +847,7 @@ fn the_documented_chances_agree_with_a_simulation() {
             let t = parse_tile(offered).unwrap();
             seen[t.index()] += 1;
             let draws = call_draws(wall, 6);
-            let c = call_chances(&hand, &[], t, true, &seen, draws, 20);
+            let c = call_chances(&hand, &[], t, true, &seen, draws, 20, Vec::new());
             if c.wins {
                 continue;
             }

@@ -328,20 +328,9 @@ pub struct DiscardChance {
 }
 
 /// Every discard of a drawn hand (14 − 3k tiles) with its chance, in kind order; and the hands
-/// searched.
+/// searched. With `rons` (`Lookahead::with_rons`: the opponent's discard comes before each own
+/// draw) the chance counts wins on its discards too.
 pub fn discard_chances(
-    counts: &Counts,
-    melds: &[Meld],
-    seen: &Counts,
-    draws: usize,
-    budget: usize,
-) -> (Vec<DiscardChance>, usize) {
-    discard_chances_with(counts, melds, seen, draws, budget, Vec::new())
-}
-
-/// [`discard_chances`] counting wins on the opponent's discards (`Lookahead::with_rons`: its
-/// discard comes before each own draw).
-pub fn discard_chances_with(
     counts: &Counts,
     melds: &[Meld],
     seen: &Counts,
@@ -406,23 +395,12 @@ pub fn call_draws(wall: i64, horizon: usize) -> (usize, usize) {
 }
 
 /// The calls on `offered` for a waiting hand, each judged by its chance to win; `seen` holds the
-/// offered tile; `draws` from `call_draws` (no kong when no draw is left: it needs a replacement).
-pub fn call_chances(
-    counts: &Counts,
-    melds: &[Meld],
-    offered: Tile,
-    can_chow: bool,
-    seen: &Counts,
-    draws: (usize, usize),
-    budget: usize,
-) -> CallChances {
-    call_chances_with(counts, melds, offered, can_chow, seen, draws, budget, Vec::new())
-}
-
-/// [`call_chances`] counting wins on the opponent's discards, `rons` as after a discard of
-/// the player's (its discard comes before each own draw); passing and a kong draw first.
+/// offered tile; `draws` from `call_draws` (no kong when no draw is left: it needs a
+/// replacement). With `rons` as for [`discard_chances`] (the opponent's discard before each own
+/// draw after a discard of the player's) the chance counts wins on its discards too; passing and
+/// a kong draw first.
 #[allow(clippy::too_many_arguments)]
-pub fn call_chances_with(
+pub fn call_chances(
     counts: &Counts,
     melds: &[Meld],
     offered: Tile,
@@ -567,15 +545,19 @@ mod tests {
         (hand, seen)
     }
 
+    /// The ready hands among `tries` small positions (10 tiles live) from `seed`.
+    fn small_ready_positions(seed: u64, tries: usize) -> Vec<(Counts, Counts)> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..tries)
+            .map(|_| small_position(&mut rng, 10))
+            .filter(|(hand, _)| shanten(hand, &[]) == 0)
+            .collect()
+    }
+
     #[test]
     fn wins_on_the_opponents_discards_add_to_a_ready_hands_own_draws() {
-        let mut rng = ChaCha8Rng::seed_from_u64(8);
         let mut checked = 0;
-        for _ in 0..20000 {
-            let (hand, seen) = small_position(&mut rng, 10);
-            if shanten(&hand, &[]) != 0 {
-                continue;
-            }
+        for (hand, seen) in small_ready_positions(8, 20000) {
             // Its discards come from the copies unseen: only live waits.
             let live = live_counts(&hand, &[], &seen);
             let waits: Vec<usize> = (0..KINDS)
@@ -616,13 +598,8 @@ mod tests {
 
     #[test]
     fn a_ready_hand_is_exact_against_every_draw_sequence() {
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut checked = 0;
-        for _ in 0..4000 {
-            let (hand, seen) = small_position(&mut rng, 10);
-            if shanten(&hand, &[]) != 0 {
-                continue;
-            }
+        for (hand, seen) in small_ready_positions(7, 4000) {
             let live = live_counts(&hand, &[], &seen);
             for k in 1..=4 {
                 let mut search = Lookahead::new(&hand, &[], &seen, k, 50);
@@ -678,8 +655,8 @@ mod tests {
                 seen[k] += 1;
             }
             for budget in [0, 5, 20] {
-                let (a, used) = discard_chances(&hand, &[], &seen, 6, budget);
-                let (b, _) = discard_chances(&hand, &[], &seen, 6, budget);
+                let (a, used) = discard_chances(&hand, &[], &seen, 6, budget, Vec::new());
+                let (b, _) = discard_chances(&hand, &[], &seen, 6, budget, Vec::new());
                 assert_eq!(a, b);
                 assert!(used <= budget, "{used} hands searched, budget {budget}");
                 assert!(a.iter().all(|d| (0.0..=1.0).contains(&d.chance.p)));
@@ -692,10 +669,10 @@ mod tests {
         let hand = parse_counts("147m 258m 369m ESWNC").unwrap();
         let mut seen = [0u8; KINDS];
         seen[9..27].fill(4);
-        let (_, searched) = discard_chances(&hand, &[], &seen, 30, 200);
+        let (_, searched) = discard_chances(&hand, &[], &seen, 30, 200, Vec::new());
         assert!(searched > 16, "{searched}");
         let _deadline = crate::budget::with_deadline(Some(std::time::Duration::ZERO));
-        let (cut, searched) = discard_chances(&hand, &[], &seen, 30, 100_000);
+        let (cut, searched) = discard_chances(&hand, &[], &seen, 30, 100_000, Vec::new());
         assert_eq!(searched, 0);
         assert!(cut.iter().all(|d| (0.0..=1.0).contains(&d.chance.p)));
     }
@@ -708,7 +685,7 @@ mod tests {
         let mut seen = [0u8; KINDS];
         seen[9..27].fill(4);
         seen[27] = 1;
-        let c = call_chances(&hand, &[], offered, true, &seen, call_draws(20, 6), 20);
+        let c = call_chances(&hand, &[], offered, true, &seen, call_draws(20, 6), 20, Vec::new());
         let pong = c.calls.iter().find(|x| x.option.kind == CallKind::Pong).unwrap();
         assert_eq!((c.shanten, c.useful_live), (0, 4));
         assert_eq!((pong.option.shanten_after, pong.option.useful_live_after), (0, 8));

@@ -265,9 +265,8 @@ pub use notation::{
 };
 pub use player::{CallAction, Player, PlayerView, TurnAction};
 pub use players::{
-    deal_in_chance, deal_in_chances, folds, hidden_tiles, lookahead_call, lookahead_discard, seed_discard,
-    strong_discard, Levers, LookaheadPlayer, RandomPlayer, ReferencePlayer, StrongPlayer, LOOKAHEAD_BUDGET,
-    LOOKAHEAD_HORIZON,
+    deal_in_chances, folds, hidden_tiles, lookahead_call, lookahead_discard, seed_discard, strong_discard, Levers,
+    LookaheadPlayer, RandomPlayer, ReferencePlayer, StrongPlayer, LOOKAHEAD_BUDGET, LOOKAHEAD_HORIZON,
 };
 pub use shanten::{forget_capped_memo, shanten, shanten_concealed, shanten_seven_pairs, shanten_standard};
 pub use split::{best_split, Block, BlockKind, ShapeCounts, Split, TileShape};

@@ -24,7 +24,7 @@
 //! - [`LookaheadPlayer`]: the strong order with the chance to win within the draws left
 //!   (`lookahead.rs`) between shanten and live useful tiles, for discards and calls alike; once the
 //!   opponent has declared ready a discard's chance counts only when it does not deal in
-//!   ([`deal_in_chance`]), and a hand whose own chance is below its best discard's deal-in chance
+//!   ([`deal_in_chances`]), and a hand whose own chance is below its best discard's deal-in chance
 //!   folds to the safest discard ([`folds`]); the native twin of `mahjong.rules`.
 
 use rand::{Rng, SeedableRng};
@@ -33,8 +33,7 @@ use rand_chacha::ChaCha8Rng;
 use super::call::{call_options, CallKind, CallOption, CallWeights};
 use super::discard::{discard_options, discard_options_with, DiscardOption};
 use super::lookahead::{
-    call_chances_with, call_draws, discard_chances_with, draws_left, live_counts, CallChance, CallChances,
-    DiscardChance,
+    call_chances, call_draws, discard_chances, draws_left, live_counts, CallChance, CallChances, DiscardChance,
 };
 use super::meld::{Meld, MeldKind};
 use super::opponent::{declared_waits, exactly, Read};
@@ -334,29 +333,14 @@ fn holds_one(unseen: u8, pool: u32, hidden: u32) -> f64 {
 /// such kinds completed the declared hand, against 20% of the other kinds not shown safe.
 pub const OWN_DISCARD_WEIGHT: f64 = 0.01;
 
-/// The chance that discarding `tile` completes the declared-ready opponent's hand, an estimate:
-/// zero for kinds in `safe` (shown not to win for it: its hand is fixed since it declared), else
+/// Per kind, the chance that discarding it completes the declared-ready opponent's hand, an
+/// estimate: zero for kinds in `safe` (shown not to win for it: its hand is fixed since it declared), else
 /// the kind's share of the wait-shape weight of every kind not known safe, scaled to
 /// `EXPECTED_WAITS`. A kind's weight adds up the shapes the opponent's `hidden` concealed tiles
 /// may wait in, from the copies this seat cannot see (`4 − hand − melds − seen`): a single or
 /// pair of the kind, and the two tiles of each sequence wait on it, leaving out a two-sided wait
-/// whose other winning tile is safe. A kind in `thrown` (the opponent's own discards) keeps
-/// `OWN_DISCARD_WEIGHT` of its weight.
-#[allow(clippy::too_many_arguments)]
-pub fn deal_in_chance(
-    hand: &Counts,
-    melds: &[Meld],
-    seen: &Counts,
-    safe: &Counts,
-    thrown: &Counts,
-    hidden: u32,
-    read: &Read,
-    tile: Tile,
-) -> f64 {
-    deal_in_chances(hand, melds, seen, safe, thrown, hidden, read)[tile.index()]
-}
-
-/// [`deal_in_chance`] of every kind at once (the weights and their total are shared).
+/// whose other winning tile is safe; a single only where the honour `read` allows it. A kind in
+/// `thrown` (the opponent's own discards) keeps `OWN_DISCARD_WEIGHT` of its weight.
 pub fn deal_in_chances(
     hand: &Counts,
     melds: &[Meld],
@@ -690,7 +674,7 @@ impl LookaheadPlayer {
     /// Per kind, the chance that discarding it deals in (zero until the opponent declares): the
     /// held kinds, and with the `race` lever every kind unseen, for the second figure: the
     /// deal-in chance of a tile drawn at random.
-    fn deal_in_chances(&self, view: &PlayerView, read: &Read, hidden: u32) -> ([f64; KINDS], f64) {
+    fn dangers(&self, view: &PlayerView, read: &Read, hidden: u32) -> ([f64; KINDS], f64) {
         let mut danger = [0.0; KINDS];
         let mut average = 0.0;
         if !view.opponent_ready {
@@ -775,8 +759,8 @@ impl Player for LookaheadPlayer {
         let hidden = hidden_tiles(view.opponent_melds.len());
         let read = self.read(view);
         let rons = self.rons(view, &read, hidden, draws);
-        let (chances, _) = discard_chances_with(&view.hand, &view.melds, &view.visible, draws, self.budget, rons);
-        let (danger, average) = self.deal_in_chances(view, &read, hidden);
+        let (chances, _) = discard_chances(&view.hand, &view.melds, &view.visible, draws, self.budget, rons);
+        let (danger, average) = self.dangers(view, &read, hidden);
         let margin = self.levers.margin;
         let race = self.levers.race;
         // Pushing risks this discard now and, on each later turn, a discard about as risky as a
@@ -806,7 +790,7 @@ impl Player for LookaheadPlayer {
         if self.levers.rons_no_calls {
             rons.clear();
         }
-        let c = call_chances_with(
+        let c = call_chances(
             &view.hand,
             &view.melds,
             offered,
@@ -903,7 +887,7 @@ mod tests {
         seen[tile("P").index()] = 1;
         let hidden = hidden_tiles(0);
         let chance = |safe: &Counts, t: &str| {
-            deal_in_chance(&hand, &[], &seen, safe, &NO_TILES, hidden, &Read::blind(true), tile(t))
+            deal_in_chances(&hand, &[], &seen, safe, &NO_TILES, hidden, &Read::blind(true))[tile(t).index()]
         };
         // Over every kind the chances add up to the expected number of winning kinds.
         let total: f64 = Tile::all().map(|t| chance(&NO_TILES, &t.to_string())).sum();
@@ -915,16 +899,7 @@ mod tests {
         let mut all_seen = seen;
         all_seen[tile("C").index()] = 3;
         assert_eq!(
-            deal_in_chance(
-                &hand,
-                &[],
-                &all_seen,
-                &NO_TILES,
-                &NO_TILES,
-                hidden,
-                &Read::blind(true),
-                tile("C")
-            ),
+            deal_in_chances(&hand, &[], &all_seen, &NO_TILES, &NO_TILES, hidden, &Read::blind(true))[tile("C").index()],
             0.0
         );
         // A middle tile has more sequence waits than an end tile, an end tile more than an honour
@@ -944,16 +919,7 @@ mod tests {
         let hidden = hidden_tiles(0);
         let thrown = counts_of(&[tile("4m")]);
         let chance = |thrown: &Counts, t: &str| {
-            deal_in_chance(
-                &hand,
-                &[],
-                &seen,
-                &NO_TILES,
-                thrown,
-                hidden,
-                &Read::blind(true),
-                tile(t),
-            )
+            deal_in_chances(&hand, &[], &seen, &NO_TILES, thrown, hidden, &Read::blind(true))[tile(t).index()]
         };
         // The same weight as before, times OWN_DISCARD_WEIGHT, over a total that lost most of 4m's.
         let (before, after) = (chance(&NO_TILES, "4m"), chance(&thrown, "4m"));
@@ -971,8 +937,9 @@ mod tests {
     fn the_honour_read_lowers_the_honours_it_clears_and_nothing_else_of_theirs() {
         let (hand, seen) = deal_in_position(&[]);
         let hidden = hidden_tiles(0);
-        let chance =
-            |read: &Read, t: &str| deal_in_chance(&hand, &[], &seen, &NO_TILES, &NO_TILES, hidden, read, tile(t));
+        let chance = |read: &Read, t: &str| {
+            deal_in_chances(&hand, &[], &seen, &NO_TILES, &NO_TILES, hidden, read)[tile(t).index()]
+        };
         // It threw W as its last single before declaring: N, P, F and C are pairs or sets if
         // held, so a single-tile wait on them needs the declaring turn's draw.
         let read = Read::after(Some(tile("W")), true);

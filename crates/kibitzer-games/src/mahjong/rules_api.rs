@@ -19,7 +19,7 @@ use super::notation::{
     check_copies, format_tiles, hand_size, parse_meld, parse_melds, parse_tile, parse_tiles, HandSize,
 };
 use super::opponent::Read;
-use super::players::{deal_in_chance, hidden_tiles};
+use super::players::{deal_in_chances, hidden_tiles};
 use super::shanten::{shanten, shanten_seven_pairs, shanten_standard};
 use super::split::{best_split, BlockKind, Split, TileShape};
 use super::tile::{tile_count, tiles_of, Counts, Suit, Tile, HONOR_LETTERS, KINDS, NO_TILES};
@@ -755,7 +755,7 @@ fn mj_deal_in(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let tile = tile_arg(N, 10, &a[9])?;
     let read = Read::after(before.first().copied(), true);
     let p = if ready && safe[tile.index()] == 0 {
-        deal_in_chance(&hand, &melds, &seen, &safe, &thrown, hidden_tiles(called), &read, tile)
+        deal_in_chances(&hand, &melds, &seen, &safe, &thrown, hidden_tiles(called), &read)[tile.index()]
     } else {
         0.0
     };
@@ -896,7 +896,7 @@ fn mj_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let budget = usize_arg(N, 7, &a[6])?;
     let draws = draws_left(wall, false).min(horizon);
     let options = discard_options(&hand, &melds, &seen);
-    let (chances, _) = discard_chances(&hand, &melds, &seen, draws, budget);
+    let (chances, _) = discard_chances(&hand, &melds, &seen, draws, budget, Vec::new());
     for (o, c) in options.iter().zip(&chances) {
         let p = c.chance.p;
         out.push(&[
@@ -938,6 +938,7 @@ fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinErro
         &seen,
         call_draws(wall, horizon),
         budget,
+        Vec::new(),
     );
     let split = best_split(&hand, &melds, &seen);
     let (_, useful) = useful_draws(&hand, &melds, &seen);
