@@ -1,5 +1,6 @@
-//! Reading the reference bot from what it throws: which honours it cannot hold as singles, and
-//! how likely each kind is to come from its discards.
+//! Reading the reference bot from what it throws: which honours it cannot hold as singles, how
+//! likely each kind is to come from its discards, and, once it has declared, the ready hands it
+//! may hold (docs/mahjong.md, "Levers", measures each).
 //!
 //! Before it declares ready the reference bot discards by shape, the highest tile of the first
 //! class present, singles first, honours above characters (`docs/mahjong.md`). So when its last

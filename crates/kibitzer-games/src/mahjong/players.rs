@@ -334,8 +334,8 @@ fn holds_one(unseen: u8, pool: u32, hidden: u32) -> f64 {
 pub const OWN_DISCARD_WEIGHT: f64 = 0.01;
 
 /// Per kind, the chance that discarding it completes the declared-ready opponent's hand, an
-/// estimate: zero for kinds in `safe` (shown not to win for it: its hand is fixed since it declared), else
-/// the kind's share of the wait-shape weight of every kind not known safe, scaled to
+/// estimate: zero for kinds in `safe` (shown not to win for it: its hand is fixed since it
+/// declared), else the kind's share of the wait-shape weight of every kind not known safe, scaled to
 /// `EXPECTED_WAITS`. A kind's weight adds up the shapes the opponent's `hidden` concealed tiles
 /// may wait in, from the copies this seat cannot see (`4 − hand − melds − seen`): a single or
 /// pair of the kind, and the two tiles of each sequence wait on it, leaving out a two-sided wait
