@@ -94,7 +94,7 @@ impl Read {
     /// Declared: a uniform draw thrown back. Not declared: each honour it may hold as a single
     /// comes out once, after the higher ones it may hold; the rest of each turn's discard is
     /// spread over the characters by their unseen copies.
-    pub fn discard_chances(&self, unseen: &Counts, pool: u32, hidden: u32, turns: usize) -> Vec<[f64; KINDS]> {
+    pub fn throw_chances(&self, unseen: &Counts, pool: u32, hidden: u32, turns: usize) -> Vec<[f64; KINDS]> {
         let mut at = vec![[0.0; KINDS]; turns];
         if pool == 0 {
             return at;
@@ -533,13 +533,13 @@ mod tests {
             Read::from_discards(&tiles("P 3m"), 2, true),
         ];
         for read in reads {
-            for row in read.discard_chances(&unseen, pool, 13, 6) {
+            for row in read.throw_chances(&unseen, pool, 13, 6) {
                 let sum: f64 = row.iter().sum();
                 assert!((sum - 1.0).abs() < 1e-9, "{sum}");
             }
         }
         // The honours it may hold as singles come out first, the highest first.
-        let rows = Read::from_discards(&[], 0, false).discard_chances(&unseen, pool, 13, 6);
+        let rows = Read::from_discards(&[], 0, false).throw_chances(&unseen, pool, 13, 6);
         assert!(rows[0][33] > rows[0][27]);
     }
 }

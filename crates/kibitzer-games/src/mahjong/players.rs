@@ -495,7 +495,7 @@ pub struct LookaheadPlayer {
 pub struct Levers {
     /// Deal-in chances use the honour read (`Read`).
     pub read: bool,
-    /// The chance to win counts wins on the opponent's discards (`Read::discard_chances`):
+    /// The chance to win counts wins on the opponent's discards (`Read::throw_chances`):
     /// before it declares from its discard order, after it from its thrown-back draws.
     pub rons: bool,
     /// Wins on its discards only once it has declared.
@@ -720,7 +720,7 @@ impl LookaheadPlayer {
         }
         let unseen = live_counts(&view.hand, &view.melds, &view.visible);
         let pool: u32 = unseen.iter().map(|&u| u32::from(u)).sum();
-        read.discard_chances(&unseen, pool, hidden, turns)
+        read.throw_chances(&unseen, pool, hidden, turns)
     }
 }
 
