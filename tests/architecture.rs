@@ -197,6 +197,137 @@ fn the_layer_check_sees_an_import_that_breaks_a_layer() {
     assert_eq!(names, ["cli"]);
 }
 
+/// The engine's modules a file of the engine names outside its unit tests, with the line: each
+/// `crate::engine::NAME`, and each `super::` path that climbs to the engine (`super::NAME` from
+/// `engine/session.rs`, `super::super::NAME` from `engine/explain/whynot.rs`).
+fn engine_imports(file: &str, text: &str) -> Vec<(usize, String)> {
+    let code = without_tests(text);
+    let depth = module_path(file).len() - 1;
+    let word = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("");
+        for (at, _) in line.match_indices("crate::engine::") {
+            out.push((n + 1, word(&line[at + 15..])));
+        }
+        for (at, _) in line.match_indices("super::") {
+            if at > 0 && line[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let mut rest = &line[at..];
+            let mut ups = 0;
+            while let Some(r) = rest.strip_prefix("super::") {
+                ups += 1;
+                rest = r;
+            }
+            if ups == depth {
+                out.push((n + 1, word(rest)));
+            }
+        }
+    }
+    out
+}
+
+/// A cycle in `graph` (module → the modules it imports), as the modules along it, if any.
+fn find_cycle(graph: &std::collections::BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    // Depth-first, each module's state: absent (not seen), on the current path, or done.
+    fn visit(
+        m: &str,
+        graph: &std::collections::BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == m) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(m.to_string());
+            return Some(cycle);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        path.push(m.to_string());
+        for next in graph.get(m).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph.keys().find_map(|m| visit(m, graph, &mut Vec::new(), &mut done))
+}
+
+/// The engine's modules (`engine/explain/` is one) import one another without a cycle: the
+/// engine reads as a pipeline, each module over those below it.
+#[test]
+fn the_engine_modules_import_one_another_without_a_cycle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut graph = std::collections::BTreeMap::<String, BTreeSet<String>>::new();
+    for path in tree::files(root).iter().filter(|f| f.ends_with(".rs")) {
+        let Some(file) = path.strip_prefix(CORE).filter(|f| f.starts_with("engine/")) else {
+            continue;
+        };
+        let Some(module) = module_path(file).get(1).cloned() else {
+            continue;
+        };
+        let text = std::fs::read_to_string(root.join(path)).expect("a source file");
+        let names = graph.entry(module.clone()).or_default();
+        for (_, name) in engine_imports(file, &text) {
+            if name != module {
+                names.insert(name);
+            }
+        }
+    }
+    assert!(graph.len() > 10 && graph["session"].contains("matcher"), "{graph:?}");
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("the engine's modules import in a cycle: {}", cycle.join(" → "));
+    }
+}
+
+#[test]
+fn the_cycle_check_sees_a_cycle_through_a_nested_module() {
+    let imports =
+        |file: &str, text: &str| -> Vec<String> { engine_imports(file, text).into_iter().map(|(_, n)| n).collect() };
+    assert_eq!(
+        imports(
+            "engine/session.rs",
+            "use super::matcher::Ctx;\nuse crate::value::Value;\n"
+        ),
+        ["matcher"]
+    );
+    assert_eq!(
+        imports(
+            "engine/explain/whynot.rs",
+            "use super::Explainer;\nuse super::super::session::Session;\nfn f() { crate::engine::wording::show(v) }\n"
+        ),
+        ["session", "wording"]
+    );
+    let graph = [
+        ("session", "matcher"),
+        ("matcher", "explain"),
+        ("explain", "session"),
+        ("wording", "program"),
+    ]
+    .into_iter()
+    .fold(
+        std::collections::BTreeMap::<String, BTreeSet<String>>::new(),
+        |mut g, (a, b)| {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g
+        },
+    );
+    assert_eq!(
+        find_cycle(&graph).expect("a cycle").join(" → "),
+        "explain → session → matcher → explain"
+    );
+}
+
 #[test]
 fn a_stray_untracked_file_is_not_listed_and_a_tree_without_git_is_walked() {
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -7,6 +7,7 @@
 use kibitzer::games::doudizhu::{
     classify, legal_leads, legal_responses, parse_hand, parse_play, solve, Budget, Hand, Outcome, Play, PlayKind, Rules,
 };
+use kibitzer::Explainer;
 use kibitzer::{load_shipped, Session};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -51,7 +52,8 @@ fn fired(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Vec<String> {
         ..kibitzer::RunOptions::default()
     });
     ask_in(&mut s, inputs, params);
-    s.trace_text()
+    Explainer::new(&s)
+        .trace_text()
         .into_iter()
         .filter(|l| l.starts_with("FIRE"))
         .map(|l| l.split_whitespace().nth(2).unwrap_or("").to_string())

@@ -8,6 +8,7 @@ use kibitzer::games::durak::{
     RulePlayer, RuleValuer, Suit, ValueParams,
 };
 use kibitzer::games::harness::{arenas, PlayOptions};
+use kibitzer::Explainer;
 use kibitzer::{load_shipped, ExplainLimits, Session};
 use std::collections::BTreeMap;
 
@@ -30,14 +31,14 @@ fn run(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> Session {
 
 /// The hand value and its terms' `because` lines (from the `term` facts' explanations).
 fn value_and_terms(inputs: &[(&str, &str)], params: &[(&str, &str)]) -> (i64, Vec<String>) {
-    let mut s = run(inputs, params);
+    let s = run(inputs, params);
     let c = s.conclusions();
     let hv = c
         .iter()
         .find(|c| c.relation == "hand_value")
         .unwrap_or_else(|| panic!("no hand_value for {inputs:?}"));
     let v = hv.args[0].as_int().expect("an integer value");
-    let e = s.explain(hv.fact, ExplainLimits::default());
+    let e = Explainer::new(&s).explain(hv.fact, ExplainLimits::default());
     let terms = e.aggregated.iter().filter_map(|g| g.example.because.clone()).collect();
     (v, terms)
 }

@@ -1,5 +1,6 @@
 //! The inference semantics (docs/semantics.md), one test per feature, on small purpose-written rule sets.
 
+use kibitzer::Explainer;
 use kibitzer::{load_text, RunError, RunOptions, RunResult, Session, StopReason};
 
 /// Loads `rules`, gives the inputs, runs, and returns the session.
@@ -34,7 +35,8 @@ fn outputs(s: &Session) -> Vec<String> {
 
 /// The rules in firing order.
 fn fired(s: &Session) -> Vec<String> {
-    s.trace_text()
+    Explainer::new(s)
+        .trace_text()
         .into_iter()
         .filter(|l| l.starts_with("FIRE"))
         .map(|l| l.split_whitespace().nth(2).unwrap_or("").to_string())
@@ -127,7 +129,7 @@ fn negation_is_checked_when_the_activation_is_selected() {
     )
     .unwrap();
     assert_eq!(outputs(&s), [r#"done("high")"#]);
-    assert!(s
+    assert!(Explainer::new(&s)
         .trace_text()
         .iter()
         .any(|l| l.starts_with("DROP") && l.contains("Default")));
@@ -315,7 +317,7 @@ fn one_pattern_aggregates_select_fold_and_overflow_as_joins_do() {
 /// the result.
 #[test]
 fn an_aggregate_is_explained_with_its_own_variables_by_name() {
-    let mut s = run(
+    let s = run(
         r#"ruleset t "t"
         input xs: ints
         input k: int = 10
@@ -332,7 +334,7 @@ fn an_aggregate_is_explained_with_its_own_variables_by_name() {
     .unwrap();
     assert_eq!(outputs(&s), ["total(160)"]);
     let fact = s.conclusions()[0].fact;
-    let text = kibitzer::render_tree(&s.explain(fact, kibitzer::ExplainLimits::default()));
+    let text = kibitzer::render_tree(&Explainer::new(&s).explain(fact, kibitzer::ExplainLimits::default()));
     assert!(text.contains("?t = sum (?x * 10) { item(?x) } = 160"), "{text}");
 }
 
@@ -461,7 +463,7 @@ fn same_rules_same_input_same_output_byte_for_byte() {
         s.set_input_text("hand", hand).unwrap();
         s.run().unwrap();
         let c = s.conclusions();
-        let e = s.explain(c[0].fact, Default::default());
+        let e = Explainer::new(&s).explain(c[0].fact, Default::default());
         serde_json::to_string(&e).unwrap()
     };
     for hand in ["8S TD TS 8H 8C", "AS 2S 3S 4S 5S", "2C 3D 4H 5S 6C"] {
@@ -749,13 +751,13 @@ fn bindings_only_the_explanation_reads_are_made_when_explained() {
     assert_eq!(outputs(&s), ["r(-5)"]);
     let result = s.run().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(result.stats.builtin_calls, 0, "`abs` is not called by the run");
-    let trace = s.trace_text().join("\n");
+    let trace = Explainer::new(&s).trace_text().join("\n");
     assert!(trace.contains("?size=5") && trace.contains("?tenth=-2"), "{trace}");
 
     // A failing one does not stop the run; the explanation says what went wrong in its place.
     let s = run(BECAUSE_ONLY_RULES, &[("n", "0")]).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(outputs(&s), ["r(0)"]);
-    let trace = s.trace_text().join("\n");
+    let trace = Explainer::new(&s).trace_text().join("\n");
     assert!(trace.contains("(error: division by zero in `10 / 0`)"), "{trace}");
 }
 
@@ -961,7 +963,7 @@ end
 /// fact matched. A variable written in two patterns is kept, and shows the same.
 #[test]
 fn a_pattern_binding_the_actions_do_not_read_is_shown_from_its_fact() {
-    let mut s = run(
+    let s = run(
         r#"ruleset e "elided bindings"
 input  h: cards
 input  n: int
@@ -993,11 +995,11 @@ end
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(outputs(&s), ["r(7)", "done(8)"]);
-    let trace = s.trace_text().join("\n");
+    let trace = Explainer::new(&s).trace_text().join("\n");
     assert!(trace.contains("?h=A♠ K♦ 2♣ ?n=4 ?k=7"), "{trace}");
     assert!(trace.contains("?p=[1, 1] ?m=4 ?q=7"), "{trace}");
     let fact = s.conclusions()[0].fact;
-    let text = kibitzer::render_tree(&s.explain(fact, kibitzer::ExplainLimits::default()));
+    let text = kibitzer::render_tree(&Explainer::new(&s).explain(fact, kibitzer::ExplainLimits::default()));
     assert!(text.contains("A♠ K♦ 2♣ and 4: 7"), "{text}");
     let firing = s.firing(0).unwrap_or_else(|| panic!("a firing"));
     let vars: Vec<String> = s.firing_vars(firing).iter().map(|v| v.to_string()).collect();
@@ -1128,9 +1130,9 @@ mod column_sums {
     /// The facts summed are the firing's, in the order asserted, without the retracted one.
     #[test]
     fn the_explanation_lists_the_summed_facts() {
-        let mut s = run(&rules(FAST), &[("xs", "5,2,9"), ("drop", "2")]).unwrap_or_else(|e| panic!("{e}"));
+        let s = run(&rules(FAST), &[("xs", "5,2,9"), ("drop", "2")]).unwrap_or_else(|e| panic!("{e}"));
         let fact = s.conclusions()[0].fact;
-        let text = kibitzer::render_tree(&s.explain(fact, kibitzer::ExplainLimits::default()));
+        let text = kibitzer::render_tree(&Explainer::new(&s).explain(fact, kibitzer::ExplainLimits::default()));
         // Alike facts are shown once with their count: two, the first `item(2, 5)`.
         assert!(text.contains("├─ 2 × item(2, 5) and others like it"), "{text}");
     }
@@ -1238,7 +1240,11 @@ fn a_because_hole_may_hold_any_expression() {
         output said
         rule Say when n(?n) ?l = [?n, ?n + 10] then assert said(?n)
         because "{names[?n]}, {?l[1]:rank}, {format(\"{}:{:signed}\", ?n, -?n)}, {if ?n > 1 then \"many\" else \"few\"}" end"#;
-    let because = |n: &str| run(rules, &[("n", n)]).unwrap().answers()[0].because.clone();
+    let because = |n: &str| {
+        Explainer::new(&run(rules, &[("n", n)]).unwrap()).answers()[0]
+            .because
+            .clone()
+    };
     assert_eq!(because("2").as_deref(), Some("two, Q, 2:−2, many"));
     // A hole that cannot be computed for these values shows `?`; a number that is no rank, itself.
     assert_eq!(because("7").as_deref(), Some("?, 17, 7:−7, many"));
@@ -1293,7 +1299,11 @@ fn a_first_match_group_fires_the_first_of_its_rules_that_holds() {
         assert_eq!(outputs(&s), ["action(\"big\")"], "{strategy}");
     }
     let s = run(CHART, &[("n", "12")]).unwrap();
-    let drops: Vec<String> = s.trace_text().into_iter().filter(|l| l.starts_with("DROP")).collect();
+    let drops: Vec<String> = Explainer::new(&s)
+        .trace_text()
+        .into_iter()
+        .filter(|l| l.starts_with("DROP"))
+        .collect();
     assert_eq!(
         drops,
         [
@@ -1350,14 +1360,14 @@ fn judged(rules: &str, n: &str) -> (Session, RunResult) {
 
 #[test]
 fn why_not_a_rule_that_lost_to_its_group_names_the_rule_chosen_and_its_reason() {
-    let (mut s, _) = judged(CHART, "7");
-    let w = s.why_not("Small").unwrap();
+    let (s, _) = judged(CHART, "7");
+    let w = Explainer::new(&s).why_not("Small").unwrap();
     assert_eq!(
         w.summary,
         "Small would apply, but the earlier Mid in group chart was chosen: mid — 7 > 5"
     );
     assert_eq!(w.bindings, ["n = 7"]);
-    let w = s.why_not("Big").unwrap();
+    let w = Explainer::new(&s).why_not("Big").unwrap();
     assert!(
         w.summary.starts_with("Big did not fire: condition 2 `?n > 10` fails"),
         "{}",
@@ -1375,7 +1385,7 @@ fn a_value_an_activation_fired_with_before_is_named_once_in_its_drop() {
             assert logical r0(?x * ?s, -4)
         end"#;
     let s = run(rules, &[("xs", "-1,15")]).unwrap();
-    let trace = s.trace_text();
+    let trace = Explainer::new(&s).trace_text();
     assert!(
         trace.iter().any(|l| l.ends_with("R1: it fired with ?s=0 already")),
         "{trace:#?}"
@@ -1392,10 +1402,10 @@ fn a_decided_group_matches_no_new_fact() {
         group g first
         rule Grow "grow" when n(?n) ?c = count { seen(_) } ?c < ?n then assert seen(?c) end
         rule Pairs "pairs" in g salience 10 when seen(?a) seen(?b) then assert pair(?a, ?b) end"#;
-    let (mut s, r) = judged(rules, "200");
+    let (s, r) = judged(rules, "200");
     assert_eq!(r.stats.fired, 201);
     assert!(r.stats.activations < 1_000, "{} activations", r.stats.activations);
-    let w = s.why_not("Pairs").unwrap();
+    let w = Explainer::new(&s).why_not("Pairs").unwrap();
     assert_eq!(w.summary, "Pairs fired 1 time(s)");
     let rules = rules
         .replace(
@@ -1403,9 +1413,9 @@ fn a_decided_group_matches_no_new_fact() {
             r#"rule First "first" in g salience 10 when seen(0) then assert pair(0, 0) end rule Pairs "pairs" in g"#,
         )
         .replace("seen(?a) seen(?b)", "seen(?a) seen(?b) ?a > 0");
-    let (mut s, _) = judged(&rules, "3");
+    let (s, _) = judged(&rules, "3");
     // Its activations were never made, but the why-not still names the rule its group chose.
-    let w = s.why_not("Pairs").unwrap();
+    let w = Explainer::new(&s).why_not("Pairs").unwrap();
     assert_eq!(
         w.summary,
         "Pairs would apply, but the earlier First in group g was chosen: first"
@@ -1425,7 +1435,11 @@ fn an_aggregate_of_memory_alone_is_folded_once_for_each_state_of_memory() {
     assert_eq!(outputs(&s).len(), 120);
     // Every `Best` firing binds the maximum it compared with (the records survive the
     // compactions of the agenda a run with records makes).
-    let best: Vec<String> = s.trace_text().into_iter().filter(|l| l.contains(" Best ")).collect();
+    let best: Vec<String> = Explainer::new(&s)
+        .trace_text()
+        .into_iter()
+        .filter(|l| l.contains(" Best "))
+        .collect();
     assert!(!best.is_empty());
     for line in best {
         let a = line.split("?a=").nth(1).and_then(|t| t.split_whitespace().next());
@@ -1442,15 +1456,15 @@ fn an_aggregate_of_memory_alone_is_folded_once_for_each_state_of_memory() {
 
 #[test]
 fn the_explanation_of_a_groups_choice_names_the_group_and_the_rules_it_won_over() {
-    let mut s = run(CHART, &[("n", "12")]).unwrap();
+    let s = run(CHART, &[("n", "12")]).unwrap();
     let fact = s.conclusions()[0].fact;
-    let e = s.explain(fact, Default::default());
+    let e = Explainer::new(&s).explain(fact, Default::default());
     assert_eq!(e.rule.as_deref(), Some("Big"));
     assert_eq!(e.group.as_deref(), Some("chart"));
     assert_eq!(e.passed_over, ["Mid", "Small"]);
     let s = run(CHART, &[("n", "1")]).unwrap();
-    let mut s = s;
+    let s = s;
     let fact = s.conclusions()[0].fact;
-    let e = s.explain(fact, Default::default());
+    let e = Explainer::new(&s).explain(fact, Default::default());
     assert_eq!((e.group.as_deref(), e.passed_over.len()), (Some("chart"), 0));
 }

@@ -1,6 +1,7 @@
 //! Hostile inputs to the library: rule files and queries built to crash, exhaust or hang the
 //! engine. Each must end with an answer, a located error or a budget stop, within its bounds.
 
+use kibitzer::Explainer;
 use kibitzer::{load_text, ExplainLimits, RunError, RunOptions, Session, StopReason};
 use std::time::{Duration, Instant};
 
@@ -16,7 +17,7 @@ fn explain_all(s: &mut Session) -> (String, String) {
     let mut text = String::new();
     let mut json = String::new();
     for c in s.conclusions() {
-        let e = s.explain(c.fact, ExplainLimits::default());
+        let e = Explainer::new(s).explain(c.fact, ExplainLimits::default());
         text.push_str(&kibitzer::render_tree(&e));
         json.push_str(&serde_json::to_string(&e).expect("an explanation serialises"));
     }
@@ -32,7 +33,7 @@ fn a_derivation_thousands_of_firings_deep_is_explained_with_its_depth_cut() {
     s.set_input_text("n", "1").expect("n");
     assert_eq!(s.run().expect("runs").stop, StopReason::Quiescent);
     let last = s.conclusions().into_iter().last().expect("r(6000)");
-    let e = s.explain(last.fact, ExplainLimits::default());
+    let e = Explainer::new(&s).explain(last.fact, ExplainLimits::default());
     let text = kibitzer::render_tree(&e);
     assert!(text.starts_with("r(6000)"), "{}", &text[..40]);
     assert!(text.contains("deeper than 48 levels: not shown"), "the cut is said");
@@ -400,10 +401,10 @@ fn a_why_not_asked_after_the_deadline_passed_is_not_searched_again() {
     s.set_input_text("n", "400").expect("n");
     assert_eq!(s.run().expect("run").stop, StopReason::Quiescent);
     // Within the deadline the join is searched and the failing condition named.
-    let w = s.why_not("Never").expect("why-not");
+    let w = Explainer::new(&s).why_not("Never").expect("why-not");
     assert!(w.summary.contains("condition 3"), "{}", w.summary);
     std::thread::sleep(Duration::from_millis(450));
-    let w = s.why_not("Never").expect("why-not");
+    let w = Explainer::new(&s).why_not("Never").expect("why-not");
     assert!(
         w.summary.contains("why is not known") && w.summary.contains("timeout"),
         "{}",
@@ -421,7 +422,11 @@ fn a_why_not_asked_after_the_deadline_passed_is_not_searched_again() {
     s.set_input_text("n", "400").expect("n");
     s.run().expect("run");
     std::thread::sleep(Duration::from_millis(50));
-    assert!(s.why_not("Never").expect("why-not").summary.contains("condition 3"));
+    assert!(Explainer::new(&s)
+        .why_not("Never")
+        .expect("why-not")
+        .summary
+        .contains("condition 3"));
 }
 
 #[test]
@@ -444,12 +449,12 @@ fn an_explanation_built_after_the_deadline_replays_no_what_if() {
         ..ExplainLimits::default()
     };
     assert_eq!(
-        s.explain(fact, limits).whatifs.len(),
+        Explainer::new(&s).explain(fact, limits).whatifs.len(),
         1,
         "within the deadline the what-if is replayed"
     );
     std::thread::sleep(Duration::from_millis(350));
-    let late = s.explain(fact, limits);
+    let late = Explainer::new(&s).explain(fact, limits);
     assert!(late.whatifs.is_empty(), "{late:?}");
     assert!(
         late.checks.iter().any(|c| c.contains("concluded r(")),

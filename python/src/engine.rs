@@ -8,7 +8,7 @@ use crate::guard::{guard, ThreadBound};
 use kibitzer::library::{shipped_text, LoadError, Loader};
 use kibitzer::query::JsonParts;
 use kibitzer::Query;
-use kibitzer::{answer_texts, WhyNotError};
+use kibitzer::{answer_texts, Explainer, WhyNotError};
 use kibitzer::{Conclusion, ExplainLimits, Program, RunError, RunOptions, RunResult, Session, StopReason};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -145,7 +145,7 @@ pub fn explain_mode(v: Option<&Bound<'_, PyAny>>) -> PyResult<Explain> {
 /// The explanation of each conclusion (in `conclusions()` order) in the asked form, as JSON:
 /// the conclusions of one answer are explained together, so a subtree is given once.
 fn explanations_json(
-    s: &mut Session,
+    s: &Session,
     conclusions: &[Conclusion],
     mode: Explain,
     limits: ExplainLimits,
@@ -154,13 +154,14 @@ fn explanations_json(
         Explain::Off => vec![None; conclusions.len()],
         Explain::Full => {
             let facts: Vec<_> = conclusions.iter().map(|c| c.fact).collect();
-            s.explain_all(&facts, limits)
+            Explainer::new(s)
+                .explain_all(&facts, limits)
                 .into_iter()
                 .map(|e| Some(serde_json::to_value(e).unwrap_or(Json::Null)))
                 .collect()
         }
         Explain::Short | Explain::Text => {
-            let answers = s.answers();
+            let answers = Explainer::new(s).answers();
             let texts = answer_texts(&answers);
             conclusions
                 .iter()
@@ -181,7 +182,7 @@ fn explanations_json(
 
 /// A run's answer in `ask --json`'s structure, as JSON (the Rust side of the overhead figure,
 /// and `batch`).
-fn answer_json(s: &mut Session, result: &RunResult, mode: Explain, limits: ExplainLimits) -> Json {
+fn answer_json(s: &Session, result: &RunResult, mode: Explain, limits: ExplainLimits) -> Json {
     let all = s.conclusions();
     let parts = JsonParts {
         answers: true,
@@ -210,7 +211,7 @@ fn stop_text(stop: StopReason) -> String {
 #[allow(clippy::too_many_arguments)]
 fn answer_py<'py>(
     py: Python<'py>,
-    s: &mut Session,
+    s: &Session,
     program: &Program,
     result: &RunResult,
     mode: Explain,
@@ -218,15 +219,16 @@ fn answer_py<'py>(
     trace: bool,
     why_not: &[String],
 ) -> PyResult<Bound<'py, PyDict>> {
+    let mut explainer = Explainer::new(s);
     let mut why_nots = Vec::new();
     for q in why_not {
-        why_nots.extend(s.why_not_query(q).map_err(|e| why_not_error(&e))?);
+        why_nots.extend(explainer.why_not_query(q).map_err(|e| why_not_error(&e))?);
     }
     let out = PyDict::new(py);
     out.set_item("ruleset", program.name())?;
     out.set_item(
         "answers",
-        json_to_py(py, &serde_json::to_value(s.answers()).unwrap_or(Json::Null))?,
+        json_to_py(py, &serde_json::to_value(explainer.answers()).unwrap_or(Json::Null))?,
     )?;
     out.set_item("conclusions", conclusions_py(py, s, mode, limits)?)?;
     out.set_item(
@@ -235,7 +237,7 @@ fn answer_py<'py>(
     )?;
     out.set_item("stop", stop_text(result.stop))?;
     if trace {
-        out.set_item("trace", s.trace_text())?;
+        out.set_item("trace", explainer.trace_text())?;
     }
     if !why_nots.is_empty() {
         out.set_item(
@@ -248,7 +250,7 @@ fn answer_py<'py>(
 
 fn conclusions_py<'py>(
     py: Python<'py>,
-    s: &mut Session,
+    s: &Session,
     mode: Explain,
     limits: ExplainLimits,
 ) -> PyResult<Bound<'py, PyList>> {
@@ -422,7 +424,7 @@ fn rust_ask_seconds(
             s.reset();
             give(&mut s, &[], &inputs).map_err(|e| errors::run_error(&e))?;
             let result = s.run().map_err(|e| errors::run_error(&e))?;
-            let answer = answer_json(&mut s, &result, mode, limits);
+            let answer = answer_json(&s, &result, mode, limits);
             sink += answer["conclusions"].as_array().map_or(0, Vec::len);
         }
         let secs = start.elapsed().as_secs_f64() / f64::from(n.max(1));
@@ -638,7 +640,7 @@ impl PySession {
                     None => Explain::Off,
                     Some(e) => explain_mode(Some(e))?,
                 };
-                conclusions_py(py, &mut st.inner, mode, limits_of(whatif_depth))
+                conclusions_py(py, &st.inner, mode, limits_of(whatif_depth))
             })
         })
     }
@@ -703,12 +705,12 @@ impl PySession {
                     // One conclusion's derivation on its own, numbered from 1.
                     Explain::Full => {
                         vec![
-                            explanations_json(&mut st.inner, std::slice::from_ref(c), m, limits_of(whatif_depth))
+                            explanations_json(&st.inner, std::slice::from_ref(c), m, limits_of(whatif_depth))
                                 .pop()
                                 .flatten(),
                         ]
                     }
-                    _ => explanations_json(&mut st.inner, &all, m, limits_of(whatif_depth)),
+                    _ => explanations_json(&st.inner, &all, m, limits_of(whatif_depth)),
                 };
                 let at = match m {
                     Explain::Full => 0,
@@ -728,7 +730,9 @@ impl PySession {
     fn why_not<'py>(&mut self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyAny>> {
         crate::interrupt::interruptible(|| {
             self.state.with(|st| {
-                let mut w = st.inner.why_not_query(rule).map_err(|e| why_not_error(&e))?;
+                let mut w = Explainer::new(&st.inner)
+                    .why_not_query(rule)
+                    .map_err(|e| why_not_error(&e))?;
                 let json = match w.len() {
                     1 => serde_json::to_value(w.pop()),
                     _ => serde_json::to_value(&w),
@@ -740,7 +744,7 @@ impl PySession {
 
     /// The trace of the last run (with `trace=True`), one line per firing.
     fn trace(&self) -> PyResult<Vec<String>> {
-        self.state.with(|st| Ok(st.inner.trace_text()))
+        self.state.with(|st| Ok(Explainer::new(&st.inner).trace_text()))
     }
 
     /// The last run's whole answer, as `ask` returns it.
@@ -759,7 +763,7 @@ impl PySession {
                 };
                 answer_py(
                     py,
-                    &mut st.inner,
+                    &st.inner,
                     &self.program,
                     &result,
                     mode,

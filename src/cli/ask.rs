@@ -5,8 +5,8 @@ use super::{fail, split_assignment};
 use kibitzer::library::Loader;
 use kibitzer::query::{answer_json, JsonParts};
 use kibitzer::WhyNot;
-use kibitzer::{render_answer, render_answers, render_full, Answer, ExplainLimits};
-use kibitzer::{Query, RunOptions, RunResult, Session};
+use kibitzer::{render_answer, render_answers, render_full, Answer, ExplainLimits, Explainer};
+use kibitzer::{Query, RunOptions, RunResult};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -106,7 +106,7 @@ pub fn run(a: AskArgs) -> i32 {
             }
         }
     }
-    let (mut s, result) = kibitzer::ask(&program, &query);
+    let (s, result) = kibitzer::ask(&program, &query);
     let result = match result {
         Ok(r) => r,
         Err(e) => return fail(e),
@@ -115,9 +115,10 @@ pub fn run(a: AskArgs) -> i32 {
         whatif_depth: usize::from(a.whatif_depth),
         ..ExplainLimits::default()
     };
+    let mut explainer = Explainer::new(&s);
     let mut why_nots: Vec<WhyNot> = Vec::new();
     for q in &a.why_not {
-        match s.why_not_query_with(q, a.explain == ExplainMode::Full) {
+        match explainer.why_not_query_with(q, a.explain == ExplainMode::Full) {
             // A rule asked for twice (by name and by title, say) is answered once.
             Ok(w) => {
                 for w in w {
@@ -132,8 +133,8 @@ pub fn run(a: AskArgs) -> i32 {
     }
     // Written at once and checked: a full disk is an error, a closed pipe a quiet end.
     let mut text = match a.json {
-        true => json_answer(&mut s, &result, &a, limits, &why_nots),
-        false => text_answer(&mut s, &result, &a, limits, &why_nots),
+        true => json_answer(&mut explainer, &result, &a, limits, &why_nots),
+        false => text_answer(&mut explainer, &result, &a, limits, &why_nots),
     };
     if a.json {
         text.push('\n');
@@ -160,11 +161,22 @@ pub fn run(a: AskArgs) -> i32 {
 
 /// The answer as one JSON object: the player's view (`answers`) beside each conclusion's full
 /// derivation (`conclusions`, subtrees once, referred to by number after).
-fn json_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: ExplainLimits, why_nots: &[WhyNot]) -> String {
+fn json_answer(
+    explainer: &mut Explainer<'_>,
+    result: &RunResult,
+    a: &AskArgs,
+    limits: ExplainLimits,
+    why_nots: &[WhyNot],
+) -> String {
+    let s = explainer.session();
     let facts: Vec<_> = s.conclusions().iter().map(|c| c.fact).collect();
     let explanations = match a.explain {
         ExplainMode::None => Vec::new(),
-        _ => s.explain_all(&facts, limits).iter().map(|t| Some(json!(t))).collect(),
+        _ => explainer
+            .explain_all(&facts, limits)
+            .iter()
+            .map(|t| Some(json!(t)))
+            .collect(),
     };
     let parts = JsonParts {
         answers: true,
@@ -173,7 +185,7 @@ fn json_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: Explain
     };
     let mut out = answer_json(s, result, &parts);
     if a.trace {
-        out["trace"] = json!(s.trace_text());
+        out["trace"] = json!(explainer.trace_text());
     }
     if a.timeout.is_some() && kibitzer::expired() && !result.stop.is_budget() {
         out["explanations_partial"] = json!(true);
@@ -185,20 +197,26 @@ fn json_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: Explain
 }
 
 /// The answer as text in the asked form, then why-nots, the trace and the run's figures.
-fn text_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: ExplainLimits, why_nots: &[WhyNot]) -> String {
+fn text_answer(
+    explainer: &mut Explainer<'_>,
+    result: &RunResult,
+    a: &AskArgs,
+    limits: ExplainLimits,
+    why_nots: &[WhyNot],
+) -> String {
     let mut text = String::new();
-    let conclusions = s.conclusions();
+    let conclusions = explainer.session().conclusions();
     if conclusions.is_empty() {
         let _ = writeln!(text, "(no conclusion: no rule produced an output)");
     }
     match a.explain {
-        ExplainMode::Short => text.push_str(&render_answers(&s.answers())),
+        ExplainMode::Short => text.push_str(&render_answers(&explainer.answers())),
         ExplainMode::Full => {
             let facts: Vec<_> = conclusions.iter().map(|c| c.fact).collect();
-            text.push_str(&render_full(&s.explain_all(&facts, limits)));
+            text.push_str(&render_full(&explainer.explain_all(&facts, limits)));
         }
         ExplainMode::None => {
-            for answer in s.answers() {
+            for answer in explainer.answers() {
                 let bare = Answer {
                     rule: None,
                     options: Vec::new(),
@@ -218,7 +236,7 @@ fn text_answer(s: &mut Session, result: &RunResult, a: &AskArgs, limits: Explain
     }
     if a.trace {
         let _ = writeln!(text, "trace:");
-        for line in s.trace_text() {
+        for line in explainer.trace_text() {
             let _ = writeln!(text, "  {line}");
         }
     }

@@ -1,7 +1,7 @@
 //! One row of `kibitzer batch` answered: a JSON object of inputs (with an optional `params`
 //! object) in, the answer object out, the same for the CLI, Python and any embedder.
 
-use crate::engine::explain::ExplainLimits;
+use crate::engine::explain::{ExplainLimits, Explainer};
 use crate::engine::session::Session;
 use crate::query::{answer_json, JsonParts, Query};
 use serde_json::{json, Value as Json};
@@ -44,11 +44,14 @@ pub fn answer_row(session: &mut Session, row: &Json, explain: bool) -> Json {
         Err(e) => return json!({"error": e.to_string()}),
     };
     let explanations = match explain {
-        true => session
-            .conclusions()
-            .iter()
-            .map(|c| serde_json::to_value(session.explain(c.fact, ExplainLimits::default())).ok())
-            .collect(),
+        true => {
+            let mut explainer = Explainer::new(session);
+            session
+                .conclusions()
+                .iter()
+                .map(|c| serde_json::to_value(explainer.explain(c.fact, ExplainLimits::default())).ok())
+                .collect()
+        }
         false => Vec::new(),
     };
     let parts = JsonParts {

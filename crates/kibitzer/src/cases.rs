@@ -2,7 +2,7 @@
 //! the binary. Parsing (every problem located), running a case, comparing its answers, rewriting
 //! expectations (`--update`) and rule coverage. The library never prints or exits; `cli::test` does.
 
-use crate::engine::explain::render_derivation;
+use crate::engine::explain::{render_derivation, Explainer};
 use crate::engine::program::Program;
 use crate::engine::session::{RunOptions, Session};
 use crate::library::{load_file, load_shipped, shipped_text, LoadError, Loader};
@@ -710,12 +710,12 @@ impl Outcome {
 
 /// The full derivation `ask --explain full` prints for the last run's conclusions, without the
 /// inputs (the case gives them) and the run's figures: what a case's golden explanation pins.
-pub fn explanation_text(s: &mut Session) -> String {
+pub fn explanation_text(s: &Session) -> String {
     let facts: Vec<_> = s.conclusions().iter().map(|c| c.fact).collect();
     if facts.is_empty() {
         return "(no conclusion: no rule produced an output)\n".to_string();
     }
-    render_derivation(&s.explain_all(&facts, Default::default()))
+    render_derivation(&Explainer::new(s).explain_all(&facts, Default::default()))
 }
 
 /// A case's golden explanation: beside its case file (a regular file, resolved inside its tree when
@@ -765,7 +765,7 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
             ..RunOptions::default()
         },
     };
-    let (mut s, ran) = crate::query::ask(program, &query);
+    let (s, ran) = crate::query::ask(program, &query);
     let ran = ran.map(|_| ()).map_err(|e| e.to_string());
     if let Err(e) = ran {
         let ok = case.error.as_ref().is_some_and(|want| e.contains(want.as_str()));
@@ -784,7 +784,8 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
             got: None,
         });
     }
-    out.got = s.conclusions().iter().map(|c| s.fact_line(c.fact)).collect();
+    let mut explainer = Explainer::new(&s);
+    out.got = s.conclusions().iter().map(|c| explainer.fact_line(c.fact)).collect();
     let missing = case.expect.iter().any(|e| !out.got.contains(e));
     let extra = case.exact && out.got.iter().any(|g| !case.expect.contains(g));
     if case.error.is_none() && (missing || extra) {
@@ -806,13 +807,13 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
     for (rule, text) in &case.why_not {
         // A rule's name, or else a move (or title) as `ask --why-not` takes it.
         let got = match program.rule_index(rule) {
-            Some(_) => match s.why_not(rule) {
+            Some(_) => match explainer.why_not(rule) {
                 Ok(w) if w.fired > 0 => format!("{rule} fired {} time(s)", w.fired),
                 Ok(w) => w.to_text(),
                 Err(e) => e.to_string(),
             },
             // Compared as one line: the text wraps where the words fall.
-            None => match s.why_not_query(rule) {
+            None => match explainer.why_not_query(rule) {
                 Ok(ws) => ws
                     .iter()
                     .flat_map(|w| w.to_text().split_whitespace().map(str::to_string).collect::<Vec<_>>())
@@ -831,7 +832,7 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
         }
     }
     if let Some(name) = &case.explanation {
-        let text = explanation_text(&mut s);
+        let text = explanation_text(&s);
         let expected = golden_text(file, case, name);
         if expected.as_deref().map(normalise) != Some(normalise(&text)) {
             out.failures.push(Failure::Golden {
@@ -850,7 +851,7 @@ pub fn run_case(program: &Arc<Program>, file: &CaseFile, index: usize, coverage:
             if out.fired[i] {
                 continue;
             }
-            if let Ok(w) = s.why_not(rule) {
+            if let Ok(w) = explainer.why_not(rule) {
                 if let Some(f) = w.failed {
                     out.decided.push((i, f.index - 1));
                 }
@@ -1317,7 +1318,11 @@ pub fn answer(program: &Arc<Program>, inputs: &[(String, String)], params: &[(St
     let (s, ran) = crate::query::ask(program, &query);
     let ran = ran.map(|_| ()).map_err(|e| e.to_string());
     let lines = match ran {
-        Ok(()) => s.conclusions().iter().map(|c| s.fact_line(c.fact)).collect(),
+        Ok(()) => s
+            .conclusions()
+            .iter()
+            .map(|c| Explainer::new(&s).fact_line(c.fact))
+            .collect(),
         Err(e) => vec![format!("error: {e}")],
     };
     let fired = program

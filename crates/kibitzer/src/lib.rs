@@ -24,30 +24,32 @@
 //!
 //! ## Explain an answer
 //!
-//! [`Session::answers`] gives the player's view: each answer in game terms with the rule that
-//! decided it and its `because` text, the ranked alternatives of a decision under it;
-//! [`render_answers`] prints it as `kibitzer ask` does. [`Session::explain_all`] gives the full
-//! derivation as [`Explanation`] trees ([`render_full`] prints them), and [`Session::why_not`]
-//! names the condition that kept a rule from firing.
+//! An [`Explainer`] reads a finished run from its session. [`Explainer::answers`] gives the
+//! player's view: each answer in game terms with the rule that decided it and its `because` text,
+//! the ranked alternatives of a decision under it; [`render_answers`] prints it as `kibitzer ask`
+//! does. [`Explainer::explain_all`] gives the full derivation as [`Explanation`] trees
+//! ([`render_full`] prints them), and [`Explainer::why_not`] names the condition that kept a rule
+//! from firing.
 //!
 //! ```
-//! use kibitzer::{load_shipped, render_answers, render_full, ExplainLimits, Session};
+//! use kibitzer::{load_shipped, render_answers, render_full, ExplainLimits, Explainer, Session};
 //!
 //! let mut session = Session::new(load_shipped("stud").unwrap());
 //! session.set_input_text("hand", "8S TD TS 8H 8C").unwrap();
 //! session.set_input_text("opponent", "XX 3C 5D 4H 6H").unwrap();
 //! session.run().unwrap();
 //!
-//! let view = render_answers(&session.answers());
+//! let mut explainer = Explainer::new(&session);
+//! let view = render_answers(&explainer.answers());
 //! assert!(view.starts_with("category: 3, full house\n  why: full house — three eights and two tens (Rule3)"));
 //!
 //! let facts: Vec<_> = session.conclusions().iter().map(|c| c.fact).collect();
-//! let trees = session.explain_all(&facts, ExplainLimits::default());
+//! let trees = explainer.explain_all(&facts, ExplainLimits::default());
 //! assert_eq!(trees[0].rule.as_deref(), Some("Rule3"));
 //! assert!(render_full(&trees).contains("rank_held(8♠ 10♦ 10♠ 8♥ 8♣, 3) → ?trips = 8"));
 //!
 //! // Why not a straight flush? The condition that failed, with its values.
-//! let why_not = session.why_not("Rule1").unwrap();
+//! let why_not = explainer.why_not("Rule1").unwrap();
 //! assert!(why_not.summary.ends_with("same_suit(8♠ 10♦ 10♠ 8♥ 8♣) is false"));
 //!
 //! // What if a big bet needed an equity above 1.0? Change the parameter and run again.
@@ -167,8 +169,8 @@ pub use cards::{parse_card, parse_cards, Card, Cards, NotationError, Suit};
 pub use engine::describe::{InputInfo, ParamInfo, RuleInfo};
 pub use engine::explain::{
     answer_texts, render_answer, render_answers, render_derivation, render_full, render_tree, AggregateGroup, Answer,
-    Choice, ExplainLimits, Explanation, FailedCondition, MoveVerdict, WhatIfExplanation, WhyNot, WhyNotError,
-    OPTION_RELATION,
+    Choice, ExplainLimits, Explainer, Explanation, FailedCondition, MoveVerdict, WhatIfExplanation, WhyNot,
+    WhyNotError, OPTION_RELATION,
 };
 pub use engine::program::Program;
 pub use engine::session::{

@@ -3,6 +3,7 @@
 //! the run's options), give it to a session that reaches the shipped rule sets for what-ifs, and
 //! read the answer; [`answer_json`] is the one JSON form of that answer.
 
+use crate::engine::explain::Explainer;
 use crate::engine::program::Program;
 use crate::engine::session::{RunError, RunOptions, RunResult, Session};
 use crate::library::shipped_library;
@@ -131,7 +132,7 @@ pub fn answer_json(session: &Session, result: &RunResult, parts: &JsonParts) -> 
         "stop": result.stop,
     });
     if parts.answers {
-        out["answers"] = json!(session.answers());
+        out["answers"] = json!(Explainer::new(session).answers());
     }
     out
 }

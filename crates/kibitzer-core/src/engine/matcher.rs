@@ -7,7 +7,7 @@ use super::eval::{contains, eval, eval_test, operand, EvalError, Truth};
 use super::memory::{FactId, Memory};
 use super::numprog::{Num, Outcome};
 use super::program::*;
-use super::whatif::WhatIfRunner;
+use super::whatif::SubQueries;
 use crate::builtins::Solutions;
 use crate::lang::ast::AggregateOp;
 use crate::value::Value;
@@ -26,9 +26,9 @@ pub enum MatchErrorKind {
     Eval(EvalError),
     /// Shared, as `RuleFailure::WhatIf` keeps it: a context's drop of its failure slot stays a
     /// null check inline.
-    WhatIf(std::sync::Arc<super::session::RunError>),
+    WhatIf(std::sync::Arc<super::run::RunError>),
     /// A budget ran out in the middle of the search.
-    Stopped(super::session::StopReason),
+    Stopped(super::run::StopReason),
 }
 
 /// Whether a search should go on after a solution, or has failed.
@@ -50,7 +50,7 @@ pub struct Ctx<'a> {
     pub prog: &'a Program,
     pub mem: &'a Memory,
     pub params: &'a [Value],
-    pub whatif: &'a mut WhatIfRunner,
+    pub whatif: &'a mut dyn SubQueries,
     pub calls: u64,
     /// Why-not support: the deepest step reached and the frame there. Boxed, like `failure`:
     /// a context then drops with two null checks, inline, where its drop was a call.
@@ -109,7 +109,7 @@ impl<'a> Ctx<'a> {
     /// A context for one search: no calls counted yet, no depth tracked, no failure. Inlined:
     /// the per-fact join makes one for every new fact.
     #[inline(always)]
-    pub fn new(prog: &'a Program, mem: &'a Memory, params: &'a [Value], whatif: &'a mut WhatIfRunner) -> Ctx<'a> {
+    pub fn new(prog: &'a Program, mem: &'a Memory, params: &'a [Value], whatif: &'a mut dyn SubQueries) -> Ctx<'a> {
         Ctx {
             prog,
             mem,
@@ -572,7 +572,7 @@ fn track_depth(ctx: &mut Ctx<'_>, i: usize, frame: &Frame) {
 fn timed_out(at: &CondAt) -> Box<MatchError> {
     Box::new(MatchError {
         span: at.span,
-        error: MatchErrorKind::Stopped(super::session::StopReason::Timeout),
+        error: MatchErrorKind::Stopped(super::run::StopReason::Timeout),
     })
 }
 

@@ -13,5 +13,7 @@ pub(crate) mod matcher;
 pub(crate) mod memory;
 pub(crate) mod numprog;
 pub mod program;
+pub mod run;
 pub mod session;
 pub mod whatif;
+pub(crate) mod wording;

@@ -4,281 +4,172 @@
 //! memory per hand cheap.
 
 use super::agenda::{Activation, Agenda, NOT_STANDING};
-pub use super::eval::{EvalError, EvalFailure};
 use super::matcher::{self, AggMemo, Ctx, Flow, Frame, IndexSteps, MatchError, MatchErrorKind, PlanSteps};
 use super::memory::{FactId, Memory, Origin};
 use super::program::*;
-use super::whatif::{Library, WhatIfRunner};
+pub use super::run::{
+    location, EvalError, EvalFailure, MemoryBound, RuleFailure, RuleLocation, RunError, RunOptions, RunResult, Stats,
+    StopReason,
+};
+use super::whatif::{Library, Site, SubQueries, WhatIfMemo, WhatIfOutcome};
 use crate::builtins::registry::{BuiltinFailure, Solutions};
-use crate::cards::NotationError;
 use crate::value::Value;
+use smallvec::SmallVec;
 use std::borrow::Cow;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
-use thiserror::Error;
 
 /// The firing number of a fact concluded by a run that keeps no records (`set_recording`).
 const UNRECORDED: u32 = u32::MAX;
 
-/// Why a rule's condition or action failed ([`RunError::InRule`]).
-#[derive(Debug, Clone, PartialEq, Error)]
-#[non_exhaustive]
-pub enum RuleFailure {
-    /// An expression or a built-in could not be evaluated: a division by zero, an overflow, an
-    /// index out of range, a type, a built-in refusing its arguments ([`EvalError::failure`]).
-    #[error(transparent)]
-    Eval(EvalError),
-    /// A what-if sub-query failed.
-    #[error("what-if failed: {0}")]
-    WhatIf(Arc<RunError>),
-    /// `modify` of a fact the same firing already retracted.
-    #[error("`modify` of a fact this firing already retracted")]
-    ModifyRetracted,
+/// A session's what-if sub-queries: what it knows of them and the sub-sessions that answer them,
+/// pooled by rule set. It lives beside `Session` because it runs sessions.
+#[derive(Default)]
+pub(crate) struct WhatIfRunner {
+    pub(crate) memo: WhatIfMemo,
+    #[allow(clippy::vec_box)] // sessions are large and move in and out of the pool by pointer
+    pool: Vec<Box<Session>>,
 }
 
-impl From<EvalError> for RuleFailure {
-    fn from(e: EvalError) -> RuleFailure {
-        RuleFailure::Eval(e)
+impl SubQueries for WhatIfRunner {
+    fn run(
+        &mut self,
+        site: u32,
+        target: &WhatIfTarget,
+        looked_at: &str,
+        inputs: &[(&str, Value)],
+        current: &Program,
+        params: &[Value],
+    ) -> Result<Rc<WhatIfOutcome>, RunError> {
+        if let Some(hit) = self.memo.recall(site, inputs) {
+            return Ok(hit);
+        }
+        self.memo.resolve_site(site, target, looked_at, current)?;
+        let mut sub = self.session_for(site);
+        let at = self.memo.site(site);
+        sub.reset();
+        sub.set_relevant(Some(&at.relevant));
+        // Once per run of the asking session and kind of site: a copy compared ~20 values per
+        // sub-query (~1% of a durak game).
+        let stamp = (self.memo.run_number, at.inherit);
+        if sub.params_stamp != Some(stamp) {
+            if at.inherit {
+                sub.copy_param_values(params);
+            } else {
+                sub.copy_param_values(&at.program.default_params());
+            }
+            // Nor can the bounds change during a run.
+            sub.set_bounds(self.memo.bounds);
+            sub.params_stamp = Some(stamp);
+        }
+        let given = self.give_inputs(site, &mut sub, inputs);
+        // A sub-query cut short by a budget has no answer to give: the asking run stops too.
+        let result = given.and_then(|()| sub.run()).and_then(|r| match r.stop.is_budget() {
+            true => Err(RunError::Budget(r.stop)),
+            false => Ok(r),
+        });
+        let outcome = result.map(|r| {
+            self.memo.sub_fired += r.stats.fired + r.stats.whatif_fired;
+            // Filled where it lives: the outcome is a few hundred bytes, and one built aside and
+            // moved in stalled on store forwarding.
+            let mut outcome = Rc::new(WhatIfOutcome { facts: SmallVec::new() });
+            if let (
+                Some(Some(Site {
+                    rel: Some(rel),
+                    looked_at,
+                    ..
+                })),
+                Some(filled),
+            ) = (self.memo.sites.get(site as usize), Rc::get_mut(&mut outcome))
+            {
+                sub.for_each_fact(*rel, |args| {
+                    filled.facts.push((looked_at.clone(), SmallVec::from(args)))
+                });
+            }
+            outcome
+        });
+        self.pool.push(sub);
+        let outcome = outcome?;
+        self.memo.remember(site, inputs, outcome.clone());
+        Ok(outcome)
     }
 }
 
-/// A failure while running a query.
-#[derive(Debug, Clone, PartialEq, Error)]
-#[non_exhaustive]
-pub enum RunError {
-    /// A condition or action could not be evaluated.
-    #[error("{location}: in rule `{rule}`: {failure}")]
-    InRule {
-        /// The rule's name.
-        rule: String,
-        /// Where the failing condition or action is written.
-        location: RuleLocation,
-        /// What went wrong.
-        failure: RuleFailure,
-    },
-    /// The firing limit was reached: most likely rules that keep re-triggering each other.
-    #[error("stopped after {limit} firings: the rules keep firing, most often {rules} (a rule loop? if not, raise the firing limit, `max_firings`)")]
-    FiringLimit {
-        /// The limit.
-        limit: u64,
-        /// The rules that fired most, with their counts.
-        rules: String,
-    },
-    /// An input the rule set declares was not given and has no default.
-    #[error("missing input `{0}`")]
-    MissingInput(String),
-    /// An input that could not be read.
-    #[error("input `{name}`: {source}")]
-    BadInput {
-        /// The input.
-        name: String,
-        /// Why its text could not be read.
-        #[source]
-        source: NotationError,
-    },
-    /// Inputs that are each well formed but together describe an impossible position, as the
-    /// game's built-ins found when they read them.
-    #[error("input `{name}`: {message}")]
-    BadPosition {
-        /// The input named by the game's check.
-        name: String,
-        /// What is impossible.
-        message: String,
-    },
-    /// A value for an input the rule set does not declare.
-    #[error("`{name}` is not an input of `{ruleset}` (its inputs: {known})")]
-    UnknownInput {
-        /// The name given.
-        name: String,
-        /// The rule set asked.
-        ruleset: String,
-        /// Its inputs, listed.
-        known: String,
-    },
-    /// An input value of the wrong type.
-    #[error("input `{name}` must be {expected}, got {got}")]
-    InputType {
-        /// The input.
-        name: String,
-        /// The type it needs.
-        expected: &'static str,
-        /// The value given.
-        got: String,
-    },
-    /// An input value outside the domain the rule set declares for it (`in 1..4`).
-    #[error("input `{name}` must be {expected}, got `{got}`")]
-    InputDomain {
-        /// The input.
-        name: String,
-        /// Its domain, as what a value must be (`within 1..4`, `one of 1, 2`).
-        expected: String,
-        /// The value given, as written.
-        got: String,
-    },
-    /// A parameter override of an unknown name or wrong type.
-    #[error("{0}")]
-    Param(String),
-    /// A `whatif` naming a rule set that is not loaded.
-    #[error("what-if: unknown rule set `{0}`")]
-    UnknownRuleSet(String),
-    /// What-ifs nested too deeply (a rule set asking itself forever).
-    #[error("what-if queries nest deeper than {0} levels")]
-    WhatIfDepth(usize),
-    /// `why-not` of a rule the rule set does not have.
-    #[error("no rule named `{0}`")]
-    UnknownRule(String),
-    /// A budget stopped a what-if sub-query: the asking run stops for the same reason, and
-    /// reports it as its [`RunResult::stop`] rather than as an error.
-    #[error("a what-if sub-query stopped: {0}")]
-    Budget(StopReason),
-    /// An output declared `one` or `exactly one` concluded twice, or `exactly one` not at all.
-    #[error("{0}")]
-    Answers(String),
-    /// A fact whose lists nest deeper than [`crate::value::MAX_VALUE_DEPTH`].
-    #[error("{location}: in rule `{rule}`: a value nests lists more than {depth} deep", depth = crate::value::MAX_VALUE_DEPTH)]
-    TooDeep {
-        /// The rule whose action made the value.
-        rule: String,
-        /// Where the action is written.
-        location: RuleLocation,
-    },
-}
-
-/// Limits and recording options of a run.
-#[derive(Debug, Clone)]
-pub struct RunOptions {
-    /// Stop with [`RunError::FiringLimit`] after this many firings.
-    pub firing_limit: u64,
-    /// Record every firing and dropped activation for `--trace`.
-    pub trace: bool,
-    /// Record, for each activation that loses at selection, the condition that failed and its
-    /// values, so that [`Session::why_not`] judges a rule as of the moment it lost. Without it
-    /// (and without `trace`) a why-not judges against the final memory; it costs a second look
-    /// at each lost activation.
-    pub why_not: bool,
-    /// Wall-clock budget of the run, what-if sub-queries and native searches included: past it
-    /// the run stops with [`StopReason::Timeout`] and the conclusions it has. `None`: no limit.
-    pub timeout: Option<std::time::Duration>,
-    /// Most live facts working memory may hold; past it the run stops with
-    /// [`StopReason::MemoryLimit`].
-    pub max_facts: u64,
-    /// Most value cells (a number, a card or a list element each) the live facts may hold in
-    /// all; past it the run stops with [`StopReason::MemoryLimit`].
-    pub max_cells: u64,
-    /// Most activations that may wait on the agenda at once; past it the run stops with
-    /// [`StopReason::MemoryLimit`].
-    pub max_activations: u64,
-    /// Keep each firing's record (its rule, bindings and matched facts), which explanations,
-    /// why-not and the trace read. On by default. Off, a run keeps nothing of what it has done:
-    /// its memory follows the facts and activations live now, not the firings so far, and its
-    /// conclusions cannot be explained.
-    pub record: bool,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        RunOptions {
-            firing_limit: 100_000,
-            trace: false,
-            why_not: false,
-            timeout: None,
-            max_facts: 1_000_000,
-            max_cells: 8_000_000,
-            max_activations: 1_000_000,
-            record: true,
+impl WhatIfRunner {
+    /// A runner of the same rule sets and bounds with nothing pooled or remembered, for the
+    /// sub-queries an explanation runs without changing the session it explains.
+    pub(crate) fn detached(&self) -> WhatIfRunner {
+        WhatIfRunner {
+            memo: WhatIfMemo {
+                library: self.memo.library.clone(),
+                self_program: self.memo.self_program.clone(),
+                depth: self.memo.depth,
+                bounds: self.memo.bounds,
+                ..WhatIfMemo::default()
+            },
+            pool: Vec::new(),
         }
     }
-}
 
-/// Which bound of [`RunOptions`] stopped a run with [`StopReason::MemoryLimit`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MemoryBound {
-    /// [`RunOptions::max_facts`]: live facts.
-    Facts,
-    /// [`RunOptions::max_cells`]: value cells of the live facts.
-    Cells,
-    /// [`RunOptions::max_activations`]: activations waiting on the agenda.
-    Activations,
-}
-
-impl MemoryBound {
-    /// The option of [`RunOptions`] that sets this bound.
-    pub fn option(self) -> &'static str {
-        match self {
-            MemoryBound::Facts => "max_facts",
-            MemoryBound::Cells => "max_cells",
-            MemoryBound::Activations => "max_activations",
+    /// Gives a sub-query's session its inputs, by the slots the site knows (found by name the
+    /// first time, when an unknown name is reported as `set_input` reports it).
+    fn give_inputs(&mut self, site: u32, sub: &mut Session, inputs: &[(&str, Value)]) -> Result<(), RunError> {
+        let Some(Some(at)) = self.memo.sites.get_mut(site as usize) else {
+            unreachable!("resolve_site filled the site")
+        };
+        if at.slots.is_none() {
+            let mut slots = SmallVec::new();
+            for (name, _) in inputs {
+                slots.push(sub.input_index(name)? as u16);
+            }
+            at.slots = Some(slots);
         }
+        let slots = at.slots.as_deref().unwrap_or_default();
+        for (&slot, (_, v)) in slots.iter().zip(inputs) {
+            sub.set_input_at(slot as usize, v.clone())?;
+        }
+        Ok(())
     }
-}
 
-/// Why a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// The agenda is empty: nothing more can fire.
-    Quiescent,
-    /// A rule executed `halt`.
-    Halted,
-    /// The wall-clock budget ran out ([`RunOptions::timeout`]); the conclusions are partial.
-    Timeout,
-    /// Working memory or the agenda reached a bound of [`RunOptions`] (`max_facts`, `max_cells`,
-    /// `max_activations`); the conclusions are partial.
-    MemoryLimit,
-}
-
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            StopReason::Quiescent => "quiescent",
-            StopReason::Halted => "halted",
-            StopReason::Timeout => "timeout",
-            StopReason::MemoryLimit => "memory_limit",
-        })
+    /// A fresh session for a sub-query, run to the end, for explanations.
+    pub fn replay(
+        &mut self,
+        target: &WhatIfTarget,
+        inputs: &[(String, Value)],
+        current: &Program,
+        params: &[Value],
+    ) -> Result<Session, RunError> {
+        let (program, inherit) = self.memo.resolve(target, current)?;
+        let mut sub = Session::with_library(program.clone(), self.memo.library.clone(), self.memo.depth + 1);
+        sub.set_bounds(self.memo.bounds);
+        if inherit {
+            sub.set_param_values(params.to_vec());
+        }
+        for (name, v) in inputs {
+            sub.set_input(name, v.clone())?;
+        }
+        let result = sub.run()?;
+        // A sub-query a budget cut short concluded only part of what it would: not an explanation.
+        if result.stop.is_budget() {
+            return Err(RunError::Budget(result.stop));
+        }
+        Ok(sub)
     }
-}
 
-impl StopReason {
-    /// True when a budget cut the run short, so its conclusions may be incomplete.
-    pub fn is_budget(self) -> bool {
-        matches!(self, StopReason::Timeout | StopReason::MemoryLimit)
+    /// A pooled (or new) session for a sub-query of the resolved `site`.
+    fn session_for(&mut self, site: u32) -> Box<Session> {
+        let at = self.memo.site(site);
+        if let Some(i) = self.pool.iter().position(|s| Arc::ptr_eq(s.program(), &at.program)) {
+            return self.pool.swap_remove(i);
+        }
+        let mut sub = Session::with_library(at.program.clone(), self.memo.library.clone(), self.memo.depth + 1);
+        // Nobody reads a pooled sub-query's run time nor its firing records (an explanation runs
+        // the sub-query again): skip the clock reads and the records.
+        sub.set_timed(false);
+        sub.set_recording(false);
+        Box::new(sub)
     }
-}
-
-/// Counters of one run.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-pub struct Stats {
-    /// Rules fired.
-    pub fired: u64,
-    /// Activations made (complete matches of a rule's join conditions).
-    pub activations: u64,
-    /// Activations that did not fire: a condition checked at selection failed.
-    pub dropped: u64,
-    /// Facts asserted, inputs included.
-    pub facts: u64,
-    /// Built-in calls.
-    pub builtin_calls: u64,
-    /// What-if sub-queries asked.
-    pub whatif_asked: u64,
-    /// Of those, answered from the memo of earlier ones.
-    pub whatif_memo_hits: u64,
-    /// Rules fired inside what-if sub-queries.
-    pub whatif_fired: u64,
-    /// Wall time of the run, in microseconds.
-    pub micros: u64,
-}
-
-/// The end of a run.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct RunResult {
-    /// Why the run stopped.
-    pub stop: StopReason,
-    /// Its counters.
-    pub stats: Stats,
-    /// With [`StopReason::MemoryLimit`]: the bound reached.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bound: Option<MemoryBound>,
 }
 
 /// Where the facts a firing matched are, for the actions that name one by its handle.
@@ -380,7 +271,7 @@ pub struct Conclusion {
     pub relation: String,
     /// Its arguments.
     pub args: Vec<Value>,
-    /// The fact, for [`Session::explain`].
+    /// The fact, for `Explainer::explain`.
     pub fact: FactId,
 }
 
@@ -642,14 +533,17 @@ impl Session {
             answered: Vec::new(),
             chosen: vec![None; program.groups.len()],
             whatif: WhatIfRunner {
-                library,
-                self_program: Some(program.clone()),
-                depth,
-                bounds: {
-                    let o = RunOptions::default();
-                    [o.firing_limit, o.max_facts, o.max_cells, o.max_activations]
+                memo: WhatIfMemo {
+                    library,
+                    self_program: Some(program.clone()),
+                    depth,
+                    bounds: {
+                        let o = RunOptions::default();
+                        [o.firing_limit, o.max_facts, o.max_cells, o.max_activations]
+                    },
+                    ..WhatIfMemo::default()
                 },
-                ..WhatIfRunner::default()
+                pool: Vec::new(),
             },
             params_stamp: None,
             frame: Frame::with_vars(nvars),
@@ -700,7 +594,7 @@ impl Session {
     pub fn set_options(&mut self, opts: RunOptions) {
         self.recording = opts.record || opts.trace || opts.why_not;
         self.opts = opts;
-        self.whatif.bounds = self.bounds();
+        self.whatif.memo.bounds = self.bounds();
     }
 
     /// Overrides a parameter from text (`--param bet_big_above=0.8`); the value must have the
@@ -951,9 +845,9 @@ impl Session {
                 dropped: counted.dropped,
                 facts: self.mem.made() as u64,
                 builtin_calls: counted.builtin_calls,
-                whatif_asked: self.whatif.asked,
-                whatif_memo_hits: self.whatif.memo_hits,
-                whatif_fired: self.whatif.sub_fired,
+                whatif_asked: self.whatif.memo.asked,
+                whatif_memo_hits: self.whatif.memo.memo_hits,
+                whatif_fired: self.whatif.memo.sub_fired,
                 micros: start.map_or(0, |s| s.elapsed().as_micros() as u64),
             },
         })
@@ -1101,7 +995,7 @@ impl Session {
                 self.drop_at[d.rule as usize] = [u32::MAX; 2];
             }
         }
-        self.whatif.reset();
+        self.whatif.memo.reset();
         for n in &mut self.fired_per_rule {
             *n = 0;
         }
@@ -1375,7 +1269,14 @@ impl Session {
             }
         }
         if self.opts.trace {
-            let reason = super::explain::drop_reason(prog, &self.mem, &record, &self.params);
+            let reason = super::wording::drop_reason(
+                prog,
+                &self.mem,
+                record.rule,
+                record.cond,
+                (&record.vars, record.mask),
+                &self.params,
+            );
             self.trace.push(TraceEvent::Dropped { rule: rule_idx, reason });
         }
         self.keep_drop(record);
@@ -2474,7 +2375,7 @@ impl Session {
         self.opts.max_facts = facts;
         self.opts.max_cells = cells;
         self.opts.max_activations = activations;
-        self.whatif.bounds = self.bounds();
+        self.whatif.memo.bounds = self.bounds();
     }
 
     /// Restricts the next runs to the rules marked (what-if sub-queries; see `Program::relevant_to`).
@@ -2586,9 +2487,47 @@ impl Session {
         self.fired_per_rule.get(rule).copied().unwrap_or(0)
     }
 
+    /// Why an activation of rule `rule`, whose conditions held, lost to its first-match group:
+    /// `{who} would apply, but the earlier S in group G was chosen: S's reason`.
+    pub(crate) fn group_reason(&self, rule: u32, (by, firing): (u32, u32), who: &str) -> String {
+        let prog = self.program();
+        let group = prog.rules[rule as usize]
+            .group
+            .and_then(|g| prog.groups.get(g as usize))
+            .map_or("?", |g| g.name.as_str());
+        let chosen = &prog.rules[by as usize];
+        let which = match by < rule {
+            true => format!("the earlier {}", chosen.name),
+            false => format!("{}, chosen before it,", chosen.name),
+        };
+        let mut out = format!("{who} would apply, but {which} in group {group} was chosen");
+        let because = self.firing(firing).and_then(|f| {
+            let vars = self.firing_vars(f);
+            chosen
+                .because
+                .as_ref()
+                .map(|t| super::wording::because_text(t, &vars, self.params()))
+        });
+        let reason = match (&chosen.title, because) {
+            (Some(t), Some(b)) => Some(format!("{t} — {b}")),
+            (Some(t), None) => Some(t.clone()),
+            (None, b) => b,
+        };
+        if let Some(r) = reason {
+            out.push_str(": ");
+            out.push_str(&r);
+        }
+        out
+    }
+
     /// Matches `conds` in the order written with the given frame, tracking the deepest step reached
     /// (for why-not). Returns whether a complete match exists and the deepest (step, vars, mask).
-    pub(crate) fn probe_rule(&mut self, rule_idx: usize) -> Result<(bool, Option<DeepestMatch>), RunError> {
+    pub(crate) fn probe_rule(
+        &self,
+        rule_idx: usize,
+        whatif: &mut WhatIfRunner,
+        memo: &mut AggMemo,
+    ) -> Result<(bool, Option<DeepestMatch>), RunError> {
         let prog = self.prog.clone();
         let rule = &prog.rules[rule_idx];
         let order: Vec<u16> = (0..rule.conds.len() as u16).collect();
@@ -2597,12 +2536,12 @@ impl Session {
             prog: &prog,
             mem: &self.mem,
             params: &self.params,
-            whatif: &mut self.whatif,
+            whatif,
             calls: 0,
             deepest: None,
             track_depth: true,
             failure: None,
-            memo: Some(&mut self.memo),
+            memo: Some(memo),
         };
         let flow = matcher::solve(
             &mut ctx,
@@ -2821,33 +2760,6 @@ fn activation_budget(pending: usize, max: usize) -> Option<StopReason> {
 /// The deepest partial match of a rule: condition index reached, variable values, bound mask.
 pub(crate) type DeepestMatch = (usize, Vec<Value>, u64);
 
-/// Where in the rule files a failure happened.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct RuleLocation {
-    /// The rule file, as it was loaded.
-    pub file: String,
-    /// The line, from 1.
-    pub line: usize,
-    /// The column in characters, from 1.
-    pub col: usize,
-}
-
-impl std::fmt::Display for RuleLocation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.col)
-    }
-}
-
-/// The location of a span in a program's sources.
-pub fn location(prog: &Program, span: crate::lang::source::Span) -> RuleLocation {
-    let l = prog.sources.locate(span);
-    RuleLocation {
-        file: l.file.to_string(),
-        line: l.line,
-        col: l.col,
-    }
-}
-
 #[allow(clippy::boxed_local)] // the matcher hands errors over boxed; unboxing here gains nothing
 fn in_rule(prog: &Program, rule: u32, e: Box<MatchError>) -> RunError {
     let failure = match e.error {
@@ -2927,4 +2839,86 @@ fn late_shown(rule: &RuleIr, vars: &[Value], late: u64) -> String {
         }
     }
     shown.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::load_text;
+
+    /// Sites that ask the same program for the same relation share one mask (a pooled
+    /// sub-session then recognises it by pointer), a site asking for another relation keeps its
+    /// own, and the answers are those of separate masks.
+    #[test]
+    fn sites_asking_for_the_same_rules_share_their_mask() {
+        let program = load_text(
+            "t",
+            r#"ruleset t "t"
+            input n: int
+            output square, cube, both
+            rule Square "square" when n(?n) then assert square(?n * ?n) end
+            rule Cube "cube" when n(?n) then assert cube(?n * ?n * ?n) end
+            rule Both "for smaller n, asked three times"
+            when
+                n(?n)
+                ?n > 1
+                ?k = range(1, ?n - 1)
+                whatif t(n: ?k) yields square(?s)
+                whatif t(n: ?k + 1) yields cube(?c)
+                whatif t(n: ?k + 2) yields square(?q)
+            then assert both(?k, ?s, ?c, ?q)
+            end"#,
+        )
+        .unwrap();
+        let mut session = Session::new(program);
+        session.set_input_text("n", "3").unwrap();
+        session.run().unwrap();
+        let both: Vec<String> = session.facts_of("both").iter().map(|f| format!("{f:?}")).collect();
+        assert_eq!(both, ["[1, 1, 8, 9]", "[2, 4, 27, 16]"]);
+        let masks: Vec<&Arc<[bool]>> = session
+            .whatif
+            .memo
+            .sites
+            .iter()
+            .flatten()
+            .map(|s| &s.relevant)
+            .collect();
+        assert_eq!(masks.len(), 3);
+        assert!(Arc::ptr_eq(masks[0], masks[2]), "the two `square` sites share a mask");
+        assert!(!Arc::ptr_eq(masks[0], masks[1]));
+        assert_ne!(**masks[0], **masks[1], "`cube` needs other rules");
+    }
+
+    /// A pooled sub-session takes the asking session's parameters once per run: a parameter set
+    /// between two runs reaches the sub-queries of the second.
+    #[test]
+    fn sub_queries_see_the_parameters_of_each_run() {
+        let program = load_text(
+            "t",
+            r#"ruleset t "t"
+            input n: int
+            output scaled, sum
+            param k = 2 "scale"
+            rule Scale "scale" when n(?n) then assert scaled(?n * k) end
+            rule Sum "scaled smaller n"
+            when
+                n(?n)
+                ?n > 1
+                ?m = range(1, ?n - 1)
+                whatif self(n: ?m) yields scaled(?s)
+            then assert part(?m, ?s)
+            end
+            rule Total "total" salience -1 when n(?n) ?n > 1 ?t = sum ?s { part(_, ?s) } then assert sum(?t) end"#,
+        )
+        .unwrap();
+        let mut session = Session::new(program);
+        session.set_input_text("n", "4").unwrap();
+        let mut sums = Vec::new();
+        for k in ["2", "5", "5", "1"] {
+            session.set_param("k", k).unwrap();
+            session.run().unwrap();
+            sums.push(format!("{:?}", session.facts_of("sum")));
+        }
+        assert_eq!(sums, ["[[12]]", "[[30]]", "[[30]]", "[[6]]"]);
+    }
 }

@@ -8,43 +8,22 @@ mod render;
 mod verdict;
 mod whynot;
 
+pub use super::wording::{show, ExplainLimits, FailedCondition};
 pub use player::{answer_texts, display, render_answer, render_answers, Answer, Choice, OPTION_RELATION};
 pub use render::{render_derivation, render_full, render_tree};
 pub use verdict::MoveVerdict;
-pub(crate) use whynot::drop_reason;
-pub use whynot::{FailedCondition, WhyNot, WhyNotError};
+pub use whynot::{WhyNot, WhyNotError};
 
+use super::matcher::AggMemo;
 use super::memory::{FactId, Origin};
 use super::program::*;
-use super::session::Session;
-use crate::lang::ast::{AggregateOp, BinaryOp, UnaryOp};
-use crate::lang::template::{card_symbols, cards_in_text};
-use crate::value::{Value, MAX_TEXT_LEN};
+use super::session::{Session, WhatIfRunner};
+use super::wording::{because_text, render, render_pat, render_with, show_line, Ps, LINE_LIMITS};
+use crate::lang::ast::{AggregateOp, BinaryOp};
+use crate::value::Value;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-
-/// A run's parameter values with their declarations: an explanation prints a list-valued
-/// parameter or constant by its name (`hard_value[3]`), a scalar by its value.
-#[derive(Clone, Copy)]
-pub(crate) struct Ps<'a> {
-    pub(crate) values: &'a [Value],
-    pub(crate) decls: &'a [ParamDecl],
-}
-
-impl<'a> Ps<'a> {
-    pub(crate) fn of(prog: &'a Program, values: &'a [Value]) -> Ps<'a> {
-        Ps {
-            values,
-            decls: &prog.params,
-        }
-    }
-
-    /// Parameter `i`'s name.
-    pub(crate) fn name(&self, i: u16) -> &'a str {
-        self.decls.get(i as usize).map_or("?", |d| d.name.as_str())
-    }
-}
 
 /// How a fact came to be.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -129,31 +108,6 @@ pub struct WhatIfExplanation {
 /// printing and serialising the tree never recurse deeper than this.
 pub const MAX_EXPLAIN_DEPTH: usize = 48;
 
-/// Limits that keep explanations readable and finite.
-#[derive(Debug, Clone, Copy)]
-pub struct ExplainLimits {
-    /// How deep what-if sub-queries are expanded.
-    pub whatif_depth: usize,
-    /// Longest list shown in full (longer ones are abbreviated).
-    pub list_items: usize,
-}
-
-impl Default for ExplainLimits {
-    /// What explanations show: every list whole.
-    fn default() -> Self {
-        ExplainLimits {
-            whatif_depth: 1,
-            list_items: usize::MAX,
-        }
-    }
-}
-
-/// The short form of a fact kept for conclusion lines (`fact_line`) and the trace.
-const LINE_LIMITS: ExplainLimits = ExplainLimits {
-    whatif_depth: 0,
-    list_items: 8,
-};
-
 /// What has been explained so far in one answer: facts and what-if sub-queries with their node
 /// numbers, so each is explained once and referred to after.
 #[derive(Default)]
@@ -171,7 +125,34 @@ impl Explained {
     }
 }
 
-impl Session {
+/// The explanations of a finished run, read from the session that ran it: how a conclusion was
+/// reached ([`Explainer::explain`]), the answers as a player reads them ([`Explainer::answers`]),
+/// why a rule or a move did not fire ([`Explainer::why_not_query`]), the trace. It borrows the
+/// session and changes nothing in it: the what-ifs an explanation runs again and the probes of a
+/// why-not run on sub-sessions of its own.
+pub struct Explainer<'s> {
+    session: &'s Session,
+    whatif: WhatIfRunner,
+    memo: AggMemo,
+}
+
+impl<'s> Explainer<'s> {
+    /// The explanations of `session`'s last run.
+    pub fn new(session: &'s Session) -> Explainer<'s> {
+        Explainer {
+            session,
+            whatif: session.whatif.detached(),
+            memo: AggMemo::default(),
+        }
+    }
+
+    /// The session explained.
+    pub fn session(&self) -> &'s Session {
+        self.session
+    }
+}
+
+impl Explainer<'_> {
     /// Explains a fact of the last run.
     pub fn explain(&mut self, fact: FactId, limits: ExplainLimits) -> Explanation {
         self.explain_all(&[fact], limits)
@@ -195,26 +176,28 @@ impl Session {
     /// user can see: what generated joins are checked against the matcher with.
     pub fn transcript(&mut self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "trace: {:?}", self.trace());
+        let _ = writeln!(out, "trace: {:?}", self.session.trace());
         for i in 0.. {
-            let Some(f) = self.firing(i).cloned() else { break };
-            let (vars, mask) = self.firing_bindings(&f);
+            let Some(f) = self.session.firing(i).cloned() else {
+                break;
+            };
+            let (vars, mask) = self.session.firing_bindings(&f);
             let vars: Vec<String> = vars.iter().map(|v| v.to_string()).collect();
             let _ = writeln!(
                 out,
                 "firing {i}: rule {} mask {mask:#x} vars {vars:?} facts {:?}",
                 f.rule,
-                self.firing_facts(&f)
+                self.session.firing_facts(&f)
             );
         }
-        let program = self.program().clone();
+        let program = self.session.program().clone();
         for rel in &program.relations {
-            for args in self.facts_of(&rel.name) {
+            for args in self.session.facts_of(&rel.name) {
                 let args: Vec<String> = args.iter().map(|v| v.to_string()).collect();
                 let _ = writeln!(out, "{}({})", rel.name, args.join(", "));
             }
         }
-        let facts: Vec<FactId> = self.conclusions().iter().map(|c| c.fact).collect();
+        let facts: Vec<FactId> = self.session.conclusions().iter().map(|c| c.fact).collect();
         let explained = self.explain_all(&facts, ExplainLimits::default());
         out.push_str(&render_full(&explained));
         out
@@ -222,9 +205,10 @@ impl Session {
 
     /// A fact as a rule file would write it, long lists abbreviated: what case files expect.
     pub fn fact_line(&self, fact: FactId) -> String {
-        let f = self.mem.fact(fact);
-        let name = &self.program().relations[f.rel as usize].name;
+        let f = self.session.mem.fact(fact);
+        let name = &self.session.program().relations[f.rel as usize].name;
         let args: Vec<String> = self
+            .session
             .mem
             .args_of(fact)
             .iter()
@@ -234,9 +218,9 @@ impl Session {
     }
 
     fn fact_text(&self, fact: FactId, limits: ExplainLimits) -> String {
-        let f = self.mem.fact(fact);
-        let name = &self.program().relations[f.rel as usize].name;
-        let args: Vec<String> = self.mem.args_of(fact).iter().map(|v| show(v, limits)).collect();
+        let f = self.session.mem.fact(fact);
+        let name = &self.session.program().relations[f.rel as usize].name;
+        let args: Vec<String> = self.session.mem.args_of(fact).iter().map(|v| show(v, limits)).collect();
         format!("{name}({})", args.join(", "))
     }
 
@@ -247,9 +231,9 @@ impl Session {
         done: &mut Explained,
         depth: usize,
     ) -> Explanation {
-        let prog = self.program().clone();
+        let prog = self.session.program().clone();
         let mut node = Explanation::stub(self.fact_text(fact, limits), "input");
-        let fi = match self.mem.fact(fact).origin {
+        let fi = match self.session.mem.fact(fact).origin {
             Origin::Input(i) => {
                 node.input = prog.inputs.get(i as usize).map(|d| d.name.clone());
                 return node;
@@ -259,37 +243,43 @@ impl Session {
         if let Some(&id) = done.firings.get(&fi) {
             node.source = "ref";
             node.ref_id = Some(id);
-            node.rule = self.firing(fi).map(|f| prog.rules[f.rule as usize].name.clone());
+            node.rule = self
+                .session
+                .firing(fi)
+                .map(|f| prog.rules[f.rule as usize].name.clone());
             return node;
         }
         if depth >= MAX_EXPLAIN_DEPTH {
             node.source = "elided";
             return node;
         }
-        let Some(firing) = self.firing(fi).cloned() else {
+        let Some(firing) = self.session.firing(fi).cloned() else {
             return node;
         };
         let id = done.number();
         done.firings.insert(fi, id);
         let rule = &prog.rules[firing.rule as usize];
-        let (vars, mask) = self.firing_bindings(&firing);
+        let (vars, mask) = self.session.firing_bindings(&firing);
         let vars = vars.into_owned();
-        let facts = self.firing_facts(&firing).to_vec();
+        let facts = self.session.firing_facts(&firing).to_vec();
         node.source = "rule";
         node.id = Some(id);
         node.rule = Some(rule.name.clone());
         node.title = rule.title.clone();
         if let Some(g) = rule.group.and_then(|g| prog.groups.get(g as usize)) {
             node.group = Some(g.name.clone());
-            for d in &self.drops {
+            for d in &self.session.drops {
                 let name = &prog.rules[d.rule as usize].name;
                 if d.group == Some((firing.rule, fi)) && !node.passed_over.contains(name) {
                     node.passed_over.push(name.clone());
                 }
             }
         }
-        node.because = rule.because.as_ref().map(|t| because_text(t, &vars, self.params()));
-        let rel = self.mem.fact(fact).rel;
+        node.because = rule
+            .because
+            .as_ref()
+            .map(|t| because_text(t, &vars, self.session.params()));
+        let rel = self.session.mem.fact(fact).rel;
         for a in &rule.actions {
             match a {
                 Action::Modify { cond, rel: r, .. } if *r == rel && node.modified.is_none() => {
@@ -323,9 +313,15 @@ impl Session {
             } else if let (Cond::WhatIf { .. }, 0) = (&at.cond, limits.whatif_depth) {
                 // Not expanded: one line, in the order written.
                 self.whatif_at(&mut node, at, &vars, limits, done);
-            } else if let Some(line) =
-                check_line(&at.cond, &vars, Ps::of(&prog, self.params()), rule, limits, &prog, at)
-            {
+            } else if let Some(line) = check_line(
+                &at.cond,
+                &vars,
+                Ps::of(&prog, self.session.params()),
+                rule,
+                limits,
+                &prog,
+                at,
+            ) {
                 node.checks.push(line);
             }
         }
@@ -358,7 +354,7 @@ impl Session {
         (vars, mask): (&[Value], u64),
         limits: ExplainLimits,
     ) -> String {
-        let prog = self.program();
+        let prog = self.session.program();
         let AggregateAt { op, slot, value, span } = at;
         let what = match (&op, value) {
             (AggregateOp::Count, _) => "count".to_string(),
@@ -372,7 +368,7 @@ impl Session {
                 format!(
                     "{} {}",
                     op.keyword(),
-                    render_with(v, &var, Ps::of(prog, self.params()), limits)
+                    render_with(v, &var, Ps::of(prog, self.session.params()), limits)
                 )
             }
             (op, None) => op.keyword().to_string(),
@@ -448,13 +444,13 @@ impl Session {
         limits: ExplainLimits,
         done: &mut Explained,
     ) {
-        let prog = self.program().clone();
+        let prog = self.session.program().clone();
         let mut calls = 0;
         let values: Vec<(String, Value)> = site
             .inputs
             .iter()
             .filter_map(|(n, e)| {
-                super::eval::eval(e, vars, self.params(), &mut calls)
+                super::eval::eval(e, vars, self.session.params(), &mut calls)
                     .ok()
                     .map(|v| (n.clone(), v))
             })
@@ -474,7 +470,7 @@ impl Session {
         let pattern: Vec<String> = site
             .args
             .iter()
-            .map(|a| render_pat(a, vars, Ps::of(self.program(), self.params()), limits))
+            .map(|a| render_pat(a, vars, Ps::of(self.session.program(), self.session.params()), limits))
             .collect();
         let line = format!("{query} concluded {}({})", site.rel_name, pattern.join(", "));
         if limits.whatif_depth == 0 {
@@ -491,12 +487,12 @@ impl Session {
             });
             return;
         }
-        let params = self.params().to_vec();
+        let params = self.session.params().to_vec();
         // Replayed under the deadline of the run it explains, not with a budget of its own.
-        let deadline = crate::budget::with_deadline_at(self.deadline);
+        let deadline = crate::budget::with_deadline_at(self.session.deadline);
         let replayed = self.whatif.replay(site.target, &values, &prog, &params);
         drop(deadline);
-        let Ok(mut sub) = replayed else {
+        let Ok(sub) = replayed else {
             node.checks.push(line);
             return;
         };
@@ -512,7 +508,7 @@ impl Session {
             .conclusions()
             .into_iter()
             .filter(|c| c.relation == site.rel_name)
-            .map(|c| sub.explain_inner(c.fact, sub_limits, done, 0))
+            .map(|c| Explainer::new(&sub).explain_inner(c.fact, sub_limits, done, 0))
             .collect();
         done.firings = outer;
         node.whatifs.push(WhatIfExplanation {
@@ -525,18 +521,18 @@ impl Session {
 
     /// What makes two aggregated facts "the same story": their rule and `because` text.
     fn group_key(&self, fact: FactId) -> String {
-        match self.mem.fact(fact).origin {
+        match self.session.mem.fact(fact).origin {
             Origin::Input(i) => format!("input {i}"),
-            Origin::Firing(fi) => match self.firing(fi) {
+            Origin::Firing(fi) => match self.session.firing(fi) {
                 Some(f) => {
-                    let rule = &self.program().rules[f.rule as usize];
-                    let vars = self.firing_vars(f);
+                    let rule = &self.session.program().rules[f.rule as usize];
+                    let vars = self.session.firing_vars(f);
                     format!(
                         "{} {}",
                         rule.name,
                         rule.because
                             .as_ref()
-                            .map(|t| because_text(t, &vars, self.params()))
+                            .map(|t| because_text(t, &vars, self.session.params()))
                             .unwrap_or_default()
                     )
                 }
@@ -682,90 +678,4 @@ fn render_side(e: &Expr, vars: &[Value], params: Ps<'_>, limits: ExplainLimits) 
         }
         _ => render(e, vars, params, limits),
     }
-}
-
-/// An expression with variables replaced by their values.
-fn render(e: &Expr, vars: &[Value], params: Ps<'_>, limits: ExplainLimits) -> String {
-    render_with(e, &|s| show(&vars[s as usize], limits), params, limits)
-}
-
-/// An expression with each variable shown as `var` says.
-fn render_with(e: &Expr, var: &dyn Fn(u16) -> String, params: Ps<'_>, limits: ExplainLimits) -> String {
-    let render = |x: &Expr| render_with(x, var, params, limits);
-    match e {
-        Expr::Const(v) => v.to_string(),
-        Expr::Var(s) => var(*s),
-        Expr::Param(i) => match params.values.get(*i as usize) {
-            Some(v @ Value::List(_)) | Some(v @ Value::Cards(_)) => {
-                let _ = v;
-                params.name(*i).to_string()
-            }
-            Some(v) => show(v, limits),
-            None => params.name(*i).to_string(),
-        },
-        Expr::List(items) => format!("[{}]", items.iter().map(render).collect::<Vec<_>>().join(", ")),
-        Expr::Call { builtin, args, .. } => format!(
-            "{}({})",
-            builtin.signature().name,
-            args.iter().map(render).collect::<Vec<_>>().join(", ")
-        ),
-        Expr::Unary(UnaryOp::Neg, x) => format!("-{}", render(x)),
-        Expr::Unary(UnaryOp::Not, x) => format!("!{}", render(x)),
-        Expr::Binary(op, a, b) => format!("({} {} {})", render(a), op.symbol(), render(b)),
-        Expr::Index(l, i) => format!("{}[{}]", render(l), render(i)),
-        Expr::If(c, a, b) => format!("(if {} then {} else {})", render(c), render(a), render(b)),
-    }
-}
-
-fn render_pat(a: &PatArg, vars: &[Value], params: Ps<'_>, limits: ExplainLimits) -> String {
-    match a {
-        PatArg::Var(s) => show(&vars[*s as usize], limits),
-        PatArg::Expr(e) => render(e, vars, params, limits),
-        PatArg::Wild => "_".to_string(),
-    }
-}
-
-/// A value for people as explanations show it: strings quoted, cards written as text shown with
-/// suit symbols, lists longer than `limits.list_items` abbreviated.
-pub fn show(v: &Value, limits: ExplainLimits) -> String {
-    match v {
-        Value::Str(s) => card_symbols(s).unwrap_or_else(|| format!("{:?}", cards_in_text(s))),
-        Value::List(items) => show_list(items, limits, show),
-        other => other.pretty(),
-    }
-}
-
-/// A value as case files write it: strings quoted as they are, long lists abbreviated.
-fn show_line(v: &Value, limits: ExplainLimits) -> String {
-    match v {
-        Value::Str(s) => format!("{s:?}"),
-        Value::List(items) => show_list(items, limits, show_line),
-        other => other.pretty(),
-    }
-}
-
-fn show_list(items: &[Value], limits: ExplainLimits, each: fn(&Value, ExplainLimits) -> String) -> String {
-    let shown = match items.len() > limits.list_items {
-        true => &items[..limits.list_items.min(4)],
-        false => items,
-    };
-    if crate::value::texts_longer_than(shown, MAX_TEXT_LEN) {
-        return crate::value::too_long_note(items.len());
-    }
-    if items.len() > limits.list_items {
-        let head: Vec<String> = items
-            .iter()
-            .take(limits.list_items.min(4))
-            .map(|x| each(x, limits))
-            .collect();
-        return format!("[{}, … {} items]", head.join(", "), items.len());
-    }
-    let all: Vec<String> = items.iter().map(|x| each(x, limits)).collect();
-    format!("[{}]", all.join(", "))
-}
-
-/// A `because` text filled with a firing's values, its expression holes computed (one that fails
-/// shows `?`).
-pub(super) fn because_text(t: &crate::lang::template::Template, vars: &[Value], params: &[Value]) -> String {
-    t.render(vars, params, &|e| super::eval::eval(e, vars, params, &mut 0).ok())
 }

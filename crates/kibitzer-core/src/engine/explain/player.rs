@@ -2,9 +2,10 @@
 //! it (the concluding rule's title and `because` text), and the alternatives a rule set ranked
 //! beside it (`option(DECISION, RANK, CHOICE, SUMMARY, …)` facts, grouped under DECISION).
 
+use super::Explainer;
 use super::{ExplainLimits, Origin};
 use crate::engine::memory::FactId;
-use crate::engine::session::{Conclusion, Session};
+use crate::engine::session::Conclusion;
 use crate::lang::template::{card_symbols, cards_in_text};
 use crate::value::Value;
 use serde::Serialize;
@@ -62,12 +63,12 @@ pub struct Choice {
     pub extra: Vec<Json>,
 }
 
-impl Session {
+impl Explainer<'_> {
     /// The last run's answers as a player reads them, options grouped under their decisions.
     pub fn answers(&self) -> Vec<Answer> {
         let mut answers = Vec::new();
         let mut options: Vec<(String, Choice)> = Vec::new();
-        for c in self.conclusions() {
+        for c in self.session.conclusions() {
             match as_option(&c) {
                 Some(o) => options.push(o),
                 None => answers.push(self.answer(&c)),
@@ -114,16 +115,16 @@ impl Session {
             options: Vec::new(),
             fact: Some(c.fact),
         };
-        if let Origin::Firing(fi) = self.mem.fact(c.fact).origin {
-            if let Some(f) = self.firing(fi) {
-                let rule = &self.program().rules[f.rule as usize];
-                let vars = self.firing_vars(f);
+        if let Origin::Firing(fi) = self.session.mem.fact(c.fact).origin {
+            if let Some(f) = self.session.firing(fi) {
+                let rule = &self.session.program().rules[f.rule as usize];
+                let vars = self.session.firing_vars(f);
                 a.rule = Some(rule.name.clone());
                 a.title = rule.title.clone();
                 a.because = rule
                     .because
                     .as_ref()
-                    .map(|t| super::because_text(t, &vars, self.params()));
+                    .map(|t| super::because_text(t, &vars, self.session.params()));
             }
         }
         a

@@ -11,7 +11,7 @@ pub fn render_tree(e: &Explanation) -> String {
     render(std::slice::from_ref(e), false, true)
 }
 
-/// Explanations of one answer (from `Session::explain_all`) as text: the inputs they read, once,
+/// Explanations of one answer (from `Explainer::explain_all`) as text: the inputs they read, once,
 /// then each tree (what `ask --explain full` prints).
 pub fn render_full(trees: &[Explanation]) -> String {
     render(trees, true, false)

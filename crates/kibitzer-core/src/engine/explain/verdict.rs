@@ -4,7 +4,7 @@
 //! not among the candidates is said to be so, with what the position shows about it.
 
 use super::player::{display, wrap, Answer, Choice};
-use crate::engine::session::Session;
+use super::Explainer;
 use crate::lang::template::card_symbols;
 use serde::Serialize;
 
@@ -150,7 +150,7 @@ fn holds(have: &[String], want: &[String]) -> bool {
     })
 }
 
-impl Session {
+impl Explainer<'_> {
     /// Why not the move `query`, from the decision's ranked `option` facts of the last run: the
     /// asked move's verdict beside the chosen one's, or, for a move no option names, that it was
     /// not among the candidates. `None` when no decision lists options, or `query` is no move
@@ -215,7 +215,12 @@ impl Session {
                 })
                 .collect()
         };
-        let name = self.program().inputs.first().map_or("hand", |d| d.name.as_str());
+        let name = self
+            .session
+            .program()
+            .inputs
+            .first()
+            .map_or("hand", |d| d.name.as_str());
         let weighed: Vec<String> = a.options.iter().take(8).map(|o| o.choice.clone()).collect();
         let more = match a.options.len() > weighed.len() {
             true => format!(", … ({} in all)", a.options.len()),
@@ -242,12 +247,12 @@ impl Session {
     pub(crate) fn deciding_rule(&self, decision: &str) -> Option<usize> {
         let answers = self.answers();
         let name = answers.iter().find(|a| a.relation == decision)?.rule.as_ref()?;
-        self.program().rules.iter().position(|r| &r.name == name)
+        self.session.program().rules.iter().position(|r| &r.name == name)
     }
 
     /// The first input's value as move tokens (the hand, in every shipped rule set), when given.
     fn first_input_tokens(&self) -> Option<Vec<String>> {
-        Some(tokens(&display(self.input_value(0)?)))
+        Some(tokens(&display(self.session.input_value(0)?)))
     }
 }
 
