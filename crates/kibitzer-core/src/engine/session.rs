@@ -1403,17 +1403,12 @@ impl Session {
                 Bindings::Stored(range) => self.agenda.vars_at(range),
                 Bindings::Spare(n) => &self.found.vars[..n],
             };
-            for (k, a) in args.iter().enumerate() {
-                let staging = self.mem.staging();
-                let pushed = super::eval::push_value(staging, a, vars, &self.params, &mut self.stats.builtin_calls);
-                if let Err(e) = pushed {
-                    self.mem.unstage(k);
-                    return Err(RunError::InRule {
-                        rule: rule.name.clone(),
-                        location: location(prog, rule.span),
-                        failure: e.into(),
-                    });
-                }
+            if let Err(e) = stage(&mut self.mem, args, vars, &self.params, &mut self.stats.builtin_calls) {
+                return Err(RunError::InRule {
+                    rule: rule.name.clone(),
+                    location: location(prog, rule.span),
+                    failure: e.into(),
+                });
             }
             if !self.logical.is_empty() && self.assert_existing(*rel, args.len(), None) {
                 continue;
@@ -1470,16 +1465,8 @@ impl Session {
             };
             match action {
                 Action::Assert { rel, args, logical } => {
-                    // Built where the fact will live: no copy of the arguments after they are made.
-                    for (k, a) in args.iter().enumerate() {
-                        let staging = self.mem.staging();
-                        let pushed =
-                            super::eval::push_value(staging, a, vars, &self.params, &mut self.stats.builtin_calls);
-                        if let Err(e) = pushed {
-                            self.mem.unstage(k);
-                            return Err(failed(e.into()));
-                        }
-                    }
+                    stage(&mut self.mem, args, vars, &self.params, &mut self.stats.builtin_calls)
+                        .map_err(|e| failed(e.into()))?;
                     let by = match (*logical, support) {
                         (true, Some(sp)) => Some(sp),
                         _ => None,
@@ -2580,6 +2567,25 @@ fn join_seed(
         unreachable!("a shared call is planned only for a call step")
     };
     matcher::solve_solutions(ctx, steps, start + 1, fact, frame, sink, at, outputs, solutions)
+}
+
+/// Stages an assert's argument values where the fact will live (no copy of them after they are
+/// made); on a failure, takes back what it staged.
+#[inline(always)]
+fn stage(
+    mem: &mut Memory,
+    args: &[Expr],
+    vars: &[Value],
+    params: &[Value],
+    calls: &mut u64,
+) -> Result<(), super::eval::EvalError> {
+    for (k, a) in args.iter().enumerate() {
+        if let Err(e) = super::eval::push_value(mem.staging(), a, vars, params, calls) {
+            mem.unstage(k);
+            return Err(e);
+        }
+    }
+    Ok(())
 }
 
 /// What the shared tests and calls said of one new fact, bit `i` for test or call `i` (at most
