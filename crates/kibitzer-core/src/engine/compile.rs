@@ -10,17 +10,34 @@ use super::program::*;
 use crate::lang::ir::{InputDecl, Strategy};
 use crate::value::Value;
 
-/// How the engine matches a rule set's rules: what `compile` makes of them, which `lower`
-/// puts in the [`Program`] it builds (see the fields of the same names there).
-pub(super) struct Plans {
+/// How the engine matches a rule set's rules: what `compile` makes of them, kept in the
+/// [`Program`] `lower` builds (`Program::matching`).
+pub(crate) struct Plans {
+    /// Each rule's plan, in rule order.
     pub plans: Vec<RulePlan>,
+    /// For each relation, the seeds a new fact of it starts, in rule order.
     pub triggers: Vec<Vec<Trigger>>,
+    /// For each input (in declaration order, the order a run inserts them), the seeds its fact
+    /// starts while the inputs go in: its relation's, less those of rules that also read a later
+    /// input or a relation no input holds. Such a seed would find no fact of that later input, so
+    /// it would join nothing, and the later input's own seed makes the very same matches; and no
+    /// rule has fired yet while the inputs go in, so a derived relation has no fact to join (its
+    /// own facts seed the rule when they come).
     pub input_triggers: Vec<Vec<Trigger>>,
+    /// For each relation, the tests on a new fact's arguments its seeds start with (see
+    /// `Trigger::prefix`), at most `MAX_SHARED`.
     pub shared_tests: Vec<Vec<SharedTest>>,
+    /// For each relation, the built-ins its seeds call first (see `Trigger::first_call`), at most
+    /// `MAX_SHARED`.
     pub shared_calls: Vec<Vec<SharedCall>>,
+    /// The patterns seeds are gated on (see `Trigger::gate`), each once.
     pub gates: Vec<Gate>,
+    /// Per relation: its seeds by a constant they require, when many do (see `TriggerIndex`).
     pub trigger_index: Vec<Option<TriggerIndex>>,
+    /// Rules with no positive pattern: matched once at the start of a run.
     pub initial: Vec<u32>,
+    /// For each relation, the argument positions a run may look up by value: the ones working
+    /// memory keeps join indexes for (see `compile::probed_positions`).
     pub probed: Vec<Vec<u16>>,
 }
 
@@ -1075,7 +1092,7 @@ mod tests {
             rule Note "note" salience 3 when seen(?v), ?v > 2 then assert note(?v) end"#;
         let run = |plain: bool, n: i64, xs: &[i64], max_facts: u64, max_cells: u64| {
             let mut p = load_text("t", RULES).unwrap();
-            let plans = &mut std::sync::Arc::get_mut(&mut p).expect("unshared").plans;
+            let plans = &mut std::sync::Arc::get_mut(&mut p).expect("unshared").matching.plans;
             assert!(plans.iter().any(|pl| pl.plain) && plans.iter().any(|pl| !pl.plain));
             if !plain {
                 plans.iter_mut().for_each(|pl| pl.plain = false);
@@ -1134,7 +1151,7 @@ mod tests {
         )
         .unwrap();
         let seeded = |input: usize| -> Vec<&str> {
-            program.input_triggers[input]
+            program.matching.input_triggers[input]
                 .iter()
                 .map(|t| program.rules[t.rule as usize].name.as_str())
                 .collect()
@@ -1146,7 +1163,7 @@ mod tests {
         );
         assert_eq!(seeded(1), ["Both"]);
         let a = program.relation("a").unwrap();
-        let by_a: Vec<&str> = program.triggers[a as usize]
+        let by_a: Vec<&str> = program.matching.triggers[a as usize]
             .iter()
             .map(|t| program.rules[t.rule as usize].name.as_str())
             .collect();
@@ -1177,7 +1194,7 @@ mod tests {
         .unwrap();
         let wakes = |name: &str| {
             let r = program.rules.iter().position(|r| r.name == name).unwrap();
-            program.plans[r].wake_on_assert.len()
+            program.matching.plans[r].wake_on_assert.len()
         };
         assert_eq!(wakes("Total"), 0, "only `Term`, at salience 9, writes `term`");
         assert_eq!(
@@ -1211,7 +1228,7 @@ mod tests {
             rule Pair "joins two patterns" when pair(?p, ?q) d(?q, ?w, 7) then assert d(?p, ?w, 1) end"#,
         )
         .unwrap();
-        let probed = &program.probed;
+        let probed = &program.matching.probed;
         let at = |rel: &str| {
             let mut p = probed[program.relation(rel).unwrap() as usize].clone();
             p.sort();

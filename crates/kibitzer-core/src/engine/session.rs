@@ -512,7 +512,7 @@ impl Session {
         Session {
             params: program.default_params(),
             inputs: vec![None; program.inputs.len()],
-            mem: Memory::new(program.probed.clone()),
+            mem: Memory::new(program.matching.probed.clone()),
             agenda: Agenda::new(
                 &program.rules.iter().map(|r| r.salience).collect::<Vec<_>>(),
                 &program.rules.iter().map(|r| r.group.is_some()).collect::<Vec<_>>(),
@@ -528,7 +528,7 @@ impl Session {
             read_inputs: None,
             relevant_triggers: Vec::new(),
             relevant_input_triggers: Vec::new(),
-            gates: vec![((u32::MAX, u32::MAX), false); program.gates.len()],
+            gates: vec![((u32::MAX, u32::MAX), false); program.matching.gates.len()],
             picked: Vec::new(),
             answered: Vec::new(),
             chosen: vec![None; program.groups.len()],
@@ -858,7 +858,7 @@ impl Session {
     fn run_to_stop(&mut self, prog: &Arc<Program>) -> Result<StopReason, RunError> {
         self.clear_run();
         self.insert_inputs(prog)?;
-        for &r in &prog.initial {
+        for &r in &prog.matching.initial {
             if self.relevant.as_ref().is_some_and(|m| !m[r as usize]) {
                 continue;
             }
@@ -875,7 +875,7 @@ impl Session {
                 break;
             };
             let rule = &prog.rules[act.rule as usize];
-            let plan = &prog.plans[act.rule as usize];
+            let plan = &prog.matching.plans[act.rule as usize];
             // Every fact is live until one is retracted: only then can an activation be stale.
             let stale = match self.mem.retracted_any() {
                 false => None,
@@ -1152,8 +1152,8 @@ impl Session {
                 .map(|ts| ts.iter().copied().filter(|t| mask[t.rule as usize]).collect())
                 .collect()
         };
-        self.relevant_triggers = relevant(&self.prog.triggers);
-        self.relevant_input_triggers = relevant(&self.prog.input_triggers);
+        self.relevant_triggers = relevant(&self.prog.matching.triggers);
+        self.relevant_input_triggers = relevant(&self.prog.matching.input_triggers);
     }
 
     fn drop_activation(&mut self, rule: u32, reason: impl FnOnce() -> String) {
@@ -1199,7 +1199,7 @@ impl Session {
             false => self.agenda.facts_at(act.facts).to_vec(),
         };
         // The pattern-bound values the activation did not keep, from the facts it matched.
-        for &(slot, cond, pos) in &prog.plans[act.rule as usize].restored {
+        for &(slot, cond, pos) in &prog.matching.plans[act.rule as usize].restored {
             let fact = facts.iter().find(|(c, _)| *c == cond).map(|(_, id)| *id);
             if let (Some(v), Some(fact)) = (vars.get_mut(slot as usize), fact) {
                 if let Some(arg) = self.mem.args_of(fact).get(pos as usize) {
@@ -1239,7 +1239,7 @@ impl Session {
     #[cold]
     fn note_drop(&mut self, prog: &Arc<Program>, rule_idx: u32, deepest: Option<(usize, Vec<Value>, u64)>) {
         let rule = &prog.rules[rule_idx as usize];
-        let plan = &prog.plans[rule_idx as usize];
+        let plan = &prog.matching.plans[rule_idx as usize];
         let nvars = rule.var_names.len();
         let mut record = match deepest {
             Some((step, vars, mask)) => DropRecord {
@@ -1382,7 +1382,7 @@ impl Session {
         at: Bindings,
         matched: Matched,
     ) -> Result<bool, RunError> {
-        if prog.plans[rule_idx as usize].plain {
+        if prog.matching.plans[rule_idx as usize].plain {
             self.assert_plain(prog, rule_idx, firing, at)?;
             return Ok(false);
         }
@@ -1431,7 +1431,7 @@ impl Session {
         let mask = self.frame.mask;
         // A rule with `assert logical`: this firing's match is the support of what it asserts
         // so, from before its first action (see `maintain`).
-        let support = match prog.plans[rule_idx as usize].logical {
+        let support = match prog.matching.plans[rule_idx as usize].logical {
             false => None,
             true => {
                 let vars = match at {
@@ -1606,7 +1606,7 @@ impl Session {
     /// about to fire, with its late bindings in the frame. Returns true when it fired with the
     /// same values before (refraction: it is dropped).
     fn stand(&mut self, prog: &Program, act: &Activation, fired: bool) -> bool {
-        let plan = &prog.plans[act.rule as usize];
+        let plan = &prog.matching.plans[act.rule as usize];
         let late = plan.late;
         if act.standing != NOT_STANDING {
             let s = &mut self.standing[act.standing as usize];
@@ -1711,7 +1711,7 @@ impl Session {
                 return false;
             }
             s.queued = true;
-            let elided = prog.plans[s.rule as usize].elided;
+            let elided = prog.matching.plans[s.rule as usize].elided;
             let vars = &self.stand_vals[s.vars.0 as usize..s.vars.1 as usize];
             self.agenda.push_standing(s.rule, s.mask, elided, vars, facts, at);
             true
@@ -1778,7 +1778,7 @@ impl Session {
                 list.push(at);
             }
         }
-        for &r in &prog.plans[rule as usize].support_rels {
+        for &r in &prog.matching.plans[rule as usize].support_rels {
             self.support_on_rel[r as usize].push(at);
         }
         self.supports.push(Support {
@@ -1931,7 +1931,7 @@ impl Session {
         if !s.facts.iter().all(|&(_, f)| self.mem.is_alive(f)) {
             return Ok(false);
         }
-        let plan = &prog.plans[s.rule as usize];
+        let plan = &prog.matching.plans[s.rule as usize];
         if plan.select.is_empty() {
             return Ok(true);
         }
@@ -2074,7 +2074,7 @@ impl Session {
         // A relation no rule starts a join at (terms read by an aggregate only) seeds nothing: no
         // call. (Under a relevance mask the list is shorter still; an empty one there is found
         // by `on_new_fact`.)
-        if !prog.triggers[rel as usize].is_empty() {
+        if !prog.matching.triggers[rel as usize].is_empty() {
             self.on_new_fact(prog, id, None)?;
         }
         if !self.stand_on_assert[rel as usize].is_empty() {
@@ -2113,16 +2113,16 @@ impl Session {
         // of every run): with a mask, the filtered list; without, all of the program's.
         let triggers = match (input, &self.read_inputs) {
             (Some(i), Some(_)) => &self.relevant_input_triggers[i],
-            (Some(i), None) => &prog.input_triggers[i],
+            (Some(i), None) => &prog.matching.input_triggers[i],
             (None, Some(_)) => &self.relevant_triggers[rel as usize],
-            (None, None) => &prog.triggers[rel as usize],
+            (None, None) => &prog.matching.triggers[rel as usize],
         };
         if triggers.is_empty() {
             return Ok(());
         }
         // Many seeds that require different constants: only those the fact's value can match.
         let index = match (input, &self.read_inputs) {
-            (None, None) => prog.trigger_index[rel as usize].as_ref(),
+            (None, None) => prog.matching.trigger_index[rel as usize].as_ref(),
             _ => None,
         };
         let triggers = match index {
@@ -2149,8 +2149,8 @@ impl Session {
         } = self;
         let max_activations = opts.max_activations as usize;
         let mut over_budget = None;
-        let shared = &prog.shared_tests[rel as usize];
-        let calls = &prog.shared_calls[rel as usize];
+        let shared = &prog.matching.shared_tests[rel as usize];
+        let calls = &prog.matching.shared_calls[rel as usize];
         if shared_solutions.len() < calls.len() {
             shared_solutions.resize_with(calls.len(), || Solutions::new(0));
         }
@@ -2164,7 +2164,7 @@ impl Session {
             };
             if let Some(g) = trigger.gate {
                 if start == trigger.prefix_steps as usize
-                    && !gate_open(&mut gates[g as usize], &prog.gates[g as usize], ctx.mem)
+                    && !gate_open(&mut gates[g as usize], &prog.matching.gates[g as usize], ctx.mem)
                 {
                     continue;
                 }
@@ -2191,7 +2191,7 @@ impl Session {
             if rule.group.is_some_and(|g| chosen[g as usize].is_some()) {
                 continue;
             }
-            let seed = &prog.plans[rule_idx as usize].seeds[trigger.seed as usize];
+            let seed = &prog.matching.plans[rule_idx as usize].seeds[trigger.seed as usize];
             let Cond::Pattern { args, .. } = &rule.conds[seed.cond as usize].cond else {
                 continue;
             };
@@ -2209,7 +2209,7 @@ impl Session {
             }
             frame.facts.push((seed.cond, fact));
             let nvars = rule.var_names.len();
-            let elided = prog.plans[rule_idx as usize].elided;
+            let elided = prog.matching.plans[rule_idx as usize].elided;
             let steps = PlanSteps {
                 conds: &rule.conds,
                 order: &seed.rest,
@@ -2261,7 +2261,7 @@ impl Session {
     /// Matches a rule with no positive pattern once, at the start of a run.
     fn join_initial(&mut self, prog: &Arc<Program>, rule_idx: u32) -> Result<(), RunError> {
         let rule = &prog.rules[rule_idx as usize];
-        let plan = &prog.plans[rule_idx as usize];
+        let plan = &prog.matching.plans[rule_idx as usize];
         let order: Vec<(u16, bool)> = plan.join.iter().map(|&c| (c, false)).collect();
         self.frame.mask = 0;
         self.frame.facts.clear();
@@ -2427,7 +2427,7 @@ impl Session {
         let recorded = self.agenda.vars_at(f.vars);
         let (Some(rule), Some(plan)) = (
             self.prog.rules.get(f.rule as usize),
-            self.prog.plans.get(f.rule as usize),
+            self.prog.matching.plans.get(f.rule as usize),
         ) else {
             return (Cow::Borrowed(recorded), f.mask);
         };
