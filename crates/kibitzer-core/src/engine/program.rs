@@ -270,6 +270,37 @@ impl SharedCheck {
 /// each rule's join (as when it is not shared at all).
 pub(crate) const MAX_SHARED: usize = 64;
 
+/// How the engine matches a rule set's rules: what `compile::compile` makes of them, kept in
+/// the [`Program`] (`Program::matching`).
+pub(crate) struct Plans {
+    /// Each rule's plan, in rule order.
+    pub plans: Vec<RulePlan>,
+    /// For each relation, the seeds a new fact of it starts, in rule order.
+    pub triggers: Vec<Vec<Trigger>>,
+    /// For each input (in declaration order, the order a run inserts them), the seeds its fact
+    /// starts while the inputs go in: its relation's, less those of rules that also read a later
+    /// input or a relation no input holds. Such a seed would find no fact of that later input, so
+    /// it would join nothing, and the later input's own seed makes the very same matches; and no
+    /// rule has fired yet while the inputs go in, so a derived relation has no fact to join (its
+    /// own facts seed the rule when they come).
+    pub input_triggers: Vec<Vec<Trigger>>,
+    /// For each relation, the tests on a new fact's arguments its seeds start with (see
+    /// `Trigger::prefix`), at most [`MAX_SHARED`].
+    pub shared_tests: Vec<Vec<SharedTest>>,
+    /// For each relation, the built-ins its seeds call first (see `Trigger::first_call`), at most
+    /// [`MAX_SHARED`].
+    pub shared_calls: Vec<Vec<SharedCall>>,
+    /// The patterns seeds are gated on (see `Trigger::gate`), each once.
+    pub gates: Vec<Gate>,
+    /// Per relation: its seeds by a constant they require, when many do (see `TriggerIndex`).
+    pub trigger_index: Vec<Option<TriggerIndex>>,
+    /// Rules with no positive pattern: matched once at the start of a run.
+    pub initial: Vec<u32>,
+    /// For each relation, the argument positions a run may look up by value: the ones working
+    /// memory keeps join indexes for (see `compile::probed_positions`).
+    pub probed: Vec<Vec<u16>>,
+}
+
 /// A rule set ready to run.
 pub struct Program {
     pub(crate) name: String,
@@ -287,7 +318,7 @@ pub struct Program {
     /// The first-match groups; empty for a rule set without any, whose runs never look at them.
     pub(crate) groups: Vec<crate::lang::ir::GroupDecl>,
     /// How the rules are matched: each rule's plan and what a new fact of each relation starts.
-    pub(crate) matching: super::compile::Plans,
+    pub(crate) matching: Plans,
     pub(crate) sources: SourceMap,
     pub(crate) warnings: Vec<Diagnostic>,
     /// How many aggregates have a memo slot (`Lowered::Memo`).

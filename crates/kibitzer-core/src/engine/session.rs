@@ -133,8 +133,8 @@ impl WhatIfRunner {
     }
 
     /// A fresh session for a sub-query, run to the end, for explanations.
-    pub fn replay(
-        &mut self,
+    pub(crate) fn replay(
+        &self,
         target: &WhatIfTarget,
         inputs: &[(String, Value)],
         current: &Program,
