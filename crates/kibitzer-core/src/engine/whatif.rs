@@ -1,6 +1,6 @@
 //! What-if sub-queries (docs/semantics.md): a rule runs a rule set (itself or another) on hypothetical
-//! inputs and matches its conclusions. Here is what the matcher asks of them ([`SubQueries`]) and
-//! what a session knows of them ([`WhatIfMemo`]): each `whatif` condition resolved once, and the
+//! inputs and matches its conclusions. Here is what the matcher asks of them (`SubQueries`) and
+//! what a session knows of them (`WhatIfMemo`): each `whatif` condition resolved once, and the
 //! answers remembered by rule set and inputs, so thousands of sub-queries per query stay cheap.
 //! The session runs them, on pooled sub-sessions (`session::WhatIfRunner`); because runs are
 //! deterministic, an explanation can run a sub-query again to show how it concluded.
