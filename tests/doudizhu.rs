@@ -245,6 +245,7 @@ fn a_passed_deadline_answers_unknown_and_is_not_remembered() {
     let mut out = Solutions::new(9);
     {
         let _deadline = kibitzer::with_deadline(Some(std::time::Duration::ZERO));
+        let args: Vec<&Value> = args.iter().collect();
         solve.call(&args, &mut out).expect("an unknown answer, not an error");
     }
     assert_eq!(out.row(0)[0].to_string(), "\"unknown\"");

@@ -177,7 +177,8 @@ fn a_passed_deadline_answers_unknown_within_budget() {
     let call = |name: &str, args: &[Value], arity: usize| -> Vec<Value> {
         let mut out = Solutions::new(arity);
         let b = registry.get(name).expect("a rummy built-in");
-        b.call(args, &mut out).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let args: Vec<&Value> = args.iter().collect();
+        b.call(&args, &mut out).unwrap_or_else(|e| panic!("{name}: {e}"));
         out.row(0).to_vec()
     };
     let options = call(

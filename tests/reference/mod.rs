@@ -2042,7 +2042,8 @@ fn call_builtin(builtin: &Callee, args: &[Value], outputs: usize) -> Result<Vec<
         Callee::Own(name) => builtins::call(name, args),
         Callee::Library(b) => {
             let mut sols = Solutions::new(outputs);
-            b.call(args, &mut sols).map_err(|e| e.to_string())?;
+            let args: Vec<&Value> = args.iter().collect();
+            b.call(&args, &mut sols).map_err(|e| e.to_string())?;
             Ok((0..sols.len()).map(|k| sols.row(k).to_vec()).collect())
         }
     }

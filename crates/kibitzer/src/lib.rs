@@ -91,7 +91,7 @@
 //! ## Built-ins
 //!
 //! The native code the rules call is a [`Builtin`]: a [`Signature`] and a function from argument
-//! values to [`Solutions`]. A [`Registry`] holds them by name. The loaders check and compile rule
+//! values, borrowed (`&[&Value]`), to [`Solutions`]. A [`Registry`] holds them by name. The loaders check and compile rule
 //! files against [`library::registry`], which holds every built-in kibitzer ships;
 //! [`library::Loader::registry`] checks rules against a registry of your own, so they can call
 //! your built-ins.
@@ -107,7 +107,7 @@
 //!     fn signature(&self) -> &Signature {
 //!         &self.0
 //!     }
-//!     fn call(&self, args: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+//!     fn call(&self, args: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 //!         let n = args[0].as_int().ok_or_else(|| BuiltinError::failed("double", "not an int"))?;
 //!         out.push1(Value::Int(2 * n));
 //!         Ok(())
@@ -124,7 +124,7 @@
 //!     doc: "twice a number",
 //! })));
 //! let double = registry.get("double").unwrap();
-//! assert_eq!(double.call_one(&[Value::Int(21)]).unwrap().as_int(), Some(42));
+//! assert_eq!(double.call_one(&[&Value::Int(21)]).unwrap().as_int(), Some(42));
 //!
 //! // Rules that call it.
 //! let rules = "ruleset twice \"Twice\"\ninput n: int\noutput twice\n\

@@ -39,26 +39,26 @@ fn register_card_facts(r: &mut Registry) {
         &[("card", T::Card)],
         T::Int,
         "the rank 2..14 of a card (ace 14)",
-        |a| Ok(Value::Int(card(&a[0], "rank")?.rank() as i64)),
+        |a| Ok(Value::Int(card(a[0], "rank")?.rank() as i64)),
     );
     r.intrinsic_func(
         "suit",
         &[("card", T::Card)],
         T::Str,
         "the suit letter of a card: S, H, D or C",
-        |a| Ok(suit_letter(card(&a[0], "suit")?.suit().index() as usize)),
+        |a| Ok(suit_letter(card(a[0], "suit")?.suit().index() as usize)),
         Intrinsic::SuitLetter,
     );
     r.func("card_list", &[h], T::List, "the visible cards as a list", |a| {
         Ok(Value::list(
-            cards(&a[0], "card_list")?.cards().iter().map(|c| Value::Card(*c)),
+            cards(a[0], "card_list")?.cards().iter().map(|c| Value::Card(*c)),
         ))
     });
     r.func("card_count", &[h], T::Int, "how many cards are visible", |a| {
-        Ok(Value::Int(cards(&a[0], "card_count")?.len() as i64))
+        Ok(Value::Int(cards(a[0], "card_count")?.len() as i64))
     });
     r.func("hidden_count", &[h], T::Int, "how many cards are hidden (XX)", |a| {
-        Ok(Value::Int(cards(&a[0], "hidden_count")?.hidden() as i64))
+        Ok(Value::Int(cards(a[0], "hidden_count")?.hidden() as i64))
     });
 }
 
@@ -72,10 +72,7 @@ fn register_rank_groups(r: &mut Registry) {
         "the visible ranks, highest first, repeated as held",
         |a| {
             Ok(Value::list(
-                cards(&a[0], "ranks")?
-                    .ranks_desc()
-                    .iter()
-                    .map(|&r| Value::Int(r as i64)),
+                cards(a[0], "ranks")?.ranks_desc().iter().map(|&r| Value::Int(r as i64)),
             ))
         },
     );
@@ -86,7 +83,7 @@ fn register_rank_groups(r: &mut Registry) {
         "how often each held rank appears, largest first: [3, 2] for a full house",
         |a| {
             Ok(Value::list(
-                cards(&a[0], "rank_pattern")?
+                cards(a[0], "rank_pattern")?
                     .rank_pattern()
                     .iter()
                     .map(|&n| Value::Int(n as i64)),
@@ -100,8 +97,8 @@ fn register_rank_groups(r: &mut Registry) {
         true,
         "each rank held exactly `times` times, highest first (one solution each)",
         |a, o| {
-            let c = cards(&a[0], "rank_held")?;
-            let k = int(&a[1], "rank_held", 2)?;
+            let c = cards(a[0], "rank_held")?;
+            let k = int(a[1], "rank_held", 2)?;
             if let Ok(k) = u8::try_from(k) {
                 for r in c.ranks_held(k) {
                     o.push1(Value::Int(r as i64));
@@ -118,9 +115,9 @@ fn register_rank_groups(r: &mut Registry) {
         "each rank held at least `at_least` times, with how many: the fewest first (pairs before \
          threes when at_least is 2), highest rank first within each (one solution each)",
         |a, o| {
-            let c = cards(&a[0], "rank_groups")?;
+            let c = cards(a[0], "rank_groups")?;
             // Counts above 255 cannot be held: no solution, as `rank_held` gives none.
-            let least = u8::try_from(int(&a[1], "rank_groups", 2)?.max(1)).unwrap_or(u8::MAX);
+            let least = u8::try_from(int(a[1], "rank_groups", 2)?.max(1)).unwrap_or(u8::MAX);
             let most = (2..15).map(|r| c.count_rank(r)).max().unwrap_or(0);
             for k in least..=most {
                 for r in c.ranks_held(k) {
@@ -137,8 +134,8 @@ fn register_rank_groups(r: &mut Registry) {
         T::List,
         "the list of ranks held exactly `times` times, highest first",
         |a| {
-            let c = cards(&a[0], "ranks_held")?;
-            let k = int(&a[1], "ranks_held", 2)?;
+            let c = cards(a[0], "ranks_held")?;
+            let k = int(a[1], "ranks_held", 2)?;
             let ranks: Vec<Value> = match u8::try_from(k) {
                 Ok(k) => c.ranks_held(k).map(|r| Value::Int(r as i64)).collect(),
                 Err(_) => Vec::new(),
@@ -157,8 +154,8 @@ fn register_counts(r: &mut Registry) {
         T::Int,
         "how many visible cards have this rank",
         |a| {
-            let c = cards(&a[0], "count_rank")?;
-            let r = int(&a[1], "count_rank", 2)?;
+            let c = cards(a[0], "count_rank")?;
+            let r = int(a[1], "count_rank", 2)?;
             Ok(Value::Int(u8::try_from(r).map_or(0, |r| c.count_rank(r)) as i64))
         },
     );
@@ -168,8 +165,8 @@ fn register_counts(r: &mut Registry) {
         T::Int,
         "how many visible cards have this suit (S, H, D, C)",
         |a| {
-            let c = cards(&a[0], "count_suit")?;
-            Ok(Value::Int(c.count_suit(suit(&a[1], "count_suit")?) as i64))
+            let c = cards(a[0], "count_suit")?;
+            Ok(Value::Int(c.count_suit(suit(a[1], "count_suit")?) as i64))
         },
     );
     r.func(
@@ -177,31 +174,31 @@ fn register_counts(r: &mut Registry) {
         &[h],
         T::Int,
         "how many different ranks are visible",
-        |a| Ok(Value::Int(cards(&a[0], "distinct_ranks")?.distinct_ranks() as i64)),
+        |a| Ok(Value::Int(cards(a[0], "distinct_ranks")?.distinct_ranks() as i64)),
     );
     r.func(
         "distinct_suits",
         &[h],
         T::Int,
         "how many different suits are visible",
-        |a| Ok(Value::Int(cards(&a[0], "distinct_suits")?.distinct_suits() as i64)),
+        |a| Ok(Value::Int(cards(a[0], "distinct_suits")?.distinct_suits() as i64)),
     );
     r.func(
         "same_suit",
         &[h],
         T::Bool,
         "true when every visible card has one suit",
-        |a| Ok(Value::Bool(cards(&a[0], "same_suit")?.distinct_suits() == 1)),
+        |a| Ok(Value::Bool(cards(a[0], "same_suit")?.distinct_suits() == 1)),
     );
     r.func(
         "consecutive",
         &[h],
         T::Bool,
         "true when the visible ranks are all different and unbroken (ace high only: A-2-3-4-5 is not)",
-        |a| Ok(Value::Bool(cards(&a[0], "consecutive")?.consecutive())),
+        |a| Ok(Value::Bool(cards(a[0], "consecutive")?.consecutive())),
     );
     r.func("high_rank", &[h], T::Int, "the highest visible rank (0 if none)", |a| {
-        Ok(Value::Int(cards(&a[0], "high_rank")?.high_rank() as i64))
+        Ok(Value::Int(cards(a[0], "high_rank")?.high_rank() as i64))
     });
     r.function(
         "suit_of_all",
@@ -210,7 +207,7 @@ fn register_counts(r: &mut Registry) {
         true,
         "the suit all visible cards share (no solution if they differ)",
         |a, o| {
-            let c = cards(&a[0], "suit_of_all")?;
+            let c = cards(a[0], "suit_of_all")?;
             if c.distinct_suits() == 1 {
                 if let Some(first) = c.cards().first() {
                     o.push1(suit_letter(first.suit().index() as usize));
@@ -230,7 +227,7 @@ fn register_deck(r: &mut Registry) {
         T::List,
         "every card of the 52 in neither a nor b, in deck order",
         |a| {
-            let mask = cards(&a[0], "unseen")?.mask() | cards(&a[1], "unseen")?.mask();
+            let mask = cards(a[0], "unseen")?.mask() | cards(a[1], "unseen")?.mask();
             Ok(Value::list(
                 Card::deck()
                     .filter(|c| mask & (1u64 << c.index()) == 0)
@@ -244,8 +241,8 @@ fn register_deck(r: &mut Registry) {
         T::Cards,
         "the cards with one hidden card replaced by `card`",
         |a| {
-            let c = cards(&a[0], "fill_hidden")?;
-            let k = card(&a[1], "fill_hidden")?;
+            let c = cards(a[0], "fill_hidden")?;
+            let k = card(a[1], "fill_hidden")?;
             if c.hidden() == 0 {
                 return Err(BuiltinError::failed("fill_hidden", format!("{c} has no hidden card")));
             }
@@ -368,7 +365,7 @@ mod tests {
                 let mut want = Vec::new();
                 for k in least.max(1)..=8 {
                     let mut out = Solutions::new(1);
-                    held.call(&[hand.clone(), Value::Int(k)], &mut out)
+                    held.call(&[&hand, &Value::Int(k)], &mut out)
                         .map_err(|e| TestCaseError::fail(e.to_string()))?;
                     for i in 0..out.len() {
                         want.push(vec![out.row(i)[0].clone(), Value::Int(k)]);
@@ -376,7 +373,7 @@ mod tests {
                 }
                 let mut out = Solutions::new(2);
                 groups
-                    .call(&[hand, Value::Int(least)], &mut out)
+                    .call(&[&hand, &Value::Int(least)], &mut out)
                     .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let got: Vec<Vec<Value>> = (0..out.len()).map(|i| out.row(i).to_vec()).collect();
                 prop_assert_eq!(got, want);

@@ -37,7 +37,7 @@ fn register_list_reading(r: &mut Registry) {
         T::Num,
         "sum of a list of numbers (an int if all are ints)",
         |a| {
-            let items = list(&a[0], "sum_of", 1)?;
+            let items = list(a[0], "sum_of", 1)?;
             fold_numbers(&items, "sum_of", Value::Int(0), |x, y| x + y, |x, y| x.checked_add(y))
         },
     );
@@ -46,14 +46,14 @@ fn register_list_reading(r: &mut Registry) {
         &[("list", T::List)],
         T::Any,
         "largest element of a non-empty list",
-        |a| extreme(&a[0], "max_of", Ordering::Greater),
+        |a| extreme(a[0], "max_of", Ordering::Greater),
     );
     r.func(
         "min_of",
         &[("list", T::List)],
         T::Any,
         "smallest element of a non-empty list",
-        |a| extreme(&a[0], "min_of", Ordering::Less),
+        |a| extreme(a[0], "min_of", Ordering::Less),
     );
     r.func(
         "sort_desc",
@@ -61,7 +61,7 @@ fn register_list_reading(r: &mut Registry) {
         T::List,
         "the list sorted, largest first",
         |a| {
-            let mut items = list(&a[0], "sort_desc", 1)?.into_owned();
+            let mut items = list(a[0], "sort_desc", 1)?.into_owned();
             items.sort_by(|x, y| y.compare(x).unwrap_or(Ordering::Equal));
             Ok(Value::list(items))
         },
@@ -72,7 +72,7 @@ fn register_list_reading(r: &mut Registry) {
         T::List,
         "the list sorted, smallest first",
         |a| {
-            let mut items = list(&a[0], "sort_asc", 1)?.into_owned();
+            let mut items = list(a[0], "sort_asc", 1)?.into_owned();
             items.sort_by(|x, y| x.compare(y).unwrap_or(Ordering::Equal));
             Ok(Value::list(items))
         },
@@ -85,10 +85,10 @@ fn register_list_reading(r: &mut Registry) {
         |a| {
             // Two lists (the usual case: Rule10–Rule15) compare in place, without copying them.
             if let (Value::List(_), Value::List(_)) = (&a[0], &a[1]) {
-                return Ok(Value::Int(a[0].compare(&a[1]).unwrap_or(Ordering::Equal) as i64));
+                return Ok(Value::Int(a[0].compare(a[1]).unwrap_or(Ordering::Equal) as i64));
             }
-            let x = list(&a[0], "lex_compare", 1)?;
-            let y = list(&a[1], "lex_compare", 2)?;
+            let x = list(a[0], "lex_compare", 1)?;
+            let y = list(a[1], "lex_compare", 2)?;
             let ord = Value::list(x.into_owned())
                 .compare(&Value::list(y.into_owned()))
                 .unwrap_or(Ordering::Equal);
@@ -105,7 +105,7 @@ fn register_list_building(r: &mut Registry) {
         T::List,
         "the elements of a then those of b",
         |a| {
-            let (first, second) = (list(&a[0], "concat", 1)?, list(&a[1], "concat", 2)?);
+            let (first, second) = (list(a[0], "concat", 1)?, list(a[1], "concat", 2)?);
             if first.len() + second.len() > MAX_LIST_LEN {
                 return Err(BuiltinError::failed(
                     "concat",
@@ -123,8 +123,8 @@ fn register_list_building(r: &mut Registry) {
         T::List,
         "the list without the first element equal to item",
         |a| {
-            let mut x = list(&a[0], "remove", 1)?.into_owned();
-            if let Some(i) = x.iter().position(|v| v.loose_eq(&a[1])) {
+            let mut x = list(a[0], "remove", 1)?.into_owned();
+            if let Some(i) = x.iter().position(|v| v.loose_eq(a[1])) {
                 x.remove(i);
             }
             Ok(Value::list(x))
@@ -137,8 +137,8 @@ fn register_list_building(r: &mut Registry) {
         true,
         "every integer from..=to, one solution each",
         |a, o| {
-            let from = int(&a[0], "range", 1)?;
-            let to = int(&a[1], "range", 2)?;
+            let from = int(a[0], "range", 1)?;
+            let to = int(a[1], "range", 2)?;
             if to.saturating_sub(from) > 1_000_000 {
                 return Err(BuiltinError::failed("range", "more than a million values"));
             }
@@ -170,7 +170,7 @@ fn register_numbers(r: &mut Registry) {
         &[("x", T::Num)],
         T::Int,
         "the integer part, rounding toward zero",
-        |a| whole(&a[0], "trunc", f64::trunc),
+        |a| whole(a[0], "trunc", f64::trunc),
         Intrinsic::Trunc,
     );
     r.func(
@@ -178,28 +178,28 @@ fn register_numbers(r: &mut Registry) {
         &[("x", T::Num)],
         T::Int,
         "the largest integer not above x",
-        |a| whole(&a[0], "floor", f64::floor),
+        |a| whole(a[0], "floor", f64::floor),
     );
     r.func(
         "round",
         &[("x", T::Num)],
         T::Int,
         "the nearest integer (halves away from zero)",
-        |a| whole(&a[0], "round", f64::round),
+        |a| whole(a[0], "round", f64::round),
     );
     r.func(
         "atan2",
         &[("y", T::Num), ("x", T::Num)],
         T::Num,
         "the angle of the point (x, y) from the x axis, in radians, -π..π",
-        |a| Ok(Value::Num(num(&a[0], "atan2", 1)?.atan2(num(&a[1], "atan2", 2)?))),
+        |a| Ok(Value::Num(num(a[0], "atan2", 1)?.atan2(num(a[1], "atan2", 2)?))),
     );
     r.func(
         "str",
         &[("x", T::Any)],
         T::Str,
         "the value as text, as a `because` hole shows it: `str(17)` is \"17\"",
-        |a| match format_value_within(&a[0], &Format::Plain, MAX_TEXT_LEN) {
+        |a| match format_value_within(a[0], &Format::Plain, MAX_TEXT_LEN) {
             Some(text) => Ok(Value::str(&text)),
             None => Err(BuiltinError::failed(
                 "str",
@@ -226,7 +226,7 @@ fn register_numbers(r: &mut Registry) {
         &[("x", T::Num)],
         T::Num,
         "the number as a decimal (so that / does not truncate)",
-        |a| Ok(Value::Num(num(&a[0], "decimal", 1)?)),
+        |a| Ok(Value::Num(num(a[0], "decimal", 1)?)),
     );
     r.intrinsic_func(
         "lesser",
@@ -234,7 +234,7 @@ fn register_numbers(r: &mut Registry) {
         T::Any,
         "the smaller of two values",
         |a| {
-            Ok(if a[1].compare(&a[0]) == Some(Ordering::Less) {
+            Ok(if a[1].compare(a[0]) == Some(Ordering::Less) {
                 a[1].clone()
             } else {
                 a[0].clone()
@@ -252,7 +252,7 @@ fn register_inputs(r: &mut Registry) {
         T::Any,
         "the larger of two values",
         |a| {
-            Ok(if a[1].compare(&a[0]) == Some(Ordering::Greater) {
+            Ok(if a[1].compare(a[0]) == Some(Ordering::Greater) {
                 a[1].clone()
             } else {
                 a[0].clone()
@@ -467,7 +467,7 @@ mod tests {
     fn atan2_gives_the_direction_of_a_point() {
         let r = Registry::general();
         let atan2 = r.get("atan2").expect("atan2 is registered");
-        let call = |y: Value, x: Value| match atan2.call_one(&[y, x]) {
+        let call = |y: Value, x: Value| match atan2.call_one(&[&y, &x]) {
             Ok(Value::Num(a)) => a,
             other => panic!("atan2 gave {other:?}"),
         };
@@ -483,6 +483,6 @@ mod tests {
             assert!((got - want).abs() < 1e-12, "atan2({y}, {x}) = {got}, want {want}");
         }
         assert_eq!(call(Value::Num(2.5), Value::Num(2.5)), PI / 4.0);
-        assert!(atan2.call_one(&[Value::str("a"), Value::Int(1)]).is_err());
+        assert!(atan2.call_one(&[&Value::str("a"), &Value::Int(1)]).is_err());
     }
 }

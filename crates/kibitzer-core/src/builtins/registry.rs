@@ -180,15 +180,18 @@ impl Solutions {
 
 /// A native capability callable from rules. Implementations must be pure: the same arguments give
 /// the same solutions (the explanation re-derives call results from recorded bindings).
+///
+/// The arguments are borrowed (`&[&Value]`): a built-in reads each where the engine holds it (a
+/// bound variable, a fact's argument, a constant, a value computed for the call).
 pub trait Builtin: Send + Sync {
     /// Name, parameters, outputs, documentation.
     fn signature(&self) -> &Signature;
     /// Computes the solutions for these arguments (already checked for count, not for type).
-    fn call(&self, args: &[Value], out: &mut Solutions) -> Result<(), BuiltinError>;
+    fn call(&self, args: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError>;
 
     /// The value of a single-valued built-in used in an expression. The default goes through
     /// [`Builtin::call`]; plain functions answer directly.
-    fn call_one(&self, args: &[Value]) -> Result<Value, BuiltinError> {
+    fn call_one(&self, args: &[&Value]) -> Result<Value, BuiltinError> {
         let mut out = Solutions::new(1);
         self.call(args, &mut out)?;
         if out.is_empty() {
@@ -231,15 +234,15 @@ pub enum Intrinsic {
 }
 
 /// A single-valued built-in as a plain function.
-pub type OneFn = fn(&[Value]) -> Result<Value, BuiltinError>;
+pub type OneFn = fn(&[&Value]) -> Result<Value, BuiltinError>;
 
 /// How a [`FnBuiltin`] computes.
 #[derive(Clone, Copy)]
 enum FnKind {
     /// One value per call.
-    One(fn(&[Value]) -> Result<Value, BuiltinError>),
+    One(fn(&[&Value]) -> Result<Value, BuiltinError>),
     /// Any number of solutions.
-    Many(fn(&[Value], &mut Solutions) -> Result<(), BuiltinError>),
+    Many(fn(&[&Value], &mut Solutions) -> Result<(), BuiltinError>),
 }
 
 /// A built-in made from a plain function.
@@ -256,7 +259,7 @@ impl FnBuiltin {
         params: &[(&'static str, ValueType)],
         output: ValueType,
         doc: &'static str,
-        f: fn(&[Value]) -> Result<Value, BuiltinError>,
+        f: fn(&[&Value]) -> Result<Value, BuiltinError>,
         intrinsic: Option<Intrinsic>,
     ) -> FnBuiltin {
         FnBuiltin {
@@ -279,7 +282,7 @@ impl Builtin for FnBuiltin {
         &self.sig
     }
 
-    fn call(&self, args: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+    fn call(&self, args: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
         match self.f {
             FnKind::One(f) => {
                 out.push1(f(args)?);
@@ -301,7 +304,7 @@ impl Builtin for FnBuiltin {
     }
 
     #[inline]
-    fn call_one(&self, args: &[Value]) -> Result<Value, BuiltinError> {
+    fn call_one(&self, args: &[&Value]) -> Result<Value, BuiltinError> {
         match self.f {
             FnKind::One(f) => f(args),
             FnKind::Many(f) => {
@@ -394,7 +397,7 @@ impl Registry {
         outputs: &[ValueType],
         multi: bool,
         doc: &'static str,
-        f: fn(&[Value], &mut Solutions) -> Result<(), BuiltinError>,
+        f: fn(&[&Value], &mut Solutions) -> Result<(), BuiltinError>,
     ) {
         self.register(Arc::new(FnBuiltin {
             sig: Signature {
@@ -417,7 +420,7 @@ impl Registry {
         params: &[(&'static str, ValueType)],
         output: ValueType,
         doc: &'static str,
-        f: fn(&[Value]) -> Result<Value, BuiltinError>,
+        f: fn(&[&Value]) -> Result<Value, BuiltinError>,
     ) {
         self.register(Arc::new(FnBuiltin::one(name, params, output, doc, f, None)));
     }
@@ -429,7 +432,7 @@ impl Registry {
         params: &[(&'static str, ValueType)],
         output: ValueType,
         doc: &'static str,
-        f: fn(&[Value]) -> Result<Value, BuiltinError>,
+        f: fn(&[&Value]) -> Result<Value, BuiltinError>,
     ) {
         let mut b = FnBuiltin::one(name, params, output, doc, f, None);
         b.sig.variadic = true;
@@ -444,7 +447,7 @@ impl Registry {
         params: &[(&'static str, ValueType)],
         output: ValueType,
         doc: &'static str,
-        f: fn(&[Value]) -> Result<Value, BuiltinError>,
+        f: fn(&[&Value]) -> Result<Value, BuiltinError>,
         intrinsic: Intrinsic,
     ) {
         self.register(Arc::new(FnBuiltin::one(name, params, output, doc, f, Some(intrinsic))));

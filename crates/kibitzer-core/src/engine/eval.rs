@@ -1,7 +1,7 @@
 //! Expression evaluation. Integer arithmetic stays integral (`/` truncates toward zero, as the
 //! rule sets' integer formulas expect); any decimal operand makes the result a decimal.
 
-use super::args::Args;
+use super::numprog::answer;
 use crate::builtins::BuiltinError;
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::lang::ir::Expr;
@@ -93,21 +93,15 @@ pub fn eval(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Resu
         }
         Expr::Call { builtin, args, direct } => {
             *calls += 1;
-            // A single variable argument is passed in place, without copying its value.
+            // A single variable argument is passed in place, with no list to build.
             if let [Expr::Var(s)] = args.as_slice() {
-                return Ok(call(builtin, *direct, std::slice::from_ref(&vars[*s as usize]))?);
+                return Ok(call(builtin, *direct, std::slice::from_ref(&&vars[*s as usize]))?);
             }
-            // Variables, parameters and constants are lent, not copied (see `Args`).
-            let mut argv = Args::new();
-            for a in args {
-                match a {
-                    Expr::Var(s) => argv.lend(&vars[*s as usize]),
-                    Expr::Const(v) => argv.lend(v),
-                    Expr::Param(i) => argv.lend(&params[*i as usize]),
-                    other => argv.own(eval(other, vars, params, calls)?),
-                }
+            let mut computed: SmallVec<[Value; 4]> = SmallVec::new();
+            for a in args.iter().filter(|a| !in_place(a)) {
+                computed.push(eval(a, vars, params, calls)?);
             }
-            call(builtin, *direct, argv.as_slice())?
+            with_args(args, vars, params, &computed, |argv| call(builtin, *direct, argv))?
         }
         Expr::Unary(op, x) => {
             let mut tentative = 0;
@@ -234,7 +228,7 @@ pub fn operand<'a>(
                 unreachable!("guarded by the match arm")
             };
             *calls += 1;
-            Cow::Owned(call(builtin, *direct, std::slice::from_ref(&vars[*s as usize]))?)
+            Cow::Owned(call(builtin, *direct, std::slice::from_ref(&&vars[*s as usize]))?)
         }
         other => Cow::Owned(eval(other, vars, params, calls)?),
     })
@@ -245,12 +239,61 @@ pub fn operand<'a>(
 fn call(
     builtin: &Arc<dyn crate::builtins::Builtin>,
     direct: Option<crate::builtins::registry::OneFn>,
-    args: &[Value],
+    args: &[&Value],
 ) -> Result<Value, BuiltinError> {
     match direct {
         Some(f) => f(args),
         None => builtin.call_one(args),
     }
+}
+
+/// Whether a built-in's argument names a value that already exists (a variable, a parameter, a
+/// constant), which the call borrows where it is; any other argument is computed for the call.
+#[inline(always)]
+fn in_place(e: &Expr) -> bool {
+    matches!(e, Expr::Var(_) | Expr::Param(_) | Expr::Const(_))
+}
+
+/// Calls `f` with a call's arguments, in order, as a built-in takes them: each one [`in_place`]
+/// borrowed where it is, the others from `computed`, which holds their values in order. Borrowed,
+/// not copied: a copy of a list or card group would raise its shared count, and drop it again,
+/// only for the built-in to read it.
+#[inline(always)]
+fn with_args<'a, R>(
+    args: &'a [Expr],
+    vars: &'a [Value],
+    params: &'a [Value],
+    computed: &'a [Value],
+    f: impl FnOnce(&[&Value]) -> R,
+) -> R {
+    let mut computed = computed.iter();
+    let read = |a: &'a Expr| match a {
+        Expr::Var(s) => Some(&vars[*s as usize]),
+        Expr::Param(i) => Some(&params[*i as usize]),
+        Expr::Const(v) => Some(v.value()),
+        _ => computed.next(),
+    };
+    with_borrowed(args, read, f).unwrap_or_else(|| unreachable!("one computed value per argument not in place"))
+}
+
+/// Calls `f` with `read` of each of `items`, in order: a built-in's arguments borrowed from
+/// wherever they are. Up to four are an array of exactly their number on the stack (no vector to
+/// make, grow or free, no slot written twice), more a vector. `None`, without the call, if `read`
+/// finds no value for one.
+#[inline(always)]
+pub(crate) fn with_borrowed<'a, T, R>(
+    items: &'a [T],
+    mut read: impl FnMut(&'a T) -> Option<&'a Value>,
+    f: impl FnOnce(&[&Value]) -> R,
+) -> Option<R> {
+    Some(match items {
+        [] => f(&[]),
+        [a] => f(&[read(a)?]),
+        [a, b] => f(&[read(a)?, read(b)?]),
+        [a, b, c] => f(&[read(a)?, read(b)?, read(c)?]),
+        [a, b, c, d] => f(&[read(a)?, read(b)?, read(c)?, read(d)?]),
+        _ => f(&items.iter().map(read).collect::<Option<Vec<_>>>()?),
+    })
 }
 
 /// The value of a condition: true or false, or (an error for the caller to report) anything else.
@@ -439,8 +482,8 @@ fn pure_num(e: &Expr, vars: &[Value], params: &[Value], calls: &mut u64) -> Opti
 }
 
 /// A built-in with a plain function called for a numeric answer (see `pure_num`). Its
-/// arguments: a variable, parameter or constant is passed as it is (a single variable in place),
-/// any other argument must itself be an arithmetic expression.
+/// arguments: a variable, parameter or constant is borrowed where it is, any other argument must
+/// itself be an arithmetic expression.
 #[inline(never)]
 fn num_call(
     f: crate::builtins::registry::OneFn,
@@ -449,22 +492,17 @@ fn num_call(
     params: &[Value],
     calls: &mut u64,
 ) -> Option<Num> {
-    let answer = match args {
-        [Expr::Var(s)] => f(std::slice::from_ref(&vars[*s as usize])),
+    // Each answer is read where the built-in wrote it (see `numprog::answer`).
+    let n = match args {
+        [Expr::Var(s)] => answer(&f(std::slice::from_ref(&&vars[*s as usize]))),
         _ => {
-            let mut argv = Args::new();
-            for a in args {
-                match a {
-                    Expr::Var(s) => argv.lend(&vars[*s as usize]),
-                    Expr::Param(i) => argv.lend(&params[*i as usize]),
-                    Expr::Const(v) => argv.lend(v),
-                    other => argv.own(pure_num(other, vars, params, calls)?.value()),
-                }
+            let mut computed: SmallVec<[Value; 4]> = SmallVec::new();
+            for a in args.iter().filter(|a| !in_place(a)) {
+                computed.push(pure_num(a, vars, params, calls)?.value());
             }
-            f(argv.as_slice())
+            with_args(args, vars, params, &computed, |argv| answer(&f(argv)))
         }
-    };
-    let n = Num::of(answer.as_ref().ok()?)?;
+    }?;
     *calls += 1;
     Some(n)
 }

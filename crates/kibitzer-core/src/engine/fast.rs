@@ -153,14 +153,14 @@ impl Fast {
     #[inline(always)]
     pub fn test_value(&self, v: &Value, calls: &mut u64) -> Option<bool> {
         match *self {
-            Fast::CallCmpInt { f, cmp, k, .. } => match f(std::slice::from_ref(v)) {
+            Fast::CallCmpInt { f, cmp, k, .. } => match f(std::slice::from_ref(&v)) {
                 Ok(Value::Int(n)) => {
                     *calls += 1;
                     Some(compare_ints(cmp, n, k))
                 }
                 _ => None,
             },
-            Fast::CallTruth { f, negate, .. } => match f(std::slice::from_ref(v)) {
+            Fast::CallTruth { f, negate, .. } => match f(std::slice::from_ref(&v)) {
                 Ok(Value::Bool(b)) => {
                     *calls += 1;
                     Some(b != negate)
@@ -210,7 +210,7 @@ impl Fast {
             Fast::CallCmpInt { arg, .. } | Fast::CallTruth { arg, .. } | Fast::VarCmpInt { a: arg, .. } => {
                 self.test_value(&vars[arg as usize], calls)
             }
-            Fast::CallEqVar { f, arg, b, negate } => match f(std::slice::from_ref(&vars[arg as usize])) {
+            Fast::CallEqVar { f, arg, b, negate } => match f(std::slice::from_ref(&&vars[arg as usize])) {
                 Ok(v) => {
                     *calls += 1;
                     Some(v.loose_eq(&vars[b as usize]) != negate)
@@ -261,7 +261,7 @@ impl Fast {
                 if *mask & (1u64 << slot) != 0 {
                     return None;
                 }
-                match f(std::slice::from_ref(&vars[arg as usize])) {
+                match f(std::slice::from_ref(&&vars[arg as usize])) {
                     Ok(v) => {
                         *calls += 1;
                         vars[slot as usize] = v;
@@ -545,7 +545,7 @@ end
         let f = suit.direct().unwrap_or_else(|| unreachable!());
         for i in 0..52 {
             let c = Card::from_index(i).unwrap_or_else(|| unreachable!());
-            assert!(matches!(f(&[Value::Card(c)]), Ok(Value::Str(t)) if t.as_bytes() == [c.suit().letter() as u8]));
+            assert!(matches!(f(&[&Value::Card(c)]), Ok(Value::Str(t)) if t.as_bytes() == [c.suit().letter() as u8]));
         }
     }
 }

@@ -3,7 +3,7 @@
 //! saved and restored around each choice, so the same code serves joins (seeded by a new fact),
 //! selection-time checks, negation and aggregate bodies, why-not and explanations.
 
-use super::eval::{contains, eval, eval_test, operand, EvalError, Truth};
+use super::eval::{contains, eval, eval_test, operand, with_borrowed, EvalError, Truth};
 use super::memory::{FactId, Memory};
 use super::numprog::{Num, Outcome};
 use super::program::*;
@@ -1251,7 +1251,8 @@ pub fn make_call(
         }
     }
     ctx.calls += 1;
-    let called = builtin.call(&argv[..inputs.len()], sols);
+    let called = with_borrowed(&argv[..inputs.len()], Some, |args| builtin.call(args, sols))
+        .unwrap_or_else(|| unreachable!("every argument is set"));
     frame.argv = argv;
     called.map_err(|e| eval_error(at, EvalError::from(e)))
 }
@@ -1287,7 +1288,7 @@ fn set_arg(
 /// Makes argument `k` of a call a copy of `v`, leaving a shared value in place when the slot
 /// already holds that very value (the same hand in call after call: no reference count touched).
 #[inline(always)]
-pub fn put_arg(argv: &mut Vec<Value>, k: usize, v: &Value) {
+fn put_arg(argv: &mut Vec<Value>, k: usize, v: &Value) {
     // The two commonest cases in place (an integer over an integer, the very value again); the
     // rest, which may drop a shared value or grow the vector, out of line.
     let done = match (argv.get_mut(k), v) {

@@ -2,7 +2,6 @@
 //! recognise–act loop, what-if sub-queries and explanations.
 
 pub(crate) mod agenda;
-pub(crate) mod args;
 pub(crate) mod compile;
 pub mod describe;
 pub(crate) mod eval;

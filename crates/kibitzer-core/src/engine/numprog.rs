@@ -18,12 +18,12 @@
 //! general path answers the same. `tests` checks the two against each other on random trees.
 
 pub use super::eval::Num;
-use super::eval::{arith, compare_ints, neg};
+use super::eval::{arith, compare_ints, neg, with_borrowed};
 use crate::builtins::registry::{Intrinsic, OneFn};
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::lang::ir::{Cond, Expr, Slot};
 use crate::value::{Constant, Value, ValueType};
-use std::mem::MaybeUninit;
+use std::mem::ManuallyDrop;
 
 /// The deepest stack a program may need; deeper expressions are left to the tree walker.
 const STACK: usize = 12;
@@ -342,7 +342,7 @@ impl NumProg {
                     push!(x);
                 }
                 Op::CallVar { f, slot } => {
-                    push!(answer(&f(std::slice::from_ref(&vars[*slot as usize])))?);
+                    push!(answer(&f(std::slice::from_ref(&&vars[*slot as usize])))?);
                 }
                 Op::Call { f, args, computed } => {
                     let base = len - *computed as usize;
@@ -390,59 +390,30 @@ fn num_at(bits: u64, decimal: bool) -> Num {
     }
 }
 
-/// A built-in called with its arguments read in place (bitwise copies that are never dropped)
-/// and the numbers computed for it.
+/// A built-in called with its arguments borrowed where they are and the numbers computed for it.
 ///
-/// Every copy here is made as whole words, and the answer is read where the built-in wrote it:
-/// moved as a `Value` (or a `Result`), the compiler copies an enum in overlapping pieces through
-/// the stack, and reading them back stalls on store forwarding (a third of this function's time
-/// when it did).
+/// The answer is read where the built-in wrote it: moved as a `Value` (or a `Result`), the
+/// compiler copies an enum in overlapping pieces through the stack, and reading them back stalls
+/// on store forwarding. Out of line, so that the program loop stays small.
 #[inline(never)]
 fn call(f: OneFn, args: &[Arg], computed: &[u64], decimal: u32, vars: &[Value], params: &[Value]) -> Option<Num> {
-    let mut argv = [const { MaybeUninit::<Value>::uninit() }; MAX_ARGS];
-    let mut next = 0..computed.len();
-    for (slot, a) in argv.iter_mut().zip(args.iter()) {
-        match a {
-            Arg::Read(src) => lend(slot, src.read(vars, params)),
-            // A number holds nothing shared: its value needs no drop.
-            Arg::Computed => {
-                let k = next.next()?;
-                slot.write(num_at(computed[k], decimal >> k & 1 != 0).value());
-            }
-        }
+    // The computed numbers as values. A number holds nothing shared, so they are not dropped
+    // (dropping them would test each one's kind).
+    let mut numbers = [const { ManuallyDrop::new(Value::Int(0)) }; MAX_ARGS];
+    for (k, (slot, &bits)) in numbers.iter_mut().zip(computed).enumerate() {
+        *slot = ManuallyDrop::new(num_at(bits, decimal >> k & 1 != 0).value());
     }
-    // The lent arguments are the `call` above's reason to exist (store forwarding was a third of its
-    // time when values were moved); this only names the contract that was already there.
-    // SAFETY: the loop wrote every entry it passes (it stops with the shorter of `args` and
-    // `argv`, and returns before the call if a computed value is missing), and the values lent
-    // are borrowed from `vars` and `params` for the whole call.
-    unsafe { call_lent_argv(f, &argv[..args.len().min(MAX_ARGS)]) }
-}
-
-/// Writes a bitwise copy of `v` into `slot`: three words, padding carried as possibly
-/// uninitialised bytes, as `Value::clone` copies. The copy is never dropped (`MaybeUninit`) and
-/// is only read through [`call_lent_argv`] while `v` stays borrowed by the caller: it is as good
-/// as a `&Value` to the original (see `args::Args::lend`).
-#[inline(always)]
-fn lend(slot: &mut MaybeUninit<Value>, v: &Value) {
-    // SAFETY: reading a `Value`'s three words as plain (possibly uninitialised) words, and
-    // writing them into memory of the same layout that nothing drops.
-    unsafe {
-        let words = std::ptr::read(v as *const Value as *const MaybeUninit<[u64; 3]>);
-        std::ptr::write(slot.as_mut_ptr() as *mut MaybeUninit<[u64; 3]>, words);
-    }
-}
-
-/// Calls `f` on arguments written by [`lend`] or `MaybeUninit::write`, its answer read in place.
-///
-/// # Safety
-/// Every entry of `argv` must have been written, and the values lent must outlive the call.
-#[inline(always)]
-unsafe fn call_lent_argv(f: OneFn, argv: &[MaybeUninit<Value>]) -> Option<Num> {
-    // SAFETY: every entry is initialised (the caller's contract), and `MaybeUninit<Value>` has
-    // `Value`'s layout.
-    let slice = unsafe { std::slice::from_raw_parts(argv.as_ptr() as *const Value, argv.len()) };
-    answer(&f(slice))
+    let mut next = numbers.iter().take(computed.len());
+    // The answer is read inside the closure, where the built-in wrote it, not moved out of it.
+    with_borrowed(
+        args,
+        |a| match a {
+            Arg::Read(src) => Some(src.read(vars, params)),
+            Arg::Computed => next.next().map(|v| &**v),
+        },
+        |argv| answer(&f(argv)),
+    )
+    .flatten()
 }
 
 /// A built-in's answer as a number, read in place.
@@ -745,11 +716,11 @@ mod tests {
         match native.binary() {
             false => probes
                 .iter()
-                .all(|&x| same(f(&[value(x)]), native.apply(Num::Int(0), x))),
+                .all(|&x| same(f(&[&value(x)]), native.apply(Num::Int(0), x))),
             true => probes.iter().all(|&x| {
                 probes
                     .iter()
-                    .all(|&y| same(f(&[value(x), value(y)]), native.apply(x, y)))
+                    .all(|&y| same(f(&[&value(x), &value(y)]), native.apply(x, y)))
             }),
         }
     }

@@ -348,9 +348,6 @@ pub struct Session {
     /// Per shared call of the relation a new fact belongs to (`Program::shared_calls`): its
     /// solutions when it was made for the fact being joined. Reused for every new fact.
     shared_solutions: Vec<Solutions>,
-    /// The arguments of the shared call being made, slot by slot across calls: a slot that
-    /// already holds the very value (the same hand, the same constant) is left as it is.
-    shared_argv: Vec<Value>,
     opts: RunOptions,
     stats: Stats,
     /// The firing count at which the budgets are looked at next (the firing limit, the clock),
@@ -549,7 +546,6 @@ impl Session {
             frame: Frame::with_vars(nvars),
             found: Frame::with_vars(nvars),
             shared_solutions: Vec::new(),
-            shared_argv: Vec::new(),
             opts: RunOptions::default(),
             stats: Stats::default(),
             next_check: 0,
@@ -2139,7 +2135,6 @@ impl Session {
             agenda,
             stats,
             shared_solutions,
-            shared_argv,
             opts,
             bound,
             batch,
@@ -2176,7 +2171,7 @@ impl Session {
                 let solutions = &mut shared_solutions[c as usize];
                 if said.call_failed(c, || {
                     ctx.calls += 1;
-                    shared_call(&calls[c as usize], values, ctx.params, shared_argv, solutions)
+                    shared_call(&calls[c as usize], values, ctx.params, solutions)
                 }) {
                     start = 0;
                 } else if shared_solutions[c as usize].is_empty() {
@@ -2805,26 +2800,23 @@ fn parse_list(t: &str) -> Option<Value> {
     Some(Value::list(items))
 }
 
-/// Makes a shared call on the new fact's arguments: true with `out` holding its solutions, false
-/// if the built-in failed (the join then makes the call itself and raises the error in order).
-fn shared_call(
-    call: &SharedCall,
-    fact: &[Value],
-    params: &[Value],
-    argv: &mut Vec<Value>,
-    out: &mut Solutions,
-) -> bool {
-    for (k, a) in call.args.iter().enumerate() {
-        let v = match a {
+/// Makes a shared call on the new fact's arguments, borrowed where they are: true with `out`
+/// holding its solutions, false if the built-in failed (the join then makes the call itself and
+/// raises the error in order).
+fn shared_call(call: &SharedCall, fact: &[Value], params: &[Value], out: &mut Solutions) -> bool {
+    let called = super::eval::with_borrowed(
+        &call.args,
+        |a| match a {
             SharedArg::Fact(p) => fact.get(*p as usize),
             SharedArg::Const(v) => Some(v.value()),
             SharedArg::Param(i) => params.get(*i as usize),
-        };
-        let Some(v) = v else { return false };
-        matcher::put_arg(argv, k, v);
-    }
-    out.reset(call.arity);
-    call.builtin.call(&argv[..call.args.len()], out).is_ok()
+        },
+        |args| {
+            out.reset(call.arity);
+            call.builtin.call(args, out)
+        },
+    );
+    called.is_some_and(|r| r.is_ok())
 }
 
 /// The values of the slots of `late` (those bound at selection), in slot order.

@@ -47,8 +47,8 @@ impl Format {
 /// `template` with each `{}` or `{:spec}` filled by the next of `args` in that format; `{{` and
 /// `}}` stand for braces. An error names what is wrong: an unclosed or unknown hole, too few or
 /// too many values; and a text longer than [`MAX_TEXT_LEN`] bytes is refused, once the template
-/// is known to be well formed.
-pub fn format_template(template: &str, args: &[Value]) -> Result<String, String> {
+/// is known to be well formed. The values may be given owned or borrowed (a built-in's arguments).
+pub fn format_template<V: std::borrow::Borrow<Value>>(template: &str, args: &[V]) -> Result<String, String> {
     let mut out = String::new();
     // Past the limit nothing more is written, but the template is still read to its end.
     let mut over = false;
@@ -79,7 +79,7 @@ pub fn format_template(template: &str, args: &[Value]) -> Result<String, String>
                     .get(next)
                     .ok_or_else(|| format!("the template has more holes than the {} value(s) given", args.len()))?;
                 if !over {
-                    match format_value_within(v, &format, MAX_TEXT_LEN.saturating_sub(out.len())) {
+                    match format_value_within(v.borrow(), &format, MAX_TEXT_LEN.saturating_sub(out.len())) {
                         Some(text) => out.push_str(&text),
                         None => over = true,
                     }

@@ -220,11 +220,11 @@ struct TableArgs {
     rules: Rules,
 }
 
-fn table_args(a: &[Value], b: &str) -> Result<TableArgs, BuiltinError> {
-    let mine = [hand_arg(&a[0], b, 1)?, hand_arg(&a[1], b, 2)?, hand_arg(&a[2], b, 3)?];
-    let rules = rules_arg(&a[6], &a[7], b, 7)?;
+fn table_args(a: &[&Value], b: &str) -> Result<TableArgs, BuiltinError> {
+    let mine = [hand_arg(a[0], b, 1)?, hand_arg(a[1], b, 2)?, hand_arg(a[2], b, 3)?];
+    let rules = rules_arg(a[6], a[7], b, 7)?;
     // Seats in turn order from the landlord; `me` is `offset` seats after the landlord.
-    let (to_move, offset) = match text(&a[3], b, 4)? {
+    let (to_move, offset) = match text(a[3], b, 4)? {
         "landlord" => (Seat::Landlord, 0),
         "down" => (Seat::DownFarmer, 1),
         "up" => (Seat::UpFarmer, 2),
@@ -240,7 +240,7 @@ fn table_args(a: &[Value], b: &str) -> Result<TableArgs, BuiltinError> {
     for (i, h) in mine.into_iter().enumerate() {
         hands[(offset + i) % 3] = h;
     }
-    let last = match (last_arg(&a[4], &rules, b, 5)?, text(&a[5], b, 6)?) {
+    let last = match (last_arg(a[4], &rules, b, 5)?, text(a[5], b, 6)?) {
         (None, _) => None,
         (Some(p), "next") => Some((seats[(offset + 1) % 3], p)),
         (Some(p), "after") => Some((seats[(offset + 2) % 3], p)),
@@ -268,14 +268,14 @@ fn table_args(a: &[Value], b: &str) -> Result<TableArgs, BuiltinError> {
     })
 }
 
-fn table(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn table(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let t = table_args(a, "doudizhu.table")?;
     let left: u32 = t.hands.iter().map(|h| h.len()).sum();
     out.push(&[Value::str(&describe_rules(&t.rules)), Value::Int(i64::from(left))]);
     Ok(())
 }
 
-fn solve3_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn solve3_builtin(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const B: &str = "doudizhu.solve3";
     let t = table_args(a, B)?;
     let positive = |i: usize, what: &'static str| {
@@ -302,7 +302,7 @@ fn solve3_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> 
     Ok(())
 }
 
-fn lowest_play(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn lowest_play(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (list, lead) = legal_after(a, "doudizhu.lowest_play")?;
     let lowest_rank = |p: &Play| (0..15u8).find(|&r| p.cards.count(r) > 0).unwrap_or(15);
     let key = |p: &&Play| (lowest_rank(p), std::cmp::Reverse(p.card_count()));
@@ -449,12 +449,12 @@ fn join_and(items: &[&str]) -> String {
 
 // ---- built-ins --------------------------------------------------------------------------------
 
-fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn deal(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const B: &str = "doudizhu.deal";
-    let me = hand_arg(&a[0], B, 1)?;
-    let enemy = hand_arg(&a[1], B, 2)?;
-    let rules = rules_arg(&a[3], &a[4], B, 4)?;
-    let last = last_arg(&a[2], &rules, B, 3)?;
+    let me = hand_arg(a[0], B, 1)?;
+    let enemy = hand_arg(a[1], B, 2)?;
+    let rules = rules_arg(a[3], a[4], B, 4)?;
+    let last = last_arg(a[2], &rules, B, 3)?;
     if me.is_empty() || enemy.is_empty() {
         return Err(BuiltinError::failed(B, "both sides need at least one card"));
     }
@@ -467,11 +467,11 @@ fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn one_play(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn one_play(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const B: &str = "doudizhu.one_play";
-    let hand = hand_arg(&a[0], B, 1)?;
-    let rules = rules_arg(&a[2], &a[3], B, 3)?;
-    let last = last_arg(&a[1], &rules, B, 2)?;
+    let hand = hand_arg(a[0], B, 1)?;
+    let rules = rules_arg(a[2], a[3], B, 3)?;
+    let last = last_arg(a[1], &rules, B, 2)?;
     if hand.is_empty() {
         return Ok(());
     }
@@ -488,16 +488,16 @@ fn one_play(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 
 /// The legal plays of hand `a[0]` after play `a[1]` under the rules `a[2]`, `a[3]`, and whether
 /// they lead (no play to answer): the arguments `doudizhu.plays` and `doudizhu.lowest_play` share.
-fn legal_after(a: &[Value], b: &str) -> Result<(Vec<Play>, bool), BuiltinError> {
-    let hand = hand_arg(&a[0], b, 1)?;
-    let rules = rules_arg(&a[2], &a[3], b, 3)?;
-    Ok(match last_arg(&a[1], &rules, b, 2)? {
+fn legal_after(a: &[&Value], b: &str) -> Result<(Vec<Play>, bool), BuiltinError> {
+    let hand = hand_arg(a[0], b, 1)?;
+    let rules = rules_arg(a[2], a[3], b, 3)?;
+    Ok(match last_arg(a[1], &rules, b, 2)? {
         None => (legal_leads(hand, &rules), true),
         Some(l) => (legal_responses(hand, &l, &rules), false),
     })
 }
 
-fn plays(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn plays(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (list, _) = legal_after(a, "doudizhu.plays")?;
     for p in list {
         out.push(&[Value::str(&p.to_string()), Value::str(p.name())]);
@@ -516,11 +516,11 @@ struct SearchArgs {
     table_mb: i64,
 }
 
-fn search_args(a: &[Value], b: &str) -> Result<SearchArgs, BuiltinError> {
-    let me = hand_arg(&a[0], b, 1)?;
-    let enemy = hand_arg(&a[1], b, 2)?;
-    let rules = rules_arg(&a[3], &a[4], b, 4)?;
-    let last = last_arg(&a[2], &rules, b, 3)?;
+fn search_args(a: &[&Value], b: &str) -> Result<SearchArgs, BuiltinError> {
+    let me = hand_arg(a[0], b, 1)?;
+    let enemy = hand_arg(a[1], b, 2)?;
+    let rules = rules_arg(a[3], a[4], b, 4)?;
+    let last = last_arg(a[2], &rules, b, 3)?;
     let max_nodes = a[5]
         .as_int()
         .filter(|n| *n > 0)
@@ -549,7 +549,7 @@ fn budget_of(max_nodes: i64, table_mb: i64, line_nodes: u64) -> Budget {
     }
 }
 
-fn move_verdicts_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn move_verdicts_builtin(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const B: &str = "doudizhu.move_verdicts";
     let SearchArgs {
         me,
@@ -559,7 +559,7 @@ fn move_verdicts_builtin(a: &[Value], out: &mut Solutions) -> Result<(), Builtin
         max_nodes,
         table_mb,
     } = search_args(a, B)?;
-    let chosen = text(&a[7], B, 8)?;
+    let chosen = text(a[7], B, 8)?;
     let budget = budget_of(max_nodes, table_mb, Budget::default().line_nodes);
     let verdicts = move_verdicts(me, enemy, last.as_ref(), &rules, &budget);
     let name = |p: &Option<Play>| p.map_or_else(|| "pass".to_string(), |p| p.to_string());
@@ -600,20 +600,20 @@ fn move_verdicts_builtin(a: &[Value], out: &mut Solutions) -> Result<(), Builtin
     Ok(())
 }
 
-fn classify_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn classify_builtin(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const B: &str = "doudizhu.classify";
-    let cards = hand_arg(&a[0], B, 1)?;
-    let rules = rules_arg(&a[1], &a[2], B, 2)?;
+    let cards = hand_arg(a[0], B, 1)?;
+    let rules = rules_arg(a[1], a[2], B, 2)?;
     if let Some(p) = classify(cards, &rules) {
         out.push(&[Value::str(p.name())]);
     }
     Ok(())
 }
 
-fn answers(a: &[Value]) -> Result<Value, BuiltinError> {
+fn answers(a: &[&Value]) -> Result<Value, BuiltinError> {
     const B: &str = "doudizhu.answers";
-    let hand = hand_arg(&a[0], B, 1)?;
-    let Some(play) = last_arg(&a[1], &Rules::default(), B, 2)? else {
+    let hand = hand_arg(a[0], B, 1)?;
+    let Some(play) = last_arg(a[1], &Rules::default(), B, 2)? else {
         return Ok(Value::Int(0));
     };
     if !can_answer(hand, &play) {
@@ -622,9 +622,9 @@ fn answers(a: &[Value]) -> Result<Value, BuiltinError> {
     Ok(Value::Int(legal_responses(hand, &play, &Rules::default()).len() as i64))
 }
 
-fn bombs(a: &[Value]) -> Result<Value, BuiltinError> {
+fn bombs(a: &[&Value]) -> Result<Value, BuiltinError> {
     const B: &str = "doudizhu.bombs";
-    let hand = hand_arg(&a[0], B, 1)?;
+    let hand = hand_arg(a[0], B, 1)?;
     let list = legal_leads(hand, &Rules::default())
         .into_iter()
         .filter(|p| p.kind.is_bomb_like())
@@ -632,7 +632,7 @@ fn bombs(a: &[Value]) -> Result<Value, BuiltinError> {
     Ok(Value::list(list))
 }
 
-fn join(a: &[Value]) -> Result<Value, BuiltinError> {
+fn join(a: &[&Value]) -> Result<Value, BuiltinError> {
     const B: &str = "doudizhu.join";
     let items: Vec<&str> = match &a[0] {
         Value::List(items) => items
@@ -672,7 +672,7 @@ type CacheKey = (u64, u64, u64, Rules, i64, i64, i64);
 static CACHE: Mutex<Vec<(CacheKey, Arc<Answer>)>> = Mutex::new(Vec::new());
 const CACHE_ENTRIES: usize = 32;
 
-fn solve_builtin(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn solve_builtin(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const B: &str = "doudizhu.solve";
     let SearchArgs {
         me,

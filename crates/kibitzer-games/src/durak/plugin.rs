@@ -65,7 +65,7 @@ fn register_words(r: &mut Registry) {
                     &a[0],
                 ));
             };
-            let c = card_arg(&a[1], "durak.rank_value", 2)?;
+            let c = card_arg(a[1], "durak.rank_value", 2)?;
             match values.get(c.rank() as usize - 2) {
                 Some(Value::Int(v)) => Ok(Value::Int(*v)),
                 _ => Err(BuiltinError::failed(
@@ -82,7 +82,7 @@ fn register_words(r: &mut Registry) {
         "the suit's English name: spades, hearts, diamonds, clubs",
         |a| {
             Ok(crate::builtins::cards::suit_name(
-                suit_arg(&a[0], "durak.suit_name", 1)?.index() as usize,
+                suit_arg(a[0], "durak.suit_name", 1)?.index() as usize,
             ))
         },
     );
@@ -96,8 +96,8 @@ fn register_cards(r: &mut Registry) {
         T::Cards,
         "the cards without this card",
         |a| {
-            let h = cards_arg(&a[0], "durak.without", 1)?;
-            let c = card_arg(&a[1], "durak.without", 2)?;
+            let h = cards_arg(a[0], "durak.without", 1)?;
+            let c = card_arg(a[1], "durak.without", 2)?;
             Ok(Value::Cards(Shared::local(Cards::new(
                 h.cards().iter().copied().filter(|x| *x != c),
                 0,
@@ -110,8 +110,8 @@ fn register_cards(r: &mut Registry) {
         T::Cards,
         "the cards of a, then those of b not in a",
         |a| {
-            let x = cards_arg(&a[0], "durak.union", 1)?;
-            let y = cards_arg(&a[1], "durak.union", 2)?;
+            let x = cards_arg(a[0], "durak.union", 1)?;
+            let y = cards_arg(a[1], "durak.union", 2)?;
             let mask = x.mask();
             Ok(Value::Cards(Shared::local(Cards::new(
                 x.cards()
@@ -128,9 +128,9 @@ fn register_cards(r: &mut Registry) {
         T::Bool,
         "true when `card` beats `attack`: same suit and higher rank, or a trump on a non-trump",
         |a| {
-            let c = card_arg(&a[0], "durak.beats", 1)?;
-            let x = card_arg(&a[1], "durak.beats", 2)?;
-            let t = suit_arg(&a[2], "durak.beats", 3)?;
+            let c = card_arg(a[0], "durak.beats", 1)?;
+            let x = card_arg(a[1], "durak.beats", 2)?;
+            let t = suit_arg(a[2], "durak.beats", 3)?;
             Ok(Value::Bool(if c.suit() == x.suit() {
                 c.rank() > x.rank()
             } else {
@@ -144,8 +144,8 @@ fn register_cards(r: &mut Registry) {
         T::Int,
         "the card's place in the tie-break order, lowest first: non-trumps before trumps, then rank, then suit ♠ ♥ ♦ ♣ (0..103)",
         |a| {
-            let c = card_arg(&a[0], "durak.low_order", 1)?;
-            let t = suit_arg(&a[1], "durak.low_order", 2)?;
+            let c = card_arg(a[0], "durak.low_order", 1)?;
+            let t = suit_arg(a[1], "durak.low_order", 2)?;
             Ok(Value::Int(low_order(c, t)))
         },
     );
@@ -159,7 +159,7 @@ fn register_table(r: &mut Registry) {
         T::Cards,
         "every card on the table (attack and defence cards)",
         |a| {
-            let t = table_arg(&a[0], "durak.table_cards")?;
+            let t = table_arg(a[0], "durak.table_cards")?;
             Ok(Value::Cards(Shared::local(Cards::new(
                 t.iter().flat_map(|(x, d)| std::iter::once(*x).chain(*d)),
                 0,
@@ -171,7 +171,7 @@ fn register_table(r: &mut Registry) {
         &[("table", T::List)],
         T::Int,
         "how many attack cards are on the table",
-        |a| Ok(Value::Int(table_arg(&a[0], "durak.attacks")?.len() as i64)),
+        |a| Ok(Value::Int(table_arg(a[0], "durak.attacks")?.len() as i64)),
     );
     r.func(
         "durak.beaten",
@@ -180,7 +180,7 @@ fn register_table(r: &mut Registry) {
         "how many attack cards on the table are beaten",
         |a| {
             Ok(Value::Int(
-                table_arg(&a[0], "durak.beaten")?
+                table_arg(a[0], "durak.beaten")?
                     .iter()
                     .filter(|(_, d)| d.is_some())
                     .count() as i64,
@@ -197,7 +197,7 @@ fn register_table(r: &mut Registry) {
         "the attack card not yet beaten that a defence answers first: the lowest by rank, then suit \
          ♠ ♥ ♦ ♣, whatever order the table was typed in (no solution when every card is beaten)",
         |a, out| {
-            let table = table_arg(&a[0], "durak.unbeaten")?;
+            let table = table_arg(a[0], "durak.unbeaten")?;
             let first = table
                 .iter()
                 .filter(|(_, d)| d.is_none())
@@ -404,11 +404,11 @@ fn to_dcard(c: Card) -> Option<DCard> {
 /// Checks a position once per query: each fact in the words of the input it blames, reported
 /// by the run as a bad input (`input `hands`: …`). What one input alone decides is checked where
 /// it is read (`durak_sizes`, `durak_table`); this is what several inputs decide together.
-fn check(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn check(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const NAME: &str = "durak.check";
-    let hand = cards_arg(&a[0], NAME, 1)?;
-    let table = table_arg(&a[1], NAME)?;
-    let trump = suit_arg(&a[2], NAME, 3)?;
+    let hand = cards_arg(a[0], NAME, 1)?;
+    let table = table_arg(a[1], NAME)?;
+    let trump = suit_arg(a[2], NAME, 3)?;
     let int = |i: usize| {
         a[i].as_int()
             .ok_or_else(|| BuiltinError::bad_argument(NAME, i + 1, "an integer", &a[i]))
@@ -557,13 +557,13 @@ fn check_sizes(hand: &Cards, sizes: &[Value], deck: Deck) -> Result<i64, Builtin
 }
 
 /// What the player knows, checked and packed for the searches (an empty list without sizes).
-fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Value]) -> Result<Value, BuiltinError> {
+fn world_of(a: &[&Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Value]) -> Result<Value, BuiltinError> {
     const NAME: &str = "durak.check";
     if sizes.is_empty() {
         return Ok(Value::list([]));
     }
     let set = |i: usize, input: &str| -> Result<super::cards::CardSet, BuiltinError> {
-        let cards = cards_arg(&a[i], NAME, i + 1)?;
+        let cards = cards_arg(a[i], NAME, i + 1)?;
         let mut s = super::cards::CardSet::EMPTY;
         for c in cards.cards() {
             let d = to_dcard(*c).filter(|d| deck.contains(*d)).ok_or_else(|| {
@@ -605,8 +605,8 @@ fn world_of(a: &[Value], deck: Deck, table: &[(Card, Option<Card>)], sizes: &[Va
             .filter(|p| *p < n)
             .ok_or_else(|| BuiltinError::input("defender", format!("{p}: a place in `hands`, 1 to {n}")))?,
     };
-    let trump = super::cards::Suit::from_index(suit_arg(&a[2], NAME, 3)?.index() as usize)
-        .unwrap_or(super::cards::Suit::Spades);
+    let trump =
+        super::cards::Suit::from_index(suit_arg(a[2], NAME, 3)?.index() as usize).unwrap_or(super::cards::Suit::Spades);
     let trump_card = set(9, "trump_card")?.iter().next();
     // Checked here as well as by the world: with the stock empty the card is dropped below, and
     // a card that contradicts the trump is a bad position whatever the stock.

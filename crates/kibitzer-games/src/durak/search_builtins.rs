@@ -265,13 +265,13 @@ thread_local! {
     static SOLVED: RefCell<Vec<(u64, EndgameAnswer)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn endgame(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn endgame(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const NAME: &str = "durak.endgame";
-    let Some(world) = world_arg(&a[0], NAME)? else {
+    let Some(world) = world_arg(a[0], NAME)? else {
         return Ok(());
     };
-    let max_nodes = int_arg(&a[1], NAME, 2, 0)? as u64;
-    let table_mb = int_arg(&a[2], NAME, 3, 1)?.min(4096) as usize;
+    let max_nodes = int_arg(a[1], NAME, 2, 0)? as u64;
+    let table_mb = int_arg(a[2], NAME, 3, 1)?.min(4096) as usize;
     // With transfers two players can pass the same cards back and forth for ever: not a finite
     // game to solve; the sampled search decides there.
     let Some(opponent) = world.opponent_by_counting().filter(|_| !world.perevodnoy) else {
@@ -335,20 +335,20 @@ fn endgame(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn endgame_options(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn endgame_options(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const NAME: &str = "durak.endgame_options";
-    let Some(world) = world_arg(&a[0], NAME)? else {
+    let Some(world) = world_arg(a[0], NAME)? else {
         return Ok(());
     };
-    let max_nodes = int_arg(&a[1], NAME, 2, 0)? as u64;
-    let table_mb = int_arg(&a[2], NAME, 3, 1)?.min(4096) as usize;
+    let max_nodes = int_arg(a[1], NAME, 2, 0)? as u64;
+    let table_mb = int_arg(a[2], NAME, 3, 1)?.min(4096) as usize;
     if world.opponent_by_counting().is_none() || world.perevodnoy {
         return Ok(());
     }
     let state = world
         .state_from(&world.unseen().to_vec())
         .map_err(|e| input_error(e, NAME))?;
-    let played = advice_action(&a[3], &a[4], &world);
+    let played = advice_action(a[3], a[4], &world);
     let candidates = world.candidates(&state);
     let budget = EndgameBudget {
         max_nodes,
@@ -439,15 +439,15 @@ type Sampled = (std::rc::Rc<SampleAnswer>, GameState, Option<Action>);
 
 /// The sampled search of `durak.sample` and `durak.sample_options`; `None` when the position
 /// asks nothing.
-fn sampled(a: &[Value], name: &str) -> Result<Option<Sampled>, BuiltinError> {
-    let Some(world) = world_arg(&a[0], name)? else {
+fn sampled(a: &[&Value], name: &str) -> Result<Option<Sampled>, BuiltinError> {
+    let Some(world) = world_arg(a[0], name)? else {
         return Ok(None);
     };
-    let samples = int_arg(&a[3], name, 4, 0)?.min(1_000_000) as usize;
+    let samples = int_arg(a[3], name, 4, 0)?.min(1_000_000) as usize;
     let seed = a[4]
         .as_int()
         .ok_or_else(|| BuiltinError::bad_argument(name, 5, "an integer", &a[4]))?;
-    let time_ms = int_arg(&a[5], name, 6, 0)? as u64;
+    let time_ms = int_arg(a[5], name, 6, 0)? as u64;
     let margin = match &a[6] {
         Value::Int(x) => *x as f64,
         other => other
@@ -461,7 +461,7 @@ fn sampled(a: &[Value], name: &str) -> Result<Option<Sampled>, BuiltinError> {
         time: (time_ms > 0).then(|| Duration::from_millis(time_ms)),
         margin: margin.max(0.0),
     };
-    let advice = advice_action(&a[1], &a[2], &world);
+    let advice = advice_action(a[1], a[2], &world);
     let key = {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -486,7 +486,7 @@ fn sampled(a: &[Value], name: &str) -> Result<Option<Sampled>, BuiltinError> {
     Ok(Some((answer, state, advice)))
 }
 
-fn sample(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn sample(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const NAME: &str = "durak.sample";
     let Some((answer, state, advice)) = sampled(a, NAME)? else {
         return Ok(());
@@ -505,7 +505,7 @@ fn sample(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn sample_options(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn sample_options(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const NAME: &str = "durak.sample_options";
     let Some((answer, state, advice)) = sampled(a, NAME)? else {
         return Ok(());
@@ -619,12 +619,12 @@ fn fmt_se(answer: &SampleAnswer, a: Action) -> String {
     format!("{:.1}", gap / answer.gap_error)
 }
 
-fn defence_fails(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn defence_fails(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const NAME: &str = "durak.defence_fails";
     let Value::Cards(hand) = &a[0] else {
         return Err(BuiltinError::bad_argument(NAME, 1, "cards", &a[0]));
     };
-    let table = super::plugin::table_pairs(&a[1], NAME)?;
+    let table = super::plugin::table_pairs(a[1], NAME)?;
     let Value::Str(t) = &a[2] else {
         return Err(BuiltinError::bad_argument(NAME, 3, "a suit letter", &a[2]));
     };

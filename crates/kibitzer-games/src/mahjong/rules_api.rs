@@ -423,15 +423,15 @@ const VISIBLE: (&str, T) = ("visible", T::List);
 const SEEN: (&str, T) = ("seen", T::List);
 const TWO_PLAYER: (&str, T) = ("two_player", T::Bool);
 
-fn hand_melds(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>), BuiltinError> {
-    Ok((counts_arg(name, 1, &a[0])?, melds_arg(name, 2, &a[1])?))
+fn hand_melds(name: &str, a: &[&Value]) -> Result<(Counts, Vec<Meld>), BuiltinError> {
+    Ok((counts_arg(name, 1, a[0])?, melds_arg(name, 2, a[1])?))
 }
 
-fn hand_melds_visible(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>, Counts), BuiltinError> {
+fn hand_melds_visible(name: &str, a: &[&Value]) -> Result<(Counts, Vec<Meld>, Counts), BuiltinError> {
     Ok((
-        counts_arg(name, 1, &a[0])?,
-        melds_arg(name, 2, &a[1])?,
-        counts_arg(name, 3, &a[2])?,
+        counts_arg(name, 1, a[0])?,
+        melds_arg(name, 2, a[1])?,
+        counts_arg(name, 3, a[2])?,
     ))
 }
 
@@ -444,9 +444,9 @@ fn only_two_suits(groups: &[&Counts]) -> bool {
 /// Hand, melds, the tiles seen elsewhere and the `two_player` switch (arguments 1–4). In a
 /// two-player position every pin and bamboo copy counts as seen (none is live); the rules' lists
 /// leave them out, a position's seen list being a third as long without them.
-fn hand_melds_seen(name: &str, a: &[Value]) -> Result<(Counts, Vec<Meld>, Counts), BuiltinError> {
+fn hand_melds_seen(name: &str, a: &[&Value]) -> Result<(Counts, Vec<Meld>, Counts), BuiltinError> {
     let (hand, melds, mut seen) = hand_melds_visible(name, a)?;
-    if bool_arg(name, 4, &a[3])? && only_two_suits(&[&hand, &meld_counts(&melds), &seen]) {
+    if bool_arg(name, 4, a[3])? && only_two_suits(&[&hand, &meld_counts(&melds), &seen]) {
         seen[9..27].fill(4);
     }
     Ok((hand, melds, seen))
@@ -467,10 +467,10 @@ struct Position {
     only_two_suits: bool,
 }
 
-fn read_position(name: &str, a: &[Value]) -> Result<Position, BuiltinError> {
+fn read_position(name: &str, a: &[&Value]) -> Result<Position, BuiltinError> {
     let (hand, melds, visible) = hand_melds_visible(name, a)?;
-    let offered = counts_arg(name, 4, &a[3])?;
-    let drawn = counts_arg(name, 5, &a[4])?;
+    let offered = counts_arg(name, 4, a[3])?;
+    let drawn = counts_arg(name, 5, a[4])?;
     let own_melds = meld_counts(&melds);
     // An impossible position is the query's fault, named by the input to look at.
     check_copies(&[&hand, &own_melds, &visible, &offered]).map_err(|e| BuiltinError::input("hand", e.to_string()))?;
@@ -511,7 +511,7 @@ fn read_position(name: &str, a: &[Value]) -> Result<Position, BuiltinError> {
     for i in 0..KINDS {
         seen[i] += offered[i];
     }
-    let only_two_suits = bool_arg(name, 6, &a[5])? && only_two_suits(&[&hand, &own_melds, &seen]);
+    let only_two_suits = bool_arg(name, 6, a[5])? && only_two_suits(&[&hand, &own_melds, &seen]);
     Ok(Position {
         hand,
         melds,
@@ -524,7 +524,7 @@ fn read_position(name: &str, a: &[Value]) -> Result<Position, BuiltinError> {
     })
 }
 
-fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn deal(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let p = read_position("mahjong.deal", a)?;
     let size = match p.size {
         HandSize::Waiting => "waiting",
@@ -536,7 +536,7 @@ fn deal(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 
 /// The position in words. Apart from `mahjong.deal` so that a rule reading it only in its
 /// explanation has it made only when the explanation is asked for.
-fn mj_about(a: &[Value]) -> Result<Value, BuiltinError> {
+fn mj_about(a: &[&Value]) -> Result<Value, BuiltinError> {
     let p = read_position("mahjong.about", a)?;
     let mut about = format!(
         "{} tiles in hand: {}",
@@ -566,26 +566,26 @@ fn mj_about(a: &[Value]) -> Result<Value, BuiltinError> {
     Ok(Value::str(&about))
 }
 
-fn mj_shanten(a: &[Value]) -> Result<Value, BuiltinError> {
+fn mj_shanten(a: &[&Value]) -> Result<Value, BuiltinError> {
     let (hand, melds) = hand_melds("mahjong.shanten", a)?;
     Ok(Value::Int(shanten(&hand, &melds) as i64))
 }
 
-fn mj_shanten_forms(a: &[Value]) -> Result<Value, BuiltinError> {
+fn mj_shanten_forms(a: &[&Value]) -> Result<Value, BuiltinError> {
     let (hand, melds) = hand_melds("mahjong.shanten_forms", a)?;
     Ok(Value::str(&shanten_forms_text(&hand, &melds)))
 }
 
-fn mj_steps(a: &[Value]) -> Result<Value, BuiltinError> {
-    Ok(Value::str(&steps(int_arg("mahjong.steps", 1, &a[0])?)))
+fn mj_steps(a: &[&Value]) -> Result<Value, BuiltinError> {
+    Ok(Value::str(&steps(int_arg("mahjong.steps", 1, a[0])?)))
 }
 
-fn mj_text(a: &[Value]) -> Result<Value, BuiltinError> {
-    let c = counts_arg("mahjong.text", 1, &a[0])?;
+fn mj_text(a: &[&Value]) -> Result<Value, BuiltinError> {
+    let c = counts_arg("mahjong.text", 1, a[0])?;
     Ok(Value::str(&spaced(&tiles_of(&c))))
 }
 
-fn mj_is_win(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_is_win(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (hand, melds) = hand_melds("mahjong.is_win", a)?;
     if let Some(form) = is_win(&hand, &melds) {
         out.push(&[Value::fixed(form.name())]);
@@ -595,12 +595,12 @@ fn mj_is_win(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
 
 /// The winning hand in words. Apart from `mahjong.is_win` (it costs a best split, a dozen times
 /// the win check), so that a rule reading it only in its explanation has it made only then.
-fn mj_win_text(a: &[Value]) -> Result<Value, BuiltinError> {
+fn mj_win_text(a: &[&Value]) -> Result<Value, BuiltinError> {
     let (hand, melds) = hand_melds("mahjong.win_text", a)?;
     Ok(is_win(&hand, &melds).map_or_else(|| Value::fixed(""), |form| Value::str(&win_text(&hand, &melds, form))))
 }
 
-fn mj_waits(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_waits(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (hand, melds, visible) = hand_melds_seen("mahjong.waits", a)?;
     for w in waits(&hand, &melds, &visible) {
         let mut won = hand;
@@ -611,13 +611,13 @@ fn mj_waits(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn mj_wait_tiles(a: &[Value]) -> Result<Value, BuiltinError> {
+fn mj_wait_tiles(a: &[&Value]) -> Result<Value, BuiltinError> {
     let (hand, melds, visible) = hand_melds_seen("mahjong.wait_tiles", a)?;
     let tiles: Vec<Tile> = waits(&hand, &melds, &visible).iter().map(|w| w.tile).collect();
     Ok(tile_list(&tiles))
 }
 
-fn mj_useful(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_useful(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (hand, melds, visible) = hand_melds_seen("mahjong.useful", a)?;
     let (_, useful) = useful_draws(&hand, &melds, &visible);
     let tiles: Vec<Tile> = useful.iter().map(|&(t, _)| t).collect();
@@ -626,10 +626,10 @@ fn mj_useful(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn mj_discards(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_discards(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const N: &str = "mahjong.discards";
     let (hand, melds, visible) = hand_melds_seen(N, a)?;
-    let detail = bool_arg(N, 5, &a[4])?;
+    let detail = bool_arg(N, 5, a[4])?;
     let options = if detail {
         discard_options(&hand, &melds, &visible)
     } else {
@@ -672,11 +672,11 @@ fn mj_discards(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn mj_calls(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_calls(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const N: &str = "mahjong.calls";
     let (hand, melds, seen) = hand_melds_seen(N, a)?;
-    let offered = tile_arg(N, 5, &a[4])?;
-    let can_chow = bool_arg(N, 6, &a[5])?;
+    let offered = tile_arg(N, 5, a[4])?;
+    let can_chow = bool_arg(N, 6, a[5])?;
     let analysis = call_options(&hand, &melds, offered, can_chow, &seen);
     for (order, o) in analysis.options.iter().enumerate() {
         out.push(&[
@@ -699,7 +699,7 @@ fn mj_calls(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn mj_shape(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_shape(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (hand, melds, visible) = hand_melds_seen("mahjong.shape", a)?;
     let split = best_split(&hand, &melds, &visible);
     out.push(&[
@@ -711,7 +711,7 @@ fn mj_shape(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn mj_kongs(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_kongs(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     let (hand, melds) = hand_melds("mahjong.kongs", a)?;
     if melds.len() >= 4 {
         return Ok(());
@@ -744,15 +744,15 @@ fn mj_kongs(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn mj_deal_in(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_deal_in(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const N: &str = "mahjong.deal_in";
     let (hand, melds, seen) = hand_melds_seen(N, a)?;
-    let ready = bool_arg(N, 5, &a[4])?;
-    let safe = counts_arg(N, 6, &a[5])?;
-    let thrown = counts_arg(N, 7, &a[6])?;
-    let before = tiles_of(&counts_arg(N, 8, &a[7])?);
-    let called = usize_arg(N, 9, &a[8])?;
-    let tile = tile_arg(N, 10, &a[9])?;
+    let ready = bool_arg(N, 5, a[4])?;
+    let safe = counts_arg(N, 6, a[5])?;
+    let thrown = counts_arg(N, 7, a[6])?;
+    let before = tiles_of(&counts_arg(N, 8, a[7])?);
+    let called = usize_arg(N, 9, a[8])?;
+    let tile = tile_arg(N, 10, a[9])?;
     let read = Read::after(before.first().copied(), true);
     let p = if ready && safe[tile.index()] == 0 {
         deal_in_chances(&hand, &melds, &seen, &safe, &thrown, hidden_tiles(called), &read)[tile.index()]
@@ -793,8 +793,8 @@ fn mj_deal_in(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn mj_highest(a: &[Value]) -> Result<Value, BuiltinError> {
-    let hand = counts_arg("mahjong.highest", 1, &a[0])?;
+fn mj_highest(a: &[&Value]) -> Result<Value, BuiltinError> {
+    let hand = counts_arg("mahjong.highest", 1, a[0])?;
     let t = (0..KINDS)
         .rev()
         .find(|&i| hand[i] > 0)
@@ -869,31 +869,31 @@ pub fn draws_words(n: i64) -> String {
     }
 }
 
-fn mj_draws(a: &[Value]) -> Result<Value, BuiltinError> {
-    Ok(Value::str(&draws_words(int_arg("mahjong.draws", 1, &a[0])?)))
+fn mj_draws(a: &[&Value]) -> Result<Value, BuiltinError> {
+    Ok(Value::str(&draws_words(int_arg("mahjong.draws", 1, a[0])?)))
 }
 
-fn mj_percent(a: &[Value]) -> Result<Value, BuiltinError> {
+fn mj_percent(a: &[&Value]) -> Result<Value, BuiltinError> {
     let p = a[0]
         .as_f64()
-        .ok_or_else(|| bad_arg("mahjong.percent", 1, "a number", &a[0]))?;
+        .ok_or_else(|| bad_arg("mahjong.percent", 1, "a number", a[0]))?;
     Ok(Value::str(&percent(p)))
 }
 
-fn mj_chance(a: &[Value]) -> Result<Value, BuiltinError> {
+fn mj_chance(a: &[&Value]) -> Result<Value, BuiltinError> {
     let p = a[0]
         .as_f64()
-        .ok_or_else(|| bad_arg("mahjong.chance", 1, "a number", &a[0]))?;
-    let how = int_arg("mahjong.chance", 2, &a[1])?;
+        .ok_or_else(|| bad_arg("mahjong.chance", 1, "a number", a[0]))?;
+    let how = int_arg("mahjong.chance", 2, a[1])?;
     Ok(Value::str(&chance_words(p, how)))
 }
 
-fn mj_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_lookahead(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const N: &str = "mahjong.lookahead";
     let (hand, melds, seen) = hand_melds_seen(N, a)?;
-    let wall = int_arg(N, 5, &a[4])?;
-    let horizon = usize_arg(N, 6, &a[5])?;
-    let budget = usize_arg(N, 7, &a[6])?;
+    let wall = int_arg(N, 5, a[4])?;
+    let horizon = usize_arg(N, 6, a[5])?;
+    let budget = usize_arg(N, 7, a[6])?;
     let draws = draws_left(wall, false).min(horizon);
     let options = discard_options(&hand, &melds, &seen);
     let (chances, _) = discard_chances(&hand, &melds, &seen, draws, budget, Vec::new());
@@ -922,14 +922,14 @@ fn mj_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn mj_call_lookahead(a: &[Value], out: &mut Solutions) -> Result<(), BuiltinError> {
+fn mj_call_lookahead(a: &[&Value], out: &mut Solutions) -> Result<(), BuiltinError> {
     const N: &str = "mahjong.call_lookahead";
     let (hand, melds, seen) = hand_melds_seen(N, a)?;
-    let offered = tile_arg(N, 5, &a[4])?;
-    let can_chow = bool_arg(N, 6, &a[5])?;
-    let wall = int_arg(N, 7, &a[6])?;
-    let horizon = usize_arg(N, 8, &a[7])?;
-    let budget = usize_arg(N, 9, &a[8])?;
+    let offered = tile_arg(N, 5, a[4])?;
+    let can_chow = bool_arg(N, 6, a[5])?;
+    let wall = int_arg(N, 7, a[6])?;
+    let horizon = usize_arg(N, 8, a[7])?;
+    let budget = usize_arg(N, 9, a[8])?;
     let c = call_chances(
         &hand,
         &melds,

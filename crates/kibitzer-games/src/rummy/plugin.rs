@@ -80,15 +80,15 @@ fn register_minima(r: &mut Registry) {
         "the variant as one string for the other built-ins (`ace_low merged`), and in words",
         |a, o| {
             let name = "rummy.options";
-            let ace_high = bool_arg(&a[0], name, 1)?;
-            let split_runs = bool_arg(&a[1], name, 2)?;
-            let wild_rank = match str_arg(&a[2], name, 3)?.trim() {
+            let ace_high = bool_arg(a[0], name, 1)?;
+            let split_runs = bool_arg(a[1], name, 2)?;
+            let wild_rank = match str_arg(a[2], name, 3)?.trim() {
                 "" => None,
                 text => Some(rank_of(text).ok_or_else(|| BuiltinError::failed(name, format!("`{text}`: not a rank")))?),
             };
-            let joker_points = u32::try_from(int_arg(&a[3], name, 4)?)
+            let joker_points = u32::try_from(int_arg(a[3], name, 4)?)
                 .map_err(|_| BuiltinError::failed(name, "joker_points must be 0 or more"))?;
-            let node_budget = u64::try_from(int_arg(&a[4], name, 5)?)
+            let node_budget = u64::try_from(int_arg(a[4], name, 5)?)
                 .map_err(|_| BuiltinError::failed(name, "node_budget must be 0 or more"))?;
             let options = Options {
                 ace_high,
@@ -168,7 +168,7 @@ fn register_arrangements(r: &mut Registry) {
          solution each: number (from 1), melds, dump, deadwood cards, points, in words",
         |a, o| {
             let (hand, mut options) = hand_and_options(a, "rummy.arrangements")?;
-            let limit = usize::try_from(int_arg(&a[2], "rummy.arrangements", 3)?).unwrap_or(0);
+            let limit = usize::try_from(int_arg(a[2], "rummy.arrangements", 3)?).unwrap_or(0);
             // Each island's list is cut at `list_limit` before it is sorted: enumerate well past
             // `limit` so that the first `limit` are the best ones of the island.
             options.list_limit = limit.max(LISTING_POOL);
@@ -268,10 +268,10 @@ fn register_advice(r: &mut Registry) {
          taking it (empty if none), deadwood points before and after",
         |a, o| {
             let name = "rummy.take_advice";
-            let hand = hand_arg(&a[0], name, 1)?;
-            let top = card_arg(&a[1], name, 2)?;
-            let options = options_arg(&a[2], name, 3)?;
-            let margin = u32::try_from(int_arg(&a[3], name, 4)?.max(0)).unwrap_or(u32::MAX);
+            let hand = hand_arg(a[0], name, 1)?;
+            let top = card_arg(a[1], name, 2)?;
+            let options = options_arg(a[2], name, 3)?;
+            let margin = u32::try_from(int_arg(a[3], name, 4)?.max(0)).unwrap_or(u32::MAX);
             let advice = strategy::take_advice(&hand, top, &options, margin).map_err(|e| fail(name, e))?;
             o.push(&[
                 Value::Bool(advice.take),
@@ -299,9 +299,9 @@ fn register_explained_choices(r: &mut Registry) {
         |a, o| {
             let name = "rummy.ranked_discards";
             let (hand, options) = hand_and_options(a, name)?;
-            let except = match str_arg(&a[2], name, 3)?.trim() {
+            let except = match str_arg(a[2], name, 3)?.trim() {
                 "" => None,
-                _ => Some(card_arg(&a[2], name, 3)?),
+                _ => Some(card_arg(a[2], name, 3)?),
             };
             let ranked = ranked_of(&hand, &options);
             let ranked: Vec<&RankedDiscard> = ranked.iter().filter(|d| Some(d.option.card) != except).collect();
@@ -335,9 +335,9 @@ fn register_explained_choices(r: &mut Registry) {
          but copies of it could be discarded",
         |a, o| {
             let name = "rummy.take_option";
-            let hand = hand_arg(&a[0], name, 1)?;
-            let top = card_arg(&a[1], name, 2)?;
-            let options = options_arg(&a[2], name, 3)?;
+            let hand = hand_arg(a[0], name, 1)?;
+            let top = card_arg(a[1], name, 2)?;
+            let options = options_arg(a[2], name, 3)?;
             let t = strategy::take_advice(&hand, top, &options, u32::MAX).map_err(|e| fail(name, e))?;
             if let Some(card) = t.discard {
                 o.push(&[
@@ -382,8 +382,8 @@ fn register_card_helpers(r: &mut Registry) {
         T::Str,
         "the hand with one more copy of the card",
         |a| {
-            let mut hand = hand_arg(&a[0], "rummy.with", 1)?;
-            hand.add(card_arg(&a[1], "rummy.with", 2)?)
+            let mut hand = hand_arg(a[0], "rummy.with", 1)?;
+            hand.add(card_arg(a[1], "rummy.with", 2)?)
                 .map_err(|e| fail("rummy.with", e))?;
             Ok(Value::str(&hand.to_string()))
         },
@@ -394,8 +394,8 @@ fn register_card_helpers(r: &mut Registry) {
         T::Str,
         "the hand with one copy of the card less",
         |a| {
-            let mut hand = hand_arg(&a[0], "rummy.without", 1)?;
-            hand.remove(card_arg(&a[1], "rummy.without", 2)?)
+            let mut hand = hand_arg(a[0], "rummy.without", 1)?;
+            hand.remove(card_arg(a[1], "rummy.without", 2)?)
                 .map_err(|e| fail("rummy.without", e))?;
             Ok(Value::str(&hand.to_string()))
         },
@@ -405,7 +405,7 @@ fn register_card_helpers(r: &mut Registry) {
         &[("hand", T::Str)],
         T::Int,
         "the number of cards in the hand, jokers included",
-        |a| Ok(Value::Int(hand_arg(&a[0], "rummy.size", 1)?.len() as i64)),
+        |a| Ok(Value::Int(hand_arg(a[0], "rummy.size", 1)?.len() as i64)),
     );
     r.func(
         "rummy.points",
@@ -413,8 +413,8 @@ fn register_card_helpers(r: &mut Registry) {
         T::Int,
         "deadwood points of a card: A 1, 2-10 face, J Q K 10, a joker or wild card as the variant says",
         |a| {
-            let card = card_arg(&a[0], "rummy.points", 1)?;
-            let options = options_arg(&a[1], "rummy.points", 2)?;
+            let card = card_arg(a[0], "rummy.points", 1)?;
+            let options = options_arg(a[1], "rummy.points", 2)?;
             Ok(Value::Int(i64::from(card_points(card, &options))))
         },
     );
@@ -720,8 +720,8 @@ fn options_arg(v: &Value, builtin: &str, position: usize) -> Result<Options, Bui
     parse_options(str_arg(v, builtin, position)?).map_err(|e| BuiltinError::failed(builtin, e))
 }
 
-fn hand_and_options(a: &[Value], builtin: &str) -> Result<(Hand, Options), BuiltinError> {
-    Ok((hand_arg(&a[0], builtin, 1)?, options_arg(&a[1], builtin, 2)?))
+fn hand_and_options(a: &[&Value], builtin: &str) -> Result<(Hand, Options), BuiltinError> {
+    Ok((hand_arg(a[0], builtin, 1)?, options_arg(a[1], builtin, 2)?))
 }
 
 // ---- input types ------------------------------------------------------------------------------

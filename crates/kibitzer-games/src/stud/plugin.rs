@@ -21,8 +21,8 @@ pub fn register(r: &mut Registry) {
         T::Int,
         "heads-up: how many ways the unseen cards can complete both hands to five cards",
         |a| {
-            let (mine, opp) = (cards(&a[0], "stud.deal_count", 1)?, cards(&a[1], "stud.deal_count", 2)?);
-            let dead = cards(&a[2], "stud.deal_count", 3)?;
+            let (mine, opp) = (cards(a[0], "stud.deal_count", 1)?, cards(a[1], "stud.deal_count", 2)?);
+            let dead = cards(a[2], "stud.deal_count", 3)?;
             let plan = DealPlan::new(mine, opp, dead, "stud.deal_count")?;
             Ok(Value::Int(i64::try_from(plan.count()).unwrap_or(i64::MAX)))
         },
@@ -57,7 +57,7 @@ pub fn register(r: &mut Registry) {
         false,
         "native evaluator: category number, name and the deciding ranks in words (five visible cards)",
         |a, o| {
-            let c = cards(&a[0], "stud.category", 1)?;
+            let c = cards(a[0], "stud.category", 1)?;
             let idx = five(c, "stud.category")?;
             let d = describe(rank5(idx));
             o.push(&[
@@ -124,7 +124,7 @@ fn register_wheel(r: &mut Registry) {
         "true when the visible cards are five different ranks in sequence, the ace high (10-J-Q-K-A) \
          or low (A-2-3-4-5, the wheel); never a wrap-around such as J-Q-K-A-2",
         |a| {
-            let c = cards(&a[0], "stud.in_sequence", 1)?;
+            let c = cards(a[0], "stud.in_sequence", 1)?;
             Ok(Value::Bool(c.len() == 5 && (c.consecutive() || is_wheel(c))))
         },
     );
@@ -133,7 +133,7 @@ fn register_wheel(r: &mut Registry) {
         &[("cards", T::Cards)],
         T::Bool,
         "true when the visible cards are exactly A 2 3 4 5, any suits (the wheel)",
-        |a| Ok(Value::Bool(is_wheel(cards(&a[0], "stud.is_wheel", 1)?))),
+        |a| Ok(Value::Bool(is_wheel(cards(a[0], "stud.is_wheel", 1)?))),
     );
     r.func(
         "stud.straight_high",
@@ -141,7 +141,7 @@ fn register_wheel(r: &mut Registry) {
         T::Int,
         "the top rank of a straight: 5 for A-2-3-4-5 (the wheel), else the highest visible rank",
         |a| {
-            let c = cards(&a[0], "stud.straight_high", 1)?;
+            let c = cards(a[0], "stud.straight_high", 1)?;
             Ok(Value::Int(if is_wheel(c) { 5 } else { i64::from(c.high_rank()) }))
         },
     );
@@ -152,7 +152,7 @@ fn register_wheel(r: &mut Registry) {
         "the visible ranks, highest first, as a showdown compares them: with `wheel`, A-2-3-4-5 \
          reads 5 4 3 2 1 (the ace low)",
         |a| {
-            let c = cards(&a[0], "stud.showdown_ranks", 1)?;
+            let c = cards(a[0], "stud.showdown_ranks", 1)?;
             let wheel = match &a[1] {
                 Value::Bool(b) => *b,
                 other => {
@@ -196,8 +196,8 @@ fn register_decisions(r: &mut Registry) {
          (with `wheel`, A-2-3-4-5 is a straight, 5 high)",
         |a, o| {
             const NAME: &str = "stud.outs";
-            let (mine, theirs) = (cards(&a[0], NAME, 1)?, cards(&a[1], NAME, 2)?);
-            let plan = DealPlan::new(mine, theirs, cards(&a[2], NAME, 3)?, NAME)?;
+            let (mine, theirs) = (cards(a[0], NAME, 1)?, cards(a[1], NAME, 2)?);
+            let plan = DealPlan::new(mine, theirs, cards(a[2], NAME, 3)?, NAME)?;
             if plan.need_mine + plan.need_theirs != 1 {
                 return Ok(());
             }
@@ -448,9 +448,9 @@ fn subsets(items: &[Card], k: usize, taken: u64, f: &mut dyn FnMut(&[Card])) {
 /// right tool, and the rule set routes the query to `stud.equity`.
 const MAX_LISTED_DEALS: u128 = 2_000_000;
 
-fn deals(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
-    let (mine, theirs) = (cards(&a[0], "stud.deals", 1)?, cards(&a[1], "stud.deals", 2)?);
-    let dead = cards(&a[2], "stud.deals", 3)?;
+fn deals(a: &[&Value], o: &mut Solutions) -> Result<(), BuiltinError> {
+    let (mine, theirs) = (cards(a[0], "stud.deals", 1)?, cards(a[1], "stud.deals", 2)?);
+    let dead = cards(a[2], "stud.deals", 3)?;
     let plan = DealPlan::new(mine, theirs, dead, "stud.deals")?;
     if plan.count() > MAX_LISTED_DEALS {
         return Err(BuiltinError::failed(
@@ -476,9 +476,9 @@ fn deals(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
     Ok(())
 }
 
-fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
+fn native_equity(a: &[&Value], o: &mut Solutions) -> Result<(), BuiltinError> {
     const NAME: &str = "stud.equity";
-    let me: Vec<u8> = cards(&a[0], NAME, 1)?.cards().iter().map(|c| c.index()).collect();
+    let me: Vec<u8> = cards(a[0], NAME, 1)?.cards().iter().map(|c| c.index()).collect();
     let opponents: Vec<Vec<u8>> = match &a[1] {
         Value::List(items) => items
             .iter()
@@ -486,7 +486,7 @@ fn native_equity(a: &[Value], o: &mut Solutions) -> Result<(), BuiltinError> {
             .collect::<Result<_, _>>()?,
         other => return Err(BuiltinError::bad_argument(NAME, 2, "a list of hands", other)),
     };
-    let dead: Vec<u8> = cards(&a[2], NAME, 3)?.cards().iter().map(|c| c.index()).collect();
+    let dead: Vec<u8> = cards(a[2], NAME, 3)?.cards().iter().map(|c| c.index()).collect();
     let int_arg = |i: usize| match &a[i] {
         Value::Int(n) if *n >= 0 => Ok(*n as u64),
         other => Err(BuiltinError::bad_argument(NAME, i + 1, "a non-negative integer", other)),
