@@ -1,7 +1,6 @@
 //! Expression evaluation. Integer arithmetic stays integral (`/` truncates toward zero, as the
 //! rule sets' integer formulas expect); any decimal operand makes the result a decimal.
 
-use super::numprog::answer;
 use crate::builtins::BuiltinError;
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::lang::ir::Expr;
@@ -276,6 +275,15 @@ fn with_args<'a, R>(
     with_borrowed(args, read, f).unwrap_or_else(|| unreachable!("one computed value per argument not in place"))
 }
 
+/// A built-in's answer as a number, read in place.
+#[inline(always)]
+pub fn answer(r: &Result<Value, crate::builtins::BuiltinError>) -> Option<Num> {
+    match r {
+        Ok(v) => Num::of(v),
+        Err(_) => None,
+    }
+}
+
 /// Calls `f` with `read` of each of `items`, in order: a built-in's arguments borrowed from
 /// wherever they are. Up to four are an array of exactly their number on the stack (no vector to
 /// make, grow or free, no slot written twice), more a vector. `None`, without the call, if `read`
@@ -492,7 +500,7 @@ fn num_call(
     params: &[Value],
     calls: &mut u64,
 ) -> Option<Num> {
-    // Each answer is read where the built-in wrote it (see `numprog::answer`).
+    // Each answer is read where the built-in wrote it (see `answer`).
     let n = match args {
         [Expr::Var(s)] => answer(&f(std::slice::from_ref(&&vars[*s as usize]))),
         _ => {

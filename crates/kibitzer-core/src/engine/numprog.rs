@@ -18,7 +18,7 @@
 //! general path answers the same. `tests` checks the two against each other on random trees.
 
 pub use super::eval::Num;
-use super::eval::{arith, compare_ints, neg, with_borrowed};
+use super::eval::{answer, arith, compare_ints, neg, with_borrowed};
 use crate::builtins::registry::{Intrinsic, OneFn};
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::lang::ir::{Cond, Expr, Slot};
@@ -414,15 +414,6 @@ fn call(f: OneFn, args: &[Arg], computed: &[u64], decimal: u32, vars: &[Value], 
         |argv| answer(&f(argv)),
     )
     .flatten()
-}
-
-/// A built-in's answer as a number, read in place.
-#[inline(always)]
-pub fn answer(r: &Result<Value, crate::builtins::BuiltinError>) -> Option<Num> {
-    match r {
-        Ok(v) => Num::of(v),
-        Err(_) => None,
-    }
 }
 
 #[derive(Default)]
