@@ -116,13 +116,18 @@ fn module_path(file: &str) -> Vec<String> {
 /// `crate::NAME`, and each `super::…` path that climbs to the crate root (`super::super::NAME`
 /// from `engine/explain/verdict.rs` names `NAME`).
 fn crate_imports(file: &str, text: &str) -> Vec<(usize, String)> {
+    let up_to_root = module_path(file).len();
+    rooted_paths(text)
+        .into_iter()
+        .filter(|(_, ups, _)| *ups == 0 || *ups >= up_to_root)
+        .map(|(line, _, rest)| (line, word(&rest)))
+        .collect()
+}
+
+/// The paths a file's code names outside its unit tests that start at the crate (`crate::REST`,
+/// as 0 and REST) or climb (`super::super::REST`, as 2 and REST), with their lines.
+fn rooted_paths(text: &str) -> Vec<(usize, usize, String)> {
     let code = without_tests(text);
-    let path = module_path(file);
-    let word = |s: &str| -> String {
-        s.chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
-    };
     let mut out = Vec::new();
     for (n, line) in code.lines().enumerate() {
         let line = line.split("//").next().unwrap_or("");
@@ -130,7 +135,7 @@ fn crate_imports(file: &str, text: &str) -> Vec<(usize, String)> {
             if at > 0 && line[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
                 continue;
             }
-            out.push((n + 1, word(&line[at + 7..])));
+            out.push((n + 1, 0, line[at + 7..].to_string()));
         }
         for (at, _) in line.match_indices("super::") {
             if at > 0 && line[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
@@ -142,12 +147,17 @@ fn crate_imports(file: &str, text: &str) -> Vec<(usize, String)> {
                 ups += 1;
                 rest = r;
             }
-            if ups >= path.len() {
-                out.push((n + 1, word(rest)));
-            }
+            out.push((n + 1, ups, rest.to_string()));
         }
     }
     out
+}
+
+/// The name a path starts with.
+fn word(s: &str) -> String {
+    s.chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
 }
 
 #[test]
@@ -201,35 +211,14 @@ fn the_layer_check_sees_an_import_that_breaks_a_layer() {
 /// `crate::engine::NAME`, and each `super::` path that climbs to the engine (`super::NAME` from
 /// `engine/session.rs`, `super::super::NAME` from `engine/explain/whynot.rs`).
 fn engine_imports(file: &str, text: &str) -> Vec<(usize, String)> {
-    let code = without_tests(text);
-    let depth = module_path(file).len() - 1;
-    let word = |s: &str| -> String {
-        s.chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
-    };
-    let mut out = Vec::new();
-    for (n, line) in code.lines().enumerate() {
-        let line = line.split("//").next().unwrap_or("");
-        for (at, _) in line.match_indices("crate::engine::") {
-            out.push((n + 1, word(&line[at + 15..])));
-        }
-        for (at, _) in line.match_indices("super::") {
-            if at > 0 && line[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
-                continue;
-            }
-            let mut rest = &line[at..];
-            let mut ups = 0;
-            while let Some(r) = rest.strip_prefix("super::") {
-                ups += 1;
-                rest = r;
-            }
-            if ups == depth {
-                out.push((n + 1, word(rest)));
-            }
-        }
-    }
-    out
+    let up_to_engine = module_path(file).len() - 1;
+    rooted_paths(text)
+        .into_iter()
+        .filter_map(|(line, ups, rest)| match ups {
+            0 => rest.strip_prefix("engine::").map(|r| (line, word(r))),
+            _ => (ups == up_to_engine).then(|| (line, word(&rest))),
+        })
+        .collect()
 }
 
 /// A cycle in `graph` (module → the modules it imports), as the modules along it, if any.
